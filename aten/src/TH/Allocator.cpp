@@ -1,0 +1,42 @@
+#include "Allocator.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "Exception.h"
+
+namespace th {
+namespace {
+
+// 64-byte alignment: full cache lines and AVX-512 friendly.
+struct CPUAllocator final : Allocator {
+  DataPtr allocate(size_t nbytes, Device) override {
+    size_t rounded = ((nbytes + 63) / 64) * 64;
+    void* p = rounded ? std::aligned_alloc(64, rounded) : nullptr;
+    TH_CHECK(p || rounded == 0, "DefaultCPUAllocator: not enough memory: you tried to allocate ",
+             nbytes, " bytes.");
+    return DataPtr(p, &std::free);
+  }
+  void copy(void* dst, Device, const void* src, Device, size_t nbytes) override {
+    if (nbytes) std::memcpy(dst, src, nbytes);
+  }
+};
+
+CPUAllocator cpu_allocator;
+Allocator* allocators[kNumDeviceTypes] = {&cpu_allocator, nullptr};
+
+}  // namespace
+
+Allocator& get_allocator(DeviceType t) {
+  Allocator* a = allocators[static_cast<int>(t)];
+  TH_CHECK(a, "Torch not compiled with CUDA enabled (configure with USE_CUDA=1 and run `invoke "
+              "develop`)");
+  return *a;
+}
+
+void set_allocator(DeviceType t, Allocator* allocator) { allocators[static_cast<int>(t)] = allocator; }
+
+bool has_allocator(DeviceType t) { return allocators[static_cast<int>(t)] != nullptr; }
+
+}  // namespace th

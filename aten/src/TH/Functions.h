@@ -1,0 +1,54 @@
+#pragma once
+// TH's op entry points: device-generic functions that check their arguments, set up a
+// TensorIterator and call the kernel from the dispatch table. torch._C binds these
+// (declared again by the generated binding shards from aten/native_functions.yaml).
+#include <optional>
+
+#include "Scalar.h"
+#include "Tensor.h"
+
+namespace th {
+
+// factories (ops/Factories.cpp)
+Tensor empty(const IntList& size, std::optional<ScalarType> dtype, std::optional<Device> device);
+Tensor zeros(const IntList& size, std::optional<ScalarType> dtype, std::optional<Device> device);
+Tensor ones(const IntList& size, std::optional<ScalarType> dtype, std::optional<Device> device);
+Tensor full(const IntList& size, const Scalar& fill_value, std::optional<ScalarType> dtype,
+            std::optional<Device> device);
+
+// filling and copying (ops/Fill.cpp, ops/Copy.cpp)
+Tensor& fill_(Tensor& self, const Scalar& value);
+Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking = false);
+Tensor to(const Tensor& self, ScalarType dtype, bool non_blocking, bool copy);
+Tensor to(const Tensor& self, Device device, std::optional<ScalarType> dtype, bool non_blocking,
+          bool copy);
+/// `self` converted to `dtype` (self itself when it already has it).
+Tensor to_dtype(const Tensor& self, ScalarType dtype);
+Tensor contiguous(const Tensor& self);
+Tensor clone(const Tensor& self);
+
+// pointwise arithmetic with broadcasting and type promotion (ops/Binary.cpp)
+Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha);
+Tensor& add_(Tensor& self, const Tensor& other, const Scalar& alpha);
+Tensor& add_out(Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha);
+Tensor sub(const Tensor& self, const Tensor& other, const Scalar& alpha);
+Tensor& sub_(Tensor& self, const Tensor& other, const Scalar& alpha);
+Tensor mul(const Tensor& self, const Tensor& other);
+Tensor& mul_(Tensor& self, const Tensor& other);
+
+// reductions (ops/Reduce.cpp)
+Tensor sum(const Tensor& self, std::optional<ScalarType> dtype);
+Tensor sum(const Tensor& self, const std::optional<IntList>& dim, bool keepdim,
+           std::optional<ScalarType> dtype);
+
+// views: new metadata over the same storage (ops/Views.cpp)
+Tensor as_strided(const Tensor& self, const IntList& size, const IntList& stride,
+                  std::optional<int64_t> storage_offset);
+Tensor view(const Tensor& self, const IntList& size);
+Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1);
+Tensor permute(const Tensor& self, const IntList& dims);
+Tensor expand(const Tensor& self, const IntList& size);
+Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length);
+Tensor unsqueeze(const Tensor& self, int64_t dim);
+
+}  // namespace th

@@ -1,0 +1,20 @@
+#pragma once
+// The kernel signatures of TH's ops and their dispatch stubs (filled per device).
+#include "Dispatch.h"
+#include "Scalar.h"
+#include "TensorIterator.h"
+
+namespace th {
+
+using fill_fn = void(TensorIterator&, const Scalar& value);
+using binary_fn = void(TensorIterator&, const Scalar& alpha);
+using copy_fn = void(TensorIterator&);
+using reduce_fn = void(TensorIterator&);
+
+TH_DECLARE_STUB(fill_fn, fill_stub);
+TH_DECLARE_STUB(binary_fn, add_stub);
+TH_DECLARE_STUB(binary_fn, mul_stub);
+TH_DECLARE_STUB(copy_fn, copy_stub);
+TH_DECLARE_STUB(reduce_fn, sum_stub);
+
+}  // namespace th

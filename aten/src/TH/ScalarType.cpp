@@ -1,0 +1,108 @@
+#include "ScalarType.h"
+
+namespace th {
+
+size_t element_size(ScalarType t) {
+  switch (t) {
+    case ScalarType::Byte:
+    case ScalarType::Char:
+    case ScalarType::Bool:
+      return 1;
+    case ScalarType::Short:
+      return 2;
+    case ScalarType::Int:
+    case ScalarType::Float:
+      return 4;
+    case ScalarType::Long:
+    case ScalarType::Double:
+      return 8;
+    default:
+      throw Error("element_size: undefined dtype");
+  }
+}
+
+const char* scalar_type_name(ScalarType t) {
+  switch (t) {
+    case ScalarType::Byte: return "uint8";
+    case ScalarType::Char: return "int8";
+    case ScalarType::Short: return "int16";
+    case ScalarType::Int: return "int32";
+    case ScalarType::Long: return "int64";
+    case ScalarType::Float: return "float32";
+    case ScalarType::Double: return "float64";
+    case ScalarType::Bool: return "bool";
+    default: return "undefined";
+  }
+}
+
+bool is_floating_point(ScalarType t) { return t == ScalarType::Float || t == ScalarType::Double; }
+
+bool is_integral(ScalarType t, bool include_bool) {
+  switch (t) {
+    case ScalarType::Byte:
+    case ScalarType::Char:
+    case ScalarType::Short:
+    case ScalarType::Int:
+    case ScalarType::Long:
+      return true;
+    case ScalarType::Bool:
+      return include_bool;
+    default:
+      return false;
+  }
+}
+
+namespace {
+// Rank inside each category; the lattice below is c10's promoteTypes restricted to our types.
+int index_of(ScalarType t) {
+  switch (t) {
+    case ScalarType::Byte: return 0;
+    case ScalarType::Char: return 1;
+    case ScalarType::Short: return 2;
+    case ScalarType::Int: return 3;
+    case ScalarType::Long: return 4;
+    case ScalarType::Float: return 5;
+    case ScalarType::Double: return 6;
+    case ScalarType::Bool: return 7;
+    default: throw Error("promote_types: undefined dtype");
+  }
+}
+}  // namespace
+
+ScalarType promote_types(ScalarType a, ScalarType b) {
+  using S = ScalarType;
+  constexpr S u1 = S::Byte, i1 = S::Char, i2 = S::Short, i4 = S::Int, i8 = S::Long,
+              f4 = S::Float, f8 = S::Double, b1 = S::Bool;
+  static constexpr S table[8][8] = {
+      /*        u1  i1  i2  i4  i8  f4  f8  b1 */
+      /* u1 */ {u1, i2, i2, i4, i8, f4, f8, u1},
+      /* i1 */ {i2, i1, i2, i4, i8, f4, f8, i1},
+      /* i2 */ {i2, i2, i2, i4, i8, f4, f8, i2},
+      /* i4 */ {i4, i4, i4, i4, i8, f4, f8, i4},
+      /* i8 */ {i8, i8, i8, i8, i8, f4, f8, i8},
+      /* f4 */ {f4, f4, f4, f4, f4, f4, f8, f4},
+      /* f8 */ {f8, f8, f8, f8, f8, f8, f8, f8},
+      /* b1 */ {u1, i1, i2, i4, i8, f4, f8, b1},
+  };
+  return table[index_of(a)][index_of(b)];
+}
+
+namespace {
+ScalarType default_dtype = ScalarType::Float;
+}
+
+ScalarType get_default_dtype() { return default_dtype; }
+
+void set_default_dtype(ScalarType t) {
+  TH_CHECK_T(TypeError, is_floating_point(t),
+             "only floating-point types are supported as the default type");
+  default_dtype = t;
+}
+
+bool can_cast(ScalarType from, ScalarType to) {
+  if (is_floating_point(from) && is_integral(to, /*include_bool=*/true)) return false;
+  if (from != ScalarType::Bool && to == ScalarType::Bool) return false;
+  return true;
+}
+
+}  // namespace th

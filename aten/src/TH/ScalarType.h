@@ -1,0 +1,98 @@
+#pragma once
+// Element types, their properties, and PyTorch's type-promotion lattice.
+#include <cstdint>
+#include <string>
+
+#include "Exception.h"
+
+namespace th {
+
+// The numbering follows c10::ScalarType for the types we have.
+enum class ScalarType : int8_t {
+  Byte = 0,    // uint8
+  Char = 1,    // int8
+  Short = 2,   // int16
+  Int = 3,     // int32
+  Long = 4,    // int64
+  Float = 6,   // float32
+  Double = 7,  // float64
+  Bool = 11,
+  Undefined = -1,
+};
+
+constexpr int kNumScalarTypes = 12;
+
+/// Size in bytes of one element of `t`.
+size_t element_size(ScalarType t);
+/// PyTorch's name without the "torch." prefix, e.g. "float32".
+const char* scalar_type_name(ScalarType t);
+/// True for float32/float64.
+bool is_floating_point(ScalarType t);
+/// True for bool and the integer types.
+bool is_integral(ScalarType t, bool include_bool);
+/// The smallest type both `a` and `b` can be represented in (torch.promote_types).
+ScalarType promote_types(ScalarType a, ScalarType b);
+/// Whether a result of type `from` may be written into an output of type `to`
+/// (torch.can_cast: no float->int, no numeric->bool).
+bool can_cast(ScalarType from, ScalarType to);
+
+/// The dtype of floating-point tensors made without one (torch.get_default_dtype).
+ScalarType get_default_dtype();
+/// Sets it; only float32 and float64 are allowed, as in PyTorch.
+void set_default_dtype(ScalarType t);
+
+/// Maps a C++ element type to its ScalarType.
+template <typename T>
+struct scalar_type_of;
+#define TH_SCALAR_TYPE_OF(ctype, name) \
+  template <>                          \
+  struct scalar_type_of<ctype> {       \
+    static constexpr ScalarType value = ScalarType::name; \
+  };
+TH_SCALAR_TYPE_OF(uint8_t, Byte)
+TH_SCALAR_TYPE_OF(int8_t, Char)
+TH_SCALAR_TYPE_OF(int16_t, Short)
+TH_SCALAR_TYPE_OF(int32_t, Int)
+TH_SCALAR_TYPE_OF(int64_t, Long)
+TH_SCALAR_TYPE_OF(float, Float)
+TH_SCALAR_TYPE_OF(double, Double)
+TH_SCALAR_TYPE_OF(bool, Bool)
+#undef TH_SCALAR_TYPE_OF
+
+}  // namespace th
+
+// TH_DISPATCH_ALL_TYPES(type, "op", [&] { ... scalar_t ... }) runs the lambda with
+// scalar_t bound to the C++ type of `type`; unsupported types raise a TypeError.
+#define TH_PRIVATE_CASE(enum_name, ctype, ...) \
+  case ::th::ScalarType::enum_name: {          \
+    using scalar_t = ctype;                    \
+    return __VA_ARGS__();                      \
+  }
+#define TH_PRIVATE_FLOATING_CASES(...)          \
+  TH_PRIVATE_CASE(Float, float, __VA_ARGS__)    \
+  TH_PRIVATE_CASE(Double, double, __VA_ARGS__)
+#define TH_PRIVATE_INTEGRAL_CASES(...)            \
+  TH_PRIVATE_CASE(Byte, uint8_t, __VA_ARGS__)     \
+  TH_PRIVATE_CASE(Char, int8_t, __VA_ARGS__)      \
+  TH_PRIVATE_CASE(Short, int16_t, __VA_ARGS__)    \
+  TH_PRIVATE_CASE(Int, int32_t, __VA_ARGS__)      \
+  TH_PRIVATE_CASE(Long, int64_t, __VA_ARGS__)
+#define TH_PRIVATE_DISPATCH(type, name, cases)                                   \
+  [&] {                                                                          \
+    const ::th::ScalarType _st = (type);                                         \
+    switch (_st) {                                                               \
+      cases default:                                                             \
+        throw ::th::TypeError(::th::detail::str("\"", name, "\" not implemented for '", \
+                                                ::th::scalar_type_name(_st), "'"));    \
+    }                                                                            \
+  }()
+#define TH_DISPATCH_ALL_TYPES(type, name, ...)                                   \
+  TH_PRIVATE_DISPATCH(type, name,                                                \
+                      TH_PRIVATE_FLOATING_CASES(__VA_ARGS__)                     \
+                          TH_PRIVATE_INTEGRAL_CASES(__VA_ARGS__)                 \
+                              TH_PRIVATE_CASE(Bool, bool, __VA_ARGS__))
+#define TH_DISPATCH_NUMERIC_TYPES(type, name, ...) \
+  TH_PRIVATE_DISPATCH(type, name,                 \
+                      TH_PRIVATE_FLOATING_CASES(__VA_ARGS__) TH_PRIVATE_INTEGRAL_CASES(__VA_ARGS__))
+#define TH_DISPATCH_FLOATING_TYPES(type, name, ...) \
+  TH_PRIVATE_DISPATCH(type, name, TH_PRIVATE_FLOATING_CASES(__VA_ARGS__))

@@ -1,0 +1,31 @@
+#pragma once
+// A refcounted block of memory; tensors are views (sizes, strides, offset) into one.
+#include <memory>
+
+#include "Allocator.h"
+
+namespace th {
+
+/// Memory shared by every tensor that views it.
+class StorageImpl {
+ public:
+  /// Allocates `nbytes` on `device`.
+  StorageImpl(size_t nbytes, Device device);
+  /// Wraps memory owned elsewhere (e.g. a NumPy array); `owner` keeps it alive.
+  StorageImpl(void* data, size_t nbytes, Device device, std::shared_ptr<void> owner);
+
+  void* data() const { return data_; }
+  size_t nbytes() const { return nbytes_; }
+  Device device() const { return device_; }
+
+ private:
+  DataPtr owned_;
+  std::shared_ptr<void> external_;
+  void* data_;
+  size_t nbytes_;
+  Device device_;
+};
+
+using Storage = std::shared_ptr<StorageImpl>;
+
+}  // namespace th

@@ -1,0 +1,74 @@
+#pragma once
+// A tensor is a view into a Storage: sizes, strides and an offset, all in elements.
+// Views share the storage and differ only in this metadata.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "Macros.h"
+#include "ScalarType.h"
+#include "Storage.h"
+
+namespace th {
+
+using IntList = std::vector<int64_t>;
+
+/// The metadata and storage of one tensor.
+struct TensorImpl {
+  Storage storage;
+  IntList sizes;
+  IntList strides;
+  int64_t storage_offset = 0;
+  ScalarType dtype = ScalarType::Float;
+  /// Bumped by every in-place write (autograd uses it to detect modified saved tensors).
+  int64_t version = 0;
+};
+
+/// A refcounted handle to a TensorImpl; copying a Tensor copies the handle, not the data.
+class Tensor {
+ public:
+  Tensor() = default;
+  explicit Tensor(std::shared_ptr<TensorImpl> impl) : impl_(std::move(impl)) {}
+
+  bool defined() const { return impl_ != nullptr; }
+  TensorImpl* impl() const { return impl_.get(); }
+  const IntList& sizes() const { return impl_->sizes; }
+  const IntList& strides() const { return impl_->strides; }
+  int64_t size(int64_t dim) const;
+  int64_t stride(int64_t dim) const;
+  int64_t storage_offset() const { return impl_->storage_offset; }
+  int64_t dim() const { return static_cast<int64_t>(impl_->sizes.size()); }
+  int64_t numel() const;
+  ScalarType dtype() const { return impl_->dtype; }
+  size_t element_size() const { return th::element_size(impl_->dtype); }
+  Device device() const { return impl_->storage->device(); }
+  const Storage& storage() const { return impl_->storage; }
+  /// Address of element [0, 0, ...] (storage data + offset).
+  char* data_ptr() const;
+  /// True when the strides are the row-major strides of the sizes (size-1 dims ignored).
+  bool is_contiguous() const;
+  /// Whether both handles view the very same TensorImpl.
+  bool is_same(const Tensor& o) const { return impl_ == o.impl_; }
+  /// Marks an in-place modification.
+  void bump_version() const { ++impl_->version; }
+
+ private:
+  std::shared_ptr<TensorImpl> impl_;
+};
+
+/// Row-major (C-contiguous) strides for `sizes`.
+IntList contiguous_strides(const IntList& sizes);
+/// Product of `sizes` (1 for a 0-dim tensor).
+int64_t prod(const IntList& sizes);
+/// Wraps a possibly negative `dim` into [0, ndim) or raises IndexError like PyTorch.
+int64_t wrap_dim(int64_t dim, int64_t ndim);
+/// A new view of `base`'s storage with the given metadata.
+Tensor make_view(const Tensor& base, IntList sizes, IntList strides, int64_t offset);
+/// A new, uninitialized, contiguous tensor.
+Tensor empty_tensor(const IntList& sizes, ScalarType dtype, Device device);
+/// Whether two tensors may share memory (same storage and overlapping byte ranges).
+bool may_overlap(const Tensor& a, const Tensor& b);
+/// "[2, 3]" as PyTorch prints shapes in messages.
+std::string shape_str(const IntList& sizes);
+
+}  // namespace th

@@ -1,0 +1,258 @@
+#include "TensorIterator.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "Functions.h"
+
+namespace th {
+
+IntList broadcast_shapes(const IntList& a, const IntList& b) {
+  size_t n = std::max(a.size(), b.size());
+  IntList out(n);
+  for (size_t i = 0; i < n; ++i) {
+    int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    TH_CHECK(da == db || da == 1 || db == 1, "The size of tensor a (", da,
+             ") must match the size of tensor b (", db, ") at non-singleton dimension ", i);
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+void resize_(const Tensor& t, const IntList& sizes) {
+  TensorImpl* impl = t.impl();
+  if (impl->sizes == sizes) return;
+  size_t needed = (t.storage_offset() + prod(sizes)) * t.element_size();
+  if (needed > impl->storage->nbytes()) {
+    impl->storage = std::make_shared<StorageImpl>(needed, t.device());
+  }
+  impl->sizes = sizes;
+  impl->strides = contiguous_strides(sizes);
+}
+
+// ---- config ----------------------------------------------------------------------------
+
+TensorIteratorConfig& TensorIteratorConfig::add_output(const Tensor& t) {
+  outputs_.push_back(t);
+  return *this;
+}
+TensorIteratorConfig& TensorIteratorConfig::add_input(const Tensor& t) {
+  TH_CHECK(t.defined(), "expected a defined tensor as input");
+  inputs_.push_back(t);
+  return *this;
+}
+TensorIteratorConfig& TensorIteratorConfig::promote_inputs(bool on) {
+  promote_inputs_ = on;
+  return *this;
+}
+TensorIteratorConfig& TensorIteratorConfig::common_dtype(ScalarType t) {
+  common_dtype_ = t;
+  return *this;
+}
+TensorIteratorConfig& TensorIteratorConfig::output_dtype(ScalarType t) {
+  output_dtype_ = t;
+  return *this;
+}
+TensorIteratorConfig& TensorIteratorConfig::reduce(const IntList& dims, bool keepdim) {
+  is_reduction_ = true;
+  reduce_dims_ = dims;
+  keepdim_ = keepdim;
+  return *this;
+}
+
+TensorIterator TensorIteratorConfig::build() {
+  TH_CHECK(outputs_.size() + inputs_.size() <= 16, "TensorIterator: too many operands");
+  TensorIterator it;
+  it.noutputs_ = static_cast<int>(outputs_.size());
+  it.compute_shape(*this);
+  it.compute_types(*this);
+  it.allocate_outputs(*this);
+  it.compute_strides();
+  it.reorder_and_coalesce();
+  return it;
+}
+
+// ---- build steps -----------------------------------------------------------------------
+
+void TensorIterator::compute_shape(const TensorIteratorConfig& cfg) {
+  if (cfg.is_reduction_) {
+    TH_CHECK(cfg.inputs_.size() == 1, "a reduction takes one input");
+    shape_ = cfg.inputs_[0].sizes();
+  } else if (cfg.inputs_.empty()) {  // e.g. fill_: the output is the shape
+    shape_ = cfg.outputs_.at(0).sizes();
+  } else {
+    for (const Tensor& t : cfg.inputs_) shape_ = broadcast_shapes(shape_, t.sizes());
+  }
+  device_ = cfg.inputs_.empty() ? cfg.outputs_.at(0).device() : cfg.inputs_[0].device();
+  auto check_device = [&](const Tensor& t) {
+    TH_CHECK(t.device() == device_,
+             "Expected all tensors to be on the same device, but found at least two devices, ",
+             device_.str(), " and ", t.device().str(), "!");
+  };
+  for (const Tensor& t : cfg.inputs_) check_device(t);
+  for (const Tensor& t : cfg.outputs_)
+    if (t.defined()) check_device(t);
+}
+
+void TensorIterator::compute_types(const TensorIteratorConfig& cfg) {
+  common_dtype_ = cfg.common_dtype_;
+  if (common_dtype_ == ScalarType::Undefined) {
+    for (const Tensor& t : cfg.inputs_) {
+      common_dtype_ = common_dtype_ == ScalarType::Undefined ? t.dtype()
+                                                             : promote_types(common_dtype_, t.dtype());
+    }
+  }
+  if (common_dtype_ == ScalarType::Undefined) common_dtype_ = cfg.outputs_.at(0).dtype();
+  for (const Tensor& t : cfg.inputs_) {
+    Tensor in = t;
+    if (cfg.promote_inputs_ && t.dtype() != common_dtype_) in = to_dtype(t, common_dtype_);
+    operands_.push_back({in, Tensor(), Tensor(), {}});
+  }
+}
+
+void TensorIterator::allocate_outputs(const TensorIteratorConfig& cfg) {
+  // For a reduction the kernel writes through a view with a 1 in each reduced dim;
+  // the caller's tensor drops those dims unless keepdim.
+  IntList kernel_shape = shape_, result_shape = shape_;
+  if (cfg.is_reduction_) {
+    const auto nd = static_cast<int64_t>(shape_.size());
+    std::vector<bool> reduced(shape_.size(), cfg.reduce_dims_.empty());
+    for (int64_t d : cfg.reduce_dims_) {
+      int64_t w = wrap_dim(d, nd);
+      if (nd == 0) continue;
+      TH_CHECK(!reduced[w], "dim ", w, " appears multiple times in the list of dims");
+      reduced[w] = true;
+    }
+    result_shape.clear();
+    for (int64_t d = 0; d < nd; ++d) {
+      if (reduced[d]) kernel_shape[d] = 1;
+      if (!reduced[d] || cfg.keepdim_) result_shape.push_back(kernel_shape[d]);
+    }
+  }
+  auto kernel_view = [&](const Tensor& r) {
+    return r.sizes() == kernel_shape ? r : make_view(r, kernel_shape, contiguous_strides(kernel_shape),
+                                                     r.storage_offset());
+  };
+  std::vector<Operand> outs;
+  for (const Tensor& given : cfg.outputs_) {
+    ScalarType want = cfg.output_dtype_ != ScalarType::Undefined ? cfg.output_dtype_ : common_dtype_;
+    Operand op;
+    if (!given.defined()) {
+      op.result = empty_tensor(result_shape, want, device_);
+      op.tensor = kernel_view(op.result);
+      outs.push_back(std::move(op));
+      continue;
+    }
+    const bool aliases_input = std::any_of(cfg.inputs_.begin(), cfg.inputs_.end(),
+                                           [&](const Tensor& t) { return may_overlap(t, given); });
+    if (given.sizes() != result_shape) {
+      TH_CHECK(!aliases_input, "output with shape ", shape_str(given.sizes()),
+               " doesn't match the broadcast shape ", shape_str(result_shape));
+      resize_(given, result_shape);
+    }
+    for (int64_t d = 0; d < given.dim(); ++d) {
+      TH_CHECK(given.strides()[d] != 0 || given.sizes()[d] <= 1,
+               "unsupported operation: more than one element of the written-to tensor refers to a "
+               "single memory location. Please clone() the tensor before performing the operation.");
+    }
+    for (const Tensor& in : cfg.inputs_) {
+      bool identical = in.data_ptr() == given.data_ptr() && in.strides() == given.strides() &&
+                       in.sizes() == given.sizes();
+      TH_CHECK(!may_overlap(in, given) || (identical && !cfg.is_reduction_),
+               "unsupported operation: some elements of the input tensor and the written-to tensor "
+               "refer to a single memory location. Please clone() the tensor before performing the "
+               "operation.");
+    }
+    TH_CHECK(can_cast(want, given.dtype()), "result type ", scalar_type_name(want),
+             " can't be cast to the desired output type ", scalar_type_name(given.dtype()));
+    op.result = given;
+    if (given.dtype() == want) {
+      op.tensor = kernel_view(given);
+    } else {  // compute in `want`, cast into the caller's tensor afterwards
+      op.tensor = empty_tensor(kernel_shape, want, device_);
+      op.writeback = kernel_view(given);
+    }
+    given.bump_version();
+    outs.push_back(std::move(op));
+  }
+  operands_.insert(operands_.begin(), outs.begin(), outs.end());
+}
+
+void TensorIterator::compute_strides() {
+  const size_t nd = shape_.size();
+  for (Operand& op : operands_) {
+    const Tensor& t = op.tensor;
+    const size_t offset = nd - t.sizes().size();
+    const auto es = static_cast<int64_t>(t.element_size());
+    op.strides.assign(nd, 0);
+    for (size_t d = 0; d < t.sizes().size(); ++d) {
+      if (t.sizes()[d] != 1) op.strides[offset + d] = t.strides()[d] * es;
+    }
+    std::reverse(op.strides.begin(), op.strides.end());  // innermost first
+  }
+  std::reverse(shape_.begin(), shape_.end());
+}
+
+void TensorIterator::reorder_and_coalesce() {
+  const int nd = ndim();
+  if (nd <= 1) return;
+  // Order dims so that the smallest strides are innermost: the first operand with a
+  // non-zero stride in both dims decides (broadcast and reduced dims never do).
+  std::vector<int> perm(nd);
+  std::iota(perm.begin(), perm.end(), 0);
+  auto more_inner = [&](int a, int b) {
+    for (const Operand& op : operands_) {
+      int64_t sa = op.strides[a], sb = op.strides[b];
+      if (sa == 0 || sb == 0) continue;
+      if (sa != sb) return sa < sb;
+    }
+    return false;
+  };
+  for (int i = 1; i < nd; ++i) {
+    for (int j = i; j > 0 && more_inner(perm[j], perm[j - 1]); --j) std::swap(perm[j], perm[j - 1]);
+  }
+  auto apply = [&](IntList& v) {
+    IntList old = v;
+    for (int i = 0; i < nd; ++i) v[i] = old[perm[i]];
+  };
+  apply(shape_);
+  for (Operand& op : operands_) apply(op.strides);
+
+  // Merge neighbours that form one linear run in every operand.
+  int prev = 0;
+  for (int d = 1; d < nd; ++d) {
+    bool merge = shape_[prev] == 1 || shape_[d] == 1;
+    if (!merge) {
+      merge = true;
+      for (const Operand& op : operands_) merge = merge && op.strides[prev] * shape_[prev] == op.strides[d];
+    }
+    if (merge) {
+      if (shape_[prev] == 1)
+        for (Operand& op : operands_) op.strides[prev] = op.strides[d];
+      shape_[prev] *= shape_[d];
+    } else if (++prev != d) {
+      for (Operand& op : operands_) op.strides[prev] = op.strides[d];
+      shape_[prev] = shape_[d];
+    }
+  }
+  shape_.resize(prev + 1);
+  for (Operand& op : operands_) op.strides.resize(prev + 1);
+}
+
+bool TensorIterator::is_contiguous() const {
+  if (ndim() > 1) return false;
+  for (const Operand& op : operands_) {
+    if (ndim() == 1 && op.strides[0] != static_cast<int64_t>(op.tensor.element_size())) return false;
+  }
+  return true;
+}
+
+void TensorIterator::cast_outputs() {
+  for (int i = 0; i < noutputs_; ++i) {
+    Operand& op = operands_[i];
+    if (op.writeback.defined()) copy_(op.writeback, op.tensor);
+  }
+}
+
+}  // namespace th

@@ -1,0 +1,116 @@
+#pragma once
+// The one loop abstraction of the CPU and CUDA backends (PyTorch's TensorIterator):
+// broadcasts the operands, promotes dtypes, allocates or resizes outputs, checks in-place
+// overlap, reorders and coalesces dimensions, and hands kernels byte strides.
+#include <vector>
+
+#include "Tensor.h"
+
+namespace th {
+
+class TensorIterator;
+
+/// Describes the operands of one op; build() makes the iterator.
+class TensorIteratorConfig {
+ public:
+  /// An output; an undefined tensor is allocated by build().
+  TensorIteratorConfig& add_output(const Tensor& t);
+  TensorIteratorConfig& add_input(const Tensor& t);
+  /// Cast inputs to the common dtype (default). Off for ops that convert, like copy_.
+  TensorIteratorConfig& promote_inputs(bool on);
+  /// Compute in this dtype instead of the promoted one (e.g. sum(dtype=...)).
+  TensorIteratorConfig& common_dtype(ScalarType t);
+  /// Allocated outputs get this dtype instead of the common one (e.g. comparisons: bool).
+  TensorIteratorConfig& output_dtype(ScalarType t);
+  /// Reduce the single input over `dims` into the output (a 1 in each reduced dim).
+  TensorIteratorConfig& reduce(const IntList& dims, bool keepdim);
+  TensorIterator build();
+
+ private:
+  friend class TensorIterator;
+  std::vector<Tensor> outputs_, inputs_;
+  bool promote_inputs_ = true;
+  ScalarType common_dtype_ = ScalarType::Undefined;
+  ScalarType output_dtype_ = ScalarType::Undefined;
+  bool is_reduction_ = false;
+  IntList reduce_dims_;
+  bool keepdim_ = false;
+};
+
+class TensorIterator {
+ public:
+  /// Operand `i` (outputs first, then inputs) as the kernel sees it.
+  struct Operand {
+    Tensor tensor;     // what the kernel reads or writes
+    Tensor result;     // outputs: the tensor the caller gets back
+    Tensor writeback;  // outputs computed in a temporary: where cast_outputs() copies it
+    IntList strides;   // byte strides over the iteration shape, innermost first
+  };
+
+  int ndim() const { return static_cast<int>(shape_.size()); }
+  /// Iteration shape, innermost dimension first.
+  const IntList& shape() const { return shape_; }
+  int64_t numel() const { return prod(shape_); }
+  int ntensors() const { return static_cast<int>(operands_.size()); }
+  int noutputs() const { return noutputs_; }
+  char* data_ptr(int arg) const { return operands_[arg].tensor.data_ptr(); }
+  const IntList& strides(int arg) const { return operands_[arg].strides; }
+  ScalarType dtype(int arg = 0) const { return operands_[arg].tensor.dtype(); }
+  ScalarType common_dtype() const { return common_dtype_; }
+  Device device() const { return device_; }
+  /// Output `i` as the caller sees it (complete after cast_outputs()).
+  const Tensor& output(int i = 0) const { return operands_[i].result; }
+  /// True when the iteration is one dense run over every operand (the SIMD fast path).
+  bool is_contiguous() const;
+  /// Copies results computed in a temporary back into outputs of another dtype.
+  void cast_outputs();
+
+  /// Calls loop(char** data, const int64_t* strides, int64_t n) once per innermost row.
+  template <typename Loop>
+  void for_each(Loop&& loop) const {
+    const int nt = ntensors();
+    char* base[16];
+    int64_t inner_strides[16];
+    for (int i = 0; i < nt; ++i) {
+      base[i] = data_ptr(i);
+      inner_strides[i] = ndim() ? operands_[i].strides[0] : 0;
+    }
+    if (numel() == 0) return;
+    if (ndim() <= 1) {
+      loop(base, inner_strides, ndim() ? shape_[0] : 1);
+      return;
+    }
+    int64_t counter[TH_MAX_DIMS] = {0};
+    char* ptrs[16];
+    const int64_t outer = numel() / shape_[0];
+    for (int64_t row = 0; row < outer; ++row) {
+      for (int i = 0; i < nt; ++i) {
+        ptrs[i] = base[i];
+        for (int d = 1; d < ndim(); ++d) ptrs[i] += counter[d] * operands_[i].strides[d];
+      }
+      loop(ptrs, inner_strides, shape_[0]);
+      for (int d = 1; d < ndim() && ++counter[d] == shape_[d]; ++d) counter[d] = 0;
+    }
+  }
+
+ private:
+  friend class TensorIteratorConfig;
+  void compute_shape(const TensorIteratorConfig& cfg);
+  void compute_types(const TensorIteratorConfig& cfg);
+  void allocate_outputs(const TensorIteratorConfig& cfg);
+  void compute_strides();
+  void reorder_and_coalesce();
+
+  std::vector<Operand> operands_;
+  int noutputs_ = 0;
+  IntList shape_;
+  ScalarType common_dtype_ = ScalarType::Undefined;
+  Device device_;
+};
+
+/// The broadcast shape of `a` and `b`, or PyTorch's error if they do not broadcast.
+IntList broadcast_shapes(const IntList& a, const IntList& b);
+/// Makes `t` have `sizes` (contiguous), reallocating its storage only if it is too small.
+void resize_(const Tensor& t, const IntList& sizes);
+
+}  // namespace th

@@ -1,0 +1,34 @@
+// CPU kernels of fill_ and copy_ (copy_ converts between any two dtypes).
+#include "../Kernels.h"
+#include "Loops.h"
+
+namespace th {
+namespace {
+
+void fill_kernel(TensorIterator& iter, const Scalar& value) {
+  TH_DISPATCH_ALL_TYPES(iter.dtype(0), "fill_cpu", [&] {
+    const scalar_t v = value.to<scalar_t>();
+    cpu::cpu_kernel<scalar_t, 0>(iter, [v]() { return v; });
+  });
+}
+
+void copy_kernel(TensorIterator& iter) {
+  TH_DISPATCH_ALL_TYPES(iter.dtype(0), "copy_cpu", [&] {
+    using dst_t = scalar_t;
+    TH_DISPATCH_ALL_TYPES(iter.dtype(1), "copy_cpu", [&] {
+      iter.for_each([](char** data, const int64_t* strides, int64_t n) {
+        for (int64_t k = 0; k < n; ++k) {
+          *reinterpret_cast<dst_t*>(data[0] + k * strides[0]) =
+              static_cast<dst_t>(*reinterpret_cast<const scalar_t*>(data[1] + k * strides[1]));
+        }
+      });
+    });
+  });
+}
+
+}  // namespace
+
+TH_REGISTER_KERNEL(fill_stub, CPU, fill_kernel);
+TH_REGISTER_KERNEL(copy_stub, CPU, copy_kernel);
+
+}  // namespace th

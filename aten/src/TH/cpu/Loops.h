@@ -1,0 +1,41 @@
+#pragma once
+// The CPU loop: runs a scalar functor over a TensorIterator, with a contiguous
+// fast path the compiler vectorizes.
+#include <utility>
+
+#include "../TensorIterator.h"
+
+namespace th::cpu {
+
+namespace detail {
+template <typename F, typename T, size_t... I>
+void apply_row(const F& f, char** data, const int64_t* strides, int64_t n, std::index_sequence<I...>) {
+  char* out = data[0];
+  const int64_t os = strides[0];
+  for (int64_t k = 0; k < n; ++k) {
+    *reinterpret_cast<T*>(out + k * os) = f(*reinterpret_cast<const T*>(data[I + 1] + k * strides[I + 1])...);
+  }
+}
+template <typename F, typename T, size_t... I>
+void apply_dense(const F& f, char** data, int64_t n, std::index_sequence<I...>) {
+  T* __restrict out = reinterpret_cast<T*>(data[0]);
+  for (int64_t k = 0; k < n; ++k) out[k] = f(reinterpret_cast<const T*>(data[I + 1])[k]...);
+}
+}  // namespace detail
+
+/// out = f(in...) elementwise; every operand has element type T, `Arity` inputs.
+template <typename T, size_t Arity, typename F>
+void cpu_kernel(TensorIterator& iter, const F& f) {
+  using Seq = std::make_index_sequence<Arity>;
+  if (iter.is_contiguous()) {
+    char* data[Arity + 1];
+    for (int i = 0; i <= static_cast<int>(Arity); ++i) data[i] = iter.data_ptr(i);
+    detail::apply_dense<F, T>(f, data, iter.numel(), Seq{});
+    return;
+  }
+  iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
+    detail::apply_row<F, T>(f, data, strides, n, Seq{});
+  });
+}
+
+}  // namespace th::cpu

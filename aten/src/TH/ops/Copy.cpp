@@ -1,0 +1,58 @@
+// copy_ (with broadcasting, dtype conversion and device transfer), to, contiguous, clone.
+#include "../Functions.h"
+#include "../Kernels.h"
+
+namespace th {
+
+TH_DEFINE_STUB(copy_fn, copy_stub);
+
+Tensor& copy_(Tensor& self, const Tensor& src, bool /*non_blocking*/) {
+  if (self.is_same(src) || self.numel() == 0) return self;
+  Tensor source = src;
+  if (src.device() != self.device()) {
+    // Move the data as-is between devices (contiguous on both sides), then convert
+    // and lay it out on self's device.
+    Tensor dense = contiguous(src);
+    Tensor moved = empty_tensor(dense.sizes(), dense.dtype(), self.device());
+    Device cuda = self.device().is_cuda() ? self.device() : src.device();
+    get_allocator(cuda.type).copy(moved.data_ptr(), self.device(), dense.data_ptr(), src.device(),
+                                  dense.numel() * dense.element_size());
+    source = moved;
+  }
+  TH_CHECK(broadcast_shapes(self.sizes(), source.sizes()) == self.sizes(), "output with shape ",
+           shape_str(self.sizes()), " doesn't match the broadcast shape ",
+           shape_str(broadcast_shapes(self.sizes(), source.sizes())));
+  TensorIterator iter = TensorIteratorConfig().add_output(self).add_input(source).promote_inputs(false)
+                            .common_dtype(self.dtype()).build();
+  copy_stub[iter.device().type](iter);
+  return self;
+}
+
+Tensor to_dtype(const Tensor& self, ScalarType dtype) {
+  if (self.dtype() == dtype) return self;
+  Tensor out = empty_tensor(self.sizes(), dtype, self.device());
+  return copy_(out, self);
+}
+
+Tensor to(const Tensor& self, ScalarType dtype, bool non_blocking, bool copy) {
+  return to(self, self.device(), dtype, non_blocking, copy);
+}
+
+Tensor to(const Tensor& self, Device device, std::optional<ScalarType> dtype, bool /*non_blocking*/,
+          bool copy) {
+  if (device.is_cuda() && device.index < 0) device.index = 0;
+  if (device.is_cpu()) device.index = -1;
+  ScalarType dt = dtype.value_or(self.dtype());
+  if (!copy && device == self.device() && dt == self.dtype()) return self;
+  Tensor out = empty_tensor(self.sizes(), dt, device);
+  return copy_(out, self);
+}
+
+Tensor contiguous(const Tensor& self) { return self.is_contiguous() ? self : clone(self); }
+
+Tensor clone(const Tensor& self) {
+  Tensor out = empty_tensor(self.sizes(), self.dtype(), self.device());
+  return copy_(out, self);
+}
+
+}  // namespace th

@@ -1,0 +1,86 @@
+#pragma once
+// The CUDA loop: one grid-stride kernel runs a scalar functor over a TensorIterator,
+// turning each linear index into per-operand byte offsets.
+#include <utility>
+
+#include <TH/TensorIterator.h>
+
+#include "DeviceGuard.h"
+
+namespace thc {
+
+/// The iterator's shape and byte strides, passed to kernels by value.
+template <int N>
+struct OffsetCalculator {
+  int ndim;
+  int64_t sizes[TH_MAX_DIMS];
+  int64_t strides[N][TH_MAX_DIMS];
+
+  explicit OffsetCalculator(const th::TensorIterator& iter) : ndim(iter.ndim()) {
+    for (int d = 0; d < ndim; ++d) {
+      sizes[d] = iter.shape()[d];
+      for (int a = 0; a < N; ++a) strides[a][d] = iter.strides(a)[d];
+    }
+  }
+  __device__ void get(int64_t linear, int64_t (&offsets)[N]) const {
+    for (int a = 0; a < N; ++a) offsets[a] = 0;
+    for (int d = 0; d < ndim; ++d) {
+      int64_t idx = linear % sizes[d];
+      linear /= sizes[d];
+      for (int a = 0; a < N; ++a) offsets[a] += idx * strides[a][d];
+    }
+  }
+};
+
+template <int N>
+struct Pointers {
+  char* p[N];
+};
+
+/// Grid-stride loop calling body(offsets) for every element.
+template <int N, typename Body>
+__global__ void for_each_kernel(int64_t n, OffsetCalculator<N> calc, Body body) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(blockDim.x) * gridDim.x) {
+    int64_t offsets[N];
+    calc.get(i, offsets);
+    body(offsets);
+  }
+}
+
+/// Runs body(offsets) on the GPU for every element of `iter` (N operands).
+template <int N, typename Body>
+void launch(const th::TensorIterator& iter, const Body& body) {
+  const int64_t n = iter.numel();
+  if (n == 0) return;
+  DeviceGuard guard(iter.device());
+  constexpr int threads = 256;
+  const int64_t blocks = std::min<int64_t>((n + threads - 1) / threads, 65536);
+  for_each_kernel<N><<<static_cast<unsigned>(blocks), threads>>>(n, OffsetCalculator<N>(iter), body);
+  THC_CHECK(cudaGetLastError());
+}
+
+/// The per-element body of gpu_kernel: out = f(in...) at the given byte offsets.
+template <typename T, int Arity, typename F>
+struct Elementwise {
+  F f;
+  Pointers<Arity + 1> ptrs;
+
+  __device__ void operator()(const int64_t (&off)[Arity + 1]) const {
+    apply(off, std::make_index_sequence<Arity>{});
+  }
+  template <size_t... I>
+  __device__ void apply(const int64_t (&off)[Arity + 1], std::index_sequence<I...>) const {
+    *reinterpret_cast<T*>(ptrs.p[0] + off[0]) = f(*reinterpret_cast<const T*>(ptrs.p[I + 1] + off[I + 1])...);
+  }
+};
+
+/// out = f(in...) elementwise; every operand has element type T.
+template <typename T, int Arity, typename F>
+void gpu_kernel(th::TensorIterator& iter, const F& f) {
+  Pointers<Arity + 1> ptrs;
+  for (int i = 0; i <= Arity; ++i) ptrs.p[i] = iter.data_ptr(i);
+  launch<Arity + 1>(iter, Elementwise<T, Arity, F>{f, ptrs});
+}
+
+}  // namespace thc

@@ -1,0 +1,25 @@
+// CUDA kernels of relu and its backward: math/Activation.h functors over gpu_kernel.
+#include <THC/Loops.cuh>
+#include <THNN/Kernels.h>
+#include <TH/math/Activation.h>
+
+namespace thcunn {
+namespace {
+
+void relu_kernel(th::TensorIterator& iter) {
+  TH_DISPATCH_NUMERIC_TYPES(iter.common_dtype(), "relu_cuda",
+                            [&] { thc::gpu_kernel<scalar_t, 1>(iter, th::math::Relu<scalar_t>{}); });
+}
+
+void threshold_backward_kernel(th::TensorIterator& iter, const th::Scalar& threshold) {
+  TH_DISPATCH_NUMERIC_TYPES(iter.common_dtype(), "threshold_backward_cuda", [&] {
+    thc::gpu_kernel<scalar_t, 2>(iter, th::math::ThresholdBackward<scalar_t>{threshold.to<scalar_t>()});
+  });
+}
+
+}  // namespace
+
+TH_REGISTER_KERNEL(th::relu_stub, CUDA, relu_kernel);
+TH_REGISTER_KERNEL(th::threshold_backward_stub, CUDA, threshold_backward_kernel);
+
+}  // namespace thcunn

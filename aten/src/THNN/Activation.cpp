@@ -1,0 +1,58 @@
+// relu forward/backward entry points and their CPU kernels.
+#include <TH/cpu/Loops.h>
+#include <TH/math/Activation.h>
+
+#include "Functions.h"
+#include "Kernels.h"
+
+namespace th {
+
+TH_DEFINE_STUB(relu_fn, relu_stub);
+TH_DEFINE_STUB(threshold_backward_fn, threshold_backward_stub);
+
+namespace {
+void check_not_bool(const Tensor& t, const char* op) {
+  TH_CHECK_T(TypeError, t.dtype() != ScalarType::Bool, "\"", op, "\" not implemented for 'bool'");
+}
+}  // namespace
+
+Tensor relu(const Tensor& self) {
+  check_not_bool(self, "relu");
+  TensorIterator iter = TensorIteratorConfig().add_output(Tensor()).add_input(self).build();
+  relu_stub[iter.device().type](iter);
+  return iter.output();
+}
+
+Tensor& relu_(Tensor& self) {
+  check_not_bool(self, "relu_");
+  TensorIterator iter = TensorIteratorConfig().add_output(self).add_input(self).build();
+  relu_stub[iter.device().type](iter);
+  return self;
+}
+
+Tensor threshold_backward(const Tensor& grad_output, const Tensor& self, const Scalar& threshold) {
+  TensorIterator iter =
+      TensorIteratorConfig().add_output(Tensor()).add_input(grad_output).add_input(self).build();
+  threshold_backward_stub[iter.device().type](iter, threshold);
+  return iter.output();
+}
+
+namespace {
+
+void relu_kernel(TensorIterator& iter) {
+  TH_DISPATCH_NUMERIC_TYPES(iter.common_dtype(), "relu_cpu",
+                            [&] { cpu::cpu_kernel<scalar_t, 1>(iter, math::Relu<scalar_t>{}); });
+}
+
+void threshold_backward_kernel(TensorIterator& iter, const Scalar& threshold) {
+  TH_DISPATCH_NUMERIC_TYPES(iter.common_dtype(), "threshold_backward_cpu", [&] {
+    cpu::cpu_kernel<scalar_t, 2>(iter, math::ThresholdBackward<scalar_t>{threshold.to<scalar_t>()});
+  });
+}
+
+}  // namespace
+
+TH_REGISTER_KERNEL(relu_stub, CPU, relu_kernel);
+TH_REGISTER_KERNEL(threshold_backward_stub, CPU, threshold_backward_kernel);
+
+}  // namespace th

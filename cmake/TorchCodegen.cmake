@@ -1,0 +1,26 @@
+# aten/native_functions.yaml -> tools/codegen -> nanobind binding shards + _C.pyi.
+# The generator rewrites a file only when its content changes, and Ninja re-stats the
+# outputs, so an unchanged YAML rebuilds nothing and a one-op edit recompiles one shard.
+set(TORCH_CODEGEN_SHARDS 8)
+set(TORCH_BINDINGS_DIR "${TORCH_GENERATED_DIR}/bindings")
+set(TORCH_CODEGEN_OUTPUTS "${TORCH_BINDINGS_DIR}/register_all.cpp" "${TORCH_PACKAGE_DIR}/_C.pyi")
+math(EXPR _last "${TORCH_CODEGEN_SHARDS} - 1")
+foreach(i RANGE ${_last})
+  list(APPEND TORCH_CODEGEN_OUTPUTS "${TORCH_BINDINGS_DIR}/shard_${i}.cpp")
+endforeach()
+set(TORCH_CODEGEN_INPUTS
+    "${CMAKE_SOURCE_DIR}/aten/native_functions.yaml"
+    "${CMAKE_SOURCE_DIR}/tools/codegen/__init__.py"
+    "${CMAKE_SOURCE_DIR}/tools/codegen/__main__.py"
+    "${CMAKE_SOURCE_DIR}/tools/codegen/model.py"
+    "${CMAKE_SOURCE_DIR}/tools/codegen/bindings.py"
+    "${CMAKE_SOURCE_DIR}/tools/codegen/stubs.py"
+    "${CMAKE_SOURCE_DIR}/tools/writer.py")
+add_custom_command(
+  OUTPUT ${TORCH_CODEGEN_OUTPUTS}
+  COMMAND "${Python_EXECUTABLE}" -m tools.codegen --yaml aten/native_functions.yaml
+          --out "${TORCH_BINDINGS_DIR}" --pyi "${TORCH_PACKAGE_DIR}/_C.pyi" --shards ${TORCH_CODEGEN_SHARDS}
+  DEPENDS ${TORCH_CODEGEN_INPUTS}
+  WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"
+  COMMENT "Generating torch._C bindings from native_functions.yaml")
+add_custom_target(gen_bindings DEPENDS ${TORCH_CODEGEN_OUTPUTS})

@@ -1,0 +1,12 @@
+# The Python the build is for (tasks.py passes Python_EXECUTABLE) and its nanobind.
+find_package(Python 3.9 REQUIRED COMPONENTS Interpreter Development.Module)
+execute_process(
+  COMMAND "${Python_EXECUTABLE}" -m nanobind --cmake_dir
+  OUTPUT_VARIABLE nanobind_ROOT
+  OUTPUT_STRIP_TRAILING_WHITESPACE
+  RESULT_VARIABLE _nb_rc)
+if(NOT _nb_rc EQUAL 0)
+  message(FATAL_ERROR "nanobind is not installed for ${Python_EXECUTABLE}: "
+                      "run `${Python_EXECUTABLE} -m pip install nanobind`")
+endif()
+find_package(nanobind CONFIG REQUIRED)

@@ -1,0 +1,1 @@
+"""Developer tooling: the code generator, the build driver, build ids."""

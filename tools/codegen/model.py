@@ -1,0 +1,219 @@
+"""The op model: PyTorch-style schemas parsed from native_functions.yaml.
+
+    - func: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+      variants: function, method
+      dispatch:
+        CPU, CUDA: th::add
+
+Every problem is a CodegenError naming the YAML file and line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+BASE_TYPES = ("Tensor", "Scalar", "int", "float", "bool", "str", "ScalarType", "Device")
+DEVICES = ("CPU", "CUDA")
+VARIANTS = ("function", "method")
+
+
+class CodegenError(Exception):
+    """A problem in native_functions.yaml, with its location."""
+
+
+@dataclass(frozen=True)
+class Type:
+    """An argument or return type: `Tensor(a!)`, `int[1]?`, `Scalar`..."""
+
+    base: str
+    is_list: bool = False
+    optional: bool = False
+    alias: str | None = None
+    mutable: bool = False
+
+    _RE = re.compile(r"^(?P<base>\w+)(?P<list>\[\d*\])?(?:\((?P<alias>\w+)(?P<mut>!)?\))?(?P<opt>\?)?$")
+
+    @classmethod
+    def parse(cls, text: str) -> Type:
+        """Parses one type; raises ValueError on anything unknown."""
+        m = cls._RE.match(text)
+        if not m or m["base"] not in BASE_TYPES:
+            raise ValueError(f"unknown type '{text}' (known: {', '.join(BASE_TYPES)}, with [] and ?)")
+        if m["list"] and m["base"] != "int":
+            raise ValueError(f"only int[] lists are supported, got '{text}'")
+        return cls(m["base"], bool(m["list"]), bool(m["opt"]), m["alias"], bool(m["mut"]))
+
+    def __str__(self) -> str:
+        alias = f"({self.alias}{'!' if self.mutable else ''})" if self.alias else ""
+        return f"{self.base}{'[]' if self.is_list else ''}{alias}{'?' if self.optional else ''}"
+
+
+@dataclass(frozen=True)
+class Argument:
+    """One schema argument."""
+
+    name: str
+    type: Type
+    default: str | None = None
+    kwarg_only: bool = False
+
+
+@dataclass(frozen=True)
+class Schema:
+    """`name.overload(args) -> returns`."""
+
+    name: str
+    overload: str
+    arguments: tuple[Argument, ...]
+    returns: tuple[Type, ...]
+
+    _RE = re.compile(r"^(?P<name>\w+)(?:\.(?P<overload>\w+))?\((?P<args>.*)\)\s*->\s*(?P<ret>.+)$")
+
+    @classmethod
+    def parse(cls, text: str) -> Schema:
+        """Parses a `func:` string; raises ValueError with the reason."""
+        m = cls._RE.match(text.strip())
+        if not m:
+            raise ValueError(f"cannot parse schema '{text}' (expected 'name.overload(args) -> returns')")
+        args, kwarg_only = [], False
+        for piece in split_top_level(m["args"]):
+            if piece == "*":
+                kwarg_only = True
+                continue
+            decl, _, default = piece.partition("=")
+            parts = decl.split()
+            if len(parts) != 2:
+                raise ValueError(f"cannot parse argument '{piece}' (expected 'Type name[=default]')")
+            args.append(Argument(parts[1], Type.parse(parts[0]), default or None, kwarg_only))
+        names = [a.name for a in args]
+        if len(set(names)) != len(names):
+            raise ValueError(f"duplicate argument names in '{text}'")
+        ret = m["ret"].strip()
+        if ret.startswith("("):
+            returns = tuple(Type.parse(r) for r in split_top_level(ret[1:-1]))
+        else:
+            returns = (Type.parse(ret),)
+        return cls(m["name"], m["overload"] or "", tuple(args), returns)
+
+    @property
+    def full_name(self) -> str:
+        """`add.Tensor`, or `relu` without an overload."""
+        return f"{self.name}.{self.overload}" if self.overload else self.name
+
+    @property
+    def is_out(self) -> bool:
+        """An `.out` overload: its mutable kwarg-only arguments are outputs."""
+        return self.overload == "out" or self.overload.endswith("_out")
+
+    def __str__(self) -> str:
+        parts, star = [], False
+        for a in self.arguments:
+            if a.kwarg_only and not star:
+                parts.append("*")
+                star = True
+            parts.append(f"{a.type} {a.name}" + (f"={a.default}" if a.default is not None else ""))
+        rets = ", ".join(map(str, self.returns))
+        rets = f"({rets})" if len(self.returns) != 1 else rets
+        return f"{self.full_name}({', '.join(parts)}) -> {rets}"
+
+
+def split_top_level(text: str) -> list[str]:
+    """Splits on commas outside brackets and parentheses."""
+    out, depth, cur = [], 0, []
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(cur).strip())
+            cur = []
+        else:
+            cur.append(ch)
+    if "".join(cur).strip():
+        out.append("".join(cur).strip())
+    return out
+
+
+@dataclass(frozen=True)
+class NativeFunction:
+    """One entry of native_functions.yaml."""
+
+    schema: Schema
+    variants: frozenset[str]
+    dispatch: dict[str, str] = field(hash=False)
+    doc: str
+    line: int
+
+    @property
+    def cpp_name(self) -> str:
+        """The C++ entry point: the dispatch target, or th::<name>[_out]."""
+        if self.dispatch:
+            return next(iter(self.dispatch.values()))
+        return f"th::{self.schema.name}" + ("_out" if self.schema.is_out else "")
+
+
+class _LineLoader(yaml.SafeLoader):
+    """A YAML loader that records each mapping's line as `__line__`."""
+
+    def construct_mapping(self, node, deep=False):
+        mapping = super().construct_mapping(node, deep=deep)
+        mapping["__line__"] = node.start_mark.line + 1
+        return mapping
+
+
+def parse_entry(entry: dict, where: str) -> NativeFunction:
+    """Validates and converts one YAML entry."""
+    line = entry.pop("__line__", 0)
+    loc = f"{where}:{line}"
+    unknown = set(entry) - {"func", "variants", "dispatch", "doc"}
+    if unknown:
+        raise CodegenError(f"{loc}: unknown key(s) {sorted(unknown)}")
+    if "func" not in entry:
+        raise CodegenError(f"{loc}: entry has no 'func:'")
+    try:
+        schema = Schema.parse(entry["func"])
+    except ValueError as e:
+        raise CodegenError(f"{loc}: {e}") from None
+    variants = frozenset(v.strip() for v in str(entry.get("variants", "function")).split(","))
+    if not variants <= set(VARIANTS):
+        raise CodegenError(f"{loc}: unknown variant(s) {sorted(variants - set(VARIANTS))} (known: {VARIANTS})")
+    if "method" in variants and (not schema.arguments or schema.arguments[0].name != "self"):
+        raise CodegenError(f"{loc}: a method variant needs 'self' as first argument")
+    dispatch: dict[str, str] = {}
+    raw = entry.get("dispatch") or {}
+    raw.pop("__line__", None)
+    for keys, target in raw.items():
+        for key in (k.strip() for k in keys.split(",")):
+            if key not in DEVICES:
+                raise CodegenError(f"{loc}: unknown dispatch key '{key}' (known: {', '.join(DEVICES)})")
+            dispatch[key] = target
+    if len(set(dispatch.values())) > 1:
+        raise CodegenError(f"{loc}: one C++ entry point per op (the library dispatches per device)")
+    if dispatch and not any(a.type.base == "Tensor" for a in schema.arguments):
+        raise CodegenError(f"{loc}: 'dispatch' needs a Tensor argument to take the device from")
+    return NativeFunction(schema, variants, dispatch, str(entry.get("doc", "")).strip(), line)
+
+
+def load(path: Path) -> list[NativeFunction]:
+    """Parses native_functions.yaml into NativeFunctions (YAML order), validating every entry."""
+    try:
+        entries = yaml.load(path.read_text(), Loader=_LineLoader)
+    except yaml.YAMLError as e:
+        raise CodegenError(f"{path}: invalid YAML: {e}") from None
+    if not isinstance(entries, list):
+        raise CodegenError(f"{path}: expected a list of entries")
+    funcs, seen = [], {}
+    for entry in entries:
+        f = parse_entry(entry, str(path))
+        if f.schema.full_name in seen:
+            raise CodegenError(
+                f"{path}:{f.line}: duplicate op '{f.schema.full_name}' (first at line {seen[f.schema.full_name]})"
+            )
+        seen[f.schema.full_name] = f.line
+        funcs.append(f)
+    return funcs

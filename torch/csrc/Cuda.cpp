@@ -1,0 +1,17 @@
+// torch.cuda's view of the CUDA backend, through TH's hooks (no link-time dependency).
+#include <TH/CUDAHooks.h>
+
+#include "bind.h"
+
+namespace torch {
+
+void bind_cuda(nb::module_& m) {
+  m.def("_cuda_is_compiled", [] { return th::cuda_hooks().compiled(); });
+  m.def("_cuda_device_count", [] { return th::cuda_hooks().device_count(); });
+  m.def("_cuda_synchronize", [](int device) { th::cuda_hooks().synchronize(device); }, "device"_a);
+  m.def("_cuda_empty_cache", [] { th::cuda_hooks().empty_cache(); });
+  m.def("_cuda_memory_allocated", [](int device) { return th::cuda_hooks().memory_allocated(device); },
+        "device"_a);
+}
+
+}  // namespace torch

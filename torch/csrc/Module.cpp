@@ -1,0 +1,30 @@
+// torch._C: the extension module. C++ exceptions from the libraries become the Python
+// exceptions of the same name; the op bindings come from the generated shards.
+#include <TH/Exception.h>
+
+#include "bind.h"
+
+NB_MODULE(_C, m) {
+  m.doc() = "torch._C: bindings of the TH/THNN/THC/THCUNN libraries";
+  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
+    try {
+      std::rethrow_exception(p);
+    } catch (const th::IndexError& e) {
+      PyErr_SetString(PyExc_IndexError, e.what());
+    } catch (const th::TypeError& e) {
+      PyErr_SetString(PyExc_TypeError, e.what());
+    } catch (const th::ValueError& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const th::NotImplementedError& e) {
+      PyErr_SetString(PyExc_NotImplementedError, e.what());
+    } catch (const th::Error& e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    }
+  });
+  torch::bind_dtypes(m);
+  torch::bind_device(m);
+  nb::handle tensor = torch::bind_tensor(m);
+  torch::bind_build_info(m);
+  torch::bind_cuda(m);
+  torch::bindings::register_all(m, tensor);
+}

@@ -1,0 +1,150 @@
+#pragma once
+// What every torch._C source (hand-written or generated) needs: nanobind, the TH types,
+// and the casters between Python objects and th::Scalar / ScalarType / int lists.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <TH/Device.h>
+#include <TH/Exception.h>
+#include <TH/Scalar.h>
+#include <TH/ScalarType.h>
+#include <TH/Tensor.h>
+
+namespace nb = nanobind;
+using namespace nb::literals;
+
+namespace torch {
+
+/// An `int[]` argument: a Python int or a sequence of ints (PyTorch's IntArrayRef).
+struct IntArg {
+  th::IntList v;
+};
+
+/// The Python dtype object for `t` (one shared instance per dtype: `x.dtype is torch.float32`).
+nb::handle dtype_object(th::ScalarType t);
+/// The ScalarType of a torch.dtype object, or Undefined if `h` is not one.
+th::ScalarType dtype_of(nb::handle h);
+/// torch.Size(sizes) (a plain tuple until torch/__init__ registers Size).
+nb::object make_size(const th::IntList& sizes);
+
+/// Adds method `name` to class `cls` (appending an overload if one exists).
+template <typename Func, typename... Extra>
+void def_method(nb::handle cls, const char* name, Func&& f, const Extra&... extra) {
+  nb::cpp_function_def<th::Tensor>(std::forward<Func>(f), nb::scope(cls), nb::name(name), nb::is_method(),
+                                   extra...);
+}
+
+/// Raises NotImplementedError unless `t`'s device type is one the op has a kernel for.
+inline void check_backend(const char* op, const th::Tensor& t, bool cpu, bool cuda) {
+  if ((t.device().is_cpu() && cpu) || (t.device().is_cuda() && cuda)) return;
+  throw th::NotImplementedError(std::string("Could not run '") + op + "' with arguments from the '" +
+                                (t.device().is_cpu() ? "CPU" : "CUDA") + "' backend.");
+}
+
+/// Converts *args of ints (x.view(2, 3)) or one sequence (x.view((2, 3))) to a list.
+th::IntList int_list_from_args(const nb::args& args, const char* fn, const char* arg);
+
+void bind_dtypes(nb::module_& m);
+void bind_device(nb::module_& m);
+nb::handle bind_tensor(nb::module_& m);
+void bind_build_info(nb::module_& m);
+void bind_cuda(nb::module_& m);
+
+namespace bindings {
+/// Defined by the generated register_all.cpp.
+void register_all(nb::module_& m, nb::handle tensor_cls);
+}  // namespace bindings
+
+}  // namespace torch
+
+namespace nanobind::detail {
+
+template <>
+struct type_caster<th::Scalar> {
+  NB_TYPE_CASTER(th::Scalar, const_name("Number"))
+
+  bool from_python(handle src, uint8_t flags, cleanup_list*) noexcept {
+    PyObject* o = src.ptr();
+    if (PyBool_Check(o)) {
+      value = th::Scalar(o == Py_True);
+      return true;
+    }
+    if (PyLong_Check(o)) {
+      int overflow = 0;
+      long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+      if (overflow) return false;
+      value = th::Scalar(static_cast<int64_t>(v));
+      return true;
+    }
+    if (PyFloat_Check(o)) {
+      value = th::Scalar(PyFloat_AS_DOUBLE(o));
+      return true;
+    }
+    if ((flags & (uint8_t)cast_flags::convert) && PyIndex_Check(o)) {  // NumPy integers
+      long long v = PyLong_AsLongLong(o);
+      if (v == -1 && PyErr_Occurred()) return PyErr_Clear(), false;
+      value = th::Scalar(static_cast<int64_t>(v));
+      return true;
+    }
+    if ((flags & (uint8_t)cast_flags::convert) && Py_TYPE(o)->tp_as_number &&
+        Py_TYPE(o)->tp_as_number->nb_float) {  // NumPy floats
+      double v = PyFloat_AsDouble(o);
+      if (v == -1.0 && PyErr_Occurred()) return PyErr_Clear(), false;
+      value = th::Scalar(v);
+      return true;
+    }
+    return false;
+  }
+  static handle from_cpp(const th::Scalar& s, rv_policy, cleanup_list*) noexcept {
+    if (s.is_bool()) return PyBool_FromLong(s.to<int64_t>());
+    if (s.is_integral()) return PyLong_FromLongLong(s.to<int64_t>());
+    return PyFloat_FromDouble(s.to<double>());
+  }
+};
+
+template <>
+struct type_caster<th::ScalarType> {
+  NB_TYPE_CASTER(th::ScalarType, const_name("dtype"))
+
+  bool from_python(handle src, uint8_t, cleanup_list*) noexcept {
+    value = torch::dtype_of(src);
+    return value != th::ScalarType::Undefined;
+  }
+  static handle from_cpp(th::ScalarType t, rv_policy, cleanup_list*) noexcept {
+    return torch::dtype_object(t).inc_ref();
+  }
+};
+
+template <>
+struct type_caster<torch::IntArg> {
+  NB_TYPE_CASTER(torch::IntArg, const_name("Sequence[int] | int"))
+
+  bool from_python(handle src, uint8_t, cleanup_list*) noexcept {
+    PyObject* o = src.ptr();
+    value.v.clear();
+    if (PyLong_Check(o) && !PyBool_Check(o)) {
+      value.v.push_back(PyLong_AsLongLong(o));
+      return !PyErr_Occurred() || (PyErr_Clear(), false);
+    }
+    if (!PyTuple_Check(o) && !PyList_Check(o)) return false;
+    PyObject* seq = o;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      PyObject* item = PySequence_Fast_GET_ITEM(seq, i);
+      if (!PyLong_Check(item) || PyBool_Check(item)) return false;
+      value.v.push_back(PyLong_AsLongLong(item));
+      if (PyErr_Occurred()) return PyErr_Clear(), false;
+    }
+    return true;
+  }
+  static handle from_cpp(const torch::IntArg& a, rv_policy, cleanup_list*) noexcept {
+    PyObject* t = PyTuple_New(static_cast<Py_ssize_t>(a.v.size()));
+    for (size_t i = 0; i < a.v.size(); ++i) PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(a.v[i]));
+    return t;
+  }
+};
+
+}  // namespace nanobind::detail

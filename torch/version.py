@@ -1,0 +1,16 @@
+"""Version and build configuration of this torch."""
+
+__version__ = "0.1.0"
+
+
+def build_config() -> dict:
+    """How torch._C was built: build type, CUDA on/off and archs, compiler, build directory."""
+    from torch import _C
+
+    return dict(_C._build_config())
+
+
+def __getattr__(name: str):
+    if name == "cuda":  # like torch.version.cuda: None for a CPU-only build
+        return "13" if build_config()["use_cuda"] else None
+    raise AttributeError(name)
