@@ -2,7 +2,12 @@
 set(USE_CUDA "auto" CACHE STRING "Build THC/THCUNN: auto (if nvcc is found), 1, or 0")
 option(DEBUG "Debug build (-O0 -g)" OFF)
 option(REL_WITH_DEB_INFO "Optimized build with debug info" OFF)
-set(TORCH_PACKAGE_DIR "${CMAKE_SOURCE_DIR}/torch" CACHE PATH
+if(SKBUILD)  # a wheel build stages the package in its build dir; install() rules fill the wheel
+  set(_pkg "${CMAKE_BINARY_DIR}/torch")
+else()
+  set(_pkg "${CMAKE_SOURCE_DIR}/torch")
+endif()
+set(TORCH_PACKAGE_DIR "${_pkg}" CACHE PATH
     "Package directory that receives _C and lib/ (the source tree in develop mode)")
 
 if(DEBUG)

@@ -197,3 +197,35 @@ def sync_python_sources(dest: Path) -> int:
         if f.relative_to(dest) not in wanted:
             f.unlink()
     return copied
+
+
+def main(argv: list[str] | None = None) -> int:
+    """python -m tools.builder --build-dir B --package-dir P [--sync-python] [targets...]
+
+    Builds one configuration with the current interpreter (nox sessions run this inside
+    their venv, so that venv's cmake, ninja, ccache and nanobind are the ones used).
+    """
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m tools.builder", description=main.__doc__.splitlines()[0])
+    ap.add_argument("--build-dir", type=Path, required=True)
+    ap.add_argument("--package-dir", type=Path, required=True, help="receives _C and lib/")
+    ap.add_argument("--sync-python", action="store_true", help="mirror torch/**/*.py into the package dir")
+    ap.add_argument("targets", nargs="*")
+    args = ap.parse_args(argv)
+    t0 = time.perf_counter()
+    try:
+        cfg = Config.from_env(args.build_dir.resolve(), args.package_dir.resolve())
+        if args.sync_python:
+            n = sync_python_sources(cfg.package_dir)
+            say(f"synced {n} changed Python file(s) into {cfg.package_dir}")
+        build(cfg, args.targets)
+    except BuildFailure as e:
+        say(f"build FAILED: {e}")
+        return 1
+    say(f"built {cfg.build_dir} in {time.perf_counter() - t0:.2f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

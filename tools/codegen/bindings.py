@@ -71,7 +71,7 @@ def binding_param(a: Argument) -> tuple[str, str]:
     """(lambda parameter declaration, expression passed to the entry point)."""
     t, n = a.type, a.name
     if t.base == "Tensor":
-        if t.mutable:
+        if t.alias and not t.optional:  # keep the Python object: the result may be this very tensor
             return f"nb::handle_t<th::Tensor> {n}_obj", f"*nb::inst_ptr<th::Tensor>({n}_obj)"
         return (f"std::optional<th::Tensor> {n}" if t.optional else f"const th::Tensor& {n}"), n
     if t.is_list:
@@ -146,11 +146,18 @@ def call_body(f: NativeFunction, exprs: dict[str, str]) -> str:
         )
     call = f"{f.cpp_name}({', '.join(exprs[a.name] for a in cpp_arguments(f))})"
     rets = f.schema.returns
-    if len(rets) == 1 and rets[0].mutable:
-        owner = next((a for a in f.schema.arguments if a.type.mutable and a.type.alias == rets[0].alias), None)
-        if owner is None:
+    if len(rets) == 1 and rets[0].alias:
+        owner = next((a for a in f.schema.arguments if a.type.alias == rets[0].alias), None)
+        if owner is None or owner.type.mutable != rets[0].mutable:
             raise CodegenError(f"line {f.line}: return {rets[0]} aliases no argument")
-        lines += [f"{call};", f"return nb::borrow({owner.name}_obj);"]
+        if rets[0].mutable:  # in-place / out=: always the argument itself
+            lines += [f"{call};", f"return nb::borrow({owner.name}_obj);"]
+        else:  # a view, or the input itself (x.to(x.dtype) is x, as in PyTorch)
+            lines += [
+                f"th::Tensor r = {call};",
+                f"if (r.is_same({exprs[owner.name]})) return nb::borrow({owner.name}_obj);",
+                "return nb::cast(std::move(r));",
+            ]
     else:
         lines.append(f"return {call};")
     return " ".join(lines)

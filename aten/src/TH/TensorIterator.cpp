@@ -46,6 +46,10 @@ TensorIteratorConfig& TensorIteratorConfig::promote_inputs(bool on) {
   promote_inputs_ = on;
   return *this;
 }
+TensorIteratorConfig& TensorIteratorConfig::resize_outputs(bool on) {
+  resize_outputs_ = on;
+  return *this;
+}
 TensorIteratorConfig& TensorIteratorConfig::common_dtype(ScalarType t) {
   common_dtype_ = t;
   return *this;
@@ -83,6 +87,9 @@ void TensorIterator::compute_shape(const TensorIteratorConfig& cfg) {
     shape_ = cfg.outputs_.at(0).sizes();
   } else {
     for (const Tensor& t : cfg.inputs_) shape_ = broadcast_shapes(shape_, t.sizes());
+    if (!cfg.resize_outputs_)
+      for (const Tensor& t : cfg.outputs_)
+        if (t.defined()) shape_ = broadcast_shapes(shape_, t.sizes());
   }
   device_ = cfg.inputs_.empty() ? cfg.outputs_.at(0).device() : cfg.inputs_[0].device();
   auto check_device = [&](const Tensor& t) {
@@ -147,7 +154,7 @@ void TensorIterator::allocate_outputs(const TensorIteratorConfig& cfg) {
     const bool aliases_input = std::any_of(cfg.inputs_.begin(), cfg.inputs_.end(),
                                            [&](const Tensor& t) { return may_overlap(t, given); });
     if (given.sizes() != result_shape) {
-      TH_CHECK(!aliases_input, "output with shape ", shape_str(given.sizes()),
+      TH_CHECK(!aliases_input && cfg.resize_outputs_, "output with shape ", shape_str(given.sizes()),
                " doesn't match the broadcast shape ", shape_str(result_shape));
       resize_(given, result_shape);
     }

@@ -22,6 +22,8 @@ class TensorIteratorConfig {
   TensorIteratorConfig& common_dtype(ScalarType t);
   /// Allocated outputs get this dtype instead of the common one (e.g. comparisons: bool).
   TensorIteratorConfig& output_dtype(ScalarType t);
+  /// Outputs keep their shape and inputs broadcast to it (copy_), instead of out= resizing.
+  TensorIteratorConfig& resize_outputs(bool on);
   /// Reduce the single input over `dims` into the output (a 1 in each reduced dim).
   TensorIteratorConfig& reduce(const IntList& dims, bool keepdim);
   TensorIterator build();
@@ -30,6 +32,7 @@ class TensorIteratorConfig {
   friend class TensorIterator;
   std::vector<Tensor> outputs_, inputs_;
   bool promote_inputs_ = true;
+  bool resize_outputs_ = true;
   ScalarType common_dtype_ = ScalarType::Undefined;
   ScalarType output_dtype_ = ScalarType::Undefined;
   bool is_reduction_ = false;

@@ -19,11 +19,13 @@ Tensor& copy_(Tensor& self, const Tensor& src, bool /*non_blocking*/) {
                                   dense.numel() * dense.element_size());
     source = moved;
   }
-  TH_CHECK(broadcast_shapes(self.sizes(), source.sizes()) == self.sizes(), "output with shape ",
-           shape_str(self.sizes()), " doesn't match the broadcast shape ",
-           shape_str(broadcast_shapes(self.sizes(), source.sizes())));
-  TensorIterator iter = TensorIteratorConfig().add_output(self).add_input(source).promote_inputs(false)
-                            .common_dtype(self.dtype()).build();
+  TensorIterator iter = TensorIteratorConfig()
+                            .add_output(self)
+                            .add_input(source)
+                            .promote_inputs(false)
+                            .resize_outputs(false)
+                            .common_dtype(self.dtype())
+                            .build();
   copy_stub[iter.device().type](iter);
   return self;
 }

