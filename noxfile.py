@@ -43,8 +43,17 @@ def _build_and_test(session: nox.Session, use_cuda: str) -> None:
     name = session.name
     build_dir = ROOT / "build" / f"nox-{name}"
     site = build_dir / "python"
-    session.run("python", "-m", "tools.builder", "--build-dir", str(build_dir), "--package-dir",
-                str(site / "torch"), "--sync-python", env={"USE_CUDA": use_cuda})
+    session.run(
+        "python",
+        "-m",
+        "tools.builder",
+        "--build-dir",
+        str(build_dir),
+        "--package-dir",
+        str(site / "torch"),
+        "--sync-python",
+        env={"USE_CUDA": use_cuda},
+    )
     t_build = time.perf_counter() - t0 - t_env
     env = {"PYTHONPATH": str(site), "PYTHONSAFEPATH": "1", "TORCH_EXPECT_ROOT": str(site / "torch")}
     session.run("pytest", "-n", os.environ.get("PYTEST_XDIST_WORKERS", "auto"), *SUITES, *session.posargs, env=env)
@@ -80,9 +89,9 @@ def lint(session: nox.Session) -> None:
     _install(session, "lint")
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
-    sources = sorted(str(p.relative_to(ROOT)) for ext in ("*.h", "*.cpp", "*.cu", "*.cuh")
-                     for p in (ROOT / "aten").rglob(ext)) + sorted(
-        str(p.relative_to(ROOT)) for ext in ("*.h", "*.cpp") for p in (ROOT / "torch" / "csrc").rglob(ext))
+    sources = sorted(
+        str(p.relative_to(ROOT)) for ext in ("*.h", "*.cpp", "*.cu", "*.cuh") for p in (ROOT / "aten").rglob(ext)
+    ) + sorted(str(p.relative_to(ROOT)) for ext in ("*.h", "*.cpp") for p in (ROOT / "torch" / "csrc").rglob(ext))
     session.run("clang-format", "--dry-run", "-Werror", *sources)
 
 
@@ -91,5 +100,12 @@ def tests_reference(session: nox.Session) -> None:
     """The tensor suite against upstream PyTorch 2.13 (CPU) in its own venv: checks our tests encode
     PyTorch's semantics. pip (not uv) so the locally provided torch wheel is found."""
     session.install("torch==2.13.0", "numpy", *nox.project.dependency_groups(PYPROJECT, "test"))
-    session.run("pytest", "-n", "auto", "tests/tensor", "tests/nn", *session.posargs,
-                env={"PYTHONSAFEPATH": "1", "TORCH_REFERENCE": "1"})
+    session.run(
+        "pytest",
+        "-n",
+        "auto",
+        "tests/tensor",
+        "tests/nn",
+        *session.posargs,
+        env={"PYTHONSAFEPATH": "1", "TORCH_REFERENCE": "1"},
+    )

@@ -42,8 +42,9 @@ def default_cuda_archs() -> str:
     smi = shutil.which("nvidia-smi")
     if smi:
         try:
-            out = subprocess.run([smi, "--query-gpu=compute_cap", "--format=csv,noheader"], capture_output=True,
-                                 text=True, timeout=10).stdout.split()
+            out = subprocess.run(
+                [smi, "--query-gpu=compute_cap", "--format=csv,noheader"], capture_output=True, text=True, timeout=10
+            ).stdout.split()
             if out:
                 return ";".join(sorted(set(out)))
         except (OSError, subprocess.SubprocessError):
@@ -81,8 +82,11 @@ class Config:
     def from_env(cls, build_dir: Path, package_dir: Path, **overrides) -> Config:
         """The configuration the environment's knobs ask for."""
         env = os.environ
-        build_type = "Debug" if _truthy(env.get("DEBUG")) else (
-            "RelWithDebInfo" if _truthy(env.get("REL_WITH_DEB_INFO")) else "Release")
+        build_type = (
+            "Debug"
+            if _truthy(env.get("DEBUG"))
+            else ("RelWithDebInfo" if _truthy(env.get("REL_WITH_DEB_INFO")) else "Release")
+        )
         use_cuda = env.get("USE_CUDA", "auto").strip() or "auto"
         if use_cuda.lower() not in ("auto", "0", "1", "on", "off"):
             raise BuildFailure(f"USE_CUDA must be auto, 1 or 0, not '{use_cuda}'")
@@ -96,7 +100,13 @@ class Config:
     def cmake_args(self) -> list[str]:
         """The cmake command line that configures this build."""
         args = [
-            "cmake", "-S", str(ROOT), "-B", str(self.build_dir), "-G", "Ninja",
+            "cmake",
+            "-S",
+            str(ROOT),
+            "-B",
+            str(self.build_dir),
+            "-G",
+            "Ninja",
             f"-DPython_EXECUTABLE={self.python}",
             f"-DTORCH_PACKAGE_DIR={self.package_dir}",
             f"-DUSE_CUDA={self.use_cuda}",

@@ -53,10 +53,17 @@ def checks() -> list[tuple]:
         _module("pytest", f"{PIP} pytest pytest-xdist hypothesis", required=False),
         _tool("nox", f"{PIP} nox", required=False),
         _tool("uv", f"{PIP} uv", required=False),
-        _tool("nvcc", "install the CUDA toolkit, or pip install nvidia-cuda-nvcc (optional: USE_CUDA=auto skips CUDA)",
-              required=False),
-        _tool("nvidia-smi", "a GPU and its driver (optional: CUDA builds still compile without one)",
-              required=False, args=("--version",)),
+        _tool(
+            "nvcc",
+            "install the CUDA toolkit, or pip install nvidia-cuda-nvcc (optional: USE_CUDA=auto skips CUDA)",
+            required=False,
+        ),
+        _tool(
+            "nvidia-smi",
+            "a GPU and its driver (optional: CUDA builds still compile without one)",
+            required=False,
+            args=("--version",),
+        ),
     ]
 
 

@@ -8,15 +8,28 @@ from torch._loader import load_extension
 
 _C = load_extension()
 
-from torch._C import Tensor, can_cast, device, dtype, from_numpy, get_default_dtype  # noqa: E402
-from torch._C import promote_types, set_default_dtype  # noqa: E402
+from torch._C import Tensor, can_cast, device, dtype, from_numpy, get_default_dtype, promote_types, set_default_dtype  # noqa: E402  # noqa: E402
 from torch._size import Size  # noqa: E402
 
 _C._register_size_type(Size)
 
 # dtypes (torch.float32, torch.float, ...) and the generated op functions (torch.add, ...)
-for _name in ("bool", "uint8", "int8", "int16", "short", "int32", "int", "int64", "long",
-              "float32", "float", "float64", "double", *_C._function_names):
+for _name in (
+    "bool",
+    "uint8",
+    "int8",
+    "int16",
+    "short",
+    "int32",
+    "int",
+    "int64",
+    "long",
+    "float32",
+    "float",
+    "float64",
+    "double",
+    *_C._function_names,
+):
     globals()[_name] = getattr(_C, _name)
 del _name
 
@@ -28,5 +41,19 @@ from torch import cuda, nn  # noqa: E402
 from torch._creation import as_tensor, tensor  # noqa: E402
 from torch.version import __version__  # noqa: E402
 
-__all__ = ["Tensor", "Size", "dtype", "device", "tensor", "as_tensor", "from_numpy", "cuda", "nn",
-           "get_default_dtype", "set_default_dtype", "promote_types", "can_cast", *_C._function_names]
+__all__ = [
+    "Tensor",
+    "Size",
+    "dtype",
+    "device",
+    "tensor",
+    "as_tensor",
+    "from_numpy",
+    "cuda",
+    "nn",
+    "get_default_dtype",
+    "set_default_dtype",
+    "promote_types",
+    "can_cast",
+    *_C._function_names,
+]

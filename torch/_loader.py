@@ -45,10 +45,19 @@ def load_extension():
         msg = str(e)
         if not any(where.glob("_C*.so")) and "torch._C" in msg:
             raise BuildError(f"torch._C is not built in {where}. {FIX}") from None
-        if any(s in msg for s in ("undefined symbol", "cannot open shared object", "file too short",
-                                   "invalid ELF header", "no version information")):
-            raise BuildError(f"torch._C could not be loaded ({msg}): the build in {where} is incomplete "
-                             f"or stale. {FIX}") from None
+        if any(
+            s in msg
+            for s in (
+                "undefined symbol",
+                "cannot open shared object",
+                "file too short",
+                "invalid ELF header",
+                "no version information",
+            )
+        ):
+            raise BuildError(
+                f"torch._C could not be loaded ({msg}): the build in {where} is incomplete or stale. {FIX}"
+            ) from None
         raise
     check_build_ids(_C._build_info(), where)
     return _C

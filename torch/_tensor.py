@@ -107,8 +107,13 @@ def install() -> None:
         setattr(Tensor, f"__{op}__", _binary(op))
         setattr(Tensor, f"__r{op}__", _binary(op, reflected=True))
         setattr(Tensor, f"__i{op}__", _inplace(op + "_"))
-    conversions = {"float": torch.float32, "double": torch.float64, "long": torch.int64, "int": torch.int32,
-                   "bool": torch.bool}
+    conversions = {
+        "float": torch.float32,
+        "double": torch.float64,
+        "long": torch.int64,
+        "int": torch.int32,
+        "bool": torch.bool,
+    }
     for name, dtype in conversions.items():
         setattr(Tensor, name, lambda self, _d=dtype: self.to(_d))
     Tensor.__repr__ = _repr

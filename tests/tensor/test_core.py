@@ -57,7 +57,7 @@ class TestCreation:
         assert torch.tensor(np.array([1, 2], dtype=np.int16)).dtype == torch.int16
 
     def test_negative_size_raises(self):
-        with pytest.raises(RuntimeError, match="negative dimension"):
+        with pytest.raises(RuntimeError, match="negative"):
             torch.zeros(2, -1)
 
     def test_numpy_interop_shares_memory(self):
@@ -176,7 +176,7 @@ class TestArithmetic:
         assert t.data_ptr() == ptr
         np.testing.assert_array_equal(t.numpy(), a + 1)
         ints = torch.zeros(3, dtype=torch.int64)
-        with pytest.raises(RuntimeError, match="can't be cast to the desired output type"):
+        with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
             ints.add_(torch.ones(3))
         with pytest.raises(RuntimeError, match="doesn't match the broadcast shape"):
             torch.ones(4).add_(torch.ones(3, 4))
@@ -203,7 +203,9 @@ class TestCopy:
         dst = torch.zeros(3, 4, dtype=torch.int64)
         src = torch.from_numpy(np.array([1.9, 2.2, 3.5, -4.7]))
         dst.copy_(src)
-        np.testing.assert_array_equal(dst.numpy(), np.broadcast_to(np.array([1.9, 2.2, 3.5, -4.7]).astype(np.int64), (3, 4)))
+        np.testing.assert_array_equal(
+            dst.numpy(), np.broadcast_to(np.array([1.9, 2.2, 3.5, -4.7]).astype(np.int64), (3, 4))
+        )
 
     @pytest.mark.parametrize("dtype", list(DTYPES))
     def test_to_dtype(self, dtype):

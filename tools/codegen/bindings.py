@@ -36,7 +36,11 @@ def cpp_param_type(t: Type) -> str:
         return "const std::optional<th::IntList>&" if t.optional else "const th::IntList&"
     base = _SIMPLE[t.base]
     if t.optional:
-        return f"std::optional<{base}>" if t.base in ("int", "float", "bool", "ScalarType", "Device") else f"const std::optional<{base}>&"
+        return (
+            f"std::optional<{base}>"
+            if t.base in ("int", "float", "bool", "ScalarType", "Device")
+            else f"const std::optional<{base}>&"
+        )
     return f"const {base}&" if t.base in ("Scalar", "str") else base
 
 

@@ -22,9 +22,9 @@ th::ScalarType dtype_of(nb::handle h) {
 void bind_dtypes(nb::module_& m) {
   nb::class_<DType>(m, "dtype")
       .def_prop_ro("is_floating_point", [](const DType& d) { return th::is_floating_point(d.type); })
-      .def_prop_ro("is_signed", [](const DType& d) {
-        return d.type != th::ScalarType::Byte && d.type != th::ScalarType::Bool;
-      })
+      .def_prop_ro(
+          "is_signed",
+          [](const DType& d) { return d.type != th::ScalarType::Byte && d.type != th::ScalarType::Bool; })
       .def_prop_ro("itemsize", [](const DType& d) { return th::element_size(d.type); })
       .def("__repr__", [](const DType& d) { return std::string("torch.") + th::scalar_type_name(d.type); })
       .def("__reduce__", [](const DType& d) { return std::string(th::scalar_type_name(d.type)); });
@@ -49,7 +49,8 @@ void bind_dtypes(nb::module_& m) {
   m.def("set_default_dtype", &th::set_default_dtype, "d"_a, "Sets the default floating-point dtype.");
   m.def("promote_types", &th::promote_types, "type1"_a, "type2"_a,
         "The smallest dtype both arguments can be represented in.");
-  m.def("can_cast", &th::can_cast, "from_"_a, "to"_a, "Whether a result of dtype from_ may be written to dtype to.");
+  m.def("can_cast", &th::can_cast, "from_"_a, "to"_a,
+        "Whether a result of dtype from_ may be written to dtype to.");
 }
 
 }  // namespace torch

@@ -6,18 +6,20 @@ namespace torch {
 void bind_device(nb::module_& m) {
   nb::class_<th::Device>(m, "device")
       .def(nb::init_implicit<const std::string&>(), "type"_a)
-      .def("__init__",
-           [](th::Device* self, const std::string& type, int index) {
-             new (self) th::Device(type);
-             if (index < 0) throw th::Error("Device index must not be negative");
-             self->index = index;
-           },
-           "type"_a, "index"_a)
+      .def(
+          "__init__",
+          [](th::Device* self, const std::string& type, int index) {
+            new (self) th::Device(type);
+            if (index < 0) throw th::Error("Device index must not be negative");
+            self->index = index;
+          },
+          "type"_a, "index"_a)
       .def_prop_ro("type", [](const th::Device& d) { return std::string(th::device_type_name(d.type)); })
-      .def_prop_ro("index", [](const th::Device& d) -> std::optional<int> {
-        if (d.index < 0) return std::nullopt;
-        return d.index;
-      })
+      .def_prop_ro("index",
+                   [](const th::Device& d) -> std::optional<int> {
+                     if (d.index < 0) return std::nullopt;
+                     return d.index;
+                   })
       .def("__str__", &th::Device::str)
       .def("__repr__",
            [](const th::Device& d) {

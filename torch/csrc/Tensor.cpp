@@ -27,10 +27,10 @@ nb::dlpack::dtype to_dlpack(th::ScalarType t) {
 
 th::ScalarType from_dlpack(nb::dlpack::dtype d) {
   const std::pair<nb::dlpack::dtype, th::ScalarType> table[] = {
-      {nb::dtype<bool>(), th::ScalarType::Bool},    {nb::dtype<uint8_t>(), th::ScalarType::Byte},
-      {nb::dtype<int8_t>(), th::ScalarType::Char},  {nb::dtype<int16_t>(), th::ScalarType::Short},
-      {nb::dtype<int32_t>(), th::ScalarType::Int},  {nb::dtype<int64_t>(), th::ScalarType::Long},
-      {nb::dtype<float>(), th::ScalarType::Float},  {nb::dtype<double>(), th::ScalarType::Double},
+      {nb::dtype<bool>(), th::ScalarType::Bool},   {nb::dtype<uint8_t>(), th::ScalarType::Byte},
+      {nb::dtype<int8_t>(), th::ScalarType::Char}, {nb::dtype<int16_t>(), th::ScalarType::Short},
+      {nb::dtype<int32_t>(), th::ScalarType::Int}, {nb::dtype<int64_t>(), th::ScalarType::Long},
+      {nb::dtype<float>(), th::ScalarType::Float}, {nb::dtype<double>(), th::ScalarType::Double},
   };
   for (const auto& [dl, st] : table)
     if (dl == d) return st;
@@ -83,7 +83,8 @@ th::Tensor from_numpy(nb::ndarray<nb::device::cpu> a) {
 }  // namespace
 
 nb::object make_size(const th::IntList& sizes) {
-  nb::object t = nb::steal(nb::detail::type_caster<IntArg>::from_cpp(IntArg{sizes}, nb::rv_policy::move, nullptr));
+  nb::object t =
+      nb::steal(nb::detail::type_caster<IntArg>::from_cpp(IntArg{sizes}, nb::rv_policy::move, nullptr));
   return size_type ? nb::handle(size_type)(t) : t;
 }
 
@@ -97,7 +98,8 @@ th::IntList int_list_from_args(const nb::args& args, const char* fn, const char*
   th::IntList out;
   for (nb::handle h : args) {
     if (!PyLong_Check(h.ptr()) || PyBool_Check(h.ptr()))
-      throw th::TypeError(th::detail::str(fn, "(): argument '", arg, "' must be tuple of ints, but found element of type ",
+      throw th::TypeError(th::detail::str(fn, "(): argument '", arg,
+                                          "' must be tuple of ints, but found element of type ",
                                           Py_TYPE(h.ptr())->tp_name));
     out.push_back(nb::cast<int64_t>(h));
   }
@@ -108,10 +110,15 @@ nb::handle bind_tensor(nb::module_& m) {
   nb::class_<th::Tensor> cls(m, "Tensor", nb::dynamic_attr(), nb::is_weak_referenceable());
   cls.def_prop_ro("shape", [](const th::Tensor& t) { return make_size(t.sizes()); })
       .def("size", [](const th::Tensor& t) { return make_size(t.sizes()); })
-      .def("size", [](const th::Tensor& t, int64_t dim) { return t.size(dim); }, "dim"_a)
-      .def("stride", [](const th::Tensor& t) { return nb::steal(nb::detail::type_caster<IntArg>::from_cpp(
-                                                   IntArg{t.strides()}, nb::rv_policy::move, nullptr)); })
-      .def("stride", [](const th::Tensor& t, int64_t dim) { return t.stride(dim); }, "dim"_a)
+      .def(
+          "size", [](const th::Tensor& t, int64_t dim) { return t.size(dim); }, "dim"_a)
+      .def("stride",
+           [](const th::Tensor& t) {
+             return nb::steal(nb::detail::type_caster<IntArg>::from_cpp(IntArg{t.strides()},
+                                                                        nb::rv_policy::move, nullptr));
+           })
+      .def(
+          "stride", [](const th::Tensor& t, int64_t dim) { return t.stride(dim); }, "dim"_a)
       .def_prop_ro("dtype", &th::Tensor::dtype)
       .def_prop_ro("device", &th::Tensor::device)
       .def_prop_ro("is_cuda", [](const th::Tensor& t) { return t.device().is_cuda(); })
@@ -124,10 +131,11 @@ nb::handle bind_tensor(nb::module_& m) {
       .def("is_contiguous", &th::Tensor::is_contiguous, "Whether the strides are row-major.")
       .def("data_ptr", [](const th::Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()); })
       .def("_is_view_of", [](const th::Tensor& a, const th::Tensor& b) { return a.storage() == b.storage(); })
-      .def("__len__", [](const th::Tensor& t) {
-        TH_CHECK_T(th::TypeError, t.dim() > 0, "len() of a 0-d tensor");
-        return t.sizes()[0];
-      })
+      .def("__len__",
+           [](const th::Tensor& t) {
+             TH_CHECK_T(th::TypeError, t.dim() > 0, "len() of a 0-d tensor");
+             return t.sizes()[0];
+           })
       .def("numpy", &to_numpy, nb::rv_policy::reference, "A NumPy array sharing this tensor's memory.");
   m.def("from_numpy", &from_numpy, "ndarray"_a, "A tensor sharing the memory of a NumPy array.");
   m.def("_register_size_type", [](nb::handle t) { size_type = t.inc_ref().ptr(); });

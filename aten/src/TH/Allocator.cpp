@@ -14,8 +14,8 @@ struct CPUAllocator final : Allocator {
   DataPtr allocate(size_t nbytes, Device) override {
     size_t rounded = ((nbytes + 63) / 64) * 64;
     void* p = rounded ? std::aligned_alloc(64, rounded) : nullptr;
-    TH_CHECK(p || rounded == 0, "DefaultCPUAllocator: not enough memory: you tried to allocate ",
-             nbytes, " bytes.");
+    TH_CHECK(p || rounded == 0, "DefaultCPUAllocator: not enough memory: you tried to allocate ", nbytes,
+             " bytes.");
     return DataPtr(p, &std::free);
   }
   void copy(void* dst, Device, const void* src, Device, size_t nbytes) override {
@@ -30,8 +30,9 @@ Allocator* allocators[kNumDeviceTypes] = {&cpu_allocator, nullptr};
 
 Allocator& get_allocator(DeviceType t) {
   Allocator* a = allocators[static_cast<int>(t)];
-  TH_CHECK(a, "Torch not compiled with CUDA enabled (configure with USE_CUDA=1 and run `invoke "
-              "develop`)");
+  TH_CHECK(a,
+           "Torch not compiled with CUDA enabled (configure with USE_CUDA=1 and run `invoke "
+           "develop`)");
   return *a;
 }
 

@@ -16,8 +16,7 @@ struct Allocator {
   /// `nbytes` bytes on `device` (nbytes may be 0).
   virtual DataPtr allocate(size_t nbytes, Device device) = 0;
   /// Copies `nbytes` between two pointers of this device (or host<->device for CUDA).
-  virtual void copy(void* dst, Device dst_device, const void* src, Device src_device,
-                    size_t nbytes) = 0;
+  virtual void copy(void* dst, Device dst_device, const void* src, Device src_device, size_t nbytes) = 0;
 };
 
 /// The allocator for `t`; raises a clear error when that backend is not built or loaded.

@@ -16,8 +16,7 @@ Device::Device(const std::string& spec) {
   } else if (kind == "cuda") {
     type = DeviceType::CUDA;
   } else {
-    throw Error(detail::str(
-        "Expected one of cpu, cuda device type at start of device string: ", spec));
+    throw Error(detail::str("Expected one of cpu, cuda device type at start of device string: ", spec));
   }
   if (colon == std::string::npos) return;
   std::string idx = spec.substr(colon + 1);

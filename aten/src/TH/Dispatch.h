@@ -33,9 +33,10 @@ bool register_kernel(DispatchStub<Fn>& stub, DeviceType t, Fn* fn) {
 }  // namespace th
 
 #define TH_DECLARE_STUB(fn_type, stub) extern ::th::DispatchStub<fn_type> stub
-#define TH_DEFINE_STUB(fn_type, stub) ::th::DispatchStub<fn_type> stub{#stub}
+#define TH_DEFINE_STUB(fn_type, stub) \
+  ::th::DispatchStub<fn_type> stub { #stub }
 #define TH_CONCAT_(a, b) a##b
 #define TH_CONCAT(a, b) TH_CONCAT_(a, b)
-#define TH_REGISTER_KERNEL(stub, device, fn)                     \
+#define TH_REGISTER_KERNEL(stub, device, fn)                            \
   [[maybe_unused]] static const bool TH_CONCAT(registered_, __LINE__) = \
       ::th::register_kernel(stub, ::th::DeviceType::device, &(fn))

@@ -43,7 +43,7 @@ std::string str(Args&&... args) {
 /// TH_CHECK(cond, msg...) throws th::Error with the streamed message when cond is false.
 #define TH_CHECK(cond, ...) TH_CHECK_T(::th::Error, cond, __VA_ARGS__)
 /// Like TH_CHECK, but throws the exception type given first.
-#define TH_CHECK_T(type, cond, ...)                      \
-  do {                                                   \
+#define TH_CHECK_T(type, cond, ...)                          \
+  do {                                                       \
     if (!(cond)) throw type(::th::detail::str(__VA_ARGS__)); \
   } while (0)

@@ -20,8 +20,7 @@ Tensor full(const IntList& size, const Scalar& fill_value, std::optional<ScalarT
 Tensor& fill_(Tensor& self, const Scalar& value);
 Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking = false);
 Tensor to(const Tensor& self, ScalarType dtype, bool non_blocking, bool copy);
-Tensor to(const Tensor& self, Device device, std::optional<ScalarType> dtype, bool non_blocking,
-          bool copy);
+Tensor to(const Tensor& self, Device device, std::optional<ScalarType> dtype, bool non_blocking, bool copy);
 /// `self` converted to `dtype` (self itself when it already has it).
 Tensor to_dtype(const Tensor& self, ScalarType dtype);
 Tensor contiguous(const Tensor& self);

@@ -6,18 +6,13 @@ size_t element_size(ScalarType t) {
   switch (t) {
     case ScalarType::Byte:
     case ScalarType::Char:
-    case ScalarType::Bool:
-      return 1;
-    case ScalarType::Short:
-      return 2;
+    case ScalarType::Bool: return 1;
+    case ScalarType::Short: return 2;
     case ScalarType::Int:
-    case ScalarType::Float:
-      return 4;
+    case ScalarType::Float: return 4;
     case ScalarType::Long:
-    case ScalarType::Double:
-      return 8;
-    default:
-      throw Error("element_size: undefined dtype");
+    case ScalarType::Double: return 8;
+    default: throw Error("element_size: undefined dtype");
   }
 }
 
@@ -35,6 +30,20 @@ const char* scalar_type_name(ScalarType t) {
   }
 }
 
+const char* scalar_type_cpp_name(ScalarType t) {
+  switch (t) {
+    case ScalarType::Byte: return "Byte";
+    case ScalarType::Char: return "Char";
+    case ScalarType::Short: return "Short";
+    case ScalarType::Int: return "Int";
+    case ScalarType::Long: return "Long";
+    case ScalarType::Float: return "Float";
+    case ScalarType::Double: return "Double";
+    case ScalarType::Bool: return "Bool";
+    default: return "Undefined";
+  }
+}
+
 bool is_floating_point(ScalarType t) { return t == ScalarType::Float || t == ScalarType::Double; }
 
 bool is_integral(ScalarType t, bool include_bool) {
@@ -43,12 +52,9 @@ bool is_integral(ScalarType t, bool include_bool) {
     case ScalarType::Char:
     case ScalarType::Short:
     case ScalarType::Int:
-    case ScalarType::Long:
-      return true;
-    case ScalarType::Bool:
-      return include_bool;
-    default:
-      return false;
+    case ScalarType::Long: return true;
+    case ScalarType::Bool: return include_bool;
+    default: return false;
   }
 }
 
@@ -71,8 +77,8 @@ int index_of(ScalarType t) {
 
 ScalarType promote_types(ScalarType a, ScalarType b) {
   using S = ScalarType;
-  constexpr S u1 = S::Byte, i1 = S::Char, i2 = S::Short, i4 = S::Int, i8 = S::Long,
-              f4 = S::Float, f8 = S::Double, b1 = S::Bool;
+  constexpr S u1 = S::Byte, i1 = S::Char, i2 = S::Short, i4 = S::Int, i8 = S::Long, f4 = S::Float,
+              f8 = S::Double, b1 = S::Bool;
   static constexpr S table[8][8] = {
       /*        u1  i1  i2  i4  i8  f4  f8  b1 */
       /* u1 */ {u1, i2, i2, i4, i8, f4, f8, u1},
@@ -94,8 +100,7 @@ ScalarType default_dtype = ScalarType::Float;
 ScalarType get_default_dtype() { return default_dtype; }
 
 void set_default_dtype(ScalarType t) {
-  TH_CHECK_T(TypeError, is_floating_point(t),
-             "only floating-point types are supported as the default type");
+  TH_CHECK_T(TypeError, is_floating_point(t), "only floating-point types are supported as the default type");
   default_dtype = t;
 }
 

@@ -26,6 +26,8 @@ constexpr int kNumScalarTypes = 12;
 size_t element_size(ScalarType t);
 /// PyTorch's name without the "torch." prefix, e.g. "float32".
 const char* scalar_type_name(ScalarType t);
+/// c10's C++ name ("Float", "Long"), which PyTorch's messages use.
+const char* scalar_type_cpp_name(ScalarType t);
 /// True for float32/float64.
 bool is_floating_point(ScalarType t);
 /// True for bool and the integer types.
@@ -44,9 +46,9 @@ void set_default_dtype(ScalarType t);
 /// Maps a C++ element type to its ScalarType.
 template <typename T>
 struct scalar_type_of;
-#define TH_SCALAR_TYPE_OF(ctype, name) \
-  template <>                          \
-  struct scalar_type_of<ctype> {       \
+#define TH_SCALAR_TYPE_OF(ctype, name)                    \
+  template <>                                             \
+  struct scalar_type_of<ctype> {                          \
     static constexpr ScalarType value = ScalarType::name; \
   };
 TH_SCALAR_TYPE_OF(uint8_t, Byte)
@@ -68,31 +70,29 @@ TH_SCALAR_TYPE_OF(bool, Bool)
     using scalar_t = ctype;                    \
     return __VA_ARGS__();                      \
   }
-#define TH_PRIVATE_FLOATING_CASES(...)          \
-  TH_PRIVATE_CASE(Float, float, __VA_ARGS__)    \
+#define TH_PRIVATE_FLOATING_CASES(...)       \
+  TH_PRIVATE_CASE(Float, float, __VA_ARGS__) \
   TH_PRIVATE_CASE(Double, double, __VA_ARGS__)
-#define TH_PRIVATE_INTEGRAL_CASES(...)            \
-  TH_PRIVATE_CASE(Byte, uint8_t, __VA_ARGS__)     \
-  TH_PRIVATE_CASE(Char, int8_t, __VA_ARGS__)      \
-  TH_PRIVATE_CASE(Short, int16_t, __VA_ARGS__)    \
-  TH_PRIVATE_CASE(Int, int32_t, __VA_ARGS__)      \
+#define TH_PRIVATE_INTEGRAL_CASES(...)         \
+  TH_PRIVATE_CASE(Byte, uint8_t, __VA_ARGS__)  \
+  TH_PRIVATE_CASE(Char, int8_t, __VA_ARGS__)   \
+  TH_PRIVATE_CASE(Short, int16_t, __VA_ARGS__) \
+  TH_PRIVATE_CASE(Int, int32_t, __VA_ARGS__)   \
   TH_PRIVATE_CASE(Long, int64_t, __VA_ARGS__)
-#define TH_PRIVATE_DISPATCH(type, name, cases)                                   \
-  [&] {                                                                          \
-    const ::th::ScalarType _st = (type);                                         \
-    switch (_st) {                                                               \
-      cases default:                                                             \
-        throw ::th::TypeError(::th::detail::str("\"", name, "\" not implemented for '", \
-                                                ::th::scalar_type_name(_st), "'"));    \
-    }                                                                            \
+#define TH_PRIVATE_DISPATCH(type, name, cases)                                                        \
+  [&] {                                                                                               \
+    const ::th::ScalarType _st = (type);                                                              \
+    switch (_st) {                                                                                    \
+      cases default : throw ::th::TypeError(::th::detail::str("\"", name, "\" not implemented for '", \
+                                                              ::th::scalar_type_name(_st), "'"));     \
+    }                                                                                                 \
   }()
-#define TH_DISPATCH_ALL_TYPES(type, name, ...)                                   \
-  TH_PRIVATE_DISPATCH(type, name,                                                \
-                      TH_PRIVATE_FLOATING_CASES(__VA_ARGS__)                     \
-                          TH_PRIVATE_INTEGRAL_CASES(__VA_ARGS__)                 \
-                              TH_PRIVATE_CASE(Bool, bool, __VA_ARGS__))
+#define TH_DISPATCH_ALL_TYPES(type, name, ...)                                                      \
+  TH_PRIVATE_DISPATCH(type, name,                                                                   \
+                      TH_PRIVATE_FLOATING_CASES(__VA_ARGS__) TH_PRIVATE_INTEGRAL_CASES(__VA_ARGS__) \
+                          TH_PRIVATE_CASE(Bool, bool, __VA_ARGS__))
 #define TH_DISPATCH_NUMERIC_TYPES(type, name, ...) \
-  TH_PRIVATE_DISPATCH(type, name,                 \
+  TH_PRIVATE_DISPATCH(type, name,                  \
                       TH_PRIVATE_FLOATING_CASES(__VA_ARGS__) TH_PRIVATE_INTEGRAL_CASES(__VA_ARGS__))
 #define TH_DISPATCH_FLOATING_TYPES(type, name, ...) \
   TH_PRIVATE_DISPATCH(type, name, TH_PRIVATE_FLOATING_CASES(__VA_ARGS__))

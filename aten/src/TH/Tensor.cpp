@@ -45,8 +45,8 @@ int64_t prod(const IntList& sizes) {
 
 int64_t wrap_dim(int64_t dim, int64_t ndim) {
   int64_t lo = ndim > 0 ? -ndim : -1, hi = ndim > 0 ? ndim - 1 : 0;
-  TH_CHECK_T(IndexError, dim >= lo && dim <= hi, "Dimension out of range (expected to be in range of [",
-             lo, ", ", hi, "], but got ", dim, ")");
+  TH_CHECK_T(IndexError, dim >= lo && dim <= hi, "Dimension out of range (expected to be in range of [", lo,
+             ", ", hi, "], but got ", dim, ")");
   return dim < 0 ? dim + std::max<int64_t>(ndim, 1) : dim;
 }
 

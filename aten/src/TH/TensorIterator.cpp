@@ -94,8 +94,8 @@ void TensorIterator::compute_shape(const TensorIteratorConfig& cfg) {
   device_ = cfg.inputs_.empty() ? cfg.outputs_.at(0).device() : cfg.inputs_[0].device();
   auto check_device = [&](const Tensor& t) {
     TH_CHECK(t.device() == device_,
-             "Expected all tensors to be on the same device, but found at least two devices, ",
-             device_.str(), " and ", t.device().str(), "!");
+             "Expected all tensors to be on the same device, but found at least two devices, ", device_.str(),
+             " and ", t.device().str(), "!");
   };
   for (const Tensor& t : cfg.inputs_) check_device(t);
   for (const Tensor& t : cfg.outputs_)
@@ -106,8 +106,8 @@ void TensorIterator::compute_types(const TensorIteratorConfig& cfg) {
   common_dtype_ = cfg.common_dtype_;
   if (common_dtype_ == ScalarType::Undefined) {
     for (const Tensor& t : cfg.inputs_) {
-      common_dtype_ = common_dtype_ == ScalarType::Undefined ? t.dtype()
-                                                             : promote_types(common_dtype_, t.dtype());
+      common_dtype_ =
+          common_dtype_ == ScalarType::Undefined ? t.dtype() : promote_types(common_dtype_, t.dtype());
     }
   }
   if (common_dtype_ == ScalarType::Undefined) common_dtype_ = cfg.outputs_.at(0).dtype();
@@ -138,8 +138,9 @@ void TensorIterator::allocate_outputs(const TensorIteratorConfig& cfg) {
     }
   }
   auto kernel_view = [&](const Tensor& r) {
-    return r.sizes() == kernel_shape ? r : make_view(r, kernel_shape, contiguous_strides(kernel_shape),
-                                                     r.storage_offset());
+    return r.sizes() == kernel_shape
+               ? r
+               : make_view(r, kernel_shape, contiguous_strides(kernel_shape), r.storage_offset());
   };
   std::vector<Operand> outs;
   for (const Tensor& given : cfg.outputs_) {
@@ -164,15 +165,15 @@ void TensorIterator::allocate_outputs(const TensorIteratorConfig& cfg) {
                "single memory location. Please clone() the tensor before performing the operation.");
     }
     for (const Tensor& in : cfg.inputs_) {
-      bool identical = in.data_ptr() == given.data_ptr() && in.strides() == given.strides() &&
-                       in.sizes() == given.sizes();
+      bool identical =
+          in.data_ptr() == given.data_ptr() && in.strides() == given.strides() && in.sizes() == given.sizes();
       TH_CHECK(!may_overlap(in, given) || (identical && !cfg.is_reduction_),
                "unsupported operation: some elements of the input tensor and the written-to tensor "
                "refer to a single memory location. Please clone() the tensor before performing the "
                "operation.");
     }
-    TH_CHECK(can_cast(want, given.dtype()), "result type ", scalar_type_name(want),
-             " can't be cast to the desired output type ", scalar_type_name(given.dtype()));
+    TH_CHECK(can_cast(want, given.dtype()), "result type ", scalar_type_cpp_name(want),
+             " can't be cast to the desired output type ", scalar_type_cpp_name(given.dtype()));
     op.result = given;
     if (given.dtype() == want) {
       op.tensor = kernel_view(given);

@@ -16,7 +16,7 @@ __device__ void atomic_add(int64_t* p, int64_t v) {
 template <typename T>
 void sum_typed(th::TensorIterator& iter) {
   Pointers<2> ptrs{{iter.data_ptr(0), iter.data_ptr(1)}};
-  launch<2>(iter, [=] __device__(const int64_t(&off)[2]) {
+  launch<2>(iter, [=] __device__(const int64_t (&off)[2]) {
     atomic_add(reinterpret_cast<T*>(ptrs.p[0] + off[0]), *reinterpret_cast<const T*>(ptrs.p[1] + off[1]));
   });
 }

@@ -1,7 +1,7 @@
 // CUDA kernels of relu and its backward: math/Activation.h functors over gpu_kernel.
-#include <THC/Loops.cuh>
-#include <THNN/Kernels.h>
 #include <TH/math/Activation.h>
+#include <THNN/Kernels.h>
+#include <THC/Loops.cuh>
 
 namespace thcunn {
 namespace {

@@ -12,7 +12,7 @@ TH_DEFINE_STUB(threshold_backward_fn, threshold_backward_stub);
 
 namespace {
 void check_not_bool(const Tensor& t, const char* op) {
-  TH_CHECK_T(TypeError, t.dtype() != ScalarType::Bool, "\"", op, "\" not implemented for 'bool'");
+  TH_CHECK(t.dtype() != ScalarType::Bool, "Boolean inputs not supported for ", op);
 }
 }  // namespace
 
@@ -24,7 +24,7 @@ Tensor relu(const Tensor& self) {
 }
 
 Tensor& relu_(Tensor& self) {
-  check_not_bool(self, "relu_");
+  check_not_bool(self, "relu");
   TensorIterator iter = TensorIteratorConfig().add_output(self).add_input(self).build();
   relu_stub[iter.device().type](iter);
   return self;

@@ -27,14 +27,14 @@ void check_alpha(const Tensor& a, const Tensor& b, const Scalar& alpha) {
   ScalarType t = promote_types(a.dtype(), b.dtype());
   TH_CHECK(is_floating_point(t) || !alpha.is_floating_point(),
            "For integral input tensors, argument alpha must not be a floating point number.");
-  TH_CHECK(t == ScalarType::Bool || !alpha.is_bool(),
-           "Boolean alpha only supported for Boolean results.");
+  TH_CHECK(t == ScalarType::Bool || !alpha.is_bool(), "Boolean alpha only supported for Boolean results.");
 }
 
 Scalar negate(const Scalar& s) {
   if (s.is_floating_point()) return Scalar(-s.to<double>());
-  TH_CHECK(!s.is_bool(), "Subtraction, the `-` operator, with two bool tensors is not supported. "
-                         "Use the `^` or `logical_xor()` operator instead.");
+  TH_CHECK(!s.is_bool(),
+           "Subtraction, the `-` operator, with two bool tensors is not supported. "
+           "Use the `^` or `logical_xor()` operator instead.");
   return Scalar(-s.to<int64_t>());
 }
 

@@ -78,16 +78,17 @@ Tensor permute(const Tensor& self, const IntList& dims) {
 
 Tensor expand(const Tensor& self, const IntList& size) {
   const auto nd = static_cast<int64_t>(size.size());
-  TH_CHECK(nd >= self.dim(), "expand(", shape_str(self.sizes()),
-           "): the number of sizes provided (", nd,
+  TH_CHECK(nd >= self.dim(), "expand(", shape_str(self.sizes()), "): the number of sizes provided (", nd,
            ") must be greater or equal to the number of dimensions in the tensor (", self.dim(), ")");
   IntList sizes(nd), strides(nd);
   for (int64_t i = nd - 1; i >= 0; --i) {
     int64_t j = i - (nd - self.dim());
     int64_t have = j >= 0 ? self.sizes()[j] : 1, stride = j >= 0 ? self.strides()[j] : 0;
     int64_t want = size[i] == -1 ? have : size[i];
-    TH_CHECK(j >= 0 || size[i] != -1, "The expanded size of the tensor (-1) isn't allowed in a "
-                                      "leading, non-existing dimension ", i);
+    TH_CHECK(j >= 0 || size[i] != -1,
+             "The expanded size of the tensor (-1) isn't allowed in a "
+             "leading, non-existing dimension ",
+             i);
     TH_CHECK(have == want || have == 1, "The expanded size of the tensor (", want,
              ") must match the existing size (", have, ") at non-singleton dimension ", i,
              ".  Target sizes: ", shape_str(size), ".  Tensor sizes: ", shape_str(self.sizes()));
@@ -102,8 +103,8 @@ Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
   int64_t d = wrap_dim(dim, self.dim());
   int64_t n = self.sizes()[d];
   if (start < 0) start += n;
-  TH_CHECK_T(IndexError, start >= 0 && start <= n, "start out of range (expected to be in range of [",
-             -n, ", ", n, "], but got ", start, ")");
+  TH_CHECK_T(IndexError, start >= 0 && start <= n, "start out of range (expected to be in range of [", -n,
+             ", ", n, "], but got ", start, ")");
   TH_CHECK(length >= 0 && start + length <= n, "start (", start, ") + length (", length,
            ") exceeds dimension size (", n, ").");
   IntList sizes = self.sizes();
