@@ -79,7 +79,7 @@ def tests_cuda(session: nox.Session) -> None:
 @nox.session(name="tests-build")
 def tests_build(session: nox.Session) -> None:
     """The dev-loop contracts: builds throwaway copies of the repo (warm ccache) and checks each."""
-    _install(session, "build", "test")
+    _install(session, "build", "test", "tasks")
     session.run("pytest", "tests/build", *session.posargs, env={"PYTHONSAFEPATH": "1"})
 
 

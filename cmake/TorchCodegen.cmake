@@ -18,7 +18,7 @@ set(TORCH_CODEGEN_INPUTS
     "${CMAKE_SOURCE_DIR}/tools/writer.py")
 add_custom_command(
   OUTPUT ${TORCH_CODEGEN_OUTPUTS}
-  COMMAND "${Python_EXECUTABLE}" -m tools.codegen --yaml aten/native_functions.yaml
+  COMMAND ${TORCH_PYTHON_TOOL} -m tools.codegen --yaml aten/native_functions.yaml
           --out "${TORCH_BINDINGS_DIR}" --pyi "${TORCH_PACKAGE_DIR}/_C.pyi" --shards ${TORCH_CODEGEN_SHARDS}
   DEPENDS ${TORCH_CODEGEN_INPUTS}
   WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"

@@ -19,7 +19,7 @@ function(torch_build_id_source out_var prefix)
   endforeach()
   add_custom_command(
     OUTPUT "${out}"
-    COMMAND "${Python_EXECUTABLE}" -m tools.build_id --prefix ${prefix}
+    COMMAND ${TORCH_PYTHON_TOOL} -m tools.build_id --prefix ${prefix}
             --config "${TORCH_BUILD_CONFIG}" --out "${out}" --depfile "${out}.d" ${dirs}
     DEPENDS "${CMAKE_SOURCE_DIR}/tools/build_id.py" "${CMAKE_SOURCE_DIR}/tools/writer.py"
     DEPFILE "${out}.d"

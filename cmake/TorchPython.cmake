@@ -10,3 +10,7 @@ if(NOT _nb_rc EQUAL 0)
                       "run `${Python_EXECUTABLE} -m pip install nanobind`")
 endif()
 find_package(nanobind CONFIG REQUIRED)
+
+# How build steps run the repo's Python tools (codegen, build ids): independent of the
+# caller's cwd and of PYTHONSAFEPATH.
+set(TORCH_PYTHON_TOOL "${CMAKE_COMMAND}" -E env "PYTHONPATH=${CMAKE_SOURCE_DIR}" "${Python_EXECUTABLE}")

@@ -1,4 +1,7 @@
-"""Shared pytest setup: report which torch is under test and refuse the wrong one."""
+"""Shared pytest setup: report which torch is under test and refuse the wrong one.
+
+torch is imported lazily: tests/build has no torch of its own (it builds copies of the tree).
+"""
 
 from __future__ import annotations
 
@@ -7,21 +10,32 @@ from pathlib import Path
 
 import pytest
 
-import torch
 
-REFERENCE = bool(os.environ.get("TORCH_REFERENCE")) or not hasattr(torch.version, "build_config")
+def _torch():
+    try:
+        import torch
+    except ImportError as e:
+        return e
+    return torch
 
 
 def pytest_report_header(config):
-    lines = [f"torch {torch.__version__} imported from {torch.__file__}"]
-    if REFERENCE:
-        lines.append("torch build: upstream PyTorch (reference run)")
+    torch = _torch()
+    if isinstance(torch, ImportError):
+        return [f"torch: not importable here ({torch})"]
+    if hasattr(torch.version, "build_config"):
+        build = str(torch.version.build_config())
     else:
-        lines.append(f"torch build: {torch.version.build_config()}")
-    return lines
+        build = "upstream PyTorch (reference run)"
+    return [f"torch {torch.__version__} imported from {torch.__file__}", f"torch build: {build}"]
 
 
 def pytest_configure(config):
     expect = os.environ.get("TORCH_EXPECT_ROOT")
-    if expect and Path(torch.__file__).resolve().parent != Path(expect).resolve():
+    if not expect:
+        return
+    torch = _torch()
+    if isinstance(torch, ImportError):
+        raise pytest.UsageError(f"the build under test is not importable: {torch}")
+    if Path(torch.__file__).resolve().parent != Path(expect).resolve():
         raise pytest.UsageError(f"testing the wrong torch: imported {torch.__file__}, expected the build in {expect}")

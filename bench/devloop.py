@@ -1,0 +1,234 @@
+"""The dev-loop table: each contributor step next to its floor, measured side by side in one run.
+
+    python bench/devloop.py            (or: invoke bench)
+    python bench/devloop.py --only noop,edit-TH --repeat 5
+
+Works on a throwaway copy of the working tree (build dir, package dir and, for the cold row,
+an empty ccache of its own), so the developer's tree and cache are untouched. The floor of
+an edit row is the raw compiler + linker commands of exactly that file and library, taken
+from compile_commands.json and `ninja -t commands`, run without ccache or Ninja.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tools import ccache  # noqa: E402
+
+
+class Tree:
+    """A copy of the repository where the dev loop is exercised."""
+
+    def __init__(self, path: Path, env: dict[str, str]):
+        self.path, self.env = path, env
+        self.build = path / "build" / "develop"
+
+    def run(self, *cmd: str, env: dict | None = None, shell: bool = False) -> float:
+        t0 = time.perf_counter()
+        p = subprocess.run(
+            cmd[0] if shell else cmd,
+            cwd=self.path,
+            env={**self.env, **(env or {})},
+            capture_output=True,
+            text=True,
+            shell=shell,
+        )
+        dt = time.perf_counter() - t0
+        if p.returncode != 0:
+            shown = cmd if shell else " ".join(cmd)
+            raise SystemExit(f"bench: `{shown}` failed:\n{p.stdout[-3000:]}\n{p.stderr[-3000:]}")
+        return dt
+
+    def invoke(self, *args: str, env: dict | None = None) -> float:
+        return self.run(shutil.which("invoke") or "invoke", *args, env=env)
+
+    def edit(self, rel: str) -> None:
+        """A real code change (a comment would be a ccache hit: it vanishes in preprocessing)."""
+        n = time.time_ns()
+        with open(self.path / rel, "a") as f:
+            f.write(f"\n[[maybe_unused]] static const long bench_edit_{n} = {n}L;\n")
+
+    def compile_floor(self, source: str) -> float:
+        """Raw compile of `source` (its compile_commands.json entry, output to a scratch file)."""
+        entries = json.loads((self.build / "compile_commands.json").read_text())
+        entry = next(e for e in entries if e["file"].endswith(source))
+        return self._run_redirected(entry["command"], entry["directory"], ".o")
+
+    def link_floor(self, target: str) -> float:
+        """Raw link of `target` (the last of `ninja -t commands`, output to a scratch file)."""
+        cmds = (
+            subprocess.run(
+                ["ninja", "-C", str(self.build), "-t", "commands", target], capture_output=True, text=True, check=True
+            )
+            .stdout.strip()
+            .splitlines()
+        )
+        link = cmds[-1].removeprefix(": && ").removesuffix(" && :")
+        return self._run_redirected(link, str(self.build), ".so")
+
+    def _run_redirected(self, command: str, cwd: str, suffix: str) -> float:
+        args = shlex.split(command)
+        with tempfile.TemporaryDirectory() as tmp:
+            args[args.index("-o") + 1] = str(Path(tmp) / f"floor{suffix}")
+            t0 = time.perf_counter()
+            subprocess.run(args, cwd=cwd, check=True, capture_output=True)
+            return time.perf_counter() - t0
+
+
+def copy_tree(dest: Path) -> None:
+    files = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    for rel in files:
+        if (ROOT / rel).is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / rel, dest / rel)
+
+
+def paired(ours, floor, repeat: int) -> tuple[float, float]:
+    """Medians of `ours` and `floor`, run alternately so that machine noise hits both alike."""
+    a, b = [], []
+    for _ in range(repeat):
+        a.append(ours())
+        b.append(floor())
+    return statistics.median(a), statistics.median(b)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", default="", help="comma-separated rows: cold,warm,noop,edit-TH,edit-THC,op,python")
+    ap.add_argument("--repeat", type=int, default=3, help="repetitions of the quick rows (median)")
+    ap.add_argument("--keep", action="store_true", help="keep the scratch tree")
+    args = ap.parse_args()
+    only = set(filter(None, args.only.split(",")))
+    want = lambda row: not only or row in only  # noqa: E731
+
+    scratch = Path(tempfile.mkdtemp(prefix="torch-devloop-"))
+    shared_cache = str(ccache.cache_dir())
+    env = dict(os.environ, CCACHE_DIR=shared_cache, PYTHONPATH=str(scratch / "repo"))
+    tree = Tree(scratch / "repo", env)
+    copy_tree(tree.path)
+    rows: list[tuple[str, float, float, str, str]] = []  # (step, ours, floor, floor is, note)
+    cuda = shutil.which("nvcc") is not None
+    print(f"bench: scratch tree {tree.path}; CUDA build: {cuda}; jobs: {os.cpu_count()} cores", flush=True)
+
+    cold = None
+    if want("cold"):
+        empty = scratch / "cold-cache"
+        cold = tree.invoke("build", env={"CCACHE_DIR": str(empty)})
+        shutil.rmtree(tree.build)
+        raw = tree.invoke("build", env={"CCACHE_DISABLE": "1"})
+        shutil.rmtree(empty, ignore_errors=True)
+        rows.append(("cold build (empty ccache)", cold, raw, "same build without ccache", ""))
+    if want("warm") or not (tree.build / "build.ninja").exists():
+        shutil.rmtree(tree.build, ignore_errors=True)
+        before = ccache.hits_misses()
+        t0 = time.perf_counter()
+        tree.invoke("build")
+        warm = time.perf_counter() - t0
+        hits, misses = (a - b for a, b in zip(ccache.hits_misses(), before))
+        rate = 100 * hits / max(1, hits + misses)
+        configure = tree.run(
+            "cmake",
+            "-S",
+            str(tree.path),
+            "-B",
+            str(scratch / "configure-only"),
+            "-G",
+            "Ninja",
+            f"-DPython_EXECUTABLE={sys.executable}",
+            "-DUSE_CUDA=auto",
+        )
+        note = f"hits {rate:.0f}% ({hits}/{hits + misses})" + (f", {100 * warm / cold:.0f}% of cold" if cold else "")
+        if want("warm"):
+            rows.append(("clean rebuild, warm ccache", warm, configure, "configure alone", note))
+    if want("noop"):
+        tree.invoke("develop")
+        ours, floor = paired(
+            lambda: tree.invoke("develop"),
+            lambda: tree.invoke("--version") + tree.run("ninja", "-C", str(tree.build)),
+            args.repeat,
+        )
+        rows.append(("no-op `invoke develop`", ours, floor, "invoke start + ninja no-op", ""))
+    for lib, src in (("TH", "aten/src/TH/ops/Fill.cpp"), ("THC", "aten/src/THC/ReduceKernels.cu")):
+        if not want(f"edit-{lib}") or (lib == "THC" and not cuda):
+            continue
+
+        def edit_rebuild(lib=lib, src=src):
+            tree.edit(src)
+            return tree.invoke("rebuild-lib", "--name", lib)
+
+        ours, floor = paired(
+            edit_rebuild, lambda src=src, lib=lib: tree.compile_floor(src) + tree.link_floor(lib), args.repeat
+        )
+        rows.append(
+            (f"edit {Path(src).name} -> `rebuild-lib --name {lib}`", ours, floor, "that file's compile + lib link", "")
+        )
+    if want("op"):
+        yaml = tree.path / "aten/native_functions.yaml"
+        original = yaml.read_text()
+        sys.path.insert(0, str(tree.path))
+        from tools.codegen.bindings import shard_of
+
+        def add_op():  # a new op, with a fresh default each time so every run is a real (uncached) compile
+            yaml.write_text(
+                original + f"\n- func: plus(Tensor self, Tensor other, *, Scalar alpha={time.time_ns()}) "
+                "-> Tensor\n  dispatch:\n    CPU, CUDA: th::add\n"
+            )
+            return tree.invoke("gen-bindings", "relink")
+
+        shard = f"shard_{shard_of('plus', 8)}.cpp"
+        ours, floor = paired(add_op, lambda: tree.compile_floor(shard) + tree.link_floor("_C"), args.repeat)
+        rows.append(("one-op YAML edit -> `gen-bindings relink`", ours, floor, "one shard compile + _C link", ""))
+        yaml.write_text(original)
+        tree.invoke("build")
+    if want("python"):
+
+        def py_edit():
+            with open(tree.path / "torch/_tensor.py", "a") as f:
+                f.write(f"\n# bench edit {time.time_ns()}\n")
+            return tree.invoke("develop") + tree.run(sys.executable, "-c", "import torch")
+
+        ours, floor = paired(
+            py_edit,
+            lambda: (
+                tree.invoke("--version")
+                + tree.run("ninja", "-C", str(tree.build))
+                + tree.run(sys.executable, "-c", "import torch")
+            ),
+            args.repeat,
+        )
+        rows.append(
+            (
+                "Python-only edit -> `invoke develop` + import",
+                ours,
+                floor,
+                "invoke start + ninja no-op + import",
+                "no build step runs",
+            )
+        )
+
+    print("\n| step | ours (s) | floor (s) | over floor (s) | floor is | note |")
+    print("|---|---:|---:|---:|---|---|")
+    for step, ours, floor, what, note in rows:
+        print(f"| {step} | {ours:.2f} | {floor:.2f} | {ours - floor:+.2f} | {what} | {note} |")
+    if not args.keep:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
