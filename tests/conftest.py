@@ -5,10 +5,30 @@ torch is imported lazily: tests/build has no torch of its own (it builds copies 
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 from pathlib import Path
 
 import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _register_tools() -> None:
+    """Makes the repo's `tools` package importable WITHOUT putting the repo root on sys.path:
+    the root holds the source `torch/`, which must never shadow the build under test."""
+    if "tools" in sys.modules:
+        return
+    spec = importlib.util.spec_from_file_location(
+        "tools", ROOT / "tools" / "__init__.py", submodule_search_locations=[str(ROOT / "tools")]
+    )
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["tools"] = module
+    spec.loader.exec_module(module)
+
+
+_register_tools()
 
 
 def _torch():

@@ -189,6 +189,17 @@ def build(cfg: Config, targets: list[str] | None = None) -> float:
     return time.perf_counter() - t0
 
 
+def copy_worktree(dest: Path) -> None:
+    """Copies the files git tracks or would track (not ignored) into `dest` (tests, benchmarks)."""
+    files = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.splitlines()
+    for rel in files:
+        if (ROOT / rel).is_file():
+            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / rel, dest / rel)
+
+
 def sync_python_sources(dest: Path) -> int:
     """Mirrors torch/**/*.py into `dest` (a session's package dir); returns files copied."""
     src = ROOT / "torch"

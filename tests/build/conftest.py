@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tools.builder import copy_worktree
+
 ROOT = Path(__file__).resolve().parents[2]
 STEP = re.compile(r"^\[\d+/\d+\] (.*)$", re.M)
 
@@ -50,19 +52,9 @@ class Repo:
         return STEP.findall(output)
 
 
-def copy_tree(dest: Path) -> None:
-    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True,
-                           text=True, check=True).stdout.split()
-    for rel in files:
-        src = ROOT / rel
-        if src.is_file():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, dest / rel)
-
-
 def built_copy(tmp_path_factory, use_cuda: str) -> Repo:
     path = tmp_path_factory.mktemp(f"repo-cuda{use_cuda}")
-    copy_tree(path)
+    copy_worktree(path)
     repo = Repo(path, use_cuda)
     repo.invoke("build")
     return repo
