@@ -182,6 +182,7 @@ def main() -> int:
     if want("op"):
         yaml = tree.path / "aten/native_functions.yaml"
         original = yaml.read_text()
+
         def add_op():  # a new op, with a fresh default each time so every run is a real (uncached) compile
             yaml.write_text(
                 original + f"\n- func: plus(Tensor self, Tensor other, *, Scalar alpha={time.time_ns()}) "
