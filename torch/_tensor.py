@@ -6,49 +6,34 @@ simplest in Python.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
 import torch
 from torch._C import Tensor
 
 
-def _as_operand(self: Tensor, other) -> Tensor:
-    """`other` as a tensor for a binary op with `self` (Python numbers become 0-dim tensors)."""
-    if isinstance(other, Tensor):
-        return other
-    if isinstance(other, bool):
-        return torch.full([], other, dtype=self.dtype, device=self.device)
-    if isinstance(other, numbers.Integral):  # an int keeps the tensor's dtype unless it is bool
-        dtype = torch.int64 if self.dtype == torch.bool else self.dtype
-        return torch.full([], int(other), dtype=dtype, device=self.device)
-    if isinstance(other, numbers.Real):
-        dtype = self.dtype if self.dtype.is_floating_point else torch.get_default_dtype()
-        return torch.full([], float(other), dtype=dtype, device=self.device)
-    return NotImplemented
+def _reflected(op: str):
+    """`other <op> self` for a Python number on the left (torch.<op>(other, self))."""
+    fn = getattr(torch, op)
 
-
-def _binary(op: str, reflected: bool = False):
     def method(self, other):
-        other = _as_operand(self, other)
-        if other is NotImplemented:
-            return NotImplemented
-        a, b = (other, self) if reflected else (self, other)
-        return getattr(a, op)(b)
+        return fn(other, self)
 
-    method.__name__ = f"__{'r' if reflected else ''}{op.rstrip('_')}__"
+    method.__name__ = f"__r{op}__"
     return method
 
 
-def _inplace(op: str):
-    def method(self, other):
-        other = _as_operand(self, other)
-        if other is NotImplemented:
-            return NotImplemented
-        return getattr(self, op)(other)
+def _comparison(op: str):
+    """`self <op> other`; anything that is not a tensor or a number compares as NotImplemented
+    (so `t == None` is False, as in PyTorch)."""
+    fn = getattr(Tensor, op)
 
-    method.__name__ = f"__i{op.rstrip('_')}__"
+    def method(self, other):
+        if isinstance(other, (Tensor, int, float, bool)):
+            return fn(self, other)
+        return NotImplemented
+
+    method.__name__ = f"__{op}__"
     return method
 
 
@@ -101,12 +86,33 @@ def _bool(self: Tensor) -> bool:
     return bool(_item(self))
 
 
+# Python operator -> (op, reflected form); the C++ methods take tensors and Python numbers
+_OPERATORS = {
+    "add": ("add", "add"),
+    "sub": ("sub", None),
+    "mul": ("mul", "mul"),
+    "truediv": ("div", None),
+    "floordiv": ("floor_divide", None),
+    "mod": ("remainder", None),
+    "pow": ("pow", None),
+    "and": ("bitwise_and", "bitwise_and"),
+    "or": ("bitwise_or", "bitwise_or"),
+    "xor": ("bitwise_xor", "bitwise_xor"),
+}
+
+
 def install() -> None:
     """Adds the methods above to torch.Tensor (called once by torch/__init__.py)."""
-    for op in ("add", "sub", "mul"):
-        setattr(Tensor, f"__{op}__", _binary(op))
-        setattr(Tensor, f"__r{op}__", _binary(op, reflected=True))
-        setattr(Tensor, f"__i{op}__", _inplace(op + "_"))
+    for dunder, (op, commutative) in _OPERATORS.items():
+        setattr(Tensor, f"__{dunder}__", getattr(Tensor, op))
+        setattr(Tensor, f"__r{dunder}__", getattr(Tensor, commutative) if commutative else _reflected(op))
+        setattr(Tensor, f"__i{dunder}__", getattr(Tensor, op + "_"))
+    for op in ("eq", "ne", "lt", "le", "gt", "ge"):
+        setattr(Tensor, f"__{op}__", _comparison(op))
+    Tensor.__hash__ = object.__hash__  # defining __eq__ would otherwise make tensors unhashable
+    Tensor.__neg__ = Tensor.neg
+    Tensor.__abs__ = Tensor.abs
+    Tensor.__pos__ = lambda self: self
     conversions = {
         "float": torch.float32,
         "double": torch.float64,
@@ -126,4 +132,3 @@ def install() -> None:
     Tensor.__bool__ = _bool
     Tensor.__float__ = lambda self: float(_item(self))
     Tensor.__int__ = lambda self: int(_item(self))
-    Tensor.__neg__ = lambda self: torch.zeros([], dtype=self.dtype, device=self.device) - self

@@ -71,13 +71,17 @@ def prototype(f: NativeFunction) -> str:
     return ns, f"{cpp_return_type(f)} {name}({params});"
 
 
-def binding_param(a: Argument) -> tuple[str, str]:
+def binding_param(a: Argument, is_self: bool) -> tuple[str, str]:
     """(lambda parameter declaration, expression passed to the entry point)."""
     t, n = a.type, a.name
     if t.base == "Tensor":
         if t.alias and not t.optional:  # keep the Python object: the result may be this very tensor
             return f"nb::handle_t<th::Tensor> {n}_obj", f"*nb::inst_ptr<th::Tensor>({n}_obj)"
-        return (f"std::optional<th::Tensor> {n}" if t.optional else f"const th::Tensor& {n}"), n
+        if t.optional:
+            return f"std::optional<th::Tensor> {n}", n
+        if is_self:  # a method's self is always a tensor
+            return f"const th::Tensor& {n}", n
+        return f"const torch::TensorArg& {n}", f"{n}.t"  # tensors or Python numbers
     if t.is_list:
         if t.optional:
             return f"std::optional<torch::IntArg> {n}", f"({n} ? std::optional<th::IntList>({n}->v) : std::nullopt)"
@@ -177,7 +181,7 @@ def binding(f: NativeFunction, method: bool, varargs: bool) -> str:
             params.append(f"nb::args {a.name}")
             exprs[a.name] = f'torch::int_list_from_args({a.name}, "{f.schema.name}", "{a.name}")'
         else:
-            decl, expr = binding_param(a)
+            decl, expr = binding_param(a, is_self=method and a is args[0])
             params.append(decl)
             exprs[a.name] = expr
     annotated = args[1:] if method else args

@@ -23,6 +23,12 @@ struct IntArg {
   th::IntList v;
 };
 
+/// A `Tensor` argument: a tensor, or a Python number (a 0-dim "wrapped number" with weak
+/// dtype, as PyTorch's argument parser makes: torch.add(x, 2), torch.pow(2, x)).
+struct TensorArg {
+  th::Tensor t;
+};
+
 /// The Python dtype object for `t` (one shared instance per dtype: `x.dtype is torch.float32`).
 nb::handle dtype_object(th::ScalarType t);
 /// The ScalarType of a torch.dtype object, or Undefined if `h` is not one.
@@ -102,6 +108,30 @@ struct type_caster<th::Scalar> {
     if (s.is_bool()) return PyBool_FromLong(s.to<int64_t>());
     if (s.is_integral()) return PyLong_FromLongLong(s.to<int64_t>());
     return PyFloat_FromDouble(s.to<double>());
+  }
+};
+
+template <>
+struct type_caster<torch::TensorArg> {
+  NB_TYPE_CASTER(torch::TensorArg, const_name("Tensor | Number"))
+
+  bool from_python(handle src, uint8_t flags, cleanup_list* cleanup) noexcept {
+    if (nanobind::isinstance<th::Tensor>(src)) {
+      value.t = *nanobind::inst_ptr<th::Tensor>(src);
+      return true;
+    }
+    type_caster<th::Scalar> number;
+    if (PyTuple_Check(src.ptr()) || PyList_Check(src.ptr()) || !number.from_python(src, flags, cleanup))
+      return false;
+    try {
+      value.t = th::wrap_number(number.value);
+    } catch (...) {
+      return false;
+    }
+    return true;
+  }
+  static handle from_cpp(const torch::TensorArg& a, rv_policy policy, cleanup_list* cleanup) noexcept {
+    return make_caster<th::Tensor>::from_cpp(a.t, policy, cleanup);
   }
 };
 

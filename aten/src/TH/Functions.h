@@ -3,9 +3,11 @@
 // TensorIterator and call the kernel from the dispatch table. torch._C binds these
 // (declared again by the generated binding shards from aten/native_functions.yaml).
 #include <optional>
+#include <string>
 
 #include "Scalar.h"
 #include "Tensor.h"
+#include "math/Unary.h"
 
 namespace th {
 
@@ -34,6 +36,45 @@ Tensor sub(const Tensor& self, const Tensor& other, const Scalar& alpha);
 Tensor& sub_(Tensor& self, const Tensor& other, const Scalar& alpha);
 Tensor mul(const Tensor& self, const Tensor& other);
 Tensor& mul_(Tensor& self, const Tensor& other);
+
+// unary op families: name(self), name_(self), name_out(out, self) (ops/Pointwise.cpp)
+#define TH_DECLARE_UNARY(name, Functor, expr) \
+  Tensor name(const Tensor& self);            \
+  Tensor& name##_(Tensor& self);              \
+  Tensor& name##_out(Tensor& out, const Tensor& self);
+TH_UNARY_FLOAT_OPS(TH_DECLARE_UNARY)
+TH_UNARY_KEEP_OPS(TH_DECLARE_UNARY)
+#undef TH_DECLARE_UNARY
+
+// binary op families: name(self, other), name_(self, other), name_out(out, self, other)
+#define TH_DECLARE_BINARY(name)                         \
+  Tensor name(const Tensor& self, const Tensor& other); \
+  Tensor& name##_(Tensor& self, const Tensor& other);   \
+  Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other);
+TH_DECLARE_BINARY(floor_divide)
+TH_DECLARE_BINARY(remainder)
+TH_DECLARE_BINARY(fmod)
+TH_DECLARE_BINARY(pow)
+TH_DECLARE_BINARY(atan2)
+TH_DECLARE_BINARY(maximum)
+TH_DECLARE_BINARY(minimum)
+TH_DECLARE_BINARY(bitwise_and)
+TH_DECLARE_BINARY(bitwise_or)
+TH_DECLARE_BINARY(bitwise_xor)
+TH_DECLARE_BINARY(eq)
+TH_DECLARE_BINARY(ne)
+TH_DECLARE_BINARY(lt)
+TH_DECLARE_BINARY(le)
+TH_DECLARE_BINARY(gt)
+TH_DECLARE_BINARY(ge)
+TH_DECLARE_BINARY(logical_and)
+TH_DECLARE_BINARY(logical_or)
+TH_DECLARE_BINARY(logical_xor)
+#undef TH_DECLARE_BINARY
+Tensor div(const Tensor& self, const Tensor& other, const std::optional<std::string>& rounding_mode);
+Tensor& div_(Tensor& self, const Tensor& other, const std::optional<std::string>& rounding_mode);
+Tensor& div_out(Tensor& out, const Tensor& self, const Tensor& other,
+                const std::optional<std::string>& rounding_mode);
 
 // reductions (ops/Reduce.cpp)
 Tensor sum(const Tensor& self, std::optional<ScalarType> dtype);

@@ -3,6 +3,8 @@
 #include "Dispatch.h"
 #include "Scalar.h"
 #include "TensorIterator.h"
+#include "math/Binary.h"
+#include "math/Unary.h"
 
 namespace th {
 
@@ -10,11 +12,15 @@ using fill_fn = void(TensorIterator&, const Scalar& value);
 using binary_fn = void(TensorIterator&, const Scalar& alpha);
 using copy_fn = void(TensorIterator&);
 using reduce_fn = void(TensorIterator&);
+using unary_fn = void(TensorIterator&, math::UnaryOp);
+using binary_op_fn = void(TensorIterator&, math::BinaryOp);
 
 TH_DECLARE_STUB(fill_fn, fill_stub);
 TH_DECLARE_STUB(binary_fn, add_stub);
 TH_DECLARE_STUB(binary_fn, mul_stub);
 TH_DECLARE_STUB(copy_fn, copy_stub);
 TH_DECLARE_STUB(reduce_fn, sum_stub);
+TH_DECLARE_STUB(unary_fn, unary_stub);
+TH_DECLARE_STUB(binary_op_fn, binary_stub);
 
 }  // namespace th

@@ -104,6 +104,12 @@ void set_default_dtype(ScalarType t) {
   default_dtype = t;
 }
 
+ScalarType promote_skip_undefined(ScalarType a, ScalarType b) {
+  if (a == ScalarType::Undefined) return b;
+  if (b == ScalarType::Undefined) return a;
+  return promote_types(a, b);
+}
+
 bool can_cast(ScalarType from, ScalarType to) {
   if (is_floating_point(from) && is_integral(to, /*include_bool=*/true)) return false;
   if (from != ScalarType::Bool && to == ScalarType::Bool) return false;

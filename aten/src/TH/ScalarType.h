@@ -34,6 +34,8 @@ bool is_floating_point(ScalarType t);
 bool is_integral(ScalarType t, bool include_bool);
 /// The smallest type both `a` and `b` can be represented in (torch.promote_types).
 ScalarType promote_types(ScalarType a, ScalarType b);
+/// promote_types treating Undefined as "no type yet".
+ScalarType promote_skip_undefined(ScalarType a, ScalarType b);
 /// Whether a result of type `from` may be written into an output of type `to`
 /// (torch.can_cast: no float->int, no numeric->bool).
 bool can_cast(ScalarType from, ScalarType to);
@@ -94,5 +96,8 @@ TH_SCALAR_TYPE_OF(bool, Bool)
 #define TH_DISPATCH_NUMERIC_TYPES(type, name, ...) \
   TH_PRIVATE_DISPATCH(type, name,                  \
                       TH_PRIVATE_FLOATING_CASES(__VA_ARGS__) TH_PRIVATE_INTEGRAL_CASES(__VA_ARGS__))
+#define TH_DISPATCH_INTEGRAL_TYPES(type, name, ...) \
+  TH_PRIVATE_DISPATCH(type, name,                   \
+                      TH_PRIVATE_INTEGRAL_CASES(__VA_ARGS__) TH_PRIVATE_CASE(Bool, bool, __VA_ARGS__))
 #define TH_DISPATCH_FLOATING_TYPES(type, name, ...) \
   TH_PRIVATE_DISPATCH(type, name, TH_PRIVATE_FLOATING_CASES(__VA_ARGS__))

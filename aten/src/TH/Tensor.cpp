@@ -1,5 +1,7 @@
 #include "Tensor.h"
 
+#include "Scalar.h"
+
 #include <algorithm>
 
 #include "Macros.h"
@@ -58,6 +60,14 @@ Tensor make_view(const Tensor& base, IntList sizes, IntList strides, int64_t off
   impl->storage_offset = offset;
   impl->dtype = base.dtype();
   return Tensor(std::move(impl));
+}
+
+Tensor wrap_number(const Scalar& value) {
+  Tensor t = empty_tensor({}, value.type(), Device());
+  TH_DISPATCH_ALL_TYPES(value.type(), "wrap_number",
+                        [&] { *reinterpret_cast<scalar_t*>(t.data_ptr()) = value.to<scalar_t>(); });
+  t.impl()->wrapped_number = true;
+  return t;
 }
 
 Tensor empty_tensor(const IntList& sizes, ScalarType dtype, Device device) {

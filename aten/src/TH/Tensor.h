@@ -22,6 +22,8 @@ struct TensorImpl {
   ScalarType dtype = ScalarType::Float;
   /// Bumped by every in-place write (autograd uses it to detect modified saved tensors).
   int64_t version = 0;
+  /// A Python number turned into a 0-dim tensor: a "weak" type in promotion (int_t * 2.5 is float).
+  bool wrapped_number = false;
 };
 
 /// A refcounted handle to a TensorImpl; copying a Tensor copies the handle, not the data.
@@ -64,6 +66,8 @@ int64_t prod(const IntList& sizes);
 int64_t wrap_dim(int64_t dim, int64_t ndim);
 /// A new view of `base`'s storage with the given metadata.
 Tensor make_view(const Tensor& base, IntList sizes, IntList strides, int64_t offset);
+/// A 0-dim CPU tensor holding a Python number, marked as a wrapped number (Long, Double or Bool).
+Tensor wrap_number(const class Scalar& value);
 /// A new, uninitialized, contiguous tensor.
 Tensor empty_tensor(const IntList& sizes, ScalarType dtype, Device device);
 /// Whether two tensors may share memory (same storage and overlapping byte ranges).

@@ -31,6 +31,29 @@ void resize_(const Tensor& t, const IntList& sizes) {
   impl->strides = contiguous_strides(sizes);
 }
 
+namespace {
+ScalarType combine_categories(ScalarType higher, ScalarType lower) {
+  if (is_floating_point(higher)) return higher;
+  if (higher == ScalarType::Bool || is_floating_point(lower)) return promote_skip_undefined(higher, lower);
+  return higher != ScalarType::Undefined ? higher : lower;
+}
+}  // namespace
+
+ScalarType result_type(const std::vector<Tensor>& inputs) {
+  ScalarType dim = ScalarType::Undefined, zero = ScalarType::Undefined, wrapped = ScalarType::Undefined;
+  for (const Tensor& t : inputs) {
+    ScalarType cur = t.dtype();
+    if (t.impl()->wrapped_number) {
+      wrapped = promote_skip_undefined(wrapped, is_floating_point(cur) ? get_default_dtype() : cur);
+    } else if (t.dim() == 0) {
+      zero = promote_skip_undefined(zero, cur);
+    } else {
+      dim = promote_skip_undefined(dim, cur);
+    }
+  }
+  return combine_categories(dim, combine_categories(zero, wrapped));
+}
+
 // ---- config ----------------------------------------------------------------------------
 
 TensorIteratorConfig& TensorIteratorConfig::add_output(const Tensor& t) {
@@ -91,29 +114,41 @@ void TensorIterator::compute_shape(const TensorIteratorConfig& cfg) {
       for (const Tensor& t : cfg.outputs_)
         if (t.defined()) shape_ = broadcast_shapes(shape_, t.sizes());
   }
+  // The device: a given output's, else the first input's that is not a CPU scalar. 0-dim CPU
+  // inputs (e.g. Python numbers) may join ops on any device, as in PyTorch.
+  auto cpu_scalar = [](const Tensor& t) { return t.dim() == 0 && t.device().is_cpu(); };
   device_ = cfg.inputs_.empty() ? cfg.outputs_.at(0).device() : cfg.inputs_[0].device();
-  auto check_device = [&](const Tensor& t) {
-    TH_CHECK(t.device() == device_,
-             "Expected all tensors to be on the same device, but found at least two devices, ", device_.str(),
-             " and ", t.device().str(), "!");
+  for (const Tensor& t : cfg.inputs_) {
+    if (!cpu_scalar(t)) {
+      device_ = t.device();
+      break;
+    }
+  }
+  for (const Tensor& t : cfg.outputs_) {
+    if (t.defined()) device_ = t.device();
+  }
+  auto mismatch = [&](const Tensor& t) {
+    return Error(
+        detail::str("Expected all tensors to be on the same device, but found at least two devices, ",
+                    device_.str(), " and ", t.device().str(), "!"));
   };
-  for (const Tensor& t : cfg.inputs_) check_device(t);
-  for (const Tensor& t : cfg.outputs_)
-    if (t.defined()) check_device(t);
+  for (const Tensor& t : cfg.inputs_) {
+    if (t.device() != device_ && !cpu_scalar(t)) throw mismatch(t);
+  }
+  for (const Tensor& t : cfg.outputs_) {
+    if (t.defined() && t.device() != device_) throw mismatch(t);
+  }
 }
 
 void TensorIterator::compute_types(const TensorIteratorConfig& cfg) {
   common_dtype_ = cfg.common_dtype_;
-  if (common_dtype_ == ScalarType::Undefined) {
-    for (const Tensor& t : cfg.inputs_) {
-      common_dtype_ =
-          common_dtype_ == ScalarType::Undefined ? t.dtype() : promote_types(common_dtype_, t.dtype());
-    }
-  }
+  if (common_dtype_ == ScalarType::Undefined) common_dtype_ = result_type(cfg.inputs_);
   if (common_dtype_ == ScalarType::Undefined) common_dtype_ = cfg.outputs_.at(0).dtype();
   for (const Tensor& t : cfg.inputs_) {
     Tensor in = t;
     if (cfg.promote_inputs_ && t.dtype() != common_dtype_) in = to_dtype(t, common_dtype_);
+    // a CPU scalar joining an op on another device: move its one element there
+    if (in.device() != device_) in = to(in, device_, std::nullopt, false, false);
     operands_.push_back({in, Tensor(), Tensor(), {}});
   }
 }

@@ -111,6 +111,10 @@ class TensorIterator {
   Device device_;
 };
 
+/// PyTorch's result type of an op's inputs: dimensioned tensors decide first, then 0-dim
+/// tensors, then Python numbers (wrapped numbers), each only able to raise the category
+/// (bool < integer < floating), e.g. int32_tensor * 2.5 -> float32, float32 * 2.0 -> float32.
+ScalarType result_type(const std::vector<Tensor>& inputs);
 /// The broadcast shape of `a` and `b`, or PyTorch's error if they do not broadcast.
 IntList broadcast_shapes(const IntList& a, const IntList& b);
 /// Makes `t` have `sizes` (contiguous), reallocating its storage only if it is too small.

@@ -60,7 +60,8 @@ void launch(const th::TensorIterator& iter, const Body& body) {
   THC_CHECK(cudaGetLastError());
 }
 
-/// The per-element body of gpu_kernel: out = f(in...) at the given byte offsets.
+/// The per-element body of gpu_kernel: out = f(in...) at the given byte offsets; the output
+/// has f's result type (bool for comparisons), the inputs type T.
 template <typename T, int Arity, typename F>
 struct Elementwise {
   F f;
@@ -71,7 +72,9 @@ struct Elementwise {
   }
   template <size_t... I>
   __device__ void apply(const int64_t (&off)[Arity + 1], std::index_sequence<I...>) const {
-    *reinterpret_cast<T*>(ptrs.p[0] + off[0]) = f(*reinterpret_cast<const T*>(ptrs.p[I + 1] + off[I + 1])...);
+    using out_t = decltype(f((I, T())...));
+    *reinterpret_cast<out_t*>(ptrs.p[0] + off[0]) =
+        f(*reinterpret_cast<const T*>(ptrs.p[I + 1] + off[I + 1])...);
   }
 };
 

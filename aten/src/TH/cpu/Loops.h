@@ -8,22 +8,30 @@
 namespace th::cpu {
 
 namespace detail {
+/// The type f returns when called with one T per input.
 template <typename F, typename T, size_t... I>
-void apply_row(const F& f, char** data, const int64_t* strides, int64_t n, std::index_sequence<I...>) {
+auto result_of(std::index_sequence<I...>) -> decltype(std::declval<F>()((I, std::declval<T>())...));
+
+template <typename F, typename T, size_t... I>
+void apply_row(const F& f, char** data, const int64_t* strides, int64_t n, std::index_sequence<I...> seq) {
+  using out_t = decltype(result_of<F, T>(seq));
   char* out = data[0];
   const int64_t os = strides[0];
   for (int64_t k = 0; k < n; ++k) {
-    *reinterpret_cast<T*>(out + k * os) = f(*reinterpret_cast<const T*>(data[I + 1] + k * strides[I + 1])...);
+    *reinterpret_cast<out_t*>(out + k * os) =
+        f(*reinterpret_cast<const T*>(data[I + 1] + k * strides[I + 1])...);
   }
 }
+
 template <typename F, typename T, size_t... I>
-void apply_dense(const F& f, char** data, int64_t n, std::index_sequence<I...>) {
-  T* __restrict out = reinterpret_cast<T*>(data[0]);
+void apply_dense(const F& f, char** data, int64_t n, std::index_sequence<I...> seq) {
+  using out_t = decltype(result_of<F, T>(seq));
+  out_t* __restrict out = reinterpret_cast<out_t*>(data[0]);
   for (int64_t k = 0; k < n; ++k) out[k] = f(reinterpret_cast<const T*>(data[I + 1])[k]...);
 }
 }  // namespace detail
 
-/// out = f(in...) elementwise; every operand has element type T, `Arity` inputs.
+/// out = f(in...) elementwise: `Arity` inputs of element type T, the output of f's result type.
 template <typename T, size_t Arity, typename F>
 void cpu_kernel(TensorIterator& iter, const F& f) {
   using Seq = std::make_index_sequence<Arity>;

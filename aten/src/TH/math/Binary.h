@@ -1,5 +1,8 @@
 #pragma once
 // Scalar math of the binary ops, written once for the CPU and CUDA kernels.
+#include <cmath>
+#include <type_traits>
+
 #include "../Macros.h"
 
 namespace th::math {
@@ -26,6 +29,178 @@ template <>
 struct Mul<bool> {
   TH_HOST_DEVICE bool operator()(bool a, bool b) const { return a && b; }
 };
+
+/// Python's floor division (rounds toward -inf); on floats like torch.div(rounding_mode='floor').
+template <typename T>
+TH_HOST_DEVICE T div_floor(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::floor(a / b);
+  } else if constexpr (std::is_signed_v<T>) {
+    T q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? T(q - 1) : q;
+  } else {
+    return T(a / b);
+  }
+}
+
+template <typename T>
+TH_HOST_DEVICE T div_trunc(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::trunc(a / b);
+  } else {
+    return T(a / b);
+  }
+}
+
+/// Python's modulo: the result has the sign of the divisor.
+template <typename T>
+TH_HOST_DEVICE T remainder(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    T r = std::fmod(a, b);
+    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+  } else if constexpr (std::is_signed_v<T>) {
+    T r = a % b;
+    return (r != 0 && ((r < 0) != (b < 0))) ? T(r + b) : r;
+  } else {
+    return T(a % b);
+  }
+}
+
+/// C's fmod: the result has the sign of the dividend.
+template <typename T>
+TH_HOST_DEVICE T fmod(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::fmod(a, b);
+  } else {
+    return T(a % b);
+  }
+}
+
+/// a ** b; integers by squaring (negative exponents give 0, or +-1 for a base of +-1, as in PyTorch).
+template <typename T>
+TH_HOST_DEVICE T pow(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::pow(a, b);
+  } else {
+    if constexpr (std::is_signed_v<T>) {
+      if (b < 0) return a == 1 ? T(1) : (a == -1 ? T((b % 2) ? -1 : 1) : T(0));
+    }
+    T result = 1;
+    while (b) {
+      if (b & 1) result = T(result * a);
+      b = T(b >> 1);
+      a = T(a * a);
+    }
+    return result;
+  }
+}
+
+/// Elementwise max/min that propagate NaN, like torch.maximum.
+template <typename T>
+TH_HOST_DEVICE T maximum(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (a != a || b != b) return a != a ? a : b;
+  }
+  return a > b ? a : b;
+}
+template <typename T>
+TH_HOST_DEVICE T minimum(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (a != a || b != b) return a != a ? a : b;
+  }
+  return a < b ? a : b;
+}
+
+// _(name, Functor, expression of a and b): same dtype in and out
+#define TH_BINARY_OPS(_)                                                                          \
+  _(div_true, DivTrue, a / b)                                                                     \
+  _(div_trunc, DivTrunc, th::math::div_trunc(a, b))                                               \
+  _(div_floor, DivFloor, th::math::div_floor(a, b))                                               \
+  _(remainder, Remainder, th::math::remainder(a, b))                                              \
+  _(fmod, Fmod, th::math::fmod(a, b))                                                             \
+  _(pow, Pow, th::math::pow(a, b))                                                                \
+  _(atan2, Atan2, th::math::float_only<T>(a, b, [](auto x, auto y) { return std::atan2(x, y); })) \
+  _(maximum, Maximum, th::math::maximum(a, b))                                                    \
+  _(minimum, Minimum, th::math::minimum(a, b))                                                    \
+  _(bitwise_and, BitwiseAnd, th::math::bits(a, b, [](auto x, auto y) { return x & y; }))          \
+  _(bitwise_or, BitwiseOr, th::math::bits(a, b, [](auto x, auto y) { return x | y; }))            \
+  _(bitwise_xor, BitwiseXor, th::math::bits(a, b, [](auto x, auto y) { return x ^ y; }))
+
+// _(name, Functor, expression of a and b): bool out
+#define TH_COMPARE_OPS(_)                        \
+  _(eq, Eq, a == b)                              \
+  _(ne, Ne, a != b)                              \
+  _(lt, Lt, a < b)                               \
+  _(le, Le, a <= b)                              \
+  _(gt, Gt, a > b)                               \
+  _(ge, Ge, a >= b)                              \
+  _(logical_and, LogicalAnd, bool(a) && bool(b)) \
+  _(logical_or, LogicalOr, bool(a) || bool(b))   \
+  _(logical_xor, LogicalXor, bool(a) != bool(b))
+
+/// Ops defined on floating types only (the kernels dispatch them over floats).
+template <typename T, typename F>
+TH_HOST_DEVICE T float_only(T a, T b, F f) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return f(a, b);
+  } else {
+    return T(0);
+  }
+}
+
+/// Bitwise ops: integers and bool only (the kernels never dispatch floats here).
+template <typename T, typename F>
+TH_HOST_DEVICE T bits(T a, T b, F f) {
+  if constexpr (std::is_integral_v<T>) {
+    return T(f(a, b));
+  } else {
+    return T(0);
+  }
+}
+
+#define TH_DEFINE_BINARY_FUNCTOR(name, Functor, expr) \
+  struct Functor {                                    \
+    template <typename T>                             \
+    TH_HOST_DEVICE T operator()(T a, T b) const {     \
+      return expr;                                    \
+    }                                                 \
+  };
+TH_BINARY_OPS(TH_DEFINE_BINARY_FUNCTOR)
+#undef TH_DEFINE_BINARY_FUNCTOR
+
+#define TH_DEFINE_COMPARE_FUNCTOR(name, Functor, expr) \
+  struct Functor {                                     \
+    template <typename T>                              \
+    TH_HOST_DEVICE bool operator()(T a, T b) const {   \
+      return expr;                                     \
+    }                                                  \
+  };
+TH_COMPARE_OPS(TH_DEFINE_COMPARE_FUNCTOR)
+#undef TH_DEFINE_COMPARE_FUNCTOR
+
+enum class BinaryOp {
+#define TH_BINARY_ENUM(name, Functor, expr) Functor,
+  TH_BINARY_OPS(TH_BINARY_ENUM) TH_COMPARE_OPS(TH_BINARY_ENUM)
+#undef TH_BINARY_ENUM
+};
+
+/// Which dtypes a functor's kernels are instantiated for (the entry points enforce the same).
+template <typename Functor>
+constexpr bool kFloatingOnly = std::is_same_v<Functor, Atan2> || std::is_same_v<Functor, DivTrue>;
+template <typename Functor>
+constexpr bool kIntegralOnly = std::is_same_v<Functor, BitwiseAnd> || std::is_same_v<Functor, BitwiseOr> ||
+                               std::is_same_v<Functor, BitwiseXor>;
+
+/// Calls f(Functor{}) for the functor of `op` (the one switch both backends share).
+template <typename F>
+void with_binary_functor(BinaryOp op, F&& f) {
+  switch (op) {
+#define TH_BINARY_CASE(name, Functor, expr) \
+  case BinaryOp::Functor: return f(Functor{});
+    TH_BINARY_OPS(TH_BINARY_CASE) TH_COMPARE_OPS(TH_BINARY_CASE)
+#undef TH_BINARY_CASE
+  }
+}
 
 /// The accumulator type of sums: wide enough not to lose precision or overflow.
 template <typename T>

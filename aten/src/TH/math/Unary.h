@@ -1,0 +1,96 @@
+#pragma once
+// Scalar math of the unary pointwise ops, written once for the CPU and CUDA kernels.
+// TH_UNARY_FLOAT_OPS lists ops that compute in floating point (integer inputs are promoted
+// to the default dtype, as in PyTorch); TH_UNARY_KEEP_OPS keep the input dtype.
+#include <cmath>
+#include <type_traits>
+
+#include "../Macros.h"
+
+// _(name, Functor, expression of x)
+#define TH_UNARY_FLOAT_OPS(_)                       \
+  _(exp, Exp, std::exp(x))                          \
+  _(exp2, Exp2, std::exp2(x))                       \
+  _(expm1, Expm1, std::expm1(x))                    \
+  _(log, Log, std::log(x))                          \
+  _(log2, Log2, std::log2(x))                       \
+  _(log10, Log10, std::log10(x))                    \
+  _(log1p, Log1p, std::log1p(x))                    \
+  _(sqrt, Sqrt, std::sqrt(x))                       \
+  _(rsqrt, Rsqrt, T(1) / std::sqrt(x))              \
+  _(reciprocal, Reciprocal, T(1) / x)               \
+  _(sin, Sin, std::sin(x))                          \
+  _(cos, Cos, std::cos(x))                          \
+  _(tan, Tan, std::tan(x))                          \
+  _(asin, Asin, std::asin(x))                       \
+  _(acos, Acos, std::acos(x))                       \
+  _(atan, Atan, std::atan(x))                       \
+  _(sinh, Sinh, std::sinh(x))                       \
+  _(cosh, Cosh, std::cosh(x))                       \
+  _(tanh, Tanh, std::tanh(x))                       \
+  _(sigmoid, Sigmoid, T(1) / (T(1) + std::exp(-x))) \
+  _(erf, Erf, std::erf(x))                          \
+  _(erfc, Erfc, std::erfc(x))                       \
+  _(frac, Frac, x - std::trunc(x))
+
+// ops that keep integer dtypes (rounding is the identity on integers)
+#define TH_UNARY_KEEP_OPS(_)                                                            \
+  _(neg, Neg, T(-x))                                                                    \
+  _(abs, Abs, x < T(0) ? T(-x) : x)                                                     \
+  _(sign, Sign, T((T(0) < x) - (x < T(0))))                                             \
+  _(floor, Floor, th::math::round_like<T>(x, [](auto v) { return std::floor(v); }))     \
+  _(ceil, Ceil, th::math::round_like<T>(x, [](auto v) { return std::ceil(v); }))        \
+  _(round, Round, th::math::round_like<T>(x, [](auto v) { return std::nearbyint(v); })) \
+  _(trunc, Trunc, th::math::round_like<T>(x, [](auto v) { return std::trunc(v); }))
+
+namespace th::math {
+
+/// Rounding functions: applied to floating values, the identity on integers.
+template <typename T, typename F>
+TH_HOST_DEVICE T round_like(T x, F f) {
+  if constexpr (std::is_floating_point_v<T>) {
+    return f(x);
+  } else {
+    return x;
+  }
+}
+
+#define TH_DEFINE_UNARY_FUNCTOR(name, Functor, expr) \
+  struct Functor {                                   \
+    template <typename T>                            \
+    TH_HOST_DEVICE T operator()(T x) const {         \
+      return expr;                                   \
+    }                                                \
+  };
+TH_UNARY_FLOAT_OPS(TH_DEFINE_UNARY_FUNCTOR)
+TH_UNARY_KEEP_OPS(TH_DEFINE_UNARY_FUNCTOR)
+#undef TH_DEFINE_UNARY_FUNCTOR
+
+/// Whether a functor computes in floating point only (its kernels exist for float types only).
+template <typename Functor>
+constexpr bool kUnaryFloating = false;
+#define TH_UNARY_FLOATING(name, Functor, expr) \
+  template <>                                  \
+  constexpr bool kUnaryFloating<Functor> = true;
+TH_UNARY_FLOAT_OPS(TH_UNARY_FLOATING)
+#undef TH_UNARY_FLOATING
+
+/// The op ids the unary kernels switch on.
+enum class UnaryOp {
+#define TH_UNARY_ENUM(name, Functor, expr) Functor,
+  TH_UNARY_FLOAT_OPS(TH_UNARY_ENUM) TH_UNARY_KEEP_OPS(TH_UNARY_ENUM)
+#undef TH_UNARY_ENUM
+};
+
+/// Calls f(Functor{}) for the functor of `op` (the one switch both backends share).
+template <typename F>
+void with_unary_functor(UnaryOp op, F&& f) {
+  switch (op) {
+#define TH_UNARY_CASE(name, Functor, expr) \
+  case UnaryOp::Functor: return f(Functor{});
+    TH_UNARY_FLOAT_OPS(TH_UNARY_CASE) TH_UNARY_KEEP_OPS(TH_UNARY_CASE)
+#undef TH_UNARY_CASE
+  }
+}
+
+}  // namespace th::math
