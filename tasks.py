@@ -18,10 +18,12 @@ import sys
 import time
 from contextlib import contextmanager
 
-from invoke import Exit, task
+sys.dont_write_bytecode = False  # cache tools/' bytecode even under PYTHONDONTWRITEBYTECODE (faster tasks)
 
-from tools import builder
-from tools.builder import ROOT, BuildFailure, Config, say
+from invoke import Exit, task  # noqa: E402  (after the bytecode switch above)
+
+from tools import builder  # noqa: E402
+from tools.builder import ROOT, BuildFailure, Config, say  # noqa: E402
 
 DEVELOP_DIR = ROOT / "build" / "develop"
 PTH_NAME = "torch-develop.pth"

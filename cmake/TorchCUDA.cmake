@@ -1,9 +1,16 @@
 # USE_CUDA=auto|1|0 -> TORCH_USE_CUDA; TORCH_CUDA_ARCH_LIST ("8.0;9.0+PTX") -> CUDA archs.
+# nvcc is looked up directly (CUDACXX, CUDA_HOME, PATH, /usr/local/cuda): CMake's
+# check_language() would run a nested configure, ~4 s of every fresh configure.
 string(TOUPPER "${USE_CUDA}" _use)
 set(TORCH_USE_CUDA OFF)
 if(_use MATCHES "^(1|ON|YES|TRUE|AUTO)$")
-  include(CheckLanguage)
-  check_language(CUDA)
+  if(NOT CMAKE_CUDA_COMPILER)
+    if(DEFINED ENV{CUDACXX} AND NOT "$ENV{CUDACXX}" STREQUAL "")
+      set(CMAKE_CUDA_COMPILER "$ENV{CUDACXX}")
+    else()
+      find_program(CMAKE_CUDA_COMPILER nvcc HINTS "$ENV{CUDA_HOME}/bin" /usr/local/cuda/bin)
+    endif()
+  endif()
   if(CMAKE_CUDA_COMPILER)
     set(TORCH_USE_CUDA ON)
   elseif(NOT _use STREQUAL "AUTO")

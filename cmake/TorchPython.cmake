@@ -12,5 +12,7 @@ endif()
 find_package(nanobind CONFIG REQUIRED)
 
 # How build steps run the repo's Python tools (codegen, build ids): independent of the
-# caller's cwd and of PYTHONSAFEPATH.
-set(TORCH_PYTHON_TOOL "${CMAKE_COMMAND}" -E env "PYTHONPATH=${CMAKE_SOURCE_DIR}" "${Python_EXECUTABLE}")
+# caller's cwd and of PYTHONSAFEPATH, and caching their bytecode even where
+# PYTHONDONTWRITEBYTECODE is set (recompiling them costs ~60 ms per run; __pycache__ is ignored).
+set(TORCH_PYTHON_TOOL "${CMAKE_COMMAND}" -E env "PYTHONPATH=${CMAKE_SOURCE_DIR}" --unset=PYTHONDONTWRITEBYTECODE
+    "${Python_EXECUTABLE}")

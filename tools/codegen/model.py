@@ -157,8 +157,9 @@ class NativeFunction:
         return f"th::{self.schema.name}" + ("_out" if self.schema.is_out else "")
 
 
-class _LineLoader(yaml.SafeLoader):
-    """A YAML loader that records each mapping's line as `__line__`."""
+class _LineLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+    """A YAML loader (libyaml's C parser when available: 10x faster) that records each
+    mapping's line as `__line__`."""
 
     def construct_mapping(self, node, deep=False):
         mapping = super().construct_mapping(node, deep=deep)
