@@ -2,13 +2,15 @@
 find_package(Python 3.9 REQUIRED COMPONENTS Interpreter Development.Module)
 execute_process(
   COMMAND "${Python_EXECUTABLE}" -m nanobind --cmake_dir
-  OUTPUT_VARIABLE nanobind_ROOT
+  OUTPUT_VARIABLE _nb_dir
   OUTPUT_STRIP_TRAILING_WHITESPACE
   RESULT_VARIABLE _nb_rc)
 if(NOT _nb_rc EQUAL 0)
   message(FATAL_ERROR "nanobind is not installed for ${Python_EXECUTABLE}: "
                       "run `${Python_EXECUTABLE} -m pip install nanobind`")
 endif()
+# always this interpreter's nanobind, also when the build dir was configured with another one
+set(nanobind_DIR "${_nb_dir}" CACHE PATH "nanobind's CMake package (from Python_EXECUTABLE)" FORCE)
 find_package(nanobind CONFIG REQUIRED)
 
 # How build steps run the repo's Python tools (codegen, build ids): independent of the

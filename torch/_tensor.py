@@ -6,10 +6,9 @@ simplest in Python.
 
 from __future__ import annotations
 
-import numpy as np
-
 import torch
 from torch._C import Tensor
+from torch._tensor_str import tensor_repr
 
 
 def _reflected(op: str):
@@ -37,22 +36,6 @@ def _comparison(op: str):
     return method
 
 
-def _repr(self: Tensor) -> str:
-    """PyTorch-style `tensor([...])` with the dtype/device suffix PyTorch prints."""
-    arr = self.cpu().numpy()
-    if arr.dtype.kind == "f":
-        body = np.array2string(arr, separator=", ", precision=4, floatmode="maxprec_equal", prefix="tensor(")
-    else:
-        body = np.array2string(arr, separator=", ", prefix="tensor(")
-    suffix = []
-    if self.device.type != "cpu":
-        suffix.append(f"device='{self.device}'")
-    default_dtypes = (torch.get_default_dtype(), torch.int64, torch.bool)
-    if self.dtype not in default_dtypes or self.numel() == 0:
-        suffix.append(f"dtype={self.dtype}")
-    return "tensor(" + body + "".join(", " + s for s in suffix) + ")"
-
-
 def _item(self: Tensor):
     """The value of a one-element tensor as a Python number."""
     if self.numel() != 1:
@@ -78,6 +61,13 @@ def _cuda(self: Tensor, device=None) -> Tensor:
 def _array(self: Tensor, dtype=None):
     arr = self.cpu().numpy()
     return arr if dtype is None else arr.astype(dtype)
+
+
+def _iter(self: Tensor):
+    """Iterates over the first dimension (views), like PyTorch."""
+    if self.dim() == 0:
+        raise TypeError("iteration over a 0-d tensor")
+    return (self[i] for i in range(len(self)))
 
 
 def _bool(self: Tensor) -> bool:
@@ -122,13 +112,16 @@ def install() -> None:
     }
     for name, dtype in conversions.items():
         setattr(Tensor, name, lambda self, _d=dtype: self.to(_d))
-    Tensor.__repr__ = _repr
-    Tensor.__str__ = _repr
+    Tensor.__repr__ = tensor_repr
+    Tensor.__str__ = tensor_repr
     Tensor.item = _item
     Tensor.tolist = _tolist
     Tensor.cpu = _cpu
     Tensor.cuda = _cuda
     Tensor.__array__ = _array
     Tensor.__bool__ = _bool
+    Tensor.__iter__ = _iter
+    Tensor.T = property(lambda self: self.permute(*reversed(range(self.dim()))), doc="Dims reversed.")
+    Tensor.mT = property(lambda self: self.transpose(-2, -1), doc="The last two dims swapped.")
     Tensor.__float__ = lambda self: float(_item(self))
     Tensor.__int__ = lambda self: int(_item(self))

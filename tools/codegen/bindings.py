@@ -28,6 +28,8 @@ _SIMPLE = {
 
 def cpp_param_type(t: Type) -> str:
     """The C++ parameter type of the library entry point (as in TH/Functions.h)."""
+    if t.base == "Tensor" and t.is_list:
+        return "const std::vector<th::Tensor>&"
     if t.base == "Tensor":
         if t.mutable:
             return "th::Tensor&"
@@ -48,6 +50,8 @@ def cpp_return_type(f: NativeFunction) -> str:
     """The C++ return type of the entry point."""
     rets = f.schema.returns
     one = lambda t: "th::Tensor&" if t.mutable else "th::Tensor"  # noqa: E731
+    if len(rets) == 1 and rets[0].is_list:
+        return "std::vector<th::Tensor>"
     if len(rets) == 1:
         if rets[0].base != "Tensor":
             raise CodegenError(f"line {f.line}: only Tensor returns are supported, got {rets[0]}")
@@ -74,6 +78,8 @@ def prototype(f: NativeFunction) -> str:
 def binding_param(a: Argument, is_self: bool) -> tuple[str, str]:
     """(lambda parameter declaration, expression passed to the entry point)."""
     t, n = a.type, a.name
+    if t.base == "Tensor" and t.is_list:
+        return f"const std::vector<th::Tensor>& {n}", n
     if t.base == "Tensor":
         if t.alias and not t.optional:  # keep the Python object: the result may be this very tensor
             return f"nb::handle_t<th::Tensor> {n}_obj", f"*nb::inst_ptr<th::Tensor>({n}_obj)"
@@ -166,6 +172,11 @@ def call_body(f: NativeFunction, exprs: dict[str, str]) -> str:
                 f"if (r.is_same({exprs[owner.name]})) return nb::borrow({owner.name}_obj);",
                 "return nb::cast(std::move(r));",
             ]
+    elif len(rets) == 1 and rets[0].is_list:  # Tensor[] -> a tuple of tensors, as in PyTorch
+        lines.append(f"return nb::tuple(nb::cast({call}));")
+    elif f.schema.return_names:  # torch.return_types.<name>(values=..., indices=...)
+        fields = ", ".join(f'"{n}"' for n in f.schema.return_names)
+        lines.append(f'return torch::named_tuple("{f.schema.name}", {{{fields}}}, {call});')
     else:
         lines.append(f"return {call};")
     return " ".join(lines)

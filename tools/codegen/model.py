@@ -43,8 +43,8 @@ class Type:
         m = cls._RE.match(text)
         if not m or m["base"] not in BASE_TYPES:
             raise ValueError(f"unknown type '{text}' (known: {', '.join(BASE_TYPES)}, with [] and ?)")
-        if m["list"] and m["base"] != "int":
-            raise ValueError(f"only int[] lists are supported, got '{text}'")
+        if m["list"] and m["base"] not in ("int", "Tensor"):
+            raise ValueError(f"only int[] and Tensor[] lists are supported, got '{text}'")
         return cls(m["base"], bool(m["list"]), bool(m["opt"]), m["alias"], bool(m["mut"]))
 
     def __str__(self) -> str:
@@ -70,6 +70,7 @@ class Schema:
     overload: str
     arguments: tuple[Argument, ...]
     returns: tuple[Type, ...]
+    return_names: tuple[str, ...] = ()  # `(Tensor values, Tensor indices)` -> a named tuple
 
     _RE = re.compile(r"^(?P<name>\w+)(?:\.(?P<overload>\w+))?\((?P<args>.*)\)\s*->\s*(?P<ret>.+)$")
 
@@ -93,11 +94,12 @@ class Schema:
         if len(set(names)) != len(names):
             raise ValueError(f"duplicate argument names in '{text}'")
         ret = m["ret"].strip()
-        if ret.startswith("("):
-            returns = tuple(Type.parse(r) for r in split_top_level(ret[1:-1]))
-        else:
-            returns = (Type.parse(ret),)
-        return cls(m["name"], m["overload"] or "", tuple(args), returns)
+        parts = [r.split() for r in split_top_level(ret[1:-1])] if ret.startswith("(") else [[ret]]
+        returns = tuple(Type.parse(p[0]) for p in parts)
+        names = tuple(p[1] for p in parts if len(p) == 2)
+        if names and len(names) != len(parts):
+            raise ValueError(f"name every return or none in '{text}'")
+        return cls(m["name"], m["overload"] or "", tuple(args), returns, names)
 
     @property
     def full_name(self) -> str:
@@ -116,7 +118,9 @@ class Schema:
                 parts.append("*")
                 star = True
             parts.append(f"{a.type} {a.name}" + (f"={a.default}" if a.default is not None else ""))
-        rets = ", ".join(map(str, self.returns))
+        rets = ", ".join(
+            f"{t} {n}" if self.return_names else str(t) for t, n in zip(self.returns, self.return_names or self.returns)
+        )
         rets = f"({rets})" if len(self.returns) != 1 else rets
         return f"{self.full_name}({', '.join(parts)}) -> {rets}"
 

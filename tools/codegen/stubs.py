@@ -78,7 +78,9 @@ _PY = {
 def py_type(t: Type) -> str:
     """The annotation of a schema type (a plain Tensor argument also takes a Python number)."""
     base = "Sequence[int] | int" if t.is_list else _PY[t.base]
-    if t.base == "Tensor" and not t.alias and not t.optional:
+    if t.base == "Tensor" and t.is_list:
+        base = "Sequence[Tensor]"
+    elif t.base == "Tensor" and not t.alias and not t.optional:
         base = "Tensor | Number"
     return f"{base} | None" if t.optional else base
 
@@ -94,7 +96,10 @@ def signature(f: NativeFunction, method: bool) -> str:
             parts.append("*")
             star = True
         parts.append(param(a))
-    rets = ["Tensor" if t.base == "Tensor" else py_type(t) for t in f.schema.returns]
+    rets = [
+        ("tuple[Tensor, ...]" if t.is_list else "Tensor") if t.base == "Tensor" else py_type(t)
+        for t in f.schema.returns
+    ]
     ret = rets[0] if len(rets) == 1 else f"tuple[{', '.join(rets)}]"
     return f"def {f.schema.name}({', '.join(parts)}) -> {ret}: ..."
 

@@ -26,5 +26,6 @@ NB_MODULE(_C, m) {
   nb::handle tensor = torch::bind_tensor(m);
   torch::bind_build_info(m);
   torch::bind_cuda(m);
+  torch::bind_indexing(tensor);
   torch::bindings::register_all(m, tensor);
 }

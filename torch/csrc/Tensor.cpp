@@ -2,6 +2,9 @@
 // Python-level methods by torch/_tensor.py.
 #include <nanobind/ndarray.h>
 
+#include <string>
+#include <unordered_map>
+
 #include <TH/Exception.h>
 
 #include "bind.h"
@@ -86,6 +89,18 @@ nb::object make_size(const th::IntList& sizes) {
   nb::object t =
       nb::steal(nb::detail::type_caster<IntArg>::from_cpp(IntArg{sizes}, nb::rv_policy::move, nullptr));
   return size_type ? nb::handle(size_type)(t) : t;
+}
+
+nb::handle return_type(const char* name, std::initializer_list<const char*> fields) {
+  static std::unordered_map<std::string, PyObject*> types;  // owned for the process lifetime
+  auto it = types.find(name);
+  if (it != types.end()) return it->second;
+  nb::list names;
+  for (const char* f : fields) names.append(f);
+  nb::object cls = nb::module_::import_("collections").attr("namedtuple")(name, names);
+  cls.attr("__module__") = "torch.return_types";
+  types[name] = cls.inc_ref().ptr();
+  return types[name];
 }
 
 th::IntList int_list_from_args(const nb::args& args, const char* fn, const char* arg) {

@@ -50,6 +50,15 @@ inline void check_backend(const char* op, const th::Tensor& t, bool cpu, bool cu
                                 (t.device().is_cpu() ? "CPU" : "CUDA") + "' backend.");
 }
 
+/// The namedtuple class torch.return_types.<name> with `fields` (created once, then cached).
+nb::handle return_type(const char* name, std::initializer_list<const char*> fields);
+
+/// `t` as an instance of torch.return_types.<name> (what torch.max(x, dim) returns).
+template <typename... Ts>
+nb::object named_tuple(const char* name, std::initializer_list<const char*> fields, std::tuple<Ts...> t) {
+  return return_type(name, fields)(*nb::cast(std::move(t)));
+}
+
 /// Converts *args of ints (x.view(2, 3)) or one sequence (x.view((2, 3))) to a list.
 th::IntList int_list_from_args(const nb::args& args, const char* fn, const char* arg);
 
@@ -58,6 +67,7 @@ void bind_device(nb::module_& m);
 nb::handle bind_tensor(nb::module_& m);
 void bind_build_info(nb::module_& m);
 void bind_cuda(nb::module_& m);
+void bind_indexing(nb::handle tensor_cls);
 
 namespace bindings {
 /// Defined by the generated register_all.cpp.

@@ -16,7 +16,7 @@ struct CUDAHooks {
   /// Returns cached, unused blocks to the driver.
   virtual void empty_cache() const {}
   /// Bytes held by live tensors on `device`.
-  virtual int64_t memory_allocated(int device) const { return 0; }
+  virtual int64_t memory_allocated(int /*device*/) const { return 0; }
 };
 
 const CUDAHooks& cuda_hooks();

@@ -4,6 +4,8 @@
 // (declared again by the generated binding shards from aten/native_functions.yaml).
 #include <optional>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "Scalar.h"
 #include "Tensor.h"
@@ -80,15 +82,44 @@ Tensor& div_out(Tensor& out, const Tensor& self, const Tensor& other,
 Tensor sum(const Tensor& self, std::optional<ScalarType> dtype);
 Tensor sum(const Tensor& self, const std::optional<IntList>& dim, bool keepdim,
            std::optional<ScalarType> dtype);
+Tensor prod(const Tensor& self, std::optional<ScalarType> dtype);
+Tensor prod(const Tensor& self, int64_t dim, bool keepdim, std::optional<ScalarType> dtype);
+Tensor mean(const Tensor& self, std::optional<ScalarType> dtype);
+Tensor mean(const Tensor& self, const std::optional<IntList>& dim, bool keepdim,
+            std::optional<ScalarType> dtype);
+Tensor amax(const Tensor& self, const IntList& dim, bool keepdim);
+Tensor amin(const Tensor& self, const IntList& dim, bool keepdim);
+Tensor all(const Tensor& self);
+Tensor all(const Tensor& self, int64_t dim, bool keepdim);
+Tensor any(const Tensor& self);
+Tensor any(const Tensor& self, int64_t dim, bool keepdim);
+Tensor max(const Tensor& self);
+Tensor min(const Tensor& self);
+std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim);
+std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim);
+Tensor argmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim);
+Tensor argmin(const Tensor& self, std::optional<int64_t> dim, bool keepdim);
 
 // views: new metadata over the same storage (ops/Views.cpp)
 Tensor as_strided(const Tensor& self, const IntList& size, const IntList& stride,
                   std::optional<int64_t> storage_offset);
 Tensor view(const Tensor& self, const IntList& size);
+Tensor reshape(const Tensor& self, const IntList& shape);
+Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim);
+Tensor unflatten(const Tensor& self, int64_t dim, const IntList& sizes);
+Tensor squeeze(const Tensor& self);
+Tensor squeeze(const Tensor& self, int64_t dim);
+Tensor t(const Tensor& self);
+std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim);
+std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim);
+std::vector<Tensor> unbind(const Tensor& self, int64_t dim);
 Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1);
 Tensor permute(const Tensor& self, const IntList& dims);
 Tensor expand(const Tensor& self, const IntList& size);
 Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length);
 Tensor unsqueeze(const Tensor& self, int64_t dim);
+Tensor select(const Tensor& self, int64_t dim, int64_t index);
+Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
+             int64_t step);
 
 }  // namespace th

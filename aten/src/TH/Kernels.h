@@ -4,6 +4,7 @@
 #include "Scalar.h"
 #include "TensorIterator.h"
 #include "math/Binary.h"
+#include "math/Reduce.h"
 #include "math/Unary.h"
 
 namespace th {
@@ -11,7 +12,9 @@ namespace th {
 using fill_fn = void(TensorIterator&, const Scalar& value);
 using binary_fn = void(TensorIterator&, const Scalar& alpha);
 using copy_fn = void(TensorIterator&);
-using reduce_fn = void(TensorIterator&);
+using reduce_fn = void(TensorIterator&, math::ReduceOp);
+/// max/min with indices over the rows of a contiguous [R, n] tensor (n > 0).
+using argreduce_fn = void(const Tensor& rows, Tensor& values, Tensor& indices, bool is_max);
 using unary_fn = void(TensorIterator&, math::UnaryOp);
 using binary_op_fn = void(TensorIterator&, math::BinaryOp);
 
@@ -19,7 +22,8 @@ TH_DECLARE_STUB(fill_fn, fill_stub);
 TH_DECLARE_STUB(binary_fn, add_stub);
 TH_DECLARE_STUB(binary_fn, mul_stub);
 TH_DECLARE_STUB(copy_fn, copy_stub);
-TH_DECLARE_STUB(reduce_fn, sum_stub);
+TH_DECLARE_STUB(reduce_fn, reduce_stub);
+TH_DECLARE_STUB(argreduce_fn, argreduce_stub);
 TH_DECLARE_STUB(unary_fn, unary_stub);
 TH_DECLARE_STUB(binary_op_fn, binary_stub);
 

@@ -211,5 +211,9 @@ template <>
 struct acc_type<float> {
   using type = double;
 };
+template <>
+struct acc_type<bool> {  // counting, not logic (sum/prod of bools cast to int64 first anyway)
+  using type = int64_t;
+};
 
 }  // namespace th::math

@@ -1,10 +1,112 @@
-// sum over all or some dimensions.
+// Reductions: sum, prod, mean, amax/amin, all/any over all or some dims (one iterator-based
+// kernel per device), and max/min/argmax/argmin with indices (row-wise kernels).
+#include <numeric>
+
 #include "../Functions.h"
 #include "../Kernels.h"
 
 namespace th {
 
-TH_DEFINE_STUB(reduce_fn, sum_stub);
+TH_DEFINE_STUB(reduce_fn, reduce_stub);
+TH_DEFINE_STUB(argreduce_fn, argreduce_stub);
+
+namespace {
+
+using math::ReduceOp;
+
+const char* op_name(ReduceOp op) {
+  switch (op) {
+    case ReduceOp::Sum: return "sum";
+    case ReduceOp::Prod: return "prod";
+    case ReduceOp::Max: return "amax";
+    case ReduceOp::Min: return "amin";
+    case ReduceOp::All: return "all";
+    case ReduceOp::Any: return "any";
+  }
+  return "reduce";
+}
+
+/// The reducer's identity as a Scalar of the right kind (the output starts from it).
+Scalar identity(ReduceOp op, ScalarType t) {
+  Scalar out;
+  TH_DISPATCH_ALL_TYPES(t, "reduce", [&] {
+    math::with_reducer<scalar_t>(op, [&](auto r) {
+      auto v = decltype(r)::identity();
+      if constexpr (std::is_same_v<decltype(v), bool>) {
+        out = Scalar(v);
+      } else if constexpr (std::is_floating_point_v<decltype(v)>) {
+        out = Scalar(double(v));
+      } else {
+        out = Scalar(int64_t(v));
+      }
+    });
+  });
+  return out;
+}
+
+Tensor reduce(const Tensor& self, const IntList& dims, bool keepdim, ScalarType compute, ReduceOp op) {
+  if (op == ReduceOp::Max || op == ReduceOp::Min) {
+    bool empty = self.numel() == 0;
+    for (int64_t d : dims) empty = empty || self.size(d) == 0;
+    TH_CHECK(
+        !empty || (!dims.empty() && self.numel() != 0), op_name(op),
+        "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with "
+        "the 'dim' argument.");
+  }
+  TensorIterator iter = TensorIteratorConfig()
+                            .add_output(Tensor())
+                            .add_input(self)
+                            .common_dtype(compute)
+                            .reduce(dims, keepdim)
+                            .build();
+  Tensor result = iter.output();
+  fill_(result, identity(op, compute));
+  reduce_stub[iter.device().type](iter, op);
+  return result;
+}
+
+/// Integers (and bool) sum and multiply into int64, as in PyTorch.
+ScalarType accumulate_dtype(const Tensor& self, std::optional<ScalarType> dtype) {
+  return dtype.value_or(is_integral(self.dtype(), true) ? ScalarType::Long : self.dtype());
+}
+
+IntList dims_of(const std::optional<IntList>& dim) { return dim.value_or(IntList{}); }
+
+/// max/min with indices along `dim` (the rows of self moved to the last dim).
+std::tuple<Tensor, Tensor> arg_reduce(const Tensor& self, int64_t dim, bool keepdim, bool is_max,
+                                      const char* name) {
+  int64_t d = wrap_dim(dim, self.dim());
+  if (self.dim() == 0) return {clone(self), zeros({}, ScalarType::Long, self.device())};
+  const int64_t n = self.sizes()[d];
+  TH_CHECK_T(IndexError, n > 0, name, "(): Expected reduction dim ", d, " to have non-zero size.");
+  IntList perm(self.dim());
+  std::iota(perm.begin(), perm.end(), 0);
+  perm.erase(perm.begin() + d);
+  perm.push_back(d);
+  Tensor rows = contiguous(permute(self, perm));
+  IntList out_shape = self.sizes();
+  out_shape.erase(out_shape.begin() + d);
+  const int64_t R = prod(out_shape);
+  rows = view(rows, {R, n});
+  Tensor values = empty_tensor({R}, self.dtype(), self.device());
+  Tensor indices = empty_tensor({R}, ScalarType::Long, self.device());
+  argreduce_stub[self.device().type](rows, values, indices, is_max);
+  values = view(values, out_shape);
+  indices = view(indices, out_shape);
+  if (keepdim) return {unsqueeze(values, d), unsqueeze(indices, d)};
+  return {values, indices};
+}
+
+Tensor flat_arg(const Tensor& self, std::optional<int64_t> dim, bool keepdim, bool is_max, const char* name) {
+  if (dim) return std::get<1>(arg_reduce(self, *dim, keepdim, is_max, name));
+  TH_CHECK(self.numel() > 0, name, "(): Expected reduction dim to be specified for input.numel() == 0.");
+  Tensor flat = view(contiguous(self), {self.numel()});
+  Tensor idx = std::get<1>(arg_reduce(flat, 0, false, is_max, name));
+  if (!keepdim) return idx;
+  return view(idx, IntList(self.dim(), 1));
+}
+
+}  // namespace
 
 Tensor sum(const Tensor& self, std::optional<ScalarType> dtype) {
   return sum(self, std::nullopt, false, dtype);
@@ -12,18 +114,76 @@ Tensor sum(const Tensor& self, std::optional<ScalarType> dtype) {
 
 Tensor sum(const Tensor& self, const std::optional<IntList>& dim, bool keepdim,
            std::optional<ScalarType> dtype) {
-  // integers (and bool) sum into int64, as in PyTorch
-  ScalarType out_dtype = dtype.value_or(is_integral(self.dtype(), true) ? ScalarType::Long : self.dtype());
-  TensorIterator iter = TensorIteratorConfig()
-                            .add_output(Tensor())
-                            .add_input(self)
-                            .common_dtype(out_dtype)
-                            .reduce(dim.value_or(IntList{}), keepdim)
-                            .build();
-  Tensor result = iter.output();
-  fill_(result, Scalar(int64_t(0)));
-  sum_stub[iter.device().type](iter);
-  return result;
+  return reduce(self, dims_of(dim), keepdim, accumulate_dtype(self, dtype), ReduceOp::Sum);
+}
+
+Tensor prod(const Tensor& self, std::optional<ScalarType> dtype) {
+  return reduce(self, {}, false, accumulate_dtype(self, dtype), ReduceOp::Prod);
+}
+
+Tensor prod(const Tensor& self, int64_t dim, bool keepdim, std::optional<ScalarType> dtype) {
+  return reduce(self, {dim}, keepdim, accumulate_dtype(self, dtype), ReduceOp::Prod);
+}
+
+Tensor mean(const Tensor& self, std::optional<ScalarType> dtype) {
+  return mean(self, std::nullopt, false, dtype);
+}
+
+Tensor mean(const Tensor& self, const std::optional<IntList>& dim, bool keepdim,
+            std::optional<ScalarType> dtype) {
+  ScalarType t = dtype.value_or(self.dtype());
+  TH_CHECK(
+      is_floating_point(t),
+      "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
+      "Got: ",
+      scalar_type_cpp_name(t));
+  Tensor total = reduce(self, dims_of(dim), keepdim, t, ReduceOp::Sum);
+  int64_t count = total.numel() ? self.numel() / total.numel() : 0;
+  return div_(total, wrap_number(Scalar(int64_t(count))), std::nullopt);
+}
+
+Tensor amax(const Tensor& self, const IntList& dim, bool keepdim) {
+  return reduce(self, dim, keepdim, self.dtype(), ReduceOp::Max);
+}
+
+Tensor amin(const Tensor& self, const IntList& dim, bool keepdim) {
+  return reduce(self, dim, keepdim, self.dtype(), ReduceOp::Min);
+}
+
+Tensor all(const Tensor& self) { return reduce(self, {}, false, ScalarType::Bool, ReduceOp::All); }
+Tensor all(const Tensor& self, int64_t dim, bool keepdim) {
+  return reduce(self, {dim}, keepdim, ScalarType::Bool, ReduceOp::All);
+}
+Tensor any(const Tensor& self) { return reduce(self, {}, false, ScalarType::Bool, ReduceOp::Any); }
+Tensor any(const Tensor& self, int64_t dim, bool keepdim) {
+  return reduce(self, {dim}, keepdim, ScalarType::Bool, ReduceOp::Any);
+}
+
+Tensor max(const Tensor& self) {
+  TH_CHECK(
+      self.numel() > 0,
+      "max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with "
+      "the 'dim' argument.");
+  return reduce(self, {}, false, self.dtype(), ReduceOp::Max);
+}
+Tensor min(const Tensor& self) {
+  TH_CHECK(
+      self.numel() > 0,
+      "min(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with "
+      "the 'dim' argument.");
+  return reduce(self, {}, false, self.dtype(), ReduceOp::Min);
+}
+std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
+  return arg_reduce(self, dim, keepdim, true, "max");
+}
+std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim) {
+  return arg_reduce(self, dim, keepdim, false, "min");
+}
+Tensor argmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  return flat_arg(self, dim, keepdim, true, "argmax");
+}
+Tensor argmin(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  return flat_arg(self, dim, keepdim, false, "argmin");
 }
 
 }  // namespace th

@@ -1,5 +1,7 @@
 // Views: new sizes/strides/offset over the same storage; no data moves.
 #include <algorithm>
+#include <optional>
+#include <vector>
 
 #include "../Functions.h"
 
@@ -24,8 +26,10 @@ Tensor as_strided(const Tensor& self, const IntList& size, const IntList& stride
   return make_view(self, size, stride, offset);
 }
 
-Tensor view(const Tensor& self, const IntList& size) {
-  // resolve a single -1
+namespace {
+
+/// `size` with a single -1 resolved against `numel` (PyTorch's infer_size).
+IntList infer_size(const IntList& size, int64_t numel) {
   IntList shape = size;
   int64_t known = 1, infer = -1;
   for (size_t d = 0; d < shape.size(); ++d) {
@@ -38,16 +42,136 @@ Tensor view(const Tensor& self, const IntList& size) {
     }
   }
   if (infer >= 0) {
-    TH_CHECK(known != 0 && self.numel() % known == 0, "shape '", shape_str(size),
-             "' is invalid for input of size ", self.numel());
-    shape[infer] = self.numel() / known;
+    TH_CHECK(known != 0 && numel % known == 0, "shape '", shape_str(size), "' is invalid for input of size ",
+             numel);
+    shape[infer] = numel / known;
   }
-  TH_CHECK(prod(shape) == self.numel(), "shape '", shape_str(size), "' is invalid for input of size ",
-           self.numel());
-  TH_CHECK(self.is_contiguous(),
-           "view size is not compatible with input tensor's size and stride (at least one dimension "
-           "spans across two contiguous subspaces). Use .reshape(...) instead.");
-  return make_view(self, shape, contiguous_strides(shape), self.storage_offset());
+  TH_CHECK(prod(shape) == numel, "shape '", shape_str(size), "' is invalid for input of size ", numel);
+  return shape;
+}
+
+/// Strides that view a tensor of (sizes, strides) as `shape` without copying, if any exist
+/// (PyTorch's computeStride: runs of dims that are contiguous with each other may be regrouped).
+std::optional<IntList> view_strides(const IntList& sizes, const IntList& strides, const IntList& shape) {
+  if (sizes.empty()) return IntList(shape.size(), 1);
+  const int64_t numel = prod(sizes);
+  if (numel == 0) return sizes == shape ? strides : contiguous_strides(shape);
+  IntList out(shape.size());
+  int64_t view_d = static_cast<int64_t>(shape.size()) - 1;
+  int64_t chunk_base_stride = strides.back(), tensor_numel = 1, view_numel = 1;
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+    tensor_numel *= sizes[d];
+    if (d == 0 || (sizes[d - 1] != 1 && strides[d - 1] != tensor_numel * chunk_base_stride)) {
+      while (view_d >= 0 && (view_numel < tensor_numel || shape[view_d] == 1)) {
+        out[view_d] = view_numel * chunk_base_stride;
+        view_numel *= shape[view_d];
+        --view_d;
+      }
+      if (view_numel != tensor_numel) return std::nullopt;
+      if (d > 0) {
+        chunk_base_stride = strides[d - 1];
+        tensor_numel = view_numel = 1;
+      }
+    }
+  }
+  if (view_d != -1) return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+Tensor view(const Tensor& self, const IntList& size) {
+  IntList shape = infer_size(size, self.numel());
+  auto strides = view_strides(self.sizes(), self.strides(), shape);
+  TH_CHECK(
+      strides,
+      "view size is not compatible with input tensor's size and stride (at least one dimension spans across "
+      "two contiguous subspaces). Use .reshape(...) instead.");
+  return make_view(self, shape, *strides, self.storage_offset());
+}
+
+Tensor reshape(const Tensor& self, const IntList& shape) {
+  IntList resolved = infer_size(shape, self.numel());
+  if (view_strides(self.sizes(), self.strides(), resolved)) return view(self, resolved);
+  return view(clone(self), resolved);
+}
+
+Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {
+  if (self.dim() == 0) return reshape(self, {1});
+  int64_t s = wrap_dim(start_dim, self.dim()), e = wrap_dim(end_dim, self.dim());
+  TH_CHECK(s <= e, "flatten() has invalid args: start_dim cannot come after end_dim");
+  IntList shape(self.sizes().begin(), self.sizes().begin() + s);
+  int64_t n = 1;
+  for (int64_t d = s; d <= e; ++d) n *= self.sizes()[d];
+  shape.push_back(n);
+  shape.insert(shape.end(), self.sizes().begin() + e + 1, self.sizes().end());
+  return reshape(self, shape);
+}
+
+Tensor unflatten(const Tensor& self, int64_t dim, const IntList& sizes) {
+  int64_t d = wrap_dim(dim, self.dim());
+  TH_CHECK(!sizes.empty(), "unflatten: sizes must be non-empty");
+  IntList inner = infer_size(sizes, self.sizes()[d]);
+  IntList shape(self.sizes().begin(), self.sizes().begin() + d);
+  shape.insert(shape.end(), inner.begin(), inner.end());
+  shape.insert(shape.end(), self.sizes().begin() + d + 1, self.sizes().end());
+  return view(self, shape);
+}
+
+Tensor squeeze(const Tensor& self) {
+  IntList sizes, strides;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (self.sizes()[d] != 1) {
+      sizes.push_back(self.sizes()[d]);
+      strides.push_back(self.strides()[d]);
+    }
+  }
+  return make_view(self, sizes, strides, self.storage_offset());
+}
+
+Tensor squeeze(const Tensor& self, int64_t dim) {
+  int64_t d = wrap_dim(dim, self.dim());
+  if (self.dim() == 0 || self.sizes()[d] != 1)
+    return make_view(self, self.sizes(), self.strides(), self.storage_offset());
+  IntList sizes = self.sizes(), strides = self.strides();
+  sizes.erase(sizes.begin() + d);
+  strides.erase(strides.begin() + d);
+  return make_view(self, sizes, strides, self.storage_offset());
+}
+
+Tensor t(const Tensor& self) {
+  TH_CHECK(self.dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is ", self.dim(), "D");
+  return self.dim() < 2 ? make_view(self, self.sizes(), self.strides(), self.storage_offset())
+                        : transpose(self, 0, 1);
+}
+
+std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
+  TH_CHECK(self.dim() > 0, "split expects at least a 1-dimensional tensor");
+  TH_CHECK(split_size >= 0, "split expects split_size be non-negative, but got split_size=", split_size);
+  int64_t d = wrap_dim(dim, self.dim()), n = self.sizes()[d];
+  TH_CHECK(split_size > 0 || n == 0,
+           "split_size can only be 0 if dimension size is 0, but got dimension size of ", n);
+  std::vector<Tensor> out;
+  for (int64_t start = 0; start < n || (n == 0 && out.empty()); start += std::max<int64_t>(split_size, 1)) {
+    out.push_back(narrow(self, d, start, std::min(split_size, n - start)));
+    if (n == 0) break;
+  }
+  return out;
+}
+
+std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
+  TH_CHECK(self.dim() > 0, "chunk expects at least a 1-dimensional tensor");
+  TH_CHECK(chunks > 0, "chunk expects `chunks` to be greater than 0, got: ", chunks);
+  int64_t n = self.sizes()[wrap_dim(dim, self.dim())];
+  return split(self, (n + chunks - 1) / chunks, dim);
+}
+
+std::vector<Tensor> unbind(const Tensor& self, int64_t dim) {
+  TH_CHECK(self.dim() > 0, "Dimension specified as 0 but tensor has no dimensions");
+  int64_t d = wrap_dim(dim, self.dim());
+  std::vector<Tensor> out;
+  for (int64_t i = 0; i < self.sizes()[d]; ++i) out.push_back(select(self, d, i));
+  return out;
 }
 
 Tensor transpose(const Tensor& self, int64_t dim0, int64_t dim1) {
@@ -110,6 +234,36 @@ Tensor narrow(const Tensor& self, int64_t dim, int64_t start, int64_t length) {
   IntList sizes = self.sizes();
   sizes[d] = length;
   return make_view(self, sizes, self.strides(), self.storage_offset() + start * self.strides()[d]);
+}
+
+Tensor select(const Tensor& self, int64_t dim, int64_t index) {
+  TH_CHECK_T(IndexError, self.dim() > 0, "select() cannot be applied to a 0-dim tensor.");
+  int64_t d = wrap_dim(dim, self.dim());
+  int64_t n = self.sizes()[d];
+  TH_CHECK_T(IndexError, index >= -n && index < n, "index ", index, " is out of bounds for dimension ", d,
+             " with size ", n);
+  if (index < 0) index += n;
+  IntList sizes = self.sizes(), strides = self.strides();
+  int64_t offset = self.storage_offset() + index * strides[d];
+  sizes.erase(sizes.begin() + d);
+  strides.erase(strides.begin() + d);
+  return make_view(self, sizes, strides, offset);
+}
+
+Tensor slice(const Tensor& self, int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
+             int64_t step) {
+  TH_CHECK_T(IndexError, self.dim() > 0, "slice() cannot be applied to a 0-dim tensor.");
+  TH_CHECK_T(ValueError, step > 0, "step must be greater than zero");
+  int64_t d = wrap_dim(dim, self.dim());
+  int64_t n = self.sizes()[d];
+  // Python's clamping: negative counts from the end, out of range saturates
+  auto clamp = [n](int64_t v) { return v < 0 ? std::max<int64_t>(v + n, 0) : std::min(v, n); };
+  int64_t lo = clamp(start.value_or(0)), hi = std::max(clamp(end.value_or(n)), lo);
+  IntList sizes = self.sizes(), strides = self.strides();
+  int64_t offset = self.storage_offset() + lo * strides[d];
+  sizes[d] = (hi - lo + step - 1) / step;
+  strides[d] *= step;
+  return make_view(self, sizes, strides, offset);
 }
 
 Tensor unsqueeze(const Tensor& self, int64_t dim) {

@@ -1,0 +1,40 @@
+"""repr() of tensors, character for character as upstream PyTorch prints them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import torch
+
+CASES = [
+    (lambda: torch.tensor([1.5, 2.0, -3.25]), "tensor([ 1.5000,  2.0000, -3.2500])"),
+    (lambda: torch.tensor([1.0, 2.0]), "tensor([1., 2.])"),
+    (
+        lambda: torch.tensor([[0.0, 0.0, 0.0], [0.5, 1.5, 2.5]]),
+        "tensor([[0.0000, 0.0000, 0.0000],\n        [0.5000, 1.5000, 2.5000]])",
+    ),
+    (lambda: torch.tensor([1e-5, 1.0]), "tensor([1.0000e-05, 1.0000e+00])"),
+    (lambda: torch.tensor([1, 2, 3]), "tensor([1, 2, 3])"),
+    (lambda: torch.ones(2, dtype=torch.int32), "tensor([1, 1], dtype=torch.int32)"),
+    (lambda: torch.zeros(0), "tensor([])"),
+    (lambda: torch.zeros(2, 0), "tensor([], size=(2, 0))"),
+    (lambda: torch.tensor(3.5), "tensor(3.5000)"),
+    (
+        lambda: torch.from_numpy(np.arange(2000.0)),
+        "tensor([0.0000e+00, 1.0000e+00, 2.0000e+00,  ..., 1.9970e+03, 1.9980e+03,\n"
+        "        1.9990e+03], dtype=torch.float64)",
+    ),
+    (lambda: torch.tensor([True, False]), "tensor([ True, False])"),
+    (lambda: torch.tensor([float("nan"), 1.0, float("inf")]), "tensor([nan, 1., inf])"),
+    (
+        lambda: torch.ones(2, 2, 2),
+        "tensor([[[1., 1.],\n         [1., 1.]],\n\n        [[1., 1.],\n         [1., 1.]]])",
+    ),
+]
+
+
+@pytest.mark.parametrize("make,want", CASES, ids=[w.split("\n")[0][:40] for _, w in CASES])
+def test_repr(make, want):
+    assert repr(make()) == want
+    assert str(make()) == want

@@ -1,0 +1,88 @@
+"""Printing tensors as PyTorch does: `tensor([1.5000, 2.0000])`, `tensor([1., 2.])`,
+scientific notation for wide ranges, `...` summaries past 1000 elements."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+import torch
+
+PRECISION, THRESHOLD, EDGEITEMS, LINEWIDTH = 4, 1000, 3, 80
+
+
+class _Formatter:
+    """Chooses one format for every element of an array (PyTorch's _Formatter)."""
+
+    def __init__(self, values: np.ndarray):
+        self.floating = values.dtype.kind == "f"
+        self.int_mode, self.sci_mode, self.width = True, False, 1
+        if not self.floating:
+            self.width = max((len(str(v)) for v in values.tolist()), default=1)
+            return
+        finite = values[np.isfinite(values)]
+        if finite.size == 0:
+            self.width = max((len(self._fmt(v)) for v in values.tolist()), default=1)
+            return
+        self.int_mode = bool(np.all(finite == np.ceil(finite)))
+        nonzero = np.abs(finite[finite != 0])
+        if nonzero.size:
+            hi, lo = float(nonzero.max()), float(nonzero.min())
+            self.sci_mode = hi / lo > 1000.0 or hi > 1e8 or (not self.int_mode and lo < 1e-4)
+        # columns are as wide as the widest finite value (nan/inf may stick out, as in PyTorch)
+        self.width = max(len(self._fmt(v)) for v in finite.tolist())
+
+    def _fmt(self, v) -> str:
+        if not self.floating:
+            return str(v)
+        if not math.isfinite(v):
+            return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
+        if self.sci_mode:
+            return f"{v:.{PRECISION}e}"
+        if self.int_mode:
+            return f"{v:.0f}."
+        return f"{v:.{PRECISION}f}"
+
+    def format(self, v) -> str:
+        return self._fmt(v).rjust(self.width)
+
+
+def _body(arr: np.ndarray, fmt: _Formatter, indent: int, summarize: bool) -> str:
+    if arr.ndim == 0:
+        return fmt.format(arr.item())
+    n = arr.shape[0]
+    cut = summarize and n > 2 * EDGEITEMS
+    idx = list(range(EDGEITEMS)) + [None] + list(range(n - EDGEITEMS, n)) if cut else list(range(n))
+    if arr.ndim == 1:
+        items = [" ..." if i is None else fmt.format(arr[i].item()) for i in idx]
+        per_line = max(1, (LINEWIDTH - indent) // (fmt.width + 2))
+        lines = [", ".join(items[k : k + per_line]) for k in range(0, len(items), per_line)]
+        return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
+    rows = ["..." if i is None else _body(arr[i], fmt, indent + 1, summarize) for i in idx]
+    sep = "," + "\n" * (arr.ndim - 1) + " " * (indent + 1)
+    return "[" + sep.join(rows) + "]"
+
+
+def tensor_repr(t: torch.Tensor) -> str:
+    """`repr(t)` as PyTorch prints it (values, then the dtype/device PyTorch shows)."""
+    arr = t.cpu().numpy()
+    summarize = arr.size > THRESHOLD
+    shown = arr
+    if summarize:  # format only the edge items that are printed
+        for d in range(arr.ndim):
+            if arr.shape[d] > 2 * EDGEITEMS:
+                keep = np.r_[0:EDGEITEMS, arr.shape[d] - EDGEITEMS : arr.shape[d]]
+                shown = np.take(shown, keep, axis=d)
+    fmt = _Formatter(shown.reshape(-1)) if arr.size else None
+    prefix = "tensor("
+    body = "[]" if arr.size == 0 else _body(arr, fmt, len(prefix), summarize)
+    suffix = []
+    if t.device.type != "cpu":
+        suffix.append(f"device='{t.device}'")
+    if arr.size == 0 and arr.ndim != 1:
+        suffix.append(f"size={tuple(arr.shape)}")
+    default = (torch.get_default_dtype(), torch.int64, torch.bool)
+    if t.dtype not in default or (arr.size == 0 and t.dtype != torch.get_default_dtype()):
+        suffix.append(f"dtype={t.dtype}")
+    return prefix + body + "".join(", " + s for s in suffix) + ")"

@@ -1,0 +1,83 @@
+// Tensor.__getitem__ / __setitem__: Python's indexing protocol on top of TH's views
+// (select, slice, unsqueeze). Ints, slices with steps, None and ... make views; assigning
+// copies a tensor (broadcast) or fills a number into the indexed view.
+#include <TH/Functions.h>
+
+#include "bind.h"
+
+namespace torch {
+namespace {
+
+bool is_int(PyObject* o) { return PyLong_Check(o) && !PyBool_Check(o); }
+
+/// The view that `index` selects from `self`.
+th::Tensor index_view(const th::Tensor& self, nb::handle index) {
+  PyObject* idx = index.ptr();
+  if (is_int(idx)) {  // fast paths: x[i], x[a:b]
+    TH_CHECK_T(th::IndexError, self.dim() > 0,
+               "invalid index of a 0-dim tensor. Use `tensor.item()` in Python");
+    return th::select(self, 0, PyLong_AsLongLong(idx));
+  }
+  std::vector<nb::handle> items;
+  if (PyTuple_Check(idx)) {
+    for (nb::handle h : nb::borrow<nb::tuple>(index)) items.push_back(h);
+  } else {
+    items.push_back(index);
+  }
+  int64_t specified = 0;
+  bool ellipsis = false;
+  for (nb::handle h : items) {
+    if (h.ptr() == Py_Ellipsis) {
+      TH_CHECK_T(th::IndexError, !ellipsis, "an index can only have a single ellipsis ('...')");
+      ellipsis = true;
+    } else if (!h.is_none()) {
+      ++specified;
+    }
+  }
+  TH_CHECK_T(th::IndexError, specified <= self.dim(), "too many indices for tensor of dimension ",
+             self.dim());
+  th::Tensor r = self;
+  int64_t dim = 0, consumed = 0;  // position in r; ints and slices applied so far
+  for (nb::handle h : items) {
+    PyObject* o = h.ptr();
+    if (is_int(o)) {
+      r = th::select(r, dim, PyLong_AsLongLong(o));
+      ++consumed;
+    } else if (PySlice_Check(o)) {
+      Py_ssize_t start, stop, step;
+      if (PySlice_Unpack(o, &start, &stop, &step) < 0) throw nb::python_error();
+      TH_CHECK_T(th::ValueError, step > 0, "step must be greater than zero");
+      PySlice_AdjustIndices(r.sizes()[dim], &start, &stop, step);
+      r = th::slice(r, dim, start, std::max(start, stop), step);
+      ++dim;
+      ++consumed;
+    } else if (h.is_none()) {
+      r = th::unsqueeze(r, dim);
+      ++dim;
+    } else if (o == Py_Ellipsis) {
+      dim = r.dim() - (specified - consumed);  // the indices after ... take the last dims
+    } else {
+      throw th::IndexError(
+          "only integers, slices (`:`), ellipsis (`...`) and None are valid indices (advanced indexing with "
+          "tensors is not implemented yet)");
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+void bind_indexing(nb::handle tensor_cls) {
+  def_method(
+      tensor_cls, "__getitem__",
+      [](const th::Tensor& self, nb::handle index) { return index_view(self, index); }, "index"_a);
+  def_method(
+      tensor_cls, "__setitem__",
+      [](const th::Tensor& self, nb::handle index, const TensorArg& value) {
+        th::Tensor view = index_view(self, index);
+        th::copy_(view, value.t);  // broadcasts, converts the dtype, crosses devices
+      },
+      "index"_a, "value"_a);
+}
+
+}  // namespace torch
