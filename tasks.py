@@ -213,7 +213,13 @@ def smoke(c):
     c.run(f"{sys.executable} -m tools.smoke", pty=False)
 
 
-@task(help={"only": "comma-separated row names to run (default: all)"})
-def bench(c, only=""):
-    """The dev-loop benchmark table (bench/devloop.py), each row next to its floor."""
-    c.run(f"{sys.executable} bench/devloop.py {('--only ' + only) if only else ''}", pty=False)
+@task(
+    help={"only": "comma-separated dev-loop rows to run (default: all)", "ops": "op timings vs NumPy/upstream instead"}
+)
+def bench(c, only="", ops=False):
+    """The dev-loop table (bench/devloop.py, each step next to its floor); --ops: op timings (bench/ops.py)."""
+    if ops:
+        develop(c)
+        c.run(f"{sys.executable} bench/ops.py", pty=False)
+    else:
+        c.run(f"{sys.executable} bench/devloop.py {('--only ' + only) if only else ''}", pty=False)

@@ -19,6 +19,20 @@ Tensor zeros(const IntList& size, std::optional<ScalarType> dtype, std::optional
 Tensor ones(const IntList& size, std::optional<ScalarType> dtype, std::optional<Device> device);
 Tensor full(const IntList& size, const Scalar& fill_value, std::optional<ScalarType> dtype,
             std::optional<Device> device);
+Tensor empty_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device);
+Tensor zeros_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device);
+Tensor ones_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device);
+Tensor full_like(const Tensor& self, const Scalar& fill_value, std::optional<ScalarType> dtype,
+                 std::optional<Device> device);
+Tensor arange(const Scalar& end, std::optional<ScalarType> dtype, std::optional<Device> device);
+Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::optional<ScalarType> dtype,
+              std::optional<Device> device);
+Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::optional<ScalarType> dtype,
+                std::optional<Device> device);
+Tensor logspace(const Scalar& start, const Scalar& end, int64_t steps, double base,
+                std::optional<ScalarType> dtype, std::optional<Device> device);
+Tensor eye(int64_t n, std::optional<ScalarType> dtype, std::optional<Device> device);
+Tensor eye(int64_t n, int64_t m, std::optional<ScalarType> dtype, std::optional<Device> device);
 
 // filling and copying (ops/Fill.cpp, ops/Copy.cpp)
 Tensor& fill_(Tensor& self, const Scalar& value);

@@ -16,6 +16,9 @@ using reduce_fn = void(TensorIterator&, math::ReduceOp);
 /// max/min with indices over the rows of a contiguous [R, n] tensor (n > 0).
 using argreduce_fn = void(const Tensor& rows, Tensor& values, Tensor& indices, bool is_max);
 using unary_fn = void(TensorIterator&, math::UnaryOp);
+/// out[i] = start + i * step over a contiguous 1-D output; linspace mode (`symmetric`) computes
+/// the upper half from `end` backwards, as PyTorch does, so both endpoints are exact.
+using range_fn = void(const Tensor& out, double start, double step, double end, bool symmetric);
 using binary_op_fn = void(TensorIterator&, math::BinaryOp);
 
 TH_DECLARE_STUB(fill_fn, fill_stub);
@@ -25,6 +28,7 @@ TH_DECLARE_STUB(copy_fn, copy_stub);
 TH_DECLARE_STUB(reduce_fn, reduce_stub);
 TH_DECLARE_STUB(argreduce_fn, argreduce_stub);
 TH_DECLARE_STUB(unary_fn, unary_stub);
+TH_DECLARE_STUB(range_fn, range_stub);
 TH_DECLARE_STUB(binary_op_fn, binary_stub);
 
 }  // namespace th

@@ -1,4 +1,4 @@
-// CUDA kernels of fill_, copy_, add/sub/mul: the math/Binary.h functors over gpu_kernel.
+// CUDA kernels of fill_, copy_, arange/linspace, add/sub/mul: the math/ functors over gpu_kernel.
 #include <TH/Kernels.h>
 #include <TH/math/Binary.h>
 
@@ -38,8 +38,28 @@ void mul_kernel(th::TensorIterator& iter, const th::Scalar&) {
                         [&] { gpu_kernel<scalar_t, 2>(iter, th::math::Mul<scalar_t>{}); });
 }
 
+template <typename T>
+__global__ void range_rows(int64_t n, T* out, double start, double step, double end, bool symmetric) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(blockDim.x) * gridDim.x) {
+    out[i] = static_cast<T>(th::math::range_value(i, n, start, step, end, symmetric));
+  }
+}
+
+void range_kernel(const th::Tensor& out, double start, double step, double end, bool symmetric) {
+  const int64_t n = out.numel();
+  DeviceGuard guard(out.device());
+  TH_DISPATCH_NUMERIC_TYPES(out.dtype(), "range_cuda", [&] {
+    const int64_t blocks = std::min<int64_t>((n + 255) / 256, 65536);
+    range_rows<scalar_t><<<static_cast<unsigned>(blocks), 256>>>(
+        n, reinterpret_cast<scalar_t*>(out.data_ptr()), start, step, end, symmetric);
+  });
+  THC_CHECK(cudaGetLastError());
+}
+
 }  // namespace
 
+TH_REGISTER_KERNEL(th::range_stub, CUDA, range_kernel);
 TH_REGISTER_KERNEL(th::fill_stub, CUDA, fill_kernel);
 TH_REGISTER_KERNEL(th::copy_stub, CUDA, copy_kernel);
 TH_REGISTER_KERNEL(th::add_stub, CUDA, add_kernel);

@@ -1,4 +1,4 @@
-// CPU kernels of fill_ and copy_ (copy_ converts between any two dtypes).
+// CPU kernels of fill_, copy_ (converting between any two dtypes) and arange/linspace.
 #include "../Kernels.h"
 #include "Loops.h"
 
@@ -26,8 +26,18 @@ void copy_kernel(TensorIterator& iter) {
   });
 }
 
+void range_kernel(const Tensor& out, double start, double step, double end, bool symmetric) {
+  TH_DISPATCH_NUMERIC_TYPES(out.dtype(), "range_cpu", [&] {
+    auto* p = reinterpret_cast<scalar_t*>(out.data_ptr());
+    const int64_t n = out.numel();
+    for (int64_t i = 0; i < n; ++i)
+      p[i] = static_cast<scalar_t>(math::range_value(i, n, start, step, end, symmetric));
+  });
+}
+
 }  // namespace
 
+TH_REGISTER_KERNEL(range_stub, CPU, range_kernel);
 TH_REGISTER_KERNEL(fill_stub, CPU, fill_kernel);
 TH_REGISTER_KERNEL(copy_stub, CPU, copy_kernel);
 

@@ -66,6 +66,13 @@ TH_UNARY_FLOAT_OPS(TH_DEFINE_UNARY_FUNCTOR)
 TH_UNARY_KEEP_OPS(TH_DEFINE_UNARY_FUNCTOR)
 #undef TH_DEFINE_UNARY_FUNCTOR
 
+/// Element i of arange/linspace (computed in double, then cast to the output type).
+TH_HOST_DEVICE inline double range_value(int64_t i, int64_t n, double start, double step, double end,
+                                         bool symmetric) {
+  if (symmetric && i >= n / 2) return end - step * double(n - 1 - i);
+  return start + step * double(i);
+}
+
 /// Whether a functor computes in floating point only (its kernels exist for float types only).
 template <typename Functor>
 constexpr bool kUnaryFloating = false;

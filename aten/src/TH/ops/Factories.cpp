@@ -1,7 +1,12 @@
-// empty / zeros / ones / full.
+// Factories: empty / zeros / ones / full and their _like forms, arange, linspace, logspace, eye.
+#include <cmath>
+
 #include "../Functions.h"
+#include "../Kernels.h"
 
 namespace th {
+
+TH_DEFINE_STUB(range_fn, range_stub);
 
 Tensor empty(const IntList& size, std::optional<ScalarType> dtype, std::optional<Device> device) {
   return empty_tensor(size, dtype.value_or(get_default_dtype()), device.value_or(Device()));
@@ -21,6 +26,77 @@ Tensor full(const IntList& size, const Scalar& fill_value, std::optional<ScalarT
   ScalarType inferred = fill_value.is_floating_point() ? get_default_dtype() : fill_value.type();
   Tensor t = empty(size, dtype.value_or(inferred), device);
   return fill_(t, fill_value);
+}
+
+Tensor empty_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return empty_tensor(self.sizes(), dtype.value_or(self.dtype()), device.value_or(self.device()));
+}
+
+Tensor zeros_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  Tensor t = empty_like(self, dtype, device);
+  return fill_(t, Scalar(int64_t(0)));
+}
+
+Tensor ones_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  Tensor t = empty_like(self, dtype, device);
+  return fill_(t, Scalar(int64_t(1)));
+}
+
+Tensor full_like(const Tensor& self, const Scalar& fill_value, std::optional<ScalarType> dtype,
+                 std::optional<Device> device) {
+  Tensor t = empty_like(self, dtype, device);
+  return fill_(t, fill_value);
+}
+
+Tensor arange(const Scalar& end, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return arange(Scalar(int64_t(0)), end, Scalar(int64_t(1)), dtype, device);
+}
+
+Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::optional<ScalarType> dtype,
+              std::optional<Device> device) {
+  const double s = start.to<double>(), e = end.to<double>(), d = step.to<double>();
+  TH_CHECK(d != 0, "step must be nonzero");
+  TH_CHECK(std::isfinite(s) && std::isfinite(e), "unsupported range: ", s, " -> ", e);
+  TH_CHECK((d > 0 && e >= s) || (d < 0 && e <= s), "upper bound and lower bound inconsistent with step sign");
+  bool floating = start.is_floating_point() || end.is_floating_point() || step.is_floating_point();
+  ScalarType t = dtype.value_or(floating ? get_default_dtype() : ScalarType::Long);
+  const auto n = static_cast<int64_t>(std::ceil((e - s) / d));
+  Tensor out = empty_tensor({n}, t, device.value_or(Device()));
+  if (n > 0) range_stub[out.device().type](out, s, d, e, false);
+  return out;
+}
+
+Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::optional<ScalarType> dtype,
+                std::optional<Device> device) {
+  TH_CHECK(steps >= 0, "number of steps must be non-negative");
+  Tensor out = empty_tensor({steps}, dtype.value_or(get_default_dtype()), device.value_or(Device()));
+  if (steps == 0) return out;
+  const double s = start.to<double>(), e = end.to<double>();
+  const double step = steps > 1 ? (e - s) / double(steps - 1) : 0.0;
+  range_stub[out.device().type](out, s, step, e, steps > 1);
+  return out;
+}
+
+Tensor logspace(const Scalar& start, const Scalar& end, int64_t steps, double base,
+                std::optional<ScalarType> dtype, std::optional<Device> device) {
+  ScalarType t = dtype.value_or(get_default_dtype());
+  Tensor exponents = linspace(start, end, steps, ScalarType::Double, device);
+  Tensor out = pow(wrap_number(Scalar(base)), exponents);
+  return to_dtype(out, t);
+}
+
+Tensor eye(int64_t n, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  return eye(n, n, dtype, device);
+}
+
+Tensor eye(int64_t n, int64_t m, std::optional<ScalarType> dtype, std::optional<Device> device) {
+  const int64_t cols = m;
+  TH_CHECK(n >= 0, "n must be greater or equal to 0, got ", n);
+  TH_CHECK(cols >= 0, "m must be greater or equal to 0, got ", cols);
+  Tensor out = zeros({n, cols}, dtype, device);
+  Tensor diagonal = as_strided(out, {std::min(n, cols)}, {cols + 1}, 0);
+  fill_(diagonal, Scalar(int64_t(1)));
+  return out;
 }
 
 }  // namespace th

@@ -1,0 +1,89 @@
+"""Op timings: ours vs NumPy vs upstream PyTorch, measured in one run and printed as ratios.
+
+    python bench/ops.py [--reference-python PATH] [--quick]
+
+Each library is timed in a subprocess of its own (our torch and upstream's are both `torch`
+and must never share an interpreter): ours from this checkout's build, upstream from the venv
+of `nox -s tests-reference` (or --reference-python). Targets (issue 3): large elementwise
+<= 1.0x upstream, sum/max <= 1.5x, matmul <= 1.25x, per-op overhead <= 1.0x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# name -> (setup, statement); `lib` is torch or numpy, the same code runs on each
+CASES = {
+    "add 10M f32": ("a = lib_rand(10_000_000); b = lib_rand(10_000_000)", "a + b"),
+    "mul 10M f32": ("a = lib_rand(10_000_000); b = lib_rand(10_000_000)", "a * b"),
+    "exp 10M f32": ("a = lib_rand(10_000_000)", "lib.exp(a)"),
+    "add 10M f32, transposed": ("a = lib_rand(2500, 4000).T; b = lib_rand(2500, 4000).T", "a + b"),
+    "sum 10M f32": ("a = lib_rand(10_000_000)", "a.sum()"),
+    "max 10M f32": ("a = lib_rand(10_000_000)", "a.max()"),
+    "overhead: a + b (8 elems)": ("a = lib_rand(8); b = lib_rand(8)", "a + b"),
+    "overhead: a.sum() (8 elems)": ("a = lib_rand(8)", "a.sum()"),
+    "overhead: a[1:3] (8 elems)": ("a = lib_rand(8)", "a[1:3]"),
+}
+
+WORKER = r"""
+import json, sys, timeit
+import numpy as np
+which = sys.argv[1]
+if which == "numpy":
+    lib = np
+    lib_rand = lambda *s: np.random.default_rng(0).random(s, dtype=np.float32)
+else:
+    import torch as lib
+    torch = lib
+    lib_rand = lambda *s: torch.from_numpy(np.random.default_rng(0).random(s, dtype=np.float32))
+cases = json.loads(sys.argv[2])
+out = {}
+for name, (setup, stmt) in cases.items():
+    g = {"lib": lib, "lib_rand": lib_rand, "np": np}
+    exec(setup, g)
+    t = timeit.Timer(stmt, globals=g)
+    n, _ = t.autorange()
+    out[name] = min(t.repeat(repeat=5, number=n)) / n
+print(json.dumps(out))
+"""
+
+
+def run(python: str, which: str, env: dict) -> dict:
+    p = subprocess.run(
+        [python, "-c", WORKER, which, json.dumps(CASES)], capture_output=True, text=True, env=env, cwd="/"
+    )
+    if p.returncode != 0:
+        raise SystemExit(f"bench/ops.py: {which} worker failed:\n{p.stderr[-2000:]}")
+    return json.loads(p.stdout)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reference-python", default=str(ROOT / ".nox" / "tests-reference" / "bin" / "python"))
+    args = ap.parse_args()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONSAFEPATH="1", OMP_NUM_THREADS=str(os.cpu_count()))
+    ours = run(sys.executable, "ours", env)
+    numpy = run(sys.executable, "numpy", env)
+    ref = None
+    if Path(args.reference_python).exists():
+        ref = run(args.reference_python, "upstream", {**env, "PYTHONPATH": ""})
+    else:
+        print(f"(no upstream PyTorch at {args.reference_python}: run `nox -s tests-reference` once)")
+    fmt = lambda s: f"{s * 1e6:,.1f} us" if s < 1e-3 else f"{s * 1e3:,.2f} ms"  # noqa: E731
+    print("\n| op | ours | NumPy | upstream | ours / upstream | ours / NumPy |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for name in CASES:
+        up = f"{fmt(ref[name])} | {ours[name] / ref[name]:.2f}x" if ref else "n/a | n/a"
+        print(f"| {name} | {fmt(ours[name])} | {fmt(numpy[name])} | {up} | {ours[name] / numpy[name]:.2f}x |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,68 @@
+"""Factories against NumPy: arange/linspace/logspace/eye and the *_like forms (dtype inference,
+values, errors). Runs against upstream PyTorch too."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import torch
+
+
+@pytest.mark.parametrize(
+    "args,dtype",
+    [
+        ((5,), torch.int64),
+        ((2, 9, 3), torch.int64),
+        ((5, 0, -2), torch.int64),
+        ((0, 1, 0.25), torch.float32),
+        ((1.0, 2.0), torch.float32),
+        ((-3, 3.5, 0.5), torch.float32),
+    ],
+)
+def test_arange(args, dtype):
+    t = torch.arange(*args)
+    assert t.dtype == dtype
+    np.testing.assert_allclose(t.numpy(), np.arange(*args).astype(t.numpy().dtype), rtol=1e-6)
+    assert torch.arange(*args, dtype=torch.float64).dtype == torch.float64
+
+
+@pytest.mark.parametrize("start,end,steps", [(0, 1, 5), (-2, 3, 7), (1, 1, 3), (0, 1, 1), (0, 1, 0), (10, -10, 11)])
+def test_linspace_logspace(start, end, steps):
+    t = torch.linspace(start, end, steps)
+    assert t.dtype == torch.float32 and t.shape == (steps,)
+    np.testing.assert_allclose(t.numpy(), np.linspace(start, end, steps), rtol=1e-6, atol=1e-6)
+    if steps > 1:
+        assert t[0].item() == start and t[-1].item() == end  # exact endpoints
+    lg = torch.logspace(start, end, steps, base=2.0, dtype=torch.float64)
+    np.testing.assert_allclose(lg.numpy(), np.logspace(start, end, steps, base=2.0), rtol=1e-12)
+
+
+@pytest.mark.parametrize("n,m", [(3, None), (2, 4), (4, 2), (0, None)])
+def test_eye(n, m):
+    args = (n,) if m is None else (n, m)
+    np.testing.assert_array_equal(torch.eye(*args).numpy(), np.eye(n, m))
+    assert torch.eye(*args, dtype=torch.int32).dtype == torch.int32
+
+
+def test_like_factories_keep_shape_and_dtype():
+    x = torch.ones(2, 3, dtype=torch.int32).transpose(0, 1)
+    for fn in (torch.zeros_like, torch.ones_like, torch.empty_like):
+        y = fn(x)
+        assert y.shape == (3, 2) and y.dtype == torch.int32
+    assert torch.full_like(x, 7).tolist() == [[7, 7]] * 3
+    assert torch.zeros_like(x, dtype=torch.float64).dtype == torch.float64
+
+
+@pytest.mark.parametrize(
+    "make,message",
+    [
+        (lambda: torch.arange(0, 5, 0), "step must be nonzero"),
+        (lambda: torch.arange(5, 0, 1), "upper bound and lower bound inconsistent with step sign"),
+        (lambda: torch.linspace(0, 1, -1), "number of steps must be non-negative"),
+        (lambda: torch.eye(-1), "n must be greater or equal to 0, got -1"),
+    ],
+)
+def test_errors(make, message):
+    with pytest.raises(RuntimeError, match=message):
+        make()
