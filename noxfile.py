@@ -1,6 +1,6 @@
 """Nox sessions: isolated environments for CI and pre-push (`nox --list`).
 
-    nox                      every default session: tests-cpu, tests-cuda, tests-build, lint
+    nox                      every default session: tests-cpu, tests-cuda, tests-build, lint, tests-reference
     nox -s tests-cpu         CPU build (USE_CUDA=0) in build/nox-tests-cpu, tensor/nn/codegen suites
     nox -s tests-cuda        CUDA build (nvcc, every .cu file) in build/nox-tests-cuda, + the GPU suite
     nox -s tests-build       the dev-loop contracts (tests/build): no-op, rebuild scope, codegen, guards
@@ -25,7 +25,7 @@ PYPROJECT = nox.project.load_toml(ROOT / "pyproject.toml")
 SUITES = ["tests/tensor", "tests/nn", "tests/codegen", "tests/cuda"]
 
 nox.options.default_venv_backend = "uv|virtualenv"
-nox.options.sessions = ["tests-cpu", "tests-cuda", "tests-build", "lint"]
+nox.options.sessions = ["tests-cpu", "tests-cuda", "tests-build", "lint", "tests-reference"]
 nox.options.reuse_existing_virtualenvs = False
 
 
