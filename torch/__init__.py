@@ -8,7 +8,18 @@ from torch._loader import load_extension
 
 _C = load_extension()
 
-from torch._C import Tensor, can_cast, device, dtype, from_numpy, get_default_dtype, promote_types, set_default_dtype  # noqa: E402  # noqa: E402
+from torch._C import (  # noqa: E402
+    Tensor,
+    can_cast,
+    device,
+    dtype,
+    from_numpy,
+    get_default_dtype,
+    get_num_threads,
+    promote_types,
+    set_default_dtype,
+    set_num_threads,
+)
 from torch._size import Size  # noqa: E402
 
 _C._register_size_type(Size)
@@ -55,5 +66,7 @@ __all__ = [
     "set_default_dtype",
     "promote_types",
     "can_cast",
+    "get_num_threads",
+    "set_num_threads",
     *_C._function_names,
 ]

@@ -243,3 +243,23 @@ class TestSum:
             torch.ones(2, 3).sum(2)
         with pytest.raises(RuntimeError, match="appears multiple times"):
             torch.ones(2, 3).sum((0, 0))
+
+
+def test_result_follows_the_layout_of_dense_inputs():
+    t = torch.from_numpy(np.arange(12.0).reshape(3, 4))
+    r = t.transpose(0, 1) + t.transpose(0, 1)
+    assert r.shape == (4, 3) and r.stride() == (1, 4)  # computed as one dense loop, like PyTorch
+    np.testing.assert_array_equal(r.numpy(), 2 * np.arange(12.0).reshape(3, 4).T)
+    assert (t.narrow(1, 0, 2) * 2).is_contiguous()  # a view with gaps gives a contiguous result
+
+
+def test_num_threads_roundtrip():
+    n = torch.get_num_threads()
+    assert n >= 1
+    torch.set_num_threads(1)
+    try:
+        a = torch.from_numpy(np.arange(100_000.0))
+        assert (a + a).sum().item() == 2 * np.arange(100_000.0).sum()
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(n)

@@ -1,6 +1,7 @@
 // torch._C: the extension module. C++ exceptions from the libraries become the Python
 // exceptions of the same name; the op bindings come from the generated shards.
 #include <TH/Exception.h>
+#include <TH/Parallel.h>
 
 #include "bind.h"
 
@@ -27,5 +28,7 @@ NB_MODULE(_C, m) {
   torch::bind_build_info(m);
   torch::bind_cuda(m);
   torch::bind_indexing(tensor);
+  m.def("get_num_threads", &th::get_num_threads, "Threads used by CPU ops.");
+  m.def("set_num_threads", &th::set_num_threads, "n"_a, "Sets the threads used by CPU ops.");
   torch::bindings::register_all(m, tensor);
 }

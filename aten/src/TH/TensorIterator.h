@@ -4,6 +4,7 @@
 // overlap, reorders and coalesces dimensions, and hands kernels byte strides.
 #include <vector>
 
+#include "Parallel.h"
 #include "Tensor.h"
 
 namespace th {
@@ -71,33 +72,62 @@ class TensorIterator {
   /// Calls loop(char** data, const int64_t* strides, int64_t n) once per innermost row.
   template <typename Loop>
   void for_each(Loop&& loop) const {
-    const int nt = ntensors();
-    char* base[16];
-    int64_t inner_strides[16];
-    for (int i = 0; i < nt; ++i) {
-      base[i] = data_ptr(i);
-      inner_strides[i] = ndim() ? operands_[i].strides[0] : 0;
-    }
     if (numel() == 0) return;
-    if (ndim() <= 1) {
-      loop(base, inner_strides, ndim() ? shape_[0] : 1);
+    for_each_rows(0, ndim() ? numel() / shape_[0] : 1, loop);
+  }
+
+  /// for_each split across threads. Only for loops whose output elements are distinct
+  /// (elementwise ops, copies), never for reductions, whose rows share outputs.
+  template <typename Loop>
+  void parallel_for_each(Loop&& loop) const {
+    if (numel() == 0) return;
+    if (ndim() <= 1) {  // one long row: split it
+      const int nt = ntensors();
+      parallel_for(numel(), kGrainSize, [&](int64_t begin, int64_t end) {
+        char* ptrs[16] = {};
+        int64_t strides[16] = {};
+        for (int i = 0; i < nt; ++i) {
+          strides[i] = ndim() ? operands_[i].strides[0] : 0;
+          ptrs[i] = data_ptr(i) + begin * strides[i];
+        }
+        loop(ptrs, strides, end - begin);
+      });
       return;
     }
-    int64_t counter[TH_MAX_DIMS] = {0};
-    char* ptrs[16];
-    const int64_t outer = numel() / shape_[0];
-    for (int64_t row = 0; row < outer; ++row) {
-      for (int i = 0; i < nt; ++i) {
-        ptrs[i] = base[i];
-        for (int d = 1; d < ndim(); ++d) ptrs[i] += counter[d] * operands_[i].strides[d];
-      }
-      loop(ptrs, inner_strides, shape_[0]);
-      for (int d = 1; d < ndim() && ++counter[d] == shape_[d]; ++d) counter[d] = 0;
-    }
+    const int64_t rows = numel() / shape_[0];
+    parallel_for(rows, std::max<int64_t>(1, kGrainSize / shape_[0]),
+                 [&](int64_t begin, int64_t end) { for_each_rows(begin, end, loop); });
   }
 
  private:
   friend class TensorIteratorConfig;
+
+  /// Runs `loop` over rows [begin, end) of the iteration space (a row: all of dim 0).
+  template <typename Loop>
+  void for_each_rows(int64_t begin, int64_t end, Loop& loop) const {
+    const int nt = ntensors();
+    char* ptrs[16] = {};
+    int64_t inner[16] = {};
+    for (int i = 0; i < nt; ++i) inner[i] = ndim() ? operands_[i].strides[0] : 0;
+    if (ndim() <= 1) {
+      for (int i = 0; i < nt; ++i) ptrs[i] = data_ptr(i);
+      loop(ptrs, inner, ndim() ? shape_[0] : 1);
+      return;
+    }
+    int64_t counter[TH_MAX_DIMS] = {0};
+    for (int64_t r = begin, d = 1; d < ndim(); ++d) {  // row index -> counters of dims 1..
+      counter[d] = r % shape_[d];
+      r /= shape_[d];
+    }
+    for (int64_t row = begin; row < end; ++row) {
+      for (int i = 0; i < nt; ++i) {
+        ptrs[i] = data_ptr(i);
+        for (int d = 1; d < ndim(); ++d) ptrs[i] += counter[d] * operands_[i].strides[d];
+      }
+      loop(ptrs, inner, shape_[0]);
+      for (int d = 1; d < ndim() && ++counter[d] == shape_[d]; ++d) counter[d] = 0;
+    }
+  }
   void compute_shape(const TensorIteratorConfig& cfg);
   void compute_types(const TensorIteratorConfig& cfg);
   void allocate_outputs(const TensorIteratorConfig& cfg);

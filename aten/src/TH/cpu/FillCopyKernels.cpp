@@ -16,7 +16,7 @@ void copy_kernel(TensorIterator& iter) {
   TH_DISPATCH_ALL_TYPES(iter.dtype(0), "copy_cpu", [&] {
     using dst_t = scalar_t;
     TH_DISPATCH_ALL_TYPES(iter.dtype(1), "copy_cpu", [&] {
-      iter.for_each([](char** data, const int64_t* strides, int64_t n) {
+      iter.parallel_for_each([](char** data, const int64_t* strides, int64_t n) {
         for (int64_t k = 0; k < n; ++k) {
           *reinterpret_cast<dst_t*>(data[0] + k * strides[0]) =
               static_cast<dst_t>(*reinterpret_cast<const scalar_t*>(data[1] + k * strides[1]));

@@ -32,16 +32,22 @@ void apply_dense(const F& f, char** data, int64_t n, std::index_sequence<I...> s
 }  // namespace detail
 
 /// out = f(in...) elementwise: `Arity` inputs of element type T, the output of f's result type.
+/// Runs on several threads above kGrainSize elements (f must not throw).
 template <typename T, size_t Arity, typename F>
 void cpu_kernel(TensorIterator& iter, const F& f) {
   using Seq = std::make_index_sequence<Arity>;
   if (iter.is_contiguous()) {
-    char* data[Arity + 1];
-    for (int i = 0; i <= static_cast<int>(Arity); ++i) data[i] = iter.data_ptr(i);
-    detail::apply_dense<F, T>(f, data, iter.numel(), Seq{});
+    using out_t = decltype(detail::result_of<F, T>(Seq{}));
+    parallel_for(iter.numel(), kGrainSize, [&](int64_t begin, int64_t end) {
+      char* data[Arity + 1];
+      data[0] = iter.data_ptr(0) + begin * static_cast<int64_t>(sizeof(out_t));
+      for (int i = 1; i <= static_cast<int>(Arity); ++i)
+        data[i] = iter.data_ptr(i) + begin * int64_t(sizeof(T));
+      detail::apply_dense<F, T>(f, data, end - begin, Seq{});
+    });
     return;
   }
-  iter.for_each([&](char** data, const int64_t* strides, int64_t n) {
+  iter.parallel_for_each([&](char** data, const int64_t* strides, int64_t n) {
     detail::apply_row<F, T>(f, data, strides, n, Seq{});
   });
 }
