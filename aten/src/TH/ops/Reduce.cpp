@@ -14,18 +14,6 @@ namespace {
 
 using math::ReduceOp;
 
-const char* op_name(ReduceOp op) {
-  switch (op) {
-    case ReduceOp::Sum: return "sum";
-    case ReduceOp::Prod: return "prod";
-    case ReduceOp::Max: return "amax";
-    case ReduceOp::Min: return "amin";
-    case ReduceOp::All: return "all";
-    case ReduceOp::Any: return "any";
-  }
-  return "reduce";
-}
-
 /// The reducer's identity as a Scalar of the right kind (the output starts from it).
 Scalar identity(ReduceOp op, ScalarType t) {
   Scalar out;
@@ -44,12 +32,14 @@ Scalar identity(ReduceOp op, ScalarType t) {
   return out;
 }
 
-Tensor reduce(const Tensor& self, const IntList& dims, bool keepdim, ScalarType compute, ReduceOp op) {
-  if (op == ReduceOp::Max || op == ReduceOp::Min) {
+/// `name` is the op as the user called it, for messages (max, amax, ...).
+Tensor reduce(const Tensor& self, const IntList& dims, bool keepdim, ScalarType compute, ReduceOp op,
+              const char* name) {
+  if (op == ReduceOp::Max || op == ReduceOp::Min) {  // no identity a user would expect: refuse empty input
     bool empty = self.numel() == 0;
     for (int64_t d : dims) empty = empty || self.size(d) == 0;
     TH_CHECK(
-        !empty || (!dims.empty() && self.numel() != 0), op_name(op),
+        !empty || (!dims.empty() && self.numel() != 0), name,
         "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with "
         "the 'dim' argument.");
   }
@@ -114,15 +104,15 @@ Tensor sum(const Tensor& self, std::optional<ScalarType> dtype) {
 
 Tensor sum(const Tensor& self, const std::optional<IntList>& dim, bool keepdim,
            std::optional<ScalarType> dtype) {
-  return reduce(self, dims_of(dim), keepdim, accumulate_dtype(self, dtype), ReduceOp::Sum);
+  return reduce(self, dims_of(dim), keepdim, accumulate_dtype(self, dtype), ReduceOp::Sum, "sum");
 }
 
 Tensor prod(const Tensor& self, std::optional<ScalarType> dtype) {
-  return reduce(self, {}, false, accumulate_dtype(self, dtype), ReduceOp::Prod);
+  return reduce(self, {}, false, accumulate_dtype(self, dtype), ReduceOp::Prod, "prod");
 }
 
 Tensor prod(const Tensor& self, int64_t dim, bool keepdim, std::optional<ScalarType> dtype) {
-  return reduce(self, {dim}, keepdim, accumulate_dtype(self, dtype), ReduceOp::Prod);
+  return reduce(self, {dim}, keepdim, accumulate_dtype(self, dtype), ReduceOp::Prod, "prod");
 }
 
 Tensor mean(const Tensor& self, std::optional<ScalarType> dtype) {
@@ -137,42 +127,30 @@ Tensor mean(const Tensor& self, const std::optional<IntList>& dim, bool keepdim,
       "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
       "Got: ",
       scalar_type_cpp_name(t));
-  Tensor total = reduce(self, dims_of(dim), keepdim, t, ReduceOp::Sum);
+  Tensor total = reduce(self, dims_of(dim), keepdim, t, ReduceOp::Sum, "mean");
   int64_t count = total.numel() ? self.numel() / total.numel() : 0;
   return div_(total, wrap_number(Scalar(int64_t(count))), std::nullopt);
 }
 
 Tensor amax(const Tensor& self, const IntList& dim, bool keepdim) {
-  return reduce(self, dim, keepdim, self.dtype(), ReduceOp::Max);
+  return reduce(self, dim, keepdim, self.dtype(), ReduceOp::Max, "amax");
 }
 
 Tensor amin(const Tensor& self, const IntList& dim, bool keepdim) {
-  return reduce(self, dim, keepdim, self.dtype(), ReduceOp::Min);
+  return reduce(self, dim, keepdim, self.dtype(), ReduceOp::Min, "amin");
 }
 
-Tensor all(const Tensor& self) { return reduce(self, {}, false, ScalarType::Bool, ReduceOp::All); }
+Tensor all(const Tensor& self) { return reduce(self, {}, false, ScalarType::Bool, ReduceOp::All, "all"); }
 Tensor all(const Tensor& self, int64_t dim, bool keepdim) {
-  return reduce(self, {dim}, keepdim, ScalarType::Bool, ReduceOp::All);
+  return reduce(self, {dim}, keepdim, ScalarType::Bool, ReduceOp::All, "all");
 }
-Tensor any(const Tensor& self) { return reduce(self, {}, false, ScalarType::Bool, ReduceOp::Any); }
+Tensor any(const Tensor& self) { return reduce(self, {}, false, ScalarType::Bool, ReduceOp::Any, "any"); }
 Tensor any(const Tensor& self, int64_t dim, bool keepdim) {
-  return reduce(self, {dim}, keepdim, ScalarType::Bool, ReduceOp::Any);
+  return reduce(self, {dim}, keepdim, ScalarType::Bool, ReduceOp::Any, "any");
 }
 
-Tensor max(const Tensor& self) {
-  TH_CHECK(
-      self.numel() > 0,
-      "max(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with "
-      "the 'dim' argument.");
-  return reduce(self, {}, false, self.dtype(), ReduceOp::Max);
-}
-Tensor min(const Tensor& self) {
-  TH_CHECK(
-      self.numel() > 0,
-      "min(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with "
-      "the 'dim' argument.");
-  return reduce(self, {}, false, self.dtype(), ReduceOp::Min);
-}
+Tensor max(const Tensor& self) { return reduce(self, {}, false, self.dtype(), ReduceOp::Max, "max"); }
+Tensor min(const Tensor& self) { return reduce(self, {}, false, self.dtype(), ReduceOp::Min, "min"); }
 std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
   return arg_reduce(self, dim, keepdim, true, "max");
 }
