@@ -15,7 +15,7 @@ import shutil
 import subprocess
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,7 +76,6 @@ class Config:
     build_type: str = "Release"
     cuda_arch_list: str = ""
     python: str = sys.executable
-    extra: dict = field(default_factory=dict)
 
     @classmethod
     def from_env(cls, build_dir: Path, package_dir: Path, **overrides) -> Config:
@@ -123,16 +122,6 @@ class Config:
         blob = json.dumps({"args": self.cmake_args(), "env": env}, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
-    def cache_value(self, key: str) -> str | None:
-        """A value from CMakeCache.txt of this build (None if not configured or unset)."""
-        try:
-            for line in (self.build_dir / "CMakeCache.txt").read_text().splitlines():
-                if line.startswith(key + ":"):
-                    return line.split("=", 1)[1]
-        except FileNotFoundError:
-            return None
-        return None
-
     def cuda_enabled(self) -> bool:
         """Whether this (configured) build has THC/THCUNN."""
         return (self.build_dir / "aten/src/THC").is_dir()
@@ -175,9 +164,9 @@ def configure(cfg: Config, force: bool = False) -> bool:
     return True
 
 
-def ninja(cfg: Config, targets: list[str], explain: bool = False) -> None:
+def ninja(cfg: Config, targets: list[str]) -> None:
     """Builds `targets` (all when empty) with Ninja, MAX_JOBS jobs."""
-    cmd = ["ninja", "-C", str(cfg.build_dir), f"-j{max_jobs()}", *(["-d", "explain"] if explain else []), *targets]
+    cmd = ["ninja", "-C", str(cfg.build_dir), f"-j{max_jobs()}", *targets]
     run(cmd)
 
 

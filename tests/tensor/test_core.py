@@ -7,18 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numpy_dtypes import NP
 
 import torch
 
-DTYPES = {
-    torch.float32: np.float32,
-    torch.float64: np.float64,
-    torch.int64: np.int64,
-    torch.int32: np.int32,
-    torch.int16: np.int16,
-    torch.int8: np.int8,
-    torch.uint8: np.uint8,
-}
+DTYPES = {t: n for t, n in NP.items() if t != torch.bool}  # the numeric dtypes
 
 
 def make(shape, dtype=torch.float32, seed=0):

@@ -14,19 +14,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numpy_dtypes import NP
 
 import torch
 
-NP = {
-    torch.float32: np.float32,
-    torch.float64: np.float64,
-    torch.int64: np.int64,
-    torch.int32: np.int32,
-    torch.int16: np.int16,
-    torch.int8: np.int8,
-    torch.uint8: np.uint8,
-    torch.bool: np.bool_,
-}
 FLOATS = (torch.float32, torch.float64)
 INTS = (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8)
 TOL = {torch.float32: dict(rtol=2e-5, atol=1e-6), torch.float64: dict(rtol=1e-12, atol=1e-12)}
