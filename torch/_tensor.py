@@ -88,6 +88,7 @@ _OPERATORS = {
     "and": ("bitwise_and", "bitwise_and"),
     "or": ("bitwise_or", "bitwise_or"),
     "xor": ("bitwise_xor", "bitwise_xor"),
+    "matmul": ("matmul", None),
 }
 
 
@@ -96,7 +97,8 @@ def install() -> None:
     for dunder, (op, commutative) in _OPERATORS.items():
         setattr(Tensor, f"__{dunder}__", getattr(Tensor, op))
         setattr(Tensor, f"__r{dunder}__", getattr(Tensor, commutative) if commutative else _reflected(op))
-        setattr(Tensor, f"__i{dunder}__", getattr(Tensor, op + "_"))
+        if hasattr(Tensor, op + "_"):  # `a @= b` falls back to `a = a @ b`, as in PyTorch
+            setattr(Tensor, f"__i{dunder}__", getattr(Tensor, op + "_"))
     for op in ("eq", "ne", "lt", "le", "gt", "ge"):
         setattr(Tensor, f"__{op}__", _comparison(op))
     Tensor.__hash__ = object.__hash__  # defining __eq__ would otherwise make tensors unhashable

@@ -138,7 +138,7 @@ nb::handle bind_tensor(nb::module_& m) {
       .def_prop_ro("device", &th::Tensor::device)
       .def_prop_ro("is_cuda", [](const th::Tensor& t) { return t.device().is_cuda(); })
       .def_prop_ro("ndim", &th::Tensor::dim)
-      .def_prop_ro("_version", [](const th::Tensor& t) { return t.impl()->version; })
+      .def_prop_ro("_version", [](const th::Tensor& t) { return t.version(); })
       .def("dim", &th::Tensor::dim, "Number of dimensions.")
       .def("numel", &th::Tensor::numel, "Number of elements.")
       .def("storage_offset", &th::Tensor::storage_offset, "Offset into the storage, in elements.")

@@ -114,6 +114,19 @@ std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim);
 Tensor argmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim);
 Tensor argmin(const Tensor& self, std::optional<int64_t> dim, bool keepdim);
 
+// linear algebra on BLAS (CPU) or a tiled kernel (CUDA) (ops/Linear.cpp)
+Tensor mm(const Tensor& self, const Tensor& mat2);
+Tensor& mm_out(Tensor& out, const Tensor& self, const Tensor& mat2);
+Tensor bmm(const Tensor& self, const Tensor& mat2);
+Tensor& bmm_out(Tensor& out, const Tensor& self, const Tensor& mat2);
+Tensor mv(const Tensor& self, const Tensor& vec);
+Tensor dot(const Tensor& self, const Tensor& tensor);
+Tensor outer(const Tensor& self, const Tensor& vec2);
+Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
+             const Scalar& alpha);
+Tensor matmul(const Tensor& self, const Tensor& other);
+Tensor& matmul_out(Tensor& out, const Tensor& self, const Tensor& other);
+
 // views: new metadata over the same storage (ops/Views.cpp)
 Tensor as_strided(const Tensor& self, const IntList& size, const IntList& stride,
                   std::optional<int64_t> storage_offset);

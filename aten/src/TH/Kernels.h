@@ -20,6 +20,10 @@ using unary_fn = void(TensorIterator&, math::UnaryOp);
 /// the upper half from `end` backwards, as PyTorch does, so both endpoints are exact.
 using range_fn = void(const Tensor& out, double start, double step, double end, bool symmetric);
 using binary_op_fn = void(TensorIterator&, math::BinaryOp);
+/// c[i] = alpha * a[i] @ b[i] + beta * c[i] for every batch i: a [B, M, K] and b [B, K, N] with any
+/// strides, c a contiguous [B, M, N]; all of one dtype and device. beta == 0 ignores c's contents.
+using gemm_fn = void(const Tensor& a, const Tensor& b, const Tensor& c, const Scalar& alpha,
+                     const Scalar& beta);
 
 TH_DECLARE_STUB(fill_fn, fill_stub);
 TH_DECLARE_STUB(binary_fn, add_stub);
@@ -30,5 +34,6 @@ TH_DECLARE_STUB(argreduce_fn, argreduce_stub);
 TH_DECLARE_STUB(unary_fn, unary_stub);
 TH_DECLARE_STUB(range_fn, range_stub);
 TH_DECLARE_STUB(binary_op_fn, binary_stub);
+TH_DECLARE_STUB(gemm_fn, gemm_stub);
 
 }  // namespace th

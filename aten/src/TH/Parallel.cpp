@@ -1,5 +1,7 @@
 #include "Parallel.h"
 
+#include <cblas.h>
+
 #include "Exception.h"
 
 namespace th {
@@ -17,6 +19,7 @@ void set_num_threads(int n) {
 #ifdef _OPENMP
   omp_set_num_threads(n);
 #endif
+  scipy_openblas_set_num_threads(n);  // matrix products use OpenBLAS's own threads
 }
 
 }  // namespace th

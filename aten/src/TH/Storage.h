@@ -17,6 +17,9 @@ class StorageImpl {
   void* data() const { return data_; }
   size_t nbytes() const { return nbytes_; }
   Device device() const { return device_; }
+  /// The version counter shared by every tensor viewing this memory (autograd checks it).
+  int64_t version() const { return version_; }
+  void bump_version() { ++version_; }
 
  private:
   DataPtr owned_;
@@ -24,6 +27,7 @@ class StorageImpl {
   void* data_;
   size_t nbytes_;
   Device device_;
+  int64_t version_ = 0;
 };
 
 using Storage = std::shared_ptr<StorageImpl>;

@@ -20,10 +20,16 @@ struct TensorImpl {
   IntList strides;
   int64_t storage_offset = 0;
   ScalarType dtype = ScalarType::Float;
-  /// Bumped by every in-place write (autograd uses it to detect modified saved tensors).
-  int64_t version = 0;
   /// A Python number turned into a 0-dim tensor: a "weak" type in promotion (int_t * 2.5 is float).
   bool wrapped_number = false;
+  /// Autograd: whether gradients flow to or through this tensor (set by the Python engine;
+  /// the bindings read it to decide, cheaply, whether an op must be recorded).
+  bool requires_grad = false;
+  /// The tensor this one is a view of (always a non-view root), set by torch._C for view ops;
+  /// autograd rebases the root's history when a view is modified in place.
+  std::shared_ptr<TensorImpl> base;
+  /// Autograd bookkeeping owned by the Python layer (grad_fn, grad, hooks); opaque to TH.
+  std::shared_ptr<void> autograd_meta;
 };
 
 /// A refcounted handle to a TensorImpl; copying a Tensor copies the handle, not the data.
@@ -51,8 +57,12 @@ class Tensor {
   bool is_contiguous() const;
   /// Whether both handles view the very same TensorImpl.
   bool is_same(const Tensor& o) const { return impl_ == o.impl_; }
-  /// Marks an in-place modification.
-  void bump_version() const { ++impl_->version; }
+  /// Marks an in-place modification (the counter lives in the storage, so views share it).
+  void bump_version() const { impl_->storage->bump_version(); }
+  /// How many in-place writes the memory under this tensor has seen.
+  int64_t version() const { return impl_->storage->version(); }
+  /// The shared handle (to keep the impl alive, e.g. as a view's base).
+  const std::shared_ptr<TensorImpl>& impl_ptr() const { return impl_; }
 
  private:
   std::shared_ptr<TensorImpl> impl_;

@@ -1,0 +1,111 @@
+// CPU batched gemm: OpenBLAS (the scipy-openblas32 wheel's symbols, prefixed scipy_) for
+// float and double, a cache-friendly loop for the integer types (as PyTorch, which has no
+// BLAS for them either).
+#include <cblas.h>
+
+#include <vector>
+
+#include "../Kernels.h"
+#include "../Parallel.h"
+
+namespace th {
+namespace {
+
+/// How BLAS can read one [rows, cols] operand with element strides (s0, s1): row-major with a
+/// leading dimension, transposed, or not at all (then it is packed first).
+struct BlasView {
+  bool ok = false;
+  CBLAS_TRANSPOSE trans = CblasNoTrans;
+  int64_t ld = 0;
+};
+
+BlasView blas_view(int64_t rows, int64_t cols, int64_t s0, int64_t s1) {
+  if (s1 == 1 || cols == 1) {
+    const int64_t ld = rows == 1 ? std::max<int64_t>(cols, 1) : s0;
+    if (ld >= std::max<int64_t>(cols, 1)) return {true, CblasNoTrans, ld};
+  }
+  if (s0 == 1 || rows == 1) {
+    const int64_t ld = cols == 1 ? std::max<int64_t>(rows, 1) : s1;
+    if (ld >= std::max<int64_t>(rows, 1)) return {true, CblasTrans, ld};
+  }
+  return {};
+}
+
+template <typename T>
+void blas_gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t M, int64_t N, int64_t K, T alpha, const T* a,
+               int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
+  if constexpr (std::is_same_v<T, float>) {
+    scipy_cblas_sgemm(CblasRowMajor, ta, tb, M, N, K, alpha, a, lda, b, ldb, beta, c, ldc);
+  } else {
+    scipy_cblas_dgemm(CblasRowMajor, ta, tb, M, N, K, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+}
+
+/// [rows, cols] operand at `p` with element strides (s0, s1), packed row-major into `buf`.
+template <typename T>
+const T* pack(const T* p, int64_t rows, int64_t cols, int64_t s0, int64_t s1, std::vector<T>& buf) {
+  buf.resize(size_t(rows * cols));
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j) buf[size_t(i * cols + j)] = p[i * s0 + j * s1];
+  return buf.data();
+}
+
+template <typename T>
+void gemm_blas(const Tensor& a, const Tensor& b, const Tensor& c, T alpha, T beta) {
+  const int64_t B = a.size(0), M = a.size(1), K = a.size(2), N = b.size(2);
+  const T* pa = reinterpret_cast<const T*>(a.data_ptr());
+  const T* pb = reinterpret_cast<const T*>(b.data_ptr());
+  T* pc = reinterpret_cast<T*>(c.data_ptr());
+  std::vector<T> bufa, bufb;
+  for (int64_t i = 0; i < B; ++i) {
+    const T* ai = pa + i * a.stride(0);
+    const T* bi = pb + i * b.stride(0);
+    BlasView va = blas_view(M, K, a.stride(1), a.stride(2));
+    BlasView vb = blas_view(K, N, b.stride(1), b.stride(2));
+    if (!va.ok) ai = pack(ai, M, K, a.stride(1), a.stride(2), bufa), va = {true, CblasNoTrans, K};
+    if (!vb.ok) bi = pack(bi, K, N, b.stride(1), b.stride(2), bufb), vb = {true, CblasNoTrans, N};
+    blas_gemm<T>(va.trans, vb.trans, M, N, K, alpha, ai, va.ld, bi, vb.ld, beta, pc + i * M * N, N);
+  }
+}
+
+template <typename T>
+void gemm_loop(const Tensor& a, const Tensor& b, const Tensor& c, T alpha, T beta) {
+  const int64_t B = a.size(0), M = a.size(1), K = a.size(2), N = b.size(2);
+  const T* pa = reinterpret_cast<const T*>(a.data_ptr());
+  const T* pb = reinterpret_cast<const T*>(b.data_ptr());
+  T* pc = reinterpret_cast<T*>(c.data_ptr());
+  const int64_t sa0 = a.stride(0), sa1 = a.stride(1), sa2 = a.stride(2);
+  const int64_t sb0 = b.stride(0), sb1 = b.stride(1), sb2 = b.stride(2);
+  parallel_for(B * M, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(1, N * K)),
+               [&](int64_t lo, int64_t hi) {
+                 std::vector<T> row(static_cast<size_t>(N));
+                 for (int64_t r = lo; r < hi; ++r) {
+                   const int64_t bi = r / M, i = r % M;
+                   std::fill(row.begin(), row.end(), T(0));
+                   for (int64_t k = 0; k < K; ++k) {  // i-k-j order: the inner loop streams a row of b
+                     const T av = pa[bi * sa0 + i * sa1 + k * sa2];
+                     const T* brow = pb + bi * sb0 + k * sb1;
+                     for (int64_t j = 0; j < N; ++j) row[size_t(j)] += av * brow[j * sb2];
+                   }
+                   T* crow = pc + r * N;
+                   for (int64_t j = 0; j < N; ++j)
+                     crow[j] = T(alpha * row[size_t(j)] + (beta == T(0) ? T(0) : beta * crow[j]));
+                 }
+               });
+}
+
+void gemm_kernel(const Tensor& a, const Tensor& b, const Tensor& c, const Scalar& alpha, const Scalar& beta) {
+  TH_DISPATCH_NUMERIC_TYPES(a.dtype(), "addmm_impl_cpu_", [&] {
+    if constexpr (std::is_same_v<scalar_t, float> || std::is_same_v<scalar_t, double>) {
+      gemm_blas<scalar_t>(a, b, c, alpha.to<scalar_t>(), beta.to<scalar_t>());
+    } else {
+      gemm_loop<scalar_t>(a, b, c, alpha.to<scalar_t>(), beta.to<scalar_t>());
+    }
+  });
+}
+
+}  // namespace
+
+TH_REGISTER_KERNEL(gemm_stub, CPU, gemm_kernel);
+
+}  // namespace th
