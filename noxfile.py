@@ -22,7 +22,7 @@ import nox
 
 ROOT = Path(__file__).resolve().parent
 PYPROJECT = nox.project.load_toml(ROOT / "pyproject.toml")
-SUITES = ["tests/tensor", "tests/nn", "tests/codegen", "tests/cuda"]
+SUITES = ["tests/tensor", "tests/autograd", "tests/nn", "tests/codegen", "tests/cuda"]
 
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.sessions = ["tests-cpu", "tests-cuda", "tests-build", "lint", "tests-reference"]
@@ -105,6 +105,7 @@ def tests_reference(session: nox.Session) -> None:
         "-n",
         "auto",
         "tests/tensor",
+        "tests/autograd",
         "tests/nn",
         *session.posargs,
         env={"PYTHONSAFEPATH": "1", "TORCH_REFERENCE": "1"},

@@ -148,8 +148,8 @@ def _targets(what: str, *targets: str) -> None:
 
 @task
 def gen_bindings(c):
-    """Regenerate the torch._C binding shards and _C.pyi (only files whose content changed)."""
-    _targets("gen-bindings", "gen_bindings")
+    """Regenerate the torch._C binding shards, _C.pyi and the autograd nodes (only changed files)."""
+    _targets("gen-bindings", "gen_bindings", "gen_autograd")
 
 
 @task
@@ -199,7 +199,7 @@ def ccache_stats(c, zero=False):
 def test(c, args="", cuda=True):
     """Fast pytest run on the develop build (tensor, nn, codegen and, if built, CUDA suites)."""
     develop(c)
-    suites = ["tests/tensor", "tests/nn", "tests/codegen"] + (["tests/cuda"] if cuda else [])
+    suites = ["tests/tensor", "tests/autograd", "tests/nn", "tests/codegen"] + (["tests/cuda"] if cuda else [])
     t0 = time.perf_counter()
     res = c.run(f"{sys.executable} -m pytest -q -n auto {' '.join(suites)} {args}", warn=True, pty=False)
     say(f"test: {'passed' if res.ok else 'FAILED'} in {time.perf_counter() - t0:.2f}s")

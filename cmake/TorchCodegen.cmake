@@ -24,3 +24,18 @@ add_custom_command(
   WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"
   COMMENT "Generating torch._C bindings from native_functions.yaml")
 add_custom_target(gen_bindings DEPENDS ${TORCH_CODEGEN_OUTPUTS})
+
+# aten/derivatives.yaml -> torch/autograd/_generated.py (backward nodes). Python only: editing a
+# formula rebuilds no C++.
+set(TORCH_AUTOGRAD_GENERATED "${TORCH_PACKAGE_DIR}/autograd/_generated.py")
+add_custom_command(
+  OUTPUT "${TORCH_AUTOGRAD_GENERATED}"
+  COMMAND ${TORCH_PYTHON_TOOL} -m tools.codegen.autograd --derivatives aten/derivatives.yaml
+          --yaml aten/native_functions.yaml --formulas torch/autograd/_formulas.py --out "${TORCH_AUTOGRAD_GENERATED}"
+  DEPENDS "${CMAKE_SOURCE_DIR}/aten/derivatives.yaml" "${CMAKE_SOURCE_DIR}/aten/native_functions.yaml"
+          "${CMAKE_SOURCE_DIR}/tools/codegen/autograd.py" "${CMAKE_SOURCE_DIR}/tools/codegen/model.py"
+          "${CMAKE_SOURCE_DIR}/torch/autograd/_formulas.py" "${CMAKE_SOURCE_DIR}/tools/writer.py"
+  WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"
+  COMMENT "Generating torch/autograd/_generated.py from derivatives.yaml")
+add_custom_target(gen_autograd ALL DEPENDS "${TORCH_AUTOGRAD_GENERATED}")
+install(FILES "${TORCH_AUTOGRAD_GENERATED}" DESTINATION torch/autograd)

@@ -48,6 +48,15 @@ from torch import _tensor  # noqa: E402
 
 _tensor.install()
 
+from torch import autograd  # noqa: E402
+from torch.autograd import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402
+from torch.autograd import tensor_api as _tensor_api  # noqa: E402
+from torch.autograd.graph import install as _install_autograd  # noqa: E402
+
+_tensor_api.install()
+_install_autograd()
+is_grad_enabled = _C.is_grad_enabled
+
 from torch import cuda, nn  # noqa: E402
 from torch._creation import as_tensor, tensor  # noqa: E402
 from torch.version import __version__  # noqa: E402
@@ -62,6 +71,12 @@ __all__ = [
     "from_numpy",
     "cuda",
     "nn",
+    "autograd",
+    "no_grad",
+    "enable_grad",
+    "set_grad_enabled",
+    "inference_mode",
+    "is_grad_enabled",
     "get_default_dtype",
     "set_default_dtype",
     "promote_types",

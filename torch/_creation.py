@@ -25,11 +25,15 @@ def _infer(data) -> np.ndarray:
     return arr
 
 
-def tensor(data, *, dtype=None, device=None) -> torch.Tensor:
-    """A new tensor copying `data` (nested lists, scalars, NumPy arrays, tensors)."""
+def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> torch.Tensor:
+    """A new tensor copying `data` (nested lists, scalars, NumPy arrays, tensors); a leaf."""
+    if isinstance(data, torch.Tensor):
+        data = data.detach()
     t = torch.from_numpy(np.array(_infer(data), copy=True, order="C"))
     if dtype is not None or device is not None:
         t = t.to(device if device is not None else t.device, dtype)
+    if requires_grad:
+        t.requires_grad_(True)
     return t
 
 

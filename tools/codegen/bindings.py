@@ -61,7 +61,7 @@ def cpp_return_type(f: NativeFunction) -> str:
 
 def cpp_arguments(f: NativeFunction) -> list[Argument]:
     """Arguments in C++ order: an out= overload takes its outputs first (PyTorch's convention)."""
-    args = list(f.schema.arguments)
+    args = [a for a in f.schema.arguments if a.name != "requires_grad"]  # handled by the binding
     if f.schema.is_out:
         outs = [a for a in args if a.kwarg_only and a.type.mutable]
         args = outs + [a for a in args if a not in outs]
@@ -148,8 +148,38 @@ def takes_varargs(args: list[Argument]) -> Argument | None:
     return None
 
 
-def call_body(f: NativeFunction, exprs: dict[str, str]) -> str:
-    """The lambda body: dispatch check, the call, and the return."""
+def _is_tensor(a: Argument) -> bool:
+    return a.type.base == "Tensor"
+
+
+def _var(f: NativeFunction, a: Argument, method: bool) -> str:
+    """The lambda variable holding argument `a` (see binding_param)."""
+    t = a.type
+    if _is_tensor(a) and not t.is_list and t.alias and not t.optional:
+        return f"{a.name}_obj"
+    return a.name
+
+
+def _py_value(f: NativeFunction, a: Argument, method: bool, exprs: dict[str, str], va: Argument | None) -> str:
+    """The argument as a Python value for the autograd engine (tensors: the caller's object)."""
+    t, n = a.type, a.name
+    if a is va:
+        return exprs[n]
+    if _is_tensor(a) and not t.is_list and not t.optional:
+        if t.alias:
+            return f"{n}_obj"
+        if method and a is f.schema.arguments[0]:
+            return f"torch::autograd::py({n})"
+        return f"{n}.obj"
+    return n
+
+
+def call_body(f: NativeFunction, exprs: dict[str, str], method: bool, va: Argument | None) -> str:
+    """The lambda body: dispatch check, autograd, the call, and the return.
+
+    Autograd (torch/csrc/Autograd.h): an op with tensor inputs is recorded when grad mode is on
+    and one of them requires grad; out= overloads refuse such inputs; views are marked.
+    """
     lines = []
     keys = set(f.dispatch)
     if keys and keys != set(DEVICES):
@@ -160,25 +190,47 @@ def call_body(f: NativeFunction, exprs: dict[str, str]) -> str:
         )
     call = f"{f.cpp_name}({', '.join(exprs[a.name] for a in cpp_arguments(f))})"
     rets = f.schema.returns
+    outs = {a.name for a in f.schema.arguments if a.kwarg_only and a.type.mutable} if f.schema.is_out else set()
+    inputs = [a for a in f.schema.arguments if _is_tensor(a) and a.name not in outs]
+    recording = f"torch::autograd::recording({', '.join(_var(f, a, method) for a in inputs)})"
+    py_args = "nb::make_tuple(" + ", ".join(_py_value(f, a, method, exprs, va) for a in f.schema.arguments) + ")"
+    name = f.schema.full_name
+    if inputs and f.schema.is_out:
+        lines.append(f'torch::autograd::check_out("{f.schema.name}", {recording});')
     if len(rets) == 1 and rets[0].alias:
         owner = next((a for a in f.schema.arguments if a.type.alias == rets[0].alias), None)
         if owner is None or owner.type.mutable != rets[0].mutable:
             raise CodegenError(f"line {f.line}: return {rets[0]} aliases no argument")
         if rets[0].mutable:  # in-place / out=: always the argument itself
+            if inputs and not f.schema.is_out:
+                lines.append(
+                    f'if ({recording}) return torch::autograd::record_inplace("{name}", {owner.name}_obj, '
+                    f"{py_args}, [&] {{ {call}; }});"
+                )
             lines += [f"{call};", f"return nb::borrow({owner.name}_obj);"]
-        else:  # a view, or the input itself (x.to(x.dtype) is x, as in PyTorch)
-            lines += [
-                f"th::Tensor r = {call};",
-                f"if (r.is_same({exprs[owner.name]})) return nb::borrow({owner.name}_obj);",
-                "return nb::cast(std::move(r));",
-            ]
+            return " ".join(lines)
+        # a view, or the input itself (x.to(x.dtype) is x, as in PyTorch)
+        result = [
+            f"th::Tensor r = {call};",
+            f"if (r.is_same({exprs[owner.name]})) return nb::borrow({owner.name}_obj);",
+            f"torch::autograd::mark_view(r, {exprs[owner.name]});",
+            "return nb::cast(std::move(r));",
+        ]
     elif len(rets) == 1 and rets[0].is_list:  # Tensor[] -> a tuple of tensors, as in PyTorch
-        lines.append(f"return nb::tuple(nb::cast({call}));")
+        result = [f"return nb::tuple(nb::cast({call}));"]
     elif f.schema.return_names:  # torch.return_types.<name>(values=..., indices=...)
         fields = ", ".join(f'"{n}"' for n in f.schema.return_names)
-        lines.append(f'return torch::named_tuple("{f.schema.name}", {{{fields}}}, {call});')
+        result = [f'return torch::named_tuple("{f.schema.name}", {{{fields}}}, {call});']
+    elif any(a.name == "requires_grad" for a in f.schema.arguments):  # factories: a new leaf
+        result = [f"th::Tensor r = {call};", "torch::autograd::set_requires_grad(r, requires_grad);",
+                  "return nb::cast(std::move(r));"]
     else:
-        lines.append(f"return {call};")
+        result = [f"return nb::cast({call});"]
+    if not inputs:
+        return " ".join(lines + result)
+    lines.append(f"nb::object res = [&]() -> nb::object {{ {' '.join(result)} }}();")
+    lines.append(f'if ({recording}) torch::autograd::record("{name}", {py_args}, res);')
+    lines.append("return res;")
     return " ".join(lines)
 
 
@@ -198,7 +250,7 @@ def binding(f: NativeFunction, method: bool, varargs: bool) -> str:
     annotated = args[1:] if method else args
     anns = annotations(f, annotated, varargs=va is not None)
     doc = json.dumps(f.doc or str(f.schema))
-    lam = f"[]({', '.join(params)}) {{ {call_body(f, exprs)} }}"
+    lam = f"[]({', '.join(params)}) -> nb::object {{ {call_body(f, exprs, method, va)} }}"
     extra = ", ".join([*anns, doc])
     if method:
         return f'  torch::def_method(tensor, "{f.schema.name}", {lam}, {extra});'
@@ -236,7 +288,7 @@ def render_shards(funcs: list[NativeFunction], shards: int) -> dict[str, str]:
         decls = "".join(f"namespace {ns} {{\n" + "".join(f"{p}\n" for p in ps) + "}\n" for ns, ps in protos.items())
         files[f"shard_{k}.cpp"] = (
             HEADER
-            + '#include "torch/csrc/bind.h"\n\n'
+            + '#include "torch/csrc/Autograd.h"\n\n'
             + "// entry points bound here, declared from their schemas\n"
             + decls
             + "\nnamespace torch::bindings {\n\n"

@@ -3,6 +3,7 @@
 // copies a tensor (broadcast) or fills a number into the indexed view.
 #include <TH/Functions.h>
 
+#include "Autograd.h"
 #include "bind.h"
 
 namespace torch {
@@ -70,10 +71,24 @@ th::Tensor index_view(const th::Tensor& self, nb::handle index) {
 void bind_indexing(nb::handle tensor_cls) {
   def_method(
       tensor_cls, "__getitem__",
-      [](const th::Tensor& self, nb::handle index) { return index_view(self, index); }, "index"_a);
+      [](nb::handle_t<th::Tensor> self_obj, nb::handle index) -> nb::object {
+        const th::Tensor& self = *nb::inst_ptr<th::Tensor>(self_obj);
+        th::Tensor r = index_view(self, index);
+        autograd::mark_view(r, self);
+        nb::object res = nb::cast(std::move(r));
+        if (autograd::recording(self)) autograd::record("__getitem__", nb::make_tuple(self_obj, index), res);
+        return res;
+      },
+      "index"_a);
   def_method(
       tensor_cls, "__setitem__",
-      [](const th::Tensor& self, nb::handle index, const TensorArg& value) {
+      [](nb::handle_t<th::Tensor> self_obj, nb::handle index, const TensorArg& value) {
+        const th::Tensor& self = *nb::inst_ptr<th::Tensor>(self_obj);
+        if (autograd::recording(self, value)) {  // view + copy_, both recorded: the engine rebases self
+          nb::object view = self_obj.attr("__getitem__")(index);
+          view.attr("copy_")(value.obj);
+          return;
+        }
         th::Tensor view = index_view(self, index);
         th::copy_(view, value.t);  // broadcasts, converts the dtype, crosses devices
       },

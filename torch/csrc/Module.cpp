@@ -3,10 +3,14 @@
 #include <TH/Exception.h>
 #include <TH/Parallel.h>
 
+#include "Autograd.h"
 #include "bind.h"
 
 NB_MODULE(_C, m) {
   m.doc() = "torch._C: bindings of the TH/THNN/THC/THCUNN libraries";
+  // Tensors hold their autograd state (Python objects) from C++, like PyTorch's PyObject slot, so
+  // tensors still alive at interpreter exit can outlive this module's teardown; that is not a leak.
+  nb::set_leak_warnings(false);
   nb::register_exception_translator([](const std::exception_ptr& p, void*) {
     try {
       std::rethrow_exception(p);
@@ -28,6 +32,7 @@ NB_MODULE(_C, m) {
   torch::bind_build_info(m);
   torch::bind_cuda(m);
   torch::bind_indexing(tensor);
+  torch::autograd::bind_autograd(m, tensor);
   m.def("get_num_threads", &th::get_num_threads, "Threads used by CPU ops.");
   m.def("set_num_threads", &th::set_num_threads, "n"_a, "Sets the threads used by CPU ops.");
   torch::bindings::register_all(m, tensor);

@@ -27,6 +27,7 @@ struct IntArg {
 /// dtype, as PyTorch's argument parser makes: torch.add(x, 2), torch.pow(2, x)).
 struct TensorArg {
   th::Tensor t;
+  nb::handle obj;  ///< the Python object it came from (borrowed for the call)
 };
 
 /// The Python dtype object for `t` (one shared instance per dtype: `x.dtype is torch.float32`).
@@ -126,6 +127,7 @@ struct type_caster<torch::TensorArg> {
   NB_TYPE_CASTER(torch::TensorArg, const_name("Tensor | Number"))
 
   bool from_python(handle src, uint8_t flags, cleanup_list* cleanup) noexcept {
+    value.obj = src;
     if (nanobind::isinstance<th::Tensor>(src)) {
       value.t = *nanobind::inst_ptr<th::Tensor>(src);
       return true;

@@ -1,0 +1,89 @@
+"""torch.autograd: tape-based automatic differentiation (PyTorch's API).
+
+Ops record backward nodes (torch/autograd/graph.py, formulas generated from
+aten/derivatives.yaml) when grad mode is on and an input requires grad; `backward` and `grad`
+run the engine (engine.py) over that graph.
+"""
+
+from __future__ import annotations
+
+from torch.autograd import graph
+from torch.autograd.engine import run_backward
+from torch.autograd.function import Function, FunctionCtx
+from torch.autograd.grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from torch.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
+
+__all__ = [
+    "backward",
+    "grad",
+    "Function",
+    "FunctionCtx",
+    "no_grad",
+    "enable_grad",
+    "set_grad_enabled",
+    "inference_mode",
+    "is_grad_enabled",
+    "gradcheck",
+    "gradgradcheck",
+    "GradcheckError",
+    "graph",
+]
+
+
+def _tensors(x) -> list:
+    from torch._C import Tensor  # noqa: PLC0415
+
+    return [x] if isinstance(x, Tensor) else list(x)
+
+
+def _grad_list(g, n: int):
+    from torch._C import Tensor  # noqa: PLC0415
+
+    if g is None:
+        return None
+    if isinstance(g, Tensor):
+        return [g]
+    g = list(g)
+    if len(g) != n:
+        raise RuntimeError(f"grad can be implicitly created only for scalar outputs (got {len(g)} grads for {n})")
+    return g
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None) -> None:
+    """Computes the gradients of `tensors` w.r.t. the graph leaves and sums them into their .grad."""
+    outs = _tensors(tensors)
+    if retain_graph is None:
+        retain_graph = create_graph
+    ins = None if inputs is None else _tensors(inputs)
+    if ins is not None and len(ins) == 0:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    run_backward(outs, _grad_list(grad_tensors, len(outs)), retain_graph, create_graph, ins, accumulate=True)
+
+
+def grad(
+    outputs,
+    inputs,
+    grad_outputs=None,
+    retain_graph=None,
+    create_graph=False,
+    only_inputs=True,
+    allow_unused=None,
+    is_grads_batched=False,
+    materialize_grads=False,
+):
+    """The gradients of `outputs` w.r.t. `inputs` (a tuple), without touching any .grad."""
+    outs = _tensors(outputs)
+    ins = _tensors(inputs)
+    if retain_graph is None:
+        retain_graph = create_graph
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    res = run_backward(
+        outs, _grad_list(grad_outputs, len(outs)), retain_graph, create_graph, ins, accumulate=False,
+        allow_unused=allow_unused,
+    )
+    if materialize_grads:
+        import torch  # noqa: PLC0415
+
+        res = [torch.zeros_like(i) if r is None else r for r, i in zip(res, ins)]
+    return tuple(res)

@@ -1,0 +1,235 @@
+"""Helpers the formulas of aten/derivatives.yaml call (PyTorch's FunctionsManual, in Python).
+
+Everything here is written with torch ops, so that with create_graph=True the backward pass is
+itself recorded and can be differentiated again.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch._C import Tensor
+from torch.autograd.graph import Node, set_history
+
+__all__ = [
+    "sum_to",
+    "maybe_multiply",
+    "reduce_backward",
+    "mean_backward",
+    "extremum_backward",
+    "index_reduction_backward",
+    "select_backward",
+    "slice_backward",
+    "as_strided_backward",
+    "split_backward",
+    "unbind_backward",
+    "permute_backward",
+    "matmul_backward",
+    "pow_exponent_backward",
+    "minmax_mask",
+    "zeros_like",
+    "ones_like",
+    "math",
+]
+
+
+def zeros_like(t: Tensor) -> Tensor:
+    return torch.zeros_like(t)
+
+
+def ones_like(t: Tensor) -> Tensor:
+    return torch.ones_like(t)
+
+
+def sum_to(g: Tensor, shape) -> Tensor:
+    """Sums `g` down to `shape` (undoes broadcasting): PyTorch's sum_to_size."""
+    shape = tuple(shape)
+    if tuple(g.shape) == shape:
+        return g
+    lead = g.dim() - len(shape)
+    dims = list(range(lead)) + [lead + i for i, n in enumerate(shape) if n == 1 and g.shape[lead + i] != 1]
+    if dims:
+        g = g.sum(dims, keepdim=True)
+    return g.view(shape) if lead else g
+
+
+def maybe_multiply(g: Tensor, s) -> Tensor:
+    return g if s == 1 else g * s
+
+
+def _unsqueeze_dims(g: Tensor, dims, ndim: int, keepdim: bool) -> Tensor:
+    if keepdim or ndim == 0:
+        return g
+    if dims is None or (isinstance(dims, (tuple, list)) and len(dims) == 0):
+        dims = range(ndim)
+    elif isinstance(dims, int):
+        dims = (dims,)
+    for d in sorted(d % ndim for d in dims):
+        g = g.unsqueeze(d)
+    return g
+
+
+def reduce_backward(grad: Tensor, shape, dims, keepdim: bool) -> Tensor:
+    """Gradient of a sum over `dims`: the output gradient broadcast back over the input."""
+    return _unsqueeze_dims(grad, dims, len(shape), keepdim).expand(shape)
+
+
+def mean_backward(grad: Tensor, shape, dims, keepdim: bool) -> Tensor:
+    n = len(shape)
+    if dims is None or (isinstance(dims, (tuple, list)) and len(dims) == 0):
+        count = math.prod(shape)
+    else:
+        count = math.prod(shape[d % n] for d in ((dims,) if isinstance(dims, int) else dims))
+    return reduce_backward(grad, shape, dims, keepdim) / count
+
+
+def extremum_backward(grad: Tensor, self: Tensor, result: Tensor, dims=None, keepdim: bool = False) -> Tensor:
+    """max()/amax: the gradient is shared evenly by every element equal to the extremum."""
+    r = _unsqueeze_dims(result, dims, self.dim(), keepdim)
+    mask = (self == r).to(grad.dtype)
+    count = mask.sum(() if dims is None else dims, keepdim=True) if self.dim() else mask
+    return _unsqueeze_dims(grad, dims, self.dim(), keepdim) * mask / count
+
+
+def index_reduction_backward(grad: Tensor, dim: int, indices: Tensor, shape, keepdim: bool) -> Tensor:
+    """max.dim/min.dim: the gradient goes to the selected index along `dim`."""
+    n = len(shape)
+    if n == 0:
+        return grad
+    d = dim % n
+    g = grad if keepdim else grad.unsqueeze(d)
+    idx = indices if keepdim else indices.unsqueeze(d)
+    pos = torch.arange(shape[d], device=grad.device).view([shape[d] if i == d else 1 for i in range(n)])
+    return (pos == idx).to(grad.dtype) * g
+
+
+def select_backward(grad: Tensor, shape, dim: int, index: int) -> Tensor:
+    out = torch.zeros(shape, dtype=grad.dtype, device=grad.device)
+    out.select(dim, index).copy_(grad)
+    return out
+
+
+def slice_backward(grad: Tensor, shape, dim: int, start, end, step: int) -> Tensor:
+    out = torch.zeros(shape, dtype=grad.dtype, device=grad.device)
+    torch.slice(out, dim, start, end, step).copy_(grad)
+    return out
+
+
+def as_strided_backward(grad: Tensor, self: Tensor, size, stride, storage_offset) -> Tensor:
+    """Gradient of as_strided over a contiguous input (overlapping views sum their gradients)."""
+    if not self.is_contiguous():
+        raise RuntimeError("as_strided backward is only implemented for contiguous inputs")
+    flat = torch.zeros(self.numel(), dtype=grad.dtype, device=grad.device)
+    offset = (self.storage_offset() if storage_offset is None else storage_offset) - self.storage_offset()
+    index = torch.zeros(tuple(size), dtype=torch.int64) + offset
+    for d, (n, s) in enumerate(zip(size, stride)):
+        index = index + (torch.arange(n) * s).view([n if i == d else 1 for i in range(len(size))])
+    flat_index = index.reshape(-1).tolist()
+    g = grad.reshape(-1)
+    for k, i in enumerate(flat_index):  # small, rarely used: a loop is enough
+        flat[i] = flat[i] + g[k]
+    return flat.view(tuple(self.shape))
+
+
+def split_backward(grads, self: Tensor, split_size: int, dim: int) -> Tensor:
+    out = torch.zeros_like(self)
+    start = 0
+    for g in grads:
+        n = min(split_size, self.shape[dim] - start)
+        if g is not None:
+            out.narrow(dim, start, n).copy_(g)
+        start += n
+    return out
+
+
+def unbind_backward(grads, self: Tensor, dim: int) -> Tensor:
+    out = torch.zeros_like(self)
+    for i, g in enumerate(grads):
+        if g is not None:
+            out.select(dim, i).copy_(g)
+    return out
+
+
+def permute_backward(grad: Tensor, dims) -> Tensor:
+    n = len(dims)
+    inverse = [0] * n
+    for i, d in enumerate(dims):
+        inverse[d % n] = i
+    return grad.permute(inverse)
+
+
+def matmul_backward(grad: Tensor, self: Tensor, other: Tensor, mask) -> tuple:
+    """Gradients of matmul for every rank combination (1-D operands, broadcast batches)."""
+    a, b = self, other
+    ga = gb = None
+    if a.dim() == 1 and b.dim() == 1:
+        return (grad * b if mask[0] else None, grad * a if mask[1] else None)
+    a2 = a.unsqueeze(0) if a.dim() == 1 else a
+    b2 = b.unsqueeze(-1) if b.dim() == 1 else b
+    g = grad
+    if a.dim() == 1:
+        g = g.unsqueeze(-2)
+    if b.dim() == 1:
+        g = g.unsqueeze(-1)
+    if mask[0]:
+        ga = sum_to(g.matmul(b2.transpose(-1, -2)), a2.shape)
+        if a.dim() == 1:
+            ga = ga.squeeze(0)
+    if mask[1]:
+        gb = sum_to(a2.transpose(-1, -2).matmul(g), b2.shape)
+        if b.dim() == 1:
+            gb = gb.squeeze(-1)
+    return ga, gb
+
+
+def pow_exponent_backward(grad: Tensor, self, result: Tensor) -> Tensor:
+    """d(self ** e)/de = result * log(self), taken as 0 where self == 0 (PyTorch's convention)."""
+    if isinstance(self, Tensor):
+        return grad * result * torch.log(self + (self == 0).to(result.dtype))
+    return grad * result * (math.log(self) if self > 0 else 0.0)
+
+
+def minmax_mask(self: Tensor, other: Tensor, pick_self: bool):
+    """maximum/minimum: self's share of the gradient (ties split evenly, as in PyTorch)."""
+    if pick_self:
+        return (self > other).to(self.dtype) + (self == other).to(self.dtype) * 0.5
+    return (other > self).to(other.dtype) + (self == other).to(other.dtype) * 0.5
+
+
+class _NoGrad(Node):
+    """Placeholder of an in-place op none of whose differentiable inputs needs a gradient."""
+
+    __slots__ = ()
+
+    def apply(self, grads: list) -> tuple:
+        return ()
+
+
+def _meta_of(t: Tensor) -> tuple:
+    return (t.shape, t.dtype)
+
+
+def _fix(g, meta):
+    """The gradient for an input: broadcasting undone, the input's dtype restored."""
+    if g is None or meta is None:
+        return g
+    shape, dtype = meta
+    if type(g) is not Tensor:
+        g = torch.full(shape, g, dtype=dtype)
+    if g.shape != shape:
+        g = sum_to(g, shape) if g.dim() >= len(shape) else g.expand(shape)
+    if g.dtype != dtype:
+        g = g.to(dtype)
+    return g
+
+
+def _set_outputs(node: Node, result) -> None:
+    """Every floating-point output becomes an output of `node`."""
+    if type(result) is Tensor:
+        if result.dtype.is_floating_point:
+            set_history(result, node, 0)
+        return
+    for i, o in enumerate(result):
+        if type(o) is Tensor and o.dtype.is_floating_point:
+            set_history(o, node, i)

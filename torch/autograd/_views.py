@@ -1,0 +1,109 @@
+"""In-place ops on views: the base's history is rebased onto CopySlices, as in PyTorch, so that a
+gradient flowing into the base goes through the in-place op for the viewed region only."""
+
+from __future__ import annotations
+
+from torch import _C
+from torch._C import Tensor
+from torch.autograd.graph import Node, edge, saved, set_history
+
+
+class CopySlices(Node):
+    """The base's grad_fn after one of its views was modified in place by `fn`."""
+
+    __slots__ = ("fn", "geometry")
+
+    def apply(self, grads: list) -> tuple:
+        grad = grads[0]
+        if grad is None:
+            return (None,) * len(self.next_functions)
+        size, stride, offset = self.geometry
+        result = _C.empty_like(grad)
+        result.copy_(grad)
+        region = result.as_strided(size, stride, offset + result.storage_offset())
+        res = self.fn.apply([region.clone()])
+        if res and res[0] is not None:
+            region.copy_(res[0])
+        else:
+            region.fill_(0)
+        return (result, *res[1:])
+
+
+class AsStridedBackward0(Node):
+    """A view's grad_fn after its base was rebased: the gradient lands in the viewed region."""
+
+    __slots__ = ("base_shape", "base_dtype", "geometry")
+
+    def apply(self, grads: list) -> tuple:
+        grad = grads[0]
+        if grad is None:
+            return (None,)
+        size, stride, offset = self.geometry
+        result = _C.zeros(self.base_shape, dtype=grad.dtype, device=grad.device)
+        result.as_strided(size, stride, offset).copy_(grad)
+        return (result,)
+
+
+def _geometry(base: Tensor, view: Tensor) -> tuple:
+    """The view's (size, stride, offset) relative to a contiguous tensor of the base's shape."""
+    if not base.is_contiguous():
+        raise RuntimeError("in-place modification of a view of a non-contiguous base is not supported by autograd")
+    return (tuple(view.shape), view.stride(), view.storage_offset() - base.storage_offset())
+
+
+def rebase_view(base: Tensor, view: Tensor, node: Node) -> None:
+    """`view` (of `base`) was modified in place by `node`: rewrites both histories."""
+    geometry = _geometry(base, view)
+    cs = CopySlices()
+    cs.fn = node
+    cs.geometry = geometry
+    cs.next_functions = (edge(base), *node.next_functions[1:])
+    set_history(base, cs, 0)
+    back = AsStridedBackward0()
+    back.base_shape = tuple(base.shape)
+    back.base_dtype = base.dtype
+    back.geometry = geometry
+    back.next_functions = ((cs, 0),)
+    set_history(view, back, 0)
+
+
+__all__ = ["CopySlices", "AsStridedBackward0", "rebase_view", "saved"]
+
+
+class _IndexBackward(Node):
+    """Backward of basic indexing `x[key]`: the gradient lands where the view was taken."""
+
+    __slots__ = ("key", "shape", "dtype")
+
+    def apply(self, grads: list) -> tuple:
+        grad = grads[0]
+        out = _C.zeros(self.shape, dtype=self.dtype, device=grad.device)
+        out[self.key] = grad
+        return (out,)
+
+
+class SelectBackward0(_IndexBackward):
+    __slots__ = ()
+
+
+class SliceBackward0(_IndexBackward):
+    __slots__ = ()
+
+
+class IndexBackward0(_IndexBackward):
+    __slots__ = ()
+
+
+def record_getitem(args: tuple, result: Tensor) -> None:
+    """torch._C records `self[key]` through this (see torch/csrc/Indexing.cpp)."""
+    self, key = args
+    e = edge(self)
+    if e[0] is None or not result.dtype.is_floating_point:
+        return
+    cls = SelectBackward0 if type(key) is int else SliceBackward0 if type(key) is slice else IndexBackward0
+    node = cls()
+    node.key = key
+    node.shape = tuple(self.shape)
+    node.dtype = self.dtype
+    node.next_functions = (e,)
+    set_history(result, node, 0)

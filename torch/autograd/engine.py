@@ -1,0 +1,228 @@
+"""The backward engine: runs the graph's nodes in dependency order (each node once, after every
+node that feeds it), sums gradients per edge, accumulates into leaves' .grad (backward) or
+captures the gradients of given inputs (grad), and frees saved tensors unless retain_graph.
+"""
+
+from __future__ import annotations
+
+from torch import _C
+from torch._C import Tensor
+from torch.autograd.graph import AccumulateGrad, edge, meta
+
+
+def _shape_str(t: Tensor) -> str:
+    return f"torch.Size([{', '.join(map(str, t.shape))}])"
+
+
+def _root_grads(outputs: list, grad_outputs: list | None, create_graph: bool) -> list:
+    """The gradient each output starts with (ones for scalars), checked like PyTorch."""
+    grads = []
+    for i, out in enumerate(outputs):
+        g = None if grad_outputs is None else grad_outputs[i]
+        if g is None:
+            if out._requires_grad and out.numel() != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if out._requires_grad and not out.dtype.is_floating_point:
+                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
+            g = _C.ones_like(out)
+        elif isinstance(g, Tensor):
+            if tuple(g.shape) != tuple(out.shape):
+                raise RuntimeError(
+                    f"Mismatch in shape: grad_output[{i}] has a shape of {_shape_str(g)} and output[{i}] has a "
+                    f"shape of {_shape_str(out)}."
+                )
+        else:
+            g = _C.full_like(out, g)
+        grads.append(g)
+    return grads
+
+
+def _graph(roots: list) -> dict:
+    """{node: number of edges into it} over every node reachable from `roots`."""
+    deps: dict = {}
+    stack = [n for n in roots if n is not None]
+    seen = set(stack)
+    while stack:
+        node = stack.pop()
+        for nxt, _ in node.next_functions:
+            if nxt is None:
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return deps
+
+
+def _needed(roots: list, targets: set) -> set:
+    """Nodes from which a target node can be reached (only they must run for autograd.grad)."""
+    memo: dict = {}
+    for root in roots:
+        if root is None or root in memo:
+            continue
+        stack = [(root, iter(root.next_functions))]
+        memo[root] = root in targets
+        while stack:
+            node, it = stack[-1]
+            for nxt, _ in it:
+                if nxt is None:
+                    continue
+                if nxt not in memo:
+                    memo[nxt] = nxt in targets
+                    stack.append((nxt, iter(nxt.next_functions)))
+                    break
+                if memo[nxt]:
+                    memo[node] = True
+            else:
+                stack.pop()
+                if stack and memo[node]:
+                    memo[stack[-1][0]] = True
+    return {n for n, ok in memo.items() if ok}
+
+
+def _add(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a + b
+
+
+def _fit(g: Tensor, node, nr: int):
+    """Casts an incoming gradient to the dtype of the tensor it is for."""
+    want = node._meta.get(nr) if node._meta else None
+    if want is not None and g.dtype != want:
+        g = g.to(want)
+    return g
+
+
+def _tensor_pre_hooks(node, buf: dict) -> None:
+    """Hooks registered on non-leaf tensors (and retain_grad), per output of `node`."""
+    for nr, hooks in node._pre_hooks.items():
+        if nr >= 0 and buf.get(nr) is not None:
+            for hook in list(hooks):
+                r = hook(buf[nr])
+                if r is not None:
+                    buf[nr] = r
+
+
+def _capture(node, buf: dict, capture: dict, inputs, results, accumulate: bool) -> None:
+    """Records the gradients of the tensors given as `inputs` (grad / backward(inputs=...))."""
+    for nr, g in buf.items():
+        i = capture.get((node, nr))
+        if i is None:
+            continue
+        if type(node) is AccumulateGrad:
+            for hook in meta(node.variable).hooks or ():
+                r = hook(g)
+                if r is not None:
+                    g = r
+        if results is not None:
+            results[i] = g
+        if accumulate and type(node) is not AccumulateGrad:  # backward(inputs=[non-leaf])
+            m = meta(inputs[i])
+            m.grad = g.detach().clone() if m.grad is None else m.grad + g
+
+
+def _should_run(node, needed, capture: dict, accumulate: bool) -> bool:
+    if needed is not None and node not in needed:
+        return False
+    if type(node) is AccumulateGrad:
+        return accumulate and (not capture or (node, 0) in capture)
+    return True
+
+
+def run_backward(
+    outputs: list,
+    grad_outputs: list | None,
+    retain_graph: bool,
+    create_graph: bool,
+    inputs: list | None = None,
+    accumulate: bool = True,
+    allow_unused: bool = False,
+):
+    """Backpropagates from `outputs`. With accumulate, sums into the .grad of leaves (only those in
+    `inputs` when given); otherwise returns the gradients of `inputs` (torch.autograd.grad)."""
+    for i, out in enumerate(outputs):
+        if not out._requires_grad:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+    prev = _C._set_grad_enabled(create_graph)  # the backward pass records only for create_graph
+    try:
+        root_grads = _root_grads(outputs, grad_outputs, create_graph)
+    finally:
+        _C._set_grad_enabled(prev)
+    roots = [edge(o) for o in outputs]
+
+    # what to capture (grad) or restrict accumulation to (backward(inputs=...))
+    capture: dict = {}  # (node, nr) -> index into inputs
+    if inputs is not None:
+        for i, t in enumerate(inputs):
+            if not isinstance(t, Tensor):
+                raise TypeError("grad requires Tensor inputs")
+            if not t._requires_grad:
+                raise RuntimeError("One of the differentiated Tensors does not require grad")
+            capture[edge(t)] = i
+    root_nodes = [n for n, _ in roots]
+    needed = _needed(root_nodes, {n for n, _ in capture}) if inputs is not None else None
+
+    deps = _graph(root_nodes)
+    buffers: dict = {}
+    for (node, nr), g in zip(roots, root_grads):
+        buf = buffers.setdefault(node, {})
+        buf[nr] = _add(buf.get(nr), g)
+    results = [None] * len(inputs) if inputs is not None else None
+
+    prev = _C._set_grad_enabled(create_graph)
+    try:
+        ready = [n for n in dict.fromkeys(root_nodes) if n not in deps]
+        while ready:
+            node = ready.pop()
+            buf = buffers.pop(node, None)
+            grads_in = ()
+            if buf:
+                if node._pre_hooks:
+                    _tensor_pre_hooks(node, buf)
+                if capture:
+                    _capture(node, buf, capture, inputs, results, accumulate)
+                if _should_run(node, needed, capture, accumulate):
+                    grads = [buf.get(k) for k in range(max(buf) + 1)] if len(buf) > 1 or 0 not in buf else [buf[0]]
+                    if node._pre_hooks and -1 in node._pre_hooks:
+                        for hook in list(node._pre_hooks[-1]):
+                            r = hook(tuple(grads))
+                            if r is not None:
+                                grads = list(r)
+                    grads_in = node.apply(grads)
+                    if node._hooks:
+                        for hook in list(node._hooks):
+                            r = hook(tuple(grads_in), tuple(grads))
+                            if r is not None:
+                                grads_in = tuple(r)
+                    if not retain_graph:
+                        node._release()
+            k = 0
+            n_in = len(grads_in)
+            for nxt, nr in node.next_functions:
+                if nxt is not None:
+                    g = grads_in[k] if k < n_in else None
+                    if g is not None:
+                        b = buffers.get(nxt)
+                        if b is None:
+                            buffers[nxt] = {nr: _fit(g, nxt, nr)}
+                        else:
+                            b[nr] = _add(b.get(nr), _fit(g, nxt, nr))
+                    left = deps[nxt] - 1
+                    deps[nxt] = left
+                    if left == 0:
+                        ready.append(nxt)
+                k += 1
+    finally:
+        _C._set_grad_enabled(prev)
+
+    if results is not None and not accumulate:
+        for i, r in enumerate(results):
+            if r is None and not allow_unused:
+                raise RuntimeError(
+                    "One of the differentiated Tensors appears to not have been used in the graph. "
+                    "Set allow_unused=True if this is the desired behavior."
+                )
+    return results

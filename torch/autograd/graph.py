@@ -1,0 +1,330 @@
+"""The autograd graph: nodes, edges, saved tensors, per-tensor state, and how ops are recorded.
+
+torch._C calls `_record` (out-of-place ops) and `_begin_inplace`/`_finish_inplace` (in-place
+ops) when grad mode is on and an input requires grad; the node classes that know each op's
+formulas are generated from aten/derivatives.yaml into torch/autograd/_generated.py.
+"""
+
+from __future__ import annotations
+
+import atexit
+import weakref
+
+from torch import _C
+from torch._C import Tensor
+
+__all__ = ["Node"]
+
+_FREED = (
+    "Trying to backward through the graph a second time (or directly access saved tensors after they have "
+    "already been freed). Saved intermediate values of the graph are freed when you call .backward() or "
+    "autograd.grad(). Specify retain_graph=True if you need to backward through the graph a second time or if "
+    "you need to access saved tensors after calling backward."
+)
+
+_TYPE_NAMES = {
+    "torch.float32": "FloatTensor",
+    "torch.float64": "DoubleTensor",
+    "torch.int64": "LongTensor",
+    "torch.int32": "IntTensor",
+    "torch.int16": "ShortTensor",
+    "torch.int8": "CharTensor",
+    "torch.uint8": "ByteTensor",
+    "torch.bool": "BoolTensor",
+}
+
+
+class AutogradMeta:
+    """What autograd knows about one tensor (shared by all Python objects of the tensor)."""
+
+    __slots__ = ("grad_fn", "output_nr", "grad", "hooks", "retains_grad", "accumulator", "post_acc_hooks")
+
+    def __init__(self) -> None:
+        self.grad_fn = None
+        self.output_nr = 0
+        self.grad = None
+        self.hooks = None
+        self.retains_grad = False
+        self.accumulator = None  # weakref to the leaf's AccumulateGrad
+        self.post_acc_hooks = None
+
+
+def meta(t: Tensor) -> AutogradMeta:
+    """The tensor's AutogradMeta, created on first use."""
+    m = t._autograd_meta
+    if m is None:
+        m = AutogradMeta()
+        t._autograd_meta = m
+    return m
+
+
+class Node:
+    """A function of the backward graph: maps gradients of its outputs to gradients of its inputs.
+
+    `next_functions` holds one (node, output_nr) edge per input ((None, 0) for an input that
+    needs no gradient), as in PyTorch.
+    """
+
+    __slots__ = ("__weakref__", "__dict__")
+    # class-level defaults: creating a node sets nothing but what its op needs
+    next_functions: tuple = ()
+    _saved_names: tuple = ()  # the slots holding SavedTensors (generated node classes set it)
+    _released = False
+    _pre_hooks = None  # {output_nr: [hook(grad) -> grad | None]}, -1: hooks on the whole node
+    _hooks = None
+    _meta = None  # {output_nr: dtype} the gradients must be cast to (custom Functions)
+
+    def name(self) -> str:
+        """The node's class name, e.g. 'MulBackward0'."""
+        return type(self).__name__
+
+    def apply(self, grads: list) -> tuple:  # pragma: no cover - every node class overrides it
+        raise NotImplementedError
+
+    def __call__(self, *grads):
+        return self.apply(list(grads))
+
+    def _release(self) -> None:
+        """Frees the saved tensors (after a backward pass without retain_graph)."""
+        self._released = True
+        for k in self._saved_names:
+            if getattr(self, k, None) is not None:
+                setattr(self, k, _FREED_TENSOR)
+
+    def register_hook(self, fn):
+        """fn(grad_inputs, grad_outputs) runs after this node; a non-None result replaces grad_inputs."""
+        if self._hooks is None:
+            self._hooks = []
+        self._hooks.append(fn)
+        return _RemovableHandle(self._hooks, fn)
+
+    def register_prehook(self, fn):
+        """fn(grad_outputs) runs before this node; a non-None result replaces grad_outputs."""
+        if self._pre_hooks is None:
+            self._pre_hooks = {}
+        self._pre_hooks.setdefault(-1, []).append(fn)
+        return _RemovableHandle(self._pre_hooks[-1], fn)
+
+    def __repr__(self) -> str:
+        return f"<{self.name()} object at {hex(id(self))}>"
+
+    @property
+    def metadata(self) -> dict:
+        return self.__dict__
+
+
+class _RemovableHandle:
+    """What register_hook returns: `.remove()` unregisters the hook."""
+
+    def __init__(self, hooks: list, fn) -> None:
+        self._hooks, self._fn = hooks, fn
+
+    def remove(self) -> None:
+        if self._fn in self._hooks:
+            self._hooks.remove(self._fn)
+
+
+class AccumulateGrad(Node):
+    """The sink of a leaf tensor: sums the gradients that reach it into `.grad`."""
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable: Tensor) -> None:
+        self.variable = variable
+
+    def apply(self, grads: list) -> tuple:
+        g = grads[0]
+        if g is None:
+            return ()
+        var = self.variable
+        m = meta(var)
+        if m.hooks:
+            for hook in list(m.hooks):
+                r = hook(g)
+                if r is not None:
+                    g = r
+        if m.grad is None:
+            # a fresh tensor owned by .grad: the incoming one may be the user's or shared
+            m.grad = g if _C.is_grad_enabled() else g.detach().clone()
+        elif _C.is_grad_enabled():  # create_graph: keep the graph of the sum
+            m.grad = m.grad + g
+        else:
+            m.grad.add_(g)
+        if m.post_acc_hooks:
+            for hook in list(m.post_acc_hooks):
+                hook(var)
+        return ()
+
+
+def accumulator(t: Tensor) -> AccumulateGrad:
+    """The (one) AccumulateGrad node of leaf `t`."""
+    m = meta(t)
+    acc = m.accumulator() if m.accumulator is not None else None
+    if acc is None:
+        acc = AccumulateGrad(t)
+        m.accumulator = weakref.ref(acc)
+    return acc
+
+
+def edge(t) -> tuple:
+    """The (node, output_nr) through which a gradient reaches `t`; (None, 0) if it needs none."""
+    if type(t) is not Tensor or not t._requires_grad:
+        return (None, 0)
+    m = t._autograd_meta
+    if m is not None and m.grad_fn is not None:
+        return (m.grad_fn, m.output_nr)
+    return (accumulator(t), 0)
+
+
+class SavedTensor:
+    """A tensor saved for backward, with the version it had (in-place changes are detected)."""
+
+    __slots__ = ("tensor", "version", "output_nr", "node_ref")
+
+    def __init__(self, t: Tensor, node: Node | None = None, output_nr: int = 0) -> None:
+        if node is not None:  # an output of `node`: keep a plain alias to avoid a reference cycle
+            self.tensor = t._alias()
+            self.node_ref = weakref.ref(node)
+        else:
+            self.tensor = t
+            self.node_ref = None
+        self.version = t._version
+        self.output_nr = output_nr
+
+    def unpack(self, node: Node) -> Tensor:
+        t = self.tensor
+        if t._version != self.version:
+            producer = node.name() if self.node_ref is None else self.node_ref().name()
+            raise RuntimeError(
+                "one of the variables needed for gradient computation has been modified by an inplace "
+                f"operation: [torch.{_TYPE_NAMES.get(str(t.dtype), 'Tensor')} {list(t.shape)}], which is output "
+                f"{self.output_nr} of {producer}, is at version {t._version}; expected version {self.version} "
+                "instead. Hint: enable anomaly detection to find the operation that failed to compute its "
+                "gradient, with torch.autograd.set_detect_anomaly(True)."
+            )
+        if self.node_ref is not None and _C.is_grad_enabled():  # double backward through an output
+            owner = self.node_ref()
+            if owner is not None:
+                t = t._alias()
+                set_history(t, owner, self.output_nr)
+        return t
+
+
+_FREED_TENSOR = object()  # what a saved tensor becomes once its graph is freed
+
+
+def saved(node: Node, value):
+    """Unpacks a SavedTensor (raising once the graph is freed); other values pass through."""
+    if type(value) is SavedTensor:
+        return value.unpack(node)
+    if value is _FREED_TENSOR:
+        raise RuntimeError(_FREED)
+    return value
+
+
+def set_history(t: Tensor, node: Node, output_nr: int = 0) -> None:
+    """Makes `t` an output of `node`: it requires grad and its grad_fn is `node`."""
+    m = meta(t)
+    m.grad_fn = node
+    m.output_nr = output_nr
+    t._requires_grad = True
+
+
+def _is_differentiable(t) -> bool:
+    return type(t) is Tensor and t.dtype.is_floating_point
+
+
+class NotImplementedNode(Node):
+    """The grad_fn of an op that has no formula in derivatives.yaml: backward through it fails."""
+
+    __slots__ = ("op",)
+
+    def apply(self, grads: list) -> tuple:
+        raise RuntimeError(f"the derivative for '{self.op}' is not implemented.")
+
+
+class _NotImplemented(NotImplementedNode):
+    __slots__ = ()
+
+
+_NotImplemented.__name__ = "NotImplemented"
+
+
+_NO_ENTRY = object()
+
+
+def _outputs(result) -> list:
+    return list(result) if isinstance(result, tuple) else [result]
+
+
+def _record(name: str, args: tuple, result) -> None:
+    """Gives the outputs of op `name` (an overload name) their grad_fn."""
+    rec = RECORDERS.get(name, _NO_ENTRY)
+    if rec is not _NO_ENTRY:
+        if rec is not None:  # None: declared non-differentiable
+            rec(args, result)
+        return
+    outs = _outputs(result)
+    if not any(_is_differentiable(o) for o in outs) or any(o is a for o in outs for a in args):
+        return
+    node = _NotImplemented()
+    node.op = name.partition(".")[0]
+    node.next_functions = tuple(edge(a) for a in args if type(a) is Tensor)
+    for i, o in enumerate(outs):
+        if _is_differentiable(o):
+            set_history(o, node, i)
+
+
+def _check_inplace(self: Tensor) -> None:
+    """PyTorch's errors for in-place ops on leaves that require grad (and on views of them)."""
+    base = self._base
+    if base is not None:
+        if base._requires_grad and (base._autograd_meta is None or base._autograd_meta.grad_fn is None):
+            raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+        return
+    if self._requires_grad and (self._autograd_meta is None or self._autograd_meta.grad_fn is None):
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+
+
+def _begin_inplace(name: str, args: tuple):
+    """Before in-place op `name` runs on args[0]: checks, builds the node, saves originals."""
+    self = args[0]
+    _check_inplace(self)
+    begin = INPLACE.get(name)
+    if begin is None:
+        node = _NotImplemented()
+        node.op = name.partition(".")[0]
+        node.next_functions = tuple(edge(a) for a in args if type(a) is Tensor)
+        return (node, None)
+    return begin(args)
+
+
+def _finish_inplace(pending, self: Tensor) -> None:
+    """After the in-place op: self (or, for a view, its base) takes the new history."""
+    node, finish = pending
+    if node is None or type(node).__name__ == "_NoGrad":
+        return
+    if finish is not None:
+        finish(node, self)
+    if not self.dtype.is_floating_point:
+        return
+    base = self._base
+    if base is None:
+        set_history(self, node, 0)
+        return
+    # a view modified in place: the base's history goes through CopySlices(node)
+    from torch.autograd._views import rebase_view  # noqa: PLC0415 - only views need it
+
+    rebase_view(base, self, node)
+
+
+def install() -> None:
+    """Hands the record hooks to torch._C (called once at import)."""
+    _C._set_autograd_hooks(_record, _begin_inplace, _finish_inplace)
+    atexit.register(_C._set_autograd_hooks, None, None, None)  # let torch._C's teardown find no references
+
+
+from torch.autograd._generated import INPLACE, RECORDERS  # noqa: E402
+from torch.autograd._views import record_getitem  # noqa: E402
+
+RECORDERS["__getitem__"] = record_getitem

@@ -1,0 +1,105 @@
+// Grad mode, requires_grad / autograd metadata on tensors, and the hooks into the Python engine.
+#include "Autograd.h"
+
+namespace torch::autograd {
+
+thread_local bool grad_enabled = true;
+
+namespace {
+
+/// The engine's entry points (torch/autograd/graph.py installs them at import).
+struct Hooks {
+  nb::object record, begin_inplace, finish_inplace;
+};
+Hooks& hooks() {
+  static Hooks* h = new Hooks();  // leaked on purpose: outlives the interpreter's teardown
+  return *h;
+}
+
+/// Holds a Python object in a TensorImpl (TH knows nothing of Python), released under the GIL.
+std::shared_ptr<void> hold(nb::handle obj) {
+  obj.inc_ref();
+  return std::shared_ptr<void>(obj.ptr(), [](void* p) {
+    if (!Py_IsInitialized()) return;
+    nb::gil_scoped_acquire gil;
+    Py_DECREF(static_cast<PyObject*>(p));
+  });
+}
+
+}  // namespace
+
+nb::object py(const th::Tensor& self) {
+  nb::object found = nb::find(self);
+  return found.is_valid() ? found : nb::cast(self);
+}
+
+void record(const char* name, nb::handle args, nb::handle result) {
+  hooks().record(nb::str(name), args, result);
+}
+
+nb::object begin_inplace(const char* name, nb::handle args) { return hooks().begin_inplace(nb::str(name), args); }
+
+void finish_inplace(nb::handle pending, nb::handle self_obj) { hooks().finish_inplace(pending, self_obj); }
+
+void check_out(const char* name, bool inputs_require_grad) {
+  if (inputs_require_grad && grad_enabled)
+    throw th::Error(th::detail::str(name,
+                                    "(): functions with out=... arguments don't support automatic "
+                                    "differentiation, but one of the arguments requires grad."));
+}
+
+void set_requires_grad(const th::Tensor& t, bool on) {
+  if (!on) return;
+  TH_CHECK(th::is_floating_point(t.dtype()), "Only Tensors of floating point and complex dtype can require gradients");
+  t.impl()->requires_grad = true;
+}
+
+void mark_view(const th::Tensor& result, const th::Tensor& input) {
+  if (result.storage() != input.storage() || result.is_same(input)) return;
+  const auto& root = input.impl()->base;
+  result.impl()->base = root ? root : input.impl_ptr();
+}
+
+void bind_autograd(nb::module_& m, nb::handle tensor_cls) {
+  m.def("is_grad_enabled", [] { return grad_enabled; }, "Whether gradients are being recorded (this thread).");
+  m.def(
+      "_set_grad_enabled",
+      [](bool on) {
+        bool prev = grad_enabled;
+        grad_enabled = on;
+        return prev;
+      },
+      "mode"_a, "Sets grad mode for this thread; returns the previous mode.");
+  m.def(
+      "_set_autograd_hooks",
+      [](nb::object rec, nb::object begin, nb::object finish) {
+        hooks() = Hooks{std::move(rec), std::move(begin), std::move(finish)};
+      },
+      "record"_a.none(), "begin_inplace"_a.none(), "finish_inplace"_a.none());
+  nb::class_<th::Tensor> cls = nb::borrow<nb::class_<th::Tensor>>(tensor_cls);
+  cls.def_prop_rw(
+      "_requires_grad", [](const th::Tensor& t) { return t.impl()->requires_grad; },
+      [](th::Tensor& t, bool on) { t.impl()->requires_grad = on; },
+      "The raw requires_grad bit (torch.Tensor.requires_grad adds PyTorch's checks).");
+  cls.def_prop_rw(
+      "_autograd_meta",
+      [](const th::Tensor& t) -> nb::object {
+        void* p = t.impl()->autograd_meta.get();
+        return p ? nb::borrow(static_cast<PyObject*>(p)) : nb::none();
+      },
+      [](th::Tensor& t, nb::handle meta) { t.impl()->autograd_meta = meta.is_none() ? nullptr : hold(meta); },
+      "The engine's per-tensor state (grad_fn, grad, hooks), shared by every Python object of the tensor.");
+  cls.def_prop_ro(
+      "_base",
+      [](const th::Tensor& t) -> nb::object {
+        const auto& base = t.impl()->base;
+        return base ? nb::cast(th::Tensor(base)) : nb::none();
+      },
+      "The tensor this one is a view of, or None.");
+  cls.def("_is_same_impl", [](const th::Tensor& a, const th::Tensor& b) { return a.is_same(b); });
+  cls.def(
+      "_alias", [](const th::Tensor& t) { return th::make_view(t, t.sizes(), t.strides(), t.storage_offset()); },
+      "A new tensor object over the same memory and metadata, with no autograd state.");
+}
+
+}  // namespace torch::autograd
