@@ -216,10 +216,11 @@ def smoke(c):
 @task(
     help={"only": "comma-separated dev-loop rows to run (default: all)", "ops": "op timings vs NumPy/upstream instead"}
 )
-def bench(c, only="", ops=False):
-    """The dev-loop table (bench/devloop.py, each step next to its floor); --ops: op timings (bench/ops.py)."""
-    if ops:
+def bench(c, only="", ops=False, autograd=False):
+    """The dev-loop table (bench/devloop.py, each step next to its floor); --ops: op timings (bench/ops.py);
+    --autograd: backward timings (bench/autograd.py). Op and autograd rows are ratios to upstream PyTorch."""
+    if ops or autograd:
         develop(c)
-        c.run(f"{sys.executable} bench/ops.py", pty=False)
+        c.run(f"{sys.executable} bench/{'ops' if ops else 'autograd'}.py", pty=False)
     else:
         c.run(f"{sys.executable} bench/devloop.py {('--only ' + only) if only else ''}", pty=False)

@@ -27,6 +27,7 @@ CASES = {
     "add 10M f32, transposed": ("a = lib_rand(2500, 4000).T; b = lib_rand(2500, 4000).T", "a + b"),
     "sum 10M f32": ("a = lib_rand(10_000_000)", "a.sum()"),
     "max 10M f32": ("a = lib_rand(10_000_000)", "a.max()"),
+    "matmul 1024x1024 f32": ("a = lib_rand(1024, 1024); b = lib_rand(1024, 1024)", "a @ b"),
     "overhead: a + b (8 elems)": ("a = lib_rand(8); b = lib_rand(8)", "a + b"),
     "overhead: a.sum() (8 elems)": ("a = lib_rand(8)", "a.sum()"),
     "overhead: a[1:3] (8 elems)": ("a = lib_rand(8)", "a[1:3]"),
@@ -55,9 +56,10 @@ print(json.dumps(out))
 """
 
 
-def run(python: str, which: str, env: dict) -> dict:
+def run(python: str, which: str, env: dict, cases: dict | None = None) -> dict:
+    """Times `cases` (default: CASES) with `python` in a fresh process; {name: seconds}."""
     p = subprocess.run(
-        [python, "-c", WORKER, which, json.dumps(CASES)], capture_output=True, text=True, env=env, cwd="/"
+        [python, "-c", WORKER, which, json.dumps(cases or CASES)], capture_output=True, text=True, env=env, cwd="/"
     )
     if p.returncode != 0:
         raise SystemExit(f"bench/ops.py: {which} worker failed:\n{p.stderr[-2000:]}")

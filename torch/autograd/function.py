@@ -44,6 +44,7 @@ class BackwardCFunction(Node, FunctionCtx):
 
     def apply(self, grads: list) -> tuple:
         fn = self._fn
+        grads = list(grads) + [None] * (len(self._out_meta) - len(grads))
         if getattr(self, "_materialize", True):
             grads = [_C.zeros(s, dtype=d, device=dev) if g is None else g for g, (s, d, dev) in zip(grads, self._out_meta)]
         res = fn.backward(self, *grads)

@@ -8,6 +8,7 @@ formulas are generated from aten/derivatives.yaml into torch/autograd/_generated
 from __future__ import annotations
 
 import atexit
+import sys
 import weakref
 
 from torch import _C
@@ -144,8 +145,12 @@ class AccumulateGrad(Node):
                 if r is not None:
                     g = r
         if m.grad is None:
-            # a fresh tensor owned by .grad: the incoming one may be the user's or shared
-            m.grad = g if _C.is_grad_enabled() else g.detach().clone()
+            if _C.is_grad_enabled():  # create_graph: .grad keeps the gradient's own graph
+                m.grad = g
+            elif sys.getrefcount(g) <= _STEAL_REFS and g.is_contiguous() and g._base is None and not g._requires_grad:
+                m.grad = g  # a fresh gradient no one else holds (PyTorch steals it too): no copy
+            else:  # the user's tensor, or one shared with another edge: .grad gets its own copy
+                m.grad = g.detach().clone()
         elif _C.is_grad_enabled():  # create_graph: keep the graph of the sum
             m.grad = m.grad + g
         else:
@@ -154,6 +159,11 @@ class AccumulateGrad(Node):
             for hook in list(m.post_acc_hooks):
                 hook(var)
         return ()
+
+
+# references to a gradient only the engine holds, seen from AccumulateGrad.apply: the node's input
+# buffer, the list passed to apply, the local `g`, and getrefcount's own argument
+_STEAL_REFS = 4
 
 
 def accumulator(t: Tensor) -> AccumulateGrad:

@@ -37,7 +37,9 @@ void record(const char* name, nb::handle args, nb::handle result) {
   hooks().record(nb::str(name), args, result);
 }
 
-nb::object begin_inplace(const char* name, nb::handle args) { return hooks().begin_inplace(nb::str(name), args); }
+nb::object begin_inplace(const char* name, nb::handle args) {
+  return hooks().begin_inplace(nb::str(name), args);
+}
 
 void finish_inplace(nb::handle pending, nb::handle self_obj) { hooks().finish_inplace(pending, self_obj); }
 
@@ -50,7 +52,8 @@ void check_out(const char* name, bool inputs_require_grad) {
 
 void set_requires_grad(const th::Tensor& t, bool on) {
   if (!on) return;
-  TH_CHECK(th::is_floating_point(t.dtype()), "Only Tensors of floating point and complex dtype can require gradients");
+  TH_CHECK(th::is_floating_point(t.dtype()),
+           "Only Tensors of floating point and complex dtype can require gradients");
   t.impl()->requires_grad = true;
 }
 
@@ -61,7 +64,8 @@ void mark_view(const th::Tensor& result, const th::Tensor& input) {
 }
 
 void bind_autograd(nb::module_& m, nb::handle tensor_cls) {
-  m.def("is_grad_enabled", [] { return grad_enabled; }, "Whether gradients are being recorded (this thread).");
+  m.def(
+      "is_grad_enabled", [] { return grad_enabled; }, "Whether gradients are being recorded (this thread).");
   m.def(
       "_set_grad_enabled",
       [](bool on) {
@@ -98,7 +102,8 @@ void bind_autograd(nb::module_& m, nb::handle tensor_cls) {
       "The tensor this one is a view of, or None.");
   cls.def("_is_same_impl", [](const th::Tensor& a, const th::Tensor& b) { return a.is_same(b); });
   cls.def(
-      "_alias", [](const th::Tensor& t) { return th::make_view(t, t.sizes(), t.strides(), t.storage_offset()); },
+      "_alias",
+      [](const th::Tensor& t) { return th::make_view(t, t.sizes(), t.strides(), t.storage_offset()); },
       "A new tensor object over the same memory and metadata, with no autograd state.");
 }
 

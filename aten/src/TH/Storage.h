@@ -20,6 +20,8 @@ class StorageImpl {
   /// The version counter shared by every tensor viewing this memory (autograd checks it).
   int64_t version() const { return version_; }
   void bump_version() { ++version_; }
+  /// Factories fill a new tensor through an ordinary op: it still starts at version 0.
+  void reset_version() { version_ = 0; }
 
  private:
   DataPtr owned_;

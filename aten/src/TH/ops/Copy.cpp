@@ -30,10 +30,18 @@ Tensor& copy_(Tensor& self, const Tensor& src, bool /*non_blocking*/) {
   return self;
 }
 
+namespace {
+/// `self` copied into the new tensor `out`, which starts at version 0 like any new tensor.
+Tensor copy_new(Tensor out, const Tensor& self) {
+  copy_(out, self);
+  out.storage()->reset_version();
+  return out;
+}
+}  // namespace
+
 Tensor to_dtype(const Tensor& self, ScalarType dtype) {
   if (self.dtype() == dtype) return self;
-  Tensor out = empty_tensor(self.sizes(), dtype, self.device());
-  return copy_(out, self);
+  return copy_new(empty_tensor(self.sizes(), dtype, self.device()), self);
 }
 
 Tensor to(const Tensor& self, ScalarType dtype, bool non_blocking, bool copy) {
@@ -46,15 +54,13 @@ Tensor to(const Tensor& self, Device device, std::optional<ScalarType> dtype, bo
   if (device.is_cpu()) device.index = -1;
   ScalarType dt = dtype.value_or(self.dtype());
   if (!copy && device == self.device() && dt == self.dtype()) return self;
-  Tensor out = empty_tensor(self.sizes(), dt, device);
-  return copy_(out, self);
+  return copy_new(empty_tensor(self.sizes(), dt, device), self);
 }
 
 Tensor contiguous(const Tensor& self) { return self.is_contiguous() ? self : clone(self); }
 
 Tensor clone(const Tensor& self) {
-  Tensor out = empty_tensor(self.sizes(), self.dtype(), self.device());
-  return copy_(out, self);
+  return copy_new(empty_tensor(self.sizes(), self.dtype(), self.device()), self);
 }
 
 }  // namespace th

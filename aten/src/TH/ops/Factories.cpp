@@ -8,6 +8,15 @@ namespace th {
 
 TH_DEFINE_STUB(range_fn, range_stub);
 
+namespace {
+/// A new tensor filled with `value`: at version 0, as if it had been created with it.
+Tensor filled(Tensor t, const Scalar& value) {
+  fill_(t, value);
+  t.storage()->reset_version();
+  return t;
+}
+}  // namespace
+
 Tensor empty(const IntList& size, std::optional<ScalarType> dtype, std::optional<Device> device) {
   return empty_tensor(size, dtype.value_or(get_default_dtype()), device.value_or(Device()));
 }
@@ -25,7 +34,7 @@ Tensor full(const IntList& size, const Scalar& fill_value, std::optional<ScalarT
   // like PyTorch: the dtype follows the fill value (bool, int64, or the default float)
   ScalarType inferred = fill_value.is_floating_point() ? get_default_dtype() : fill_value.type();
   Tensor t = empty(size, dtype.value_or(inferred), device);
-  return fill_(t, fill_value);
+  return filled(t, fill_value);
 }
 
 Tensor empty_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
@@ -34,18 +43,18 @@ Tensor empty_like(const Tensor& self, std::optional<ScalarType> dtype, std::opti
 
 Tensor zeros_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
   Tensor t = empty_like(self, dtype, device);
-  return fill_(t, Scalar(int64_t(0)));
+  return filled(t, Scalar(int64_t(0)));
 }
 
 Tensor ones_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
   Tensor t = empty_like(self, dtype, device);
-  return fill_(t, Scalar(int64_t(1)));
+  return filled(t, Scalar(int64_t(1)));
 }
 
 Tensor full_like(const Tensor& self, const Scalar& fill_value, std::optional<ScalarType> dtype,
                  std::optional<Device> device) {
   Tensor t = empty_like(self, dtype, device);
-  return fill_(t, fill_value);
+  return filled(t, fill_value);
 }
 
 Tensor arange(const Scalar& end, std::optional<ScalarType> dtype, std::optional<Device> device) {
@@ -96,6 +105,7 @@ Tensor eye(int64_t n, int64_t m, std::optional<ScalarType> dtype, std::optional<
   Tensor out = zeros({n, cols}, dtype, device);
   Tensor diagonal = as_strided(out, {std::min(n, cols)}, {cols + 1}, 0);
   fill_(diagonal, Scalar(int64_t(1)));
+  out.storage()->reset_version();
   return out;
 }
 

@@ -1,0 +1,64 @@
+"""Autograd timings: ours vs upstream PyTorch, measured side by side in one run, as ratios.
+
+    python bench/autograd.py [--reference-python PATH]
+
+Targets (issue 4): `y = (x * x).sum(); y.backward()` on 8 elements <= 1.0x upstream; forward +
+backward of a 3-layer MLP-shaped expression (matmul, add, relu/tanh, sum) at batch 64, width
+256 <= 1.2x. Each library runs in its own subprocess (both are `torch`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ops import ROOT, run  # noqa: E402
+
+MLP_SETUP = """
+x = lib_rand(64, 256)
+ws = [lib_rand(256, 256).sub(0.5).mul(0.1).requires_grad_() for _ in range(3)]
+bs = [lib_rand(256).sub(0.5).mul(0.1).requires_grad_() for _ in range(3)]
+def mlp():
+    h = (x @ ws[0] + bs[0]).relu()
+    h = (h @ ws[1] + bs[1]).tanh()
+    y = (h @ ws[2] + bs[2]).sum()
+    y.backward()
+    for p in ws + bs:
+        p.grad = None
+"""
+
+CASES = {
+    "(x * x).sum().backward(), 8 elems": (
+        "x = lib_rand(8).requires_grad_()",
+        "y = (x * x).sum(); y.backward()",
+    ),
+    "forward only: (x * x).sum(), 8 elems": ("x = lib_rand(8).requires_grad_()", "(x * x).sum()"),
+    "MLP 3x(matmul+add+act)+sum fwd+bwd, 64x256": (MLP_SETUP, "mlp()"),
+}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--reference-python", default=str(ROOT / ".nox" / "tests-reference" / "bin" / "python"))
+    args = ap.parse_args()
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONSAFEPATH="1", OMP_NUM_THREADS=str(os.cpu_count()))
+    ours = run(sys.executable, "ours", env, CASES)
+    if not Path(args.reference_python).exists():
+        print(f"(no upstream PyTorch at {args.reference_python}: run `nox -s tests-reference` once)")
+        ref = None
+    else:
+        ref = run(args.reference_python, "upstream", {**env, "PYTHONPATH": ""}, CASES)
+    fmt = lambda s: f"{s * 1e6:,.1f} us" if s < 1e-3 else f"{s * 1e3:,.2f} ms"  # noqa: E731
+    print("\n| case | ours | upstream | ours / upstream |")
+    print("|---|---:|---:|---:|")
+    for name in CASES:
+        up = f"{fmt(ref[name])} | {ours[name] / ref[name]:.2f}x" if ref else "n/a | n/a"
+        print(f"| {name} | {fmt(ours[name])} | {up} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
