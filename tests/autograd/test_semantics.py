@@ -40,7 +40,7 @@ def test_grad_fn_names_and_next_functions():
     x = leaf([1.0, 2.0])
     z = (x + x * x).sum()
     assert z.grad_fn.name() == "SumBackward0"
-    (add, _), = z.grad_fn.next_functions
+    ((add, _),) = z.grad_fn.next_functions
     assert add.name() == "AddBackward0"
     names = sorted(type(n).__name__ for n, _ in add.next_functions)
     assert names == ["AccumulateGrad", "MulBackward0"]

@@ -319,8 +319,10 @@ def main(argv: list[str] | None = None) -> int:
     except CodegenError as e:
         print(f"codegen: error: {e}", file=sys.stderr)
         return 1
-    print(f"codegen: {'wrote ' + args.out.name if wrote else 'nothing (all up to date)'} in "
-          f"{time.perf_counter() - t0:.2f}s")
+    print(
+        f"codegen: {'wrote ' + args.out.name if wrote else 'nothing (all up to date)'} in "
+        f"{time.perf_counter() - t0:.2f}s"
+    )
     return 0
 
 

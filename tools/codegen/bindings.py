@@ -222,8 +222,11 @@ def call_body(f: NativeFunction, exprs: dict[str, str], method: bool, va: Argume
         fields = ", ".join(f'"{n}"' for n in f.schema.return_names)
         result = [f'return torch::named_tuple("{f.schema.name}", {{{fields}}}, {call});']
     elif any(a.name == "requires_grad" for a in f.schema.arguments):  # factories: a new leaf
-        result = [f"th::Tensor r = {call};", "torch::autograd::set_requires_grad(r, requires_grad);",
-                  "return nb::cast(std::move(r));"]
+        result = [
+            f"th::Tensor r = {call};",
+            "torch::autograd::set_requires_grad(r, requires_grad);",
+            "return nb::cast(std::move(r));",
+        ]
     else:
         result = [f"return nb::cast({call});"]
     if not inputs:

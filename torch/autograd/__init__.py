@@ -79,7 +79,12 @@ def grad(
     if allow_unused is None:
         allow_unused = materialize_grads
     res = run_backward(
-        outs, _grad_list(grad_outputs, len(outs)), retain_graph, create_graph, ins, accumulate=False,
+        outs,
+        _grad_list(grad_outputs, len(outs)),
+        retain_graph,
+        create_graph,
+        ins,
+        accumulate=False,
         allow_unused=allow_unused,
     )
     if materialize_grads:

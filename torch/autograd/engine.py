@@ -219,7 +219,7 @@ def run_backward(
         _C._set_grad_enabled(prev)
 
     if results is not None and not accumulate:
-        for i, r in enumerate(results):
+        for r in results:
             if r is None and not allow_unused:
                 raise RuntimeError(
                     "One of the differentiated Tensors appears to not have been used in the graph. "

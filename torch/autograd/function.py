@@ -46,7 +46,9 @@ class BackwardCFunction(Node, FunctionCtx):
         fn = self._fn
         grads = list(grads) + [None] * (len(self._out_meta) - len(grads))
         if getattr(self, "_materialize", True):
-            grads = [_C.zeros(s, dtype=d, device=dev) if g is None else g for g, (s, d, dev) in zip(grads, self._out_meta)]
+            grads = [
+                _C.zeros(s, dtype=d, device=dev) if g is None else g for g, (s, d, dev) in zip(grads, self._out_meta)
+            ]
         res = fn.backward(self, *grads)
         if not isinstance(res, tuple):
             res = (res,)
@@ -91,8 +93,10 @@ class Function(metaclass=_FunctionMeta):
 
     @staticmethod
     def backward(ctx, *grad_outputs):
-        raise NotImplementedError("You must implement either the backward or vjp method for your custom "
-                                  "autograd.Function to use it with backward mode AD.")
+        raise NotImplementedError(
+            "You must implement either the backward or vjp method for your custom "
+            "autograd.Function to use it with backward mode AD."
+        )
 
     @classmethod
     def apply(cls, *args, **kwargs):

@@ -86,8 +86,10 @@ def gradcheck(
     inputs = _as_tuple(inputs)
     diff = [x for x in inputs if isinstance(x, Tensor) and x.requires_grad]
     if not diff:
-        raise ValueError("gradcheck expects at least one input tensor to require gradient, but none of the them have "
-                         "requires_grad=True.")
+        raise ValueError(
+            "gradcheck expects at least one input tensor to require gradient, but none of the them have "
+            "requires_grad=True."
+        )
     for x in diff:
         if x.dtype != torch.float64:
             import warnings  # noqa: PLC0415
@@ -99,8 +101,12 @@ def gradcheck(
             )
     outputs = _differentiable_outputs(func, inputs)
     for o_idx in range(len(outputs)):
-        numerical = _numerical_jacobian(func, inputs, [i for i, o in enumerate(_as_tuple(func(*inputs)))
-                                                       if isinstance(o, Tensor) and o.requires_grad][o_idx], eps)
+        numerical = _numerical_jacobian(
+            func,
+            inputs,
+            [i for i, o in enumerate(_as_tuple(func(*inputs))) if isinstance(o, Tensor) and o.requires_grad][o_idx],
+            eps,
+        )
         analytical = _analytical_jacobian(func, inputs, o_idx)
         for i, (num_rows, ana) in enumerate(zip(numerical, analytical)):
             num = np.array(num_rows).reshape(ana.shape)
@@ -153,5 +159,6 @@ def gradgradcheck(
         grads = torch.autograd.grad(outs, diff, gouts, create_graph=True, allow_unused=True)
         return tuple(g for g in grads if g is not None)
 
-    return gradcheck(first_derivative, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol,
-                     raise_exception=raise_exception)
+    return gradcheck(
+        first_derivative, inputs + grad_outputs, eps=eps, atol=atol, rtol=rtol, raise_exception=raise_exception
+    )
