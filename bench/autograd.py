@@ -1,6 +1,6 @@
 """Autograd timings: ours vs upstream PyTorch, measured side by side in one run, as ratios.
 
-    python bench/autograd.py [--reference-python PATH]
+    python bench/autograd.py [--reference-python PATH] [--rounds N]
 
 Targets (issue 4): `y = (x * x).sum(); y.backward()` on 8 elements <= 1.0x upstream; forward +
 backward of a 3-layer MLP-shaped expression (matmul, add, relu/tanh, sum) at batch 64, width
@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ops import ROOT, run  # noqa: E402
+from ops import ROOT, run_interleaved  # noqa: E402
 
 MLP_SETUP = """
 x = lib_rand(64, 256)
@@ -43,14 +43,16 @@ CASES = {
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reference-python", default=str(ROOT / ".nox" / "tests-reference" / "bin" / "python"))
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved runs per library (best of)")
     args = ap.parse_args()
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONSAFEPATH="1", OMP_NUM_THREADS=str(os.cpu_count()))
-    ours = run(sys.executable, "ours", env, CASES)
-    if not Path(args.reference_python).exists():
-        print(f"(no upstream PyTorch at {args.reference_python}: run `nox -s tests-reference` once)")
-        ref = None
+    workers = {"ours": (sys.executable, "ours", env)}
+    if Path(args.reference_python).exists():
+        workers["upstream"] = (args.reference_python, "upstream", {**env, "PYTHONPATH": ""})
     else:
-        ref = run(args.reference_python, "upstream", {**env, "PYTHONPATH": ""}, CASES)
+        print(f"(no upstream PyTorch at {args.reference_python}: run `nox -s tests-reference` once)")
+    times = run_interleaved(workers, args.rounds, CASES)
+    ours, ref = times["ours"], times.get("upstream")
     fmt = lambda s: f"{s * 1e6:,.1f} us" if s < 1e-3 else f"{s * 1e3:,.2f} ms"  # noqa: E731
     print("\n| case | ours | upstream | ours / upstream |")
     print("|---|---:|---:|---:|")

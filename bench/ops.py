@@ -1,6 +1,6 @@
 """Op timings: ours vs NumPy vs upstream PyTorch, measured in one run and printed as ratios.
 
-    python bench/ops.py [--reference-python PATH] [--quick]
+    python bench/ops.py [--reference-python PATH] [--rounds N]
 
 Each library is timed in a subprocess of its own (our torch and upstream's are both `torch`
 and must never share an interpreter): ours from this checkout's build, upstream from the venv
@@ -58,6 +58,22 @@ print(json.dumps(out))
 
 def run(python: str, which: str, env: dict, cases: dict | None = None) -> dict:
     """Times `cases` (default: CASES) with `python` in a fresh process; {name: seconds}."""
+    return _run_once(python, which, env, cases)
+
+
+def run_interleaved(workers: dict, rounds: int, cases: dict | None = None) -> dict:
+    """{label: {case: seconds}}: every worker (label -> (python, which, env)) runs `rounds` times,
+    alternating with the others, and keeps each case's best time, so that a noisy spell on this
+    machine hits all libraries alike instead of one."""
+    best: dict = {label: {} for label in workers}
+    for _ in range(rounds):
+        for label, (python, which, env) in workers.items():
+            for case, t in _run_once(python, which, env, cases).items():
+                best[label][case] = min(t, best[label].get(case, t))
+    return best
+
+
+def _run_once(python: str, which: str, env: dict, cases: dict | None) -> dict:
     p = subprocess.run(
         [python, "-c", WORKER, which, json.dumps(cases or CASES)], capture_output=True, text=True, env=env, cwd="/"
     )
@@ -69,15 +85,16 @@ def run(python: str, which: str, env: dict, cases: dict | None = None) -> dict:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reference-python", default=str(ROOT / ".nox" / "tests-reference" / "bin" / "python"))
+    ap.add_argument("--rounds", type=int, default=3, help="interleaved runs per library (best of)")
     args = ap.parse_args()
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONSAFEPATH="1", OMP_NUM_THREADS=str(os.cpu_count()))
-    ours = run(sys.executable, "ours", env)
-    numpy = run(sys.executable, "numpy", env)
-    ref = None
+    workers = {"ours": (sys.executable, "ours", env), "numpy": (sys.executable, "numpy", env)}
     if Path(args.reference_python).exists():
-        ref = run(args.reference_python, "upstream", {**env, "PYTHONPATH": ""})
+        workers["upstream"] = (args.reference_python, "upstream", {**env, "PYTHONPATH": ""})
     else:
         print(f"(no upstream PyTorch at {args.reference_python}: run `nox -s tests-reference` once)")
+    times = run_interleaved(workers, args.rounds)
+    ours, numpy, ref = times["ours"], times["numpy"], times.get("upstream")
     fmt = lambda s: f"{s * 1e6:,.1f} us" if s < 1e-3 else f"{s * 1e3:,.2f} ms"  # noqa: E731
     print("\n| op | ours | NumPy | upstream | ours / upstream | ours / NumPy |")
     print("|---|---:|---:|---:|---:|---:|")

@@ -43,15 +43,18 @@ def ones_like(t: Tensor) -> Tensor:
 
 
 def sum_to(g: Tensor, shape) -> Tensor:
-    """Sums `g` down to `shape` (undoes broadcasting): PyTorch's sum_to_size."""
+    """Sums `g` down to `shape` (undoes broadcasting): PyTorch's sum_to_size. The result is a new
+    tensor, not a view, so that AccumulateGrad can keep it as .grad without copying."""
     shape = tuple(shape)
     if tuple(g.shape) == shape:
         return g
     lead = g.dim() - len(shape)
-    dims = list(range(lead)) + [lead + i for i, n in enumerate(shape) if n == 1 and g.shape[lead + i] != 1]
+    if lead:
+        g = g.sum(list(range(lead)))
+    dims = [i for i, n in enumerate(shape) if n == 1 and g.shape[i] != 1]
     if dims:
         g = g.sum(dims, keepdim=True)
-    return g.view(shape) if lead else g
+    return g
 
 
 def maybe_multiply(g: Tensor, s) -> Tensor:

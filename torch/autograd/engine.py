@@ -215,6 +215,7 @@ def run_backward(
                     if left == 0:
                         ready.append(nxt)
                 k += 1
+            g = None  # no stray reference: AccumulateGrad steals gradients only the engine holds
     finally:
         _C._set_grad_enabled(prev)
 

@@ -30,6 +30,29 @@ void parallel_for(int64_t n, int64_t grain, const F& f) {
   if (n > 0) f(0, n);
 }
 
+/// Reduces [0, n) in parallel chunks: each chunk gives f(begin, end), the partials are folded
+/// in chunk order with combine (deterministic for a given thread count).
+template <typename Acc, typename F, typename C>
+Acc parallel_reduce(int64_t n, int64_t grain, Acc init, const F& f, const C& combine) {
+#ifdef _OPENMP
+  const int64_t threads =
+      omp_in_parallel() ? 1 : std::min<int64_t>(omp_get_max_threads(), (n + grain - 1) / grain);
+  if (threads > 1) {
+    Acc partial[64];
+    const int64_t nt = std::min<int64_t>(threads, 64), chunk = (n + nt - 1) / nt;
+#pragma omp parallel for num_threads(static_cast<int>(nt)) schedule(static, 1)
+    for (int64_t t = 0; t < nt; ++t) {
+      const int64_t begin = t * chunk, end = std::min(n, begin + chunk);
+      partial[t] = begin < end ? f(begin, end) : init;
+    }
+    Acc total = init;
+    for (int64_t t = 0; t < nt; ++t) total = combine(total, partial[t]);
+    return total;
+  }
+#endif
+  return n > 0 ? combine(init, f(0, n)) : init;
+}
+
 /// torch.get_num_threads / set_num_threads.
 int get_num_threads();
 void set_num_threads(int n);

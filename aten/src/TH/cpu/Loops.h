@@ -29,6 +29,50 @@ void apply_dense(const F& f, char** data, int64_t n, std::index_sequence<I...> s
   out_t* __restrict out = reinterpret_cast<out_t*>(data[0]);
   for (int64_t k = 0; k < n; ++k) out[k] = f(reinterpret_cast<const T*>(data[I + 1])[k]...);
 }
+
+/// Input I of a row: element k, or its one value when bit I of Mask says it is broadcast (stride 0).
+template <size_t Mask, size_t I, typename T>
+inline T load(const T* p, T scalar, int64_t k) {
+  if constexpr ((Mask >> I) & 1) {
+    return scalar;
+  } else {
+    return p[k];
+  }
+}
+
+/// A contiguous row where the inputs in Mask are broadcast scalars: still a vectorizable loop.
+template <size_t Mask, typename F, typename T, size_t... I>
+void apply_masked(const F& f, char** data, int64_t n, std::index_sequence<I...> seq) {
+  using out_t = decltype(result_of<F, T>(seq));
+  out_t* __restrict out = reinterpret_cast<out_t*>(data[0]);
+  const T* ptr[] = {reinterpret_cast<const T*>(data[I + 1])...};
+  const T scalar[] = {*reinterpret_cast<const T*>(data[I + 1])...};
+  for (int64_t k = 0; k < n; ++k) out[k] = f(load<Mask, I>(ptr[I], scalar[I], k)...);
+}
+
+template <typename F, typename T, size_t... I, size_t... M>
+void apply_by_mask(size_t mask, const F& f, char** data, int64_t n, std::index_sequence<I...> seq,
+                   std::index_sequence<M...>) {
+  ((mask == M ? (apply_masked<M, F, T>(f, data, n, seq), true) : false) || ...);
+}
+
+/// One row of the strided loop: specialized when every operand is contiguous or broadcast.
+template <typename F, typename T, size_t... I>
+void apply_row_fast(const F& f, char** data, const int64_t* strides, int64_t n,
+                    std::index_sequence<I...> seq) {
+  using out_t = decltype(result_of<F, T>(seq));
+  constexpr size_t arity = sizeof...(I);
+  bool simple = strides[0] == int64_t(sizeof(out_t));
+  size_t mask = 0;
+  ((simple = simple && (strides[I + 1] == int64_t(sizeof(T)) || strides[I + 1] == 0),
+    mask |= strides[I + 1] == 0 ? (size_t(1) << I) : 0),
+   ...);
+  if constexpr (arity > 0 && arity <= 3) {
+    if (simple)
+      return apply_by_mask<F, T>(mask, f, data, n, seq, std::make_index_sequence<(size_t(1) << arity)>{});
+  }
+  apply_row<F, T>(f, data, strides, n, seq);
+}
 }  // namespace detail
 
 /// out = f(in...) elementwise: `Arity` inputs of element type T, the output of f's result type.
@@ -48,7 +92,7 @@ void cpu_kernel(TensorIterator& iter, const F& f) {
     return;
   }
   iter.parallel_for_each([&](char** data, const int64_t* strides, int64_t n) {
-    detail::apply_row<F, T>(f, data, strides, n, Seq{});
+    detail::apply_row_fast<F, T>(f, data, strides, n, Seq{});
   });
 }
 
