@@ -65,6 +65,15 @@ is_grad_enabled = _C.is_grad_enabled
 
 from torch import cuda, nn  # noqa: E402
 from torch._creation import as_tensor, tensor  # noqa: E402
+from torch.random import (  # noqa: E402
+    Generator,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    seed,
+    set_rng_state,
+)
 from torch.version import __version__  # noqa: E402
 
 __all__ = [
@@ -78,6 +87,13 @@ __all__ = [
     "cuda",
     "nn",
     "autograd",
+    "Generator",
+    "manual_seed",
+    "seed",
+    "initial_seed",
+    "get_rng_state",
+    "set_rng_state",
+    "default_generator",
     "no_grad",
     "enable_grad",
     "set_grad_enabled",

@@ -168,3 +168,23 @@ def test_gradcheck_catches_a_wrong_gradient():
     assert not gradcheck(Wrong.apply, (x,), raise_exception=False)
     with pytest.raises(RuntimeError, match="Jacobian mismatch"):
         gradcheck(Wrong.apply, (x,))
+
+
+JOIN_OPS = [
+    GradInfo("cat", lambda a, b: torch.cat([a, b * 2], 1), (U, (3, 2))),
+    GradInfo("stack", lambda a, b: torch.stack([a, b], 0), (U, U)),
+    GradInfo("where", lambda a, b: torch.where(a > 0, a, b), (U, (4,)), away_from=(0.0,)),
+    GradInfo("clamp", lambda a: a.clamp(-0.5, 0.7), (U,), away_from=(-0.5, 0.7)),
+    GradInfo("cumsum", lambda a: a.cumsum(1), (U,)),
+    GradInfo("var", lambda a: a.var(1), (U,)),
+    GradInfo("var_all", lambda a: a.var(), (U,)),
+    GradInfo("std_keepdim", lambda a: a.std(0, keepdim=True), (U,)),
+    GradInfo("std_correction", lambda a: torch.std(a, dim=1, correction=0), (U,)),
+]
+
+
+@pytest.mark.parametrize("kind", ["contiguous", "non_contiguous"])
+@pytest.mark.parametrize("info", JOIN_OPS, ids=lambda i: i.name)
+def test_gradcheck_join_select(info: GradInfo, kind: str):
+    inputs = tuple(_input(s, info, kind, seed) for seed, s in enumerate(info.shapes))
+    assert gradcheck(info.fn, inputs)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import keyword
 import sys
 import time
 from dataclasses import dataclass, field
@@ -103,6 +104,11 @@ def _helpers(formulas_py: Path) -> set[str]:
     raise CodegenError(f"{formulas_py}: no __all__")
 
 
+def _ident(name: str) -> str:
+    """An argument name as a Python identifier (`from` -> `from_`)."""
+    return name + "_" if keyword.iskeyword(name) else name
+
+
 def _class_name(name: str, counts: dict[str, int]) -> str:
     base = "".join(p.capitalize() for p in name.rstrip("_").split("_"))
     k = counts.get(base, 0)
@@ -145,18 +151,30 @@ def load_entries(path: Path, funcs: list[NativeFunction], helpers: set[str]) -> 
         for key, text in item.items():
             inputs = [k.strip() for k in str(key).split(",")]
             for n in inputs:
-                if n not in args or args[n].type.base != "Tensor" or args[n].type.is_list:
+                if n not in args or args[n].type.base != "Tensor":
                     raise CodegenError(f"{where}: '{n}' is not a Tensor argument of {schema.full_name}")
+                if args[n].type.is_list and (len(item) != 1 or len(inputs) != 1):
+                    raise CodegenError(f"{where}: a Tensor[] input ('{n}') must be the entry's only formula")
             try:
                 expr = ast.parse(str(text), mode="eval").body
             except SyntaxError as e:
                 raise CodegenError(f"{where}: formula for '{key}' is not a Python expression: {e.msg}") from None
             rw = _Rewriter(set(args) | {"result"} | outputs)
             expr = rw.visit(expr)
+            bound = {  # names a comprehension binds are local to the expression
+                t.id
+                for c in ast.walk(expr)
+                if isinstance(c, ast.comprehension)
+                for t in ast.walk(c.target)
+                if isinstance(t, ast.Name)
+            }
+            rw.names -= bound
             unknown = {n for n in rw.names if n not in known and "__" not in n}
             if unknown:
                 raise CodegenError(f"{where}: formula for '{key}' uses unknown name(s) {sorted(unknown)}")
-            free = {n for n in rw.names if n not in helpers and n not in _BUILTINS and n != "torch"}
+            mine = set(args) | outputs | {"result"}  # the op's own names shadow builtins (min, max)
+            free = {n for n in rw.names if n in mine or "__" in n or (n not in helpers and n not in _BUILTINS)}
+            free.discard("torch")
             formulas.append(Formula(inputs, expr, free))
         if schema.name.endswith("_") and func.schema.arguments[0].type.mutable:  # in-place only (copy_)
             inplace = func
@@ -166,8 +184,47 @@ def load_entries(path: Path, funcs: list[NativeFunction], helpers: set[str]) -> 
     return entries
 
 
+def _render_list(e: Entry) -> str:
+    """An op whose one differentiable input is a Tensor[] (cat, stack): one edge per element, and a
+    formula that returns one gradient per element."""
+    schema = e.func.schema
+    arg_names = [a.name for a in schema.arguments]
+    (f,) = e.formulas
+    (name,) = f.inputs
+    values = sorted(n for n in f.saved if n not in ("grad", "grads", "grad_input_mask"))
+    lines = [f"class {e.class_name}(Node):", f'    """Backward of {schema}."""', ""]
+    lines.append(f"    __slots__ = {tuple(['m'] + [f's_{n}' for n in values])!r}")
+    lines.append("")
+    lines.append("    def apply(node, grads):")
+    lines.append("        grad = grads[0]")
+    for n in values:
+        lines.append(f"        {n} = node.s_{n}")
+    lines.append(f"        rs = {ast.unparse(f.expr)}")
+    lines.append("        return tuple(_fix(g, m) if e[0] is not None else None")
+    lines.append("                     for g, m, e in zip(rs, node.m, node.next_functions))")
+    lines.append("")
+    lines.append("")
+    lines.append(f"def _record_{e.class_name}(args, result):")
+    lines.append(f"    {', '.join(_ident(n) for n in arg_names)}, = args")
+    lines.append(f"    nf = tuple(edge(t) for t in {name})")
+    lines.append("    if all(e[0] is None for e in nf):")
+    lines.append("        return")
+    lines.append(f"    node = {e.class_name}()")
+    lines.append("    node.next_functions = nf")
+    lines.append(f"    node.m = tuple(_meta_of(t) if type(t) is Tensor else None for t in {name})")
+    for n in values:
+        lines.append(f"    node.s_{n} = {n}")
+    lines.append("    _set_outputs(node, result)")
+    lines.append("")
+    lines.append("")
+    return "\n".join(lines)
+
+
 def _render(e: Entry) -> str:
     schema = e.func.schema
+    args_by_name = {a.name: a for a in schema.arguments}
+    if any(args_by_name[n].type.is_list for f in e.formulas for n in f.inputs):
+        return _render_list(e)
     arg_names = [a.name for a in schema.arguments]
     out_names = list(schema.return_names or ()) or ["result"]
     diff = e.diff_inputs
@@ -219,7 +276,7 @@ def _render(e: Entry) -> str:
     # begin(args, inplace): the node with its edges and saved inputs
     fn = f"_begin_{e.class_name}"
     lines.append(f"def {fn}(args, inplace=False):")
-    lines.append(f"    {', '.join(arg_names)}, = args")
+    lines.append(f"    {', '.join(_ident(n) for n in arg_names)}, = args")
     lines.append(f"    node = {e.class_name}()")
     lines.append(f"    nf = node.next_functions = ({', '.join(f'edge({n})' for n in diff)},)")
     lines.append("    if " + " and ".join(f"nf[{i}][0] is None" for i in range(len(diff))) + ":")

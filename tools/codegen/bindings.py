@@ -23,6 +23,7 @@ _SIMPLE = {
     "str": "std::string",
     "ScalarType": "th::ScalarType",
     "Device": "th::Device",
+    "Generator": "th::Generator",
 }
 
 
@@ -278,16 +279,19 @@ def render_shards(funcs: list[NativeFunction], shards: int) -> dict[str, str]:
             ns, proto = prototype(f)
             if proto not in protos[ns]:
                 protos[ns].append(proto)
-        body, names = [], []
+        body, varargs_body, names = [], [], []
         for f in group:
             for method in (False, True):
                 if ("method" if method else "function") not in f.variants:
                     continue
                 body.append(binding(f, method, varargs=False))
                 if takes_varargs(list(f.schema.arguments)[1 if method else 0 :]):
-                    body.append(binding(f, method, varargs=True))
+                    # after every exact overload: nanobind tries overloads in order, and the *args form
+                    # of randint(high, *size) would otherwise swallow randint(low, high, size)
+                    varargs_body.append(binding(f, method, varargs=True))
                 if not method and f.schema.name not in names:
                     names.append(f.schema.name)
+        body += varargs_body
         decls = "".join(f"namespace {ns} {{\n" + "".join(f"{p}\n" for p in ps) + "}\n" for ns, ps in protos.items())
         files[f"shard_{k}.cpp"] = (
             HEADER

@@ -72,6 +72,7 @@ _PY = {
     "str": "str",
     "ScalarType": "dtype",
     "Device": "device | str",
+    "Generator": "Generator",
 }
 
 

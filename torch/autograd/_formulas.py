@@ -29,6 +29,10 @@ __all__ = [
     "pow_exponent_backward",
     "minmax_mask",
     "zeros_like",
+    "cat_backward",
+    "clamp_mask",
+    "var_backward",
+    "_unsqueeze_like",
     "ones_like",
     "math",
 ]
@@ -198,6 +202,49 @@ def minmax_mask(self: Tensor, other: Tensor, pick_self: bool):
     if pick_self:
         return (self > other).to(self.dtype) + (self == other).to(self.dtype) * 0.5
     return (other > self).to(other.dtype) + (self == other).to(other.dtype) * 0.5
+
+
+def cat_backward(grad: Tensor, dim: int, shapes) -> list:
+    """The slices of `grad` that each input of cat filled (legacy empty 1-D inputs get zeros)."""
+    out, offset = [], 0
+    nd = grad.dim()
+    d = dim % nd if nd else 0
+    for shape in shapes:
+        if len(shape) == 1 and shape[0] == 0 and nd != 1:
+            out.append(torch.zeros(shape, dtype=grad.dtype, device=grad.device))
+            continue
+        out.append(grad.narrow(d, offset, shape[d]))
+        offset += shape[d]
+    return out
+
+
+def clamp_mask(self: Tensor, lo, hi) -> Tensor:
+    """1 where clamp passed the input through (min <= x <= max), 0 where it clipped."""
+    mask = None
+    if lo is not None:
+        mask = self >= lo
+    if hi is not None:
+        m = self <= hi
+        mask = m if mask is None else mask.logical_and(m)
+    return mask.to(self.dtype)
+
+
+def _unsqueeze_like(g: Tensor, dims, ndim: int, keepdim: bool) -> Tensor:
+    return _unsqueeze_dims(g, dims, ndim, keepdim)
+
+
+def var_backward(grad: Tensor, self: Tensor, dims, correction, keepdim: bool) -> Tensor:
+    """d var / d self = 2 (self - mean) / (N - correction), times the output gradient."""
+    n = self.dim()
+    if dims is None or (isinstance(dims, (tuple, list)) and len(dims) == 0):
+        count = self.numel()
+        dims_ = None
+    else:
+        dims_ = (dims,) if isinstance(dims, int) else tuple(dims)
+        count = math.prod(self.shape[d % n] for d in dims_)
+    g = _unsqueeze_dims(grad, dims_, n, keepdim)
+    mean = self.mean(dims_, keepdim=True) if dims_ is not None else self.mean()
+    return g * (self - mean) * (2.0 / max(count - correction, 0))
 
 
 class _NoGrad(Node):

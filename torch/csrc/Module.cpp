@@ -28,6 +28,7 @@ NB_MODULE(_C, m) {
   });
   torch::bind_dtypes(m);
   torch::bind_device(m);
+  torch::bind_generator(m);
   nb::handle tensor = torch::bind_tensor(m);
   torch::bind_build_info(m);
   torch::bind_cuda(m);

@@ -9,6 +9,7 @@
 
 #include <TH/Device.h>
 #include <TH/Exception.h>
+#include <TH/Generator.h>
 #include <TH/Scalar.h>
 #include <TH/ScalarType.h>
 #include <TH/Tensor.h>
@@ -65,6 +66,7 @@ th::IntList int_list_from_args(const nb::args& args, const char* fn, const char*
 
 void bind_dtypes(nb::module_& m);
 void bind_device(nb::module_& m);
+void bind_generator(nb::module_& m);
 nb::handle bind_tensor(nb::module_& m);
 void bind_build_info(nb::module_& m);
 void bind_cuda(nb::module_& m);

@@ -42,3 +42,13 @@ def empty_cache() -> None:
 def memory_allocated(device=None) -> int:
     """Bytes of GPU memory held by live tensors on `device`."""
     return _C._cuda_memory_allocated(_device_index(device))
+
+
+def manual_seed(seed) -> None:
+    """Seeds the CUDA generators (here: every default generator, as torch.manual_seed does)."""
+    _C.manual_seed(int(seed))
+
+
+def manual_seed_all(seed) -> None:
+    """Seeds the generators of every CUDA device."""
+    _C.manual_seed(int(seed))

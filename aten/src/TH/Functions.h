@@ -7,6 +7,7 @@
 #include <tuple>
 #include <vector>
 
+#include "Generator.h"
 #include "Scalar.h"
 #include "Tensor.h"
 #include "math/Unary.h"
@@ -113,6 +114,35 @@ std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim);
 std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim);
 Tensor argmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim);
 Tensor argmin(const Tensor& self, std::optional<int64_t> dim, bool keepdim);
+
+// random numbers from a Philox generator (ops/Random.cpp)
+Tensor& uniform_(Tensor& self, double from, double to, const std::optional<Generator>& generator);
+Tensor& normal_(Tensor& self, double mean, double std, const std::optional<Generator>& generator);
+Tensor rand(const IntList& size, const std::optional<Generator>& generator, std::optional<ScalarType> dtype,
+            std::optional<Device> device);
+Tensor randn(const IntList& size, const std::optional<Generator>& generator, std::optional<ScalarType> dtype,
+             std::optional<Device> device);
+Tensor randint(int64_t high, const IntList& size, const std::optional<Generator>& generator,
+               std::optional<ScalarType> dtype, std::optional<Device> device);
+Tensor randint(int64_t low, int64_t high, const IntList& size, const std::optional<Generator>& generator,
+               std::optional<ScalarType> dtype, std::optional<Device> device);
+Tensor randperm(int64_t n, const std::optional<Generator>& generator, std::optional<ScalarType> dtype,
+                std::optional<Device> device);
+Tensor rand_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device);
+Tensor randn_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device);
+
+// joining, selecting, clamping, scans and moments (ops/Join.cpp, ops/Select.cpp, ops/Moments.cpp)
+Tensor cat(const std::vector<Tensor>& tensors, int64_t dim);
+Tensor stack(const std::vector<Tensor>& tensors, int64_t dim);
+Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other);
+Tensor clamp(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max);
+Tensor& clamp_(Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max);
+Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype);
+Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype);
+Tensor var(const Tensor& self, const std::optional<IntList>& dim, const std::optional<Scalar>& correction,
+           bool keepdim);
+Tensor std(const Tensor& self, const std::optional<IntList>& dim, const std::optional<Scalar>& correction,
+           bool keepdim);
 
 // linear algebra on BLAS (CPU) or a tiled kernel (CUDA) (ops/Linear.cpp)
 Tensor mm(const Tensor& self, const Tensor& mat2);

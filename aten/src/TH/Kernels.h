@@ -4,6 +4,7 @@
 #include "Scalar.h"
 #include "TensorIterator.h"
 #include "math/Binary.h"
+#include "math/Philox.h"
 #include "math/Reduce.h"
 #include "math/Unary.h"
 
@@ -35,5 +36,16 @@ TH_DECLARE_STUB(unary_fn, unary_stub);
 TH_DECLARE_STUB(range_fn, range_stub);
 TH_DECLARE_STUB(binary_op_fn, binary_stub);
 TH_DECLARE_STUB(gemm_fn, gemm_stub);
+/// Fills the contiguous `out` with math::random_value(seed, offset + i, kind, a, b) for element i.
+using random_fn = void(const Tensor& out, uint64_t seed, uint64_t offset, math::RandomKind kind, double a,
+                       double b);
+TH_DECLARE_STUB(random_fn, random_stub);
+/// out = cond ? a : b over an iterator whose inputs (cond, a, b) share the computation dtype.
+using where_fn = void(TensorIterator&);
+TH_DECLARE_STUB(where_fn, where_stub);
+/// Inclusive scan (cumsum / cumprod) of the contiguous [outer, n, inner] `in` into `out` (same shape,
+/// contiguous, same dtype) along the middle dim.
+using scan_fn = void(const Tensor& in, const Tensor& out, int64_t outer, int64_t n, int64_t inner, bool prod);
+TH_DECLARE_STUB(scan_fn, scan_stub);
 
 }  // namespace th

@@ -1,0 +1,36 @@
+// CPU kernel of the random ops: element i is a pure function of (seed, offset + i), so any
+// number of threads produce the same tensor.
+#include <cmath>
+
+#include "../Kernels.h"
+#include "../Parallel.h"
+
+namespace th {
+namespace {
+
+void random_kernel(const Tensor& out, uint64_t seed, uint64_t offset, math::RandomKind kind, double a,
+                   double b) {
+  TH_DISPATCH_ALL_TYPES(out.dtype(), "random_cpu", [&] {
+    auto* p = reinterpret_cast<scalar_t*>(out.data_ptr());
+    parallel_for(out.numel(), 4096, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        double v = math::random_value(seed, offset + uint64_t(i), kind, a, b);
+        if constexpr (std::is_floating_point_v<scalar_t>) {
+          scalar_t x = static_cast<scalar_t>(v);
+          // [from, to): rounding to the output type must not reach `to`
+          if (kind == math::RandomKind::Uniform && x >= static_cast<scalar_t>(b) && b > a)
+            x = std::nextafter(static_cast<scalar_t>(b), static_cast<scalar_t>(a));
+          p[i] = x;
+        } else {
+          p[i] = static_cast<scalar_t>(static_cast<int64_t>(v));
+        }
+      }
+    });
+  });
+}
+
+}  // namespace
+
+TH_REGISTER_KERNEL(random_stub, CPU, random_kernel);
+
+}  // namespace th

@@ -1,0 +1,42 @@
+// CPU kernels of where (a ternary loop) and of the scans (cumsum / cumprod, accumulating in the
+// math/ accumulate type along each line).
+#include "../Kernels.h"
+#include "../Parallel.h"
+#include "Loops.h"
+
+namespace th {
+namespace {
+
+void where_kernel(TensorIterator& iter) {
+  TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "where_cpu", [&] {
+    cpu::cpu_kernel<scalar_t, 3>(iter,
+                                 [](scalar_t c, scalar_t a, scalar_t b) { return c != scalar_t(0) ? a : b; });
+  });
+}
+
+void scan_kernel(const Tensor& in, const Tensor& out, int64_t outer, int64_t n, int64_t inner, bool prod) {
+  TH_DISPATCH_ALL_TYPES(in.dtype(), "cumsum_cpu", [&] {
+    using acc = math::acc_t<scalar_t>;
+    const auto* src = reinterpret_cast<const scalar_t*>(in.data_ptr());
+    auto* dst = reinterpret_cast<scalar_t*>(out.data_ptr());
+    parallel_for(outer * inner, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n, 1)),
+                 [&](int64_t begin, int64_t end) {
+                   for (int64_t line = begin; line < end; ++line) {
+                     const int64_t o = line / inner, i = line % inner;
+                     acc a = prod ? acc(1) : acc(0);
+                     for (int64_t k = 0; k < n; ++k) {
+                       const int64_t at = (o * n + k) * inner + i;
+                       a = prod ? acc(a * acc(src[at])) : acc(a + acc(src[at]));
+                       dst[at] = scalar_t(a);
+                     }
+                   }
+                 });
+  });
+}
+
+}  // namespace
+
+TH_REGISTER_KERNEL(where_stub, CPU, where_kernel);
+TH_REGISTER_KERNEL(scan_stub, CPU, scan_kernel);
+
+}  // namespace th

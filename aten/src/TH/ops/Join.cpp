@@ -1,0 +1,60 @@
+// cat / stack: one result, each input copied into its slice (copy_ converts dtypes and layouts).
+#include "../Functions.h"
+
+namespace th {
+
+Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
+  TH_CHECK(!tensors.empty(), "torch.cat(): expected a non-empty list of Tensors");
+  // legacy rule kept by PyTorch: 1-D empty tensors are skipped
+  std::vector<const Tensor*> parts;
+  for (const Tensor& t : tensors)
+    if (!(t.dim() == 1 && t.numel() == 0)) parts.push_back(&t);
+  if (parts.empty()) return clone(tensors[0]);
+  const Tensor& first = *parts[0];
+  TH_CHECK(first.dim() > 0, "zero-dimensional tensor (at position 0) cannot be concatenated");
+  const int64_t d = wrap_dim(dim, first.dim());
+  ScalarType dtype = first.dtype();
+  IntList sizes = first.sizes();
+  sizes[size_t(d)] = 0;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const Tensor& t = *parts[i];
+    TH_CHECK(t.dim() > 0, "zero-dimensional tensor (at position ", i, ") cannot be concatenated");
+    TH_CHECK(t.dim() == first.dim(), "Tensors must have same number of dimensions: got ", first.dim(),
+             " and ", t.dim());
+    TH_CHECK(t.device() == first.device(),
+             "Expected all tensors to be on the same device, but found at least two "
+             "devices, ",
+             first.device().str(), " and ", t.device().str(), "!");
+    for (int64_t k = 0; k < t.dim(); ++k) {
+      TH_CHECK(k == d || t.size(k) == first.size(k), "Sizes of tensors must match except in dimension ", d,
+               ". Expected size ", first.size(k), " but got size ", t.size(k), " for tensor number ", i,
+               " in the list.");
+    }
+    sizes[size_t(d)] += t.size(d);
+    dtype = promote_types(dtype, t.dtype());
+  }
+  Tensor out = empty_tensor(sizes, dtype, first.device());
+  int64_t offset = 0;
+  for (const Tensor* t : parts) {
+    Tensor slot = narrow(out, d, offset, t->size(d));
+    copy_(slot, *t);
+    offset += t->size(d);
+  }
+  out.storage()->reset_version();
+  return out;
+}
+
+Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) {
+  TH_CHECK(!tensors.empty(), "stack expects a non-empty TensorList");
+  const int64_t d = wrap_dim(dim, tensors[0].dim() + 1);
+  std::vector<Tensor> expanded;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    TH_CHECK(tensors[i].sizes() == tensors[0].sizes(), "stack expects each tensor to be equal size, but got ",
+             shape_str(tensors[0].sizes()), " at entry 0 and ", shape_str(tensors[i].sizes()), " at entry ",
+             i);
+    expanded.push_back(unsqueeze(tensors[i], d));
+  }
+  return cat(expanded, d);
+}
+
+}  // namespace th

@@ -1,0 +1,43 @@
+// CUDA kernel of the random ops: the same Philox values as the CPU kernel (math/Philox.h), one
+// thread per element.
+#include <TH/Kernels.h>
+
+#include "DeviceGuard.h"
+#include "Exception.h"
+
+namespace thc {
+namespace {
+
+template <typename T>
+__global__ void random_fill(T* p, int64_t n, uint64_t seed, uint64_t offset, th::math::RandomKind kind,
+                            double a, double b) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(blockDim.x) * gridDim.x) {
+    const double v = th::math::random_value(seed, offset + uint64_t(i), kind, a, b);
+    if constexpr (std::is_floating_point_v<T>) {
+      T x = static_cast<T>(v);
+      if (kind == th::math::RandomKind::Uniform && x >= static_cast<T>(b) && b > a) x = static_cast<T>(a);
+      p[i] = x;
+    } else {
+      p[i] = static_cast<T>(static_cast<int64_t>(v));
+    }
+  }
+}
+
+void random_kernel(const th::Tensor& out, uint64_t seed, uint64_t offset, th::math::RandomKind kind, double a,
+                   double b) {
+  DeviceGuard guard(out.device());
+  const int64_t n = out.numel();
+  TH_DISPATCH_ALL_TYPES(out.dtype(), "random_cuda", [&] {
+    const int64_t blocks = std::min<int64_t>((n + 255) / 256, 65535);
+    random_fill<scalar_t><<<static_cast<unsigned>(blocks), 256>>>(reinterpret_cast<scalar_t*>(out.data_ptr()),
+                                                                  n, seed, offset, kind, a, b);
+  });
+  THC_CHECK(cudaGetLastError());
+}
+
+}  // namespace
+
+TH_REGISTER_KERNEL(th::random_stub, CUDA, random_kernel);
+
+}  // namespace thc
