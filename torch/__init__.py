@@ -65,6 +65,7 @@ is_grad_enabled = _C.is_grad_enabled
 
 from torch import cuda, nn  # noqa: E402
 from torch._creation import as_tensor, tensor  # noqa: E402
+from torch.functional import broadcast_shapes, einsum  # noqa: E402
 from torch.random import (  # noqa: E402
     Generator,
     default_generator,
@@ -87,6 +88,8 @@ __all__ = [
     "cuda",
     "nn",
     "autograd",
+    "broadcast_shapes",
+    "einsum",
     "Generator",
     "manual_seed",
     "seed",

@@ -92,6 +92,13 @@ _OPERATORS = {
 }
 
 
+def _index_put_(self: Tensor, indices, values, accumulate: bool = False) -> Tensor:
+    """self[indices] = values (+= with accumulate) for a tuple of index tensors."""
+    from torch import _indexing  # noqa: PLC0415
+
+    return _indexing.index_put_(self, tuple(indices), values, accumulate)
+
+
 def install() -> None:
     """Adds the methods above to torch.Tensor (called once by torch/__init__.py)."""
     for dunder, (op, commutative) in _OPERATORS.items():
@@ -114,6 +121,10 @@ def install() -> None:
     }
     for name, dtype in conversions.items():
         setattr(Tensor, name, lambda self, _d=dtype: self.to(_d))
+    Tensor.index_put_ = _index_put_
+    Tensor.index_put = lambda self, indices, values, accumulate=False: _index_put_(
+        self.clone(), indices, values, accumulate
+    )
     Tensor.__repr__ = tensor_repr
     Tensor.__str__ = tensor_repr
     Tensor.item = _item

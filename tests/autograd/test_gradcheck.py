@@ -188,3 +188,32 @@ JOIN_OPS = [
 def test_gradcheck_join_select(info: GradInfo, kind: str):
     inputs = tuple(_input(s, info, kind, seed) for seed, s in enumerate(info.shapes))
     assert gradcheck(info.fn, inputs)
+
+
+INDEX_OPS = [
+    GradInfo("take", lambda a: a.take(torch.tensor([[0, 5], [5, 11]])), (U,)),
+    GradInfo("index_select", lambda a: a.index_select(1, torch.tensor([3, 0, 3])), (U,)),
+    GradInfo("gather", lambda a: a.gather(1, torch.tensor([[0, 1], [2, 2], [3, 0]])), (U,)),
+    GradInfo("scatter", lambda a, s: a.scatter(1, torch.tensor([[0], [2], [1]]), s), (U, (3, 1))),
+    GradInfo("scatter_add", lambda a, s: a.scatter_add(0, torch.tensor([[0, 1, 0, 2]]), s), (U, (1, 4))),
+    GradInfo("index_add", lambda a, s: a.index_add(0, torch.tensor([2, 0]), s, alpha=1.5), (U, (2, 4))),
+    GradInfo("masked_fill", lambda a: a.masked_fill(torch.tensor([True, False, False, True]), 0.5), (U,)),
+    GradInfo("masked_select", lambda a: a.masked_select(torch.tensor([True, False, True, True])), (U,)),
+    GradInfo("advanced_getitem", lambda a: a[[0, 0, 2], 1:], (U,)),
+    GradInfo("bool_getitem", lambda a: a[a > 0.5] * 2, (U,), away_from=(0.5,)),
+    GradInfo("advanced_setitem", lambda a, v: _setitem(a, v), (U, (2,))),
+    GradInfo("einsum", lambda a, b: torch.einsum("ij,kj->ik", a, b), (U, (2, 4))),
+]
+
+
+def _setitem(a, v):
+    out = a * 1
+    out[[0, 2], 1] = v
+    return out
+
+
+@pytest.mark.parametrize("kind", ["contiguous", "non_contiguous"])
+@pytest.mark.parametrize("info", INDEX_OPS, ids=lambda i: i.name)
+def test_gradcheck_indexing(info: GradInfo, kind: str):
+    inputs = tuple(_input(s, info, kind, seed) for seed, s in enumerate(info.shapes))
+    assert gradcheck(info.fn, inputs)

@@ -30,6 +30,8 @@ __all__ = [
     "minmax_mask",
     "zeros_like",
     "cat_backward",
+    "masked_select_backward",
+    "_pad_to",
     "clamp_mask",
     "var_backward",
     "_unsqueeze_like",
@@ -245,6 +247,28 @@ def var_backward(grad: Tensor, self: Tensor, dims, correction, keepdim: bool) ->
     g = _unsqueeze_dims(grad, dims_, n, keepdim)
     mean = self.mean(dims_, keepdim=True) if dims_ is not None else self.mean()
     return g * (self - mean) * (2.0 / max(count - correction, 0))
+
+
+def _pad_to(g: Tensor, shape) -> Tensor:
+    """`g` zero-padded at the end of each dim up to `shape` (src of scatter may be larger than index)."""
+    shape = tuple(shape)
+    if tuple(g.shape) == shape:
+        return g
+    out = torch.zeros(shape, dtype=g.dtype, device=g.device)
+    view = out
+    for d, n in enumerate(g.shape):
+        view = view.narrow(d, 0, n)
+    view.copy_(g)
+    return out
+
+
+def masked_select_backward(grad: Tensor, shape, mask: Tensor) -> Tensor:
+    """The selected elements' gradients back in place (over the broadcast shape), then summed to shape."""
+    full = torch.broadcast_shapes(tuple(shape), tuple(mask.shape)) if hasattr(torch, "broadcast_shapes") else shape
+    out = torch.zeros(full, dtype=grad.dtype, device=grad.device)
+    where = mask.expand(full).reshape(-1).nonzero().view(-1)
+    out.view(-1).put_(where, grad, True)
+    return sum_to(out, shape)
 
 
 class _NoGrad(Node):

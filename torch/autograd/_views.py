@@ -11,16 +11,18 @@ from torch.autograd.graph import Node, edge, saved, set_history
 class CopySlices(Node):
     """The base's grad_fn after one of its views was modified in place by `fn`."""
 
-    __slots__ = ("fn", "geometry")
+    __slots__ = ("fn", "geometry", "base_geometry")
 
     def apply(self, grads: list) -> tuple:
         grad = grads[0]
         if grad is None:
             return (None,) * len(self.next_functions)
         size, stride, offset = self.geometry
-        result = _C.empty_like(grad)
+        base_size, base_stride, span = self.base_geometry
+        flat = _C.zeros(span, dtype=grad.dtype, device=grad.device)  # laid out like the base's memory
+        result = flat.as_strided(base_size, base_stride, 0)
         result.copy_(grad)
-        region = result.as_strided(size, stride, offset + result.storage_offset())
+        region = flat.as_strided(size, stride, offset)
         res = self.fn.apply([region.clone()])
         if res and res[0] is not None:
             region.copy_(res[0])
@@ -32,37 +34,42 @@ class CopySlices(Node):
 class AsStridedBackward0(Node):
     """A view's grad_fn after its base was rebased: the gradient lands in the viewed region."""
 
-    __slots__ = ("base_shape", "base_dtype", "geometry")
+    __slots__ = ("base_shape", "base_dtype", "geometry", "base_geometry")
 
     def apply(self, grads: list) -> tuple:
         grad = grads[0]
         if grad is None:
             return (None,)
         size, stride, offset = self.geometry
-        result = _C.zeros(self.base_shape, dtype=grad.dtype, device=grad.device)
-        result.as_strided(size, stride, offset).copy_(grad)
-        return (result,)
+        base_size, base_stride, span = self.base_geometry
+        flat = _C.zeros(span, dtype=grad.dtype, device=grad.device)
+        flat.as_strided(size, stride, offset).copy_(grad)
+        return (flat.as_strided(base_size, base_stride, 0),)
 
 
 def _geometry(base: Tensor, view: Tensor) -> tuple:
-    """The view's (size, stride, offset) relative to a contiguous tensor of the base's shape."""
-    if not base.is_contiguous():
-        raise RuntimeError("in-place modification of a view of a non-contiguous base is not supported by autograd")
-    return (tuple(view.shape), view.stride(), view.storage_offset() - base.storage_offset())
+    """The view's (size, stride, offset) in the base's memory, and the base's (size, stride, span)."""
+    if any(s == 0 and n > 1 for n, s in zip(base.shape, base.stride())):
+        raise RuntimeError("in-place modification of a view of an expanded (overlapping) base is not supported")
+    span = 1 + sum((n - 1) * s for n, s in zip(base.shape, base.stride())) if base.numel() else 0
+    view_geometry = (tuple(view.shape), view.stride(), view.storage_offset() - base.storage_offset())
+    return view_geometry, (tuple(base.shape), base.stride(), span)
 
 
 def rebase_view(base: Tensor, view: Tensor, node: Node) -> None:
     """`view` (of `base`) was modified in place by `node`: rewrites both histories."""
-    geometry = _geometry(base, view)
+    geometry, base_geometry = _geometry(base, view)
     cs = CopySlices()
     cs.fn = node
     cs.geometry = geometry
+    cs.base_geometry = base_geometry
     cs.next_functions = (edge(base), *node.next_functions[1:])
     set_history(base, cs, 0)
     back = AsStridedBackward0()
     back.base_shape = tuple(base.shape)
     back.base_dtype = base.dtype
     back.geometry = geometry
+    back.base_geometry = base_geometry
     back.next_functions = ((cs, 0),)
     set_history(view, back, 0)
 

@@ -68,10 +68,27 @@ th::Tensor index_view(const th::Tensor& self, nb::handle index) {
 
 }  // namespace
 
+/// Whether `index` has an advanced item (an index tensor or a list), which torch/_indexing.py handles.
+bool is_advanced(nb::handle index) {
+  auto advanced = [](nb::handle h) { return nb::isinstance<th::Tensor>(h) || PyList_Check(h.ptr()); };
+  if (PyTuple_Check(index.ptr())) {
+    for (nb::handle h : nb::borrow<nb::tuple>(index))
+      if (advanced(h) || PyTuple_Check(h.ptr())) return true;
+    return false;
+  }
+  return advanced(index);
+}
+
+nb::object advanced_indexing(const char* fn) {
+  static nb::object* module = new nb::object(nb::module_::import_("torch._indexing"));  // lives to exit
+  return module->attr(fn);
+}
+
 void bind_indexing(nb::handle tensor_cls) {
   def_method(
       tensor_cls, "__getitem__",
       [](nb::handle_t<th::Tensor> self_obj, nb::handle index) -> nb::object {
+        if (is_advanced(index)) return advanced_indexing("getitem")(self_obj, index);
         const th::Tensor& self = *nb::inst_ptr<th::Tensor>(self_obj);
         th::Tensor r = index_view(self, index);
         autograd::mark_view(r, self);
@@ -83,6 +100,10 @@ void bind_indexing(nb::handle tensor_cls) {
   def_method(
       tensor_cls, "__setitem__",
       [](nb::handle_t<th::Tensor> self_obj, nb::handle index, const TensorArg& value) {
+        if (is_advanced(index)) {
+          advanced_indexing("setitem")(self_obj, index, value.obj);
+          return;
+        }
         const th::Tensor& self = *nb::inst_ptr<th::Tensor>(self_obj);
         if (autograd::recording(self, value)) {  // view + copy_, both recorded: the engine rebases self
           nb::object view = self_obj.attr("__getitem__")(index);

@@ -8,9 +8,15 @@
 
 namespace th {
 
-int64_t Tensor::size(int64_t d) const { return impl_->sizes[wrap_dim(d, dim())]; }
+int64_t Tensor::size(int64_t d) const {
+  TH_CHECK_T(IndexError, dim() > 0, "Dimension specified as ", d, " but tensor has no dimensions");
+  return impl_->sizes[wrap_dim(d, dim())];
+}
 
-int64_t Tensor::stride(int64_t d) const { return impl_->strides[wrap_dim(d, dim())]; }
+int64_t Tensor::stride(int64_t d) const {
+  TH_CHECK_T(IndexError, dim() > 0, "Dimension specified as ", d, " but tensor has no dimensions");
+  return impl_->strides[wrap_dim(d, dim())];
+}
 
 int64_t Tensor::numel() const { return prod(impl_->sizes); }
 

@@ -1,0 +1,41 @@
+#pragma once
+// The two kernels every gather/scatter-style op is built from (ops/Index.cpp): read or write a
+// tensor at logical (row-major) positions given by an int64 tensor. Each device registers both.
+#include "Dispatch.h"
+#include "Macros.h"
+#include "Tensor.h"
+
+namespace th {
+
+/// out[i] = self at logical position index[i]; index and out are contiguous, index holds in-range,
+/// non-negative positions, out has self's dtype. Any layout of self (strides, zero strides).
+using take_fn = void(const Tensor& self, const Tensor& index, const Tensor& out);
+/// self at logical position index[i] = source[i] (+= with accumulate); index and source contiguous,
+/// source of self's dtype. Later duplicates win without accumulate.
+using put_fn = void(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate);
+
+TH_DECLARE_STUB(take_fn, take_stub);
+TH_DECLARE_STUB(put_fn, put_stub);
+
+/// Element offsets of a layout: position -> storage offset (in elements), usable on host and device.
+struct LogicalToStorage {
+  int ndim = 0;
+  int64_t sizes[16];
+  int64_t strides[16];
+  explicit LogicalToStorage(const Tensor& t) : ndim(int(t.dim())) {
+    for (int d = 0; d < ndim; ++d) {
+      sizes[d] = t.sizes()[size_t(d)];
+      strides[d] = t.strides()[size_t(d)];
+    }
+  }
+  TH_HOST_DEVICE int64_t operator()(int64_t pos) const {
+    int64_t off = 0;
+    for (int d = ndim - 1; d >= 0; --d) {
+      off += (pos % sizes[d]) * strides[d];
+      pos /= sizes[d];
+    }
+    return off;
+  }
+};
+
+}  // namespace th

@@ -1,0 +1,48 @@
+// CPU take / put: positions -> storage offsets through the tensor's strides.
+#include "../IndexKernels.h"
+#include "../Parallel.h"
+#include "../ScalarType.h"
+
+namespace th {
+namespace {
+
+void take_kernel(const Tensor& self, const Tensor& index, const Tensor& out) {
+  const LogicalToStorage where(self);
+  const auto* idx = reinterpret_cast<const int64_t*>(index.data_ptr());
+  TH_DISPATCH_ALL_TYPES(self.dtype(), "take_cpu", [&] {
+    const auto* src = reinterpret_cast<const scalar_t*>(self.data_ptr());
+    auto* dst = reinterpret_cast<scalar_t*>(out.data_ptr());
+    parallel_for(index.numel(), kGrainSize, [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) dst[i] = src[where(idx[i])];
+    });
+  });
+}
+
+void put_kernel(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
+  const LogicalToStorage where(self);
+  const auto* idx = reinterpret_cast<const int64_t*>(index.data_ptr());
+  const int64_t n = index.numel();
+  TH_DISPATCH_ALL_TYPES(self.dtype(), "put_cpu", [&] {
+    auto* dst = reinterpret_cast<scalar_t*>(self.data_ptr());
+    const auto* src = reinterpret_cast<const scalar_t*>(source.data_ptr());
+    for (int64_t i = 0; i < n; ++i) {  // sequential: duplicates accumulate / the last one wins
+      scalar_t& d = dst[where(idx[i])];
+      if (accumulate) {
+        if constexpr (std::is_same_v<scalar_t, bool>) {
+          d = d || src[i];
+        } else {
+          d = scalar_t(d + src[i]);
+        }
+      } else {
+        d = src[i];
+      }
+    }
+  });
+}
+
+}  // namespace
+
+TH_REGISTER_KERNEL(take_stub, CPU, take_kernel);
+TH_REGISTER_KERNEL(put_stub, CPU, put_kernel);
+
+}  // namespace th

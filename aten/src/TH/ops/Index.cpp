@@ -1,0 +1,250 @@
+// Index-based ops, all built on two kernels (IndexKernels.h): take (read at positions) and put_
+// (write or accumulate at positions). Each op computes the logical positions it touches with
+// ordinary broadcasting arithmetic on int64 tensors, so every device gets every op.
+#include "../Functions.h"
+#include "../IndexKernels.h"
+#include "../TensorIterator.h"
+
+namespace th {
+
+TH_DEFINE_STUB(take_fn, take_stub);
+TH_DEFINE_STUB(put_fn, put_stub);
+
+// entry points declared by the generated bindings from their schemas
+Tensor take(const Tensor& self, const Tensor& index);
+Tensor& put_(Tensor& self, const Tensor& index, const Tensor& source, bool accumulate);
+Tensor nonzero(const Tensor& self);
+
+namespace {
+
+const Scalar one(int64_t(1));
+
+int64_t to_long(const Tensor& t) {
+  Tensor c = to(t, Device(), ScalarType::Long, false, false);
+  return *reinterpret_cast<const int64_t*>(c.data_ptr());
+}
+
+void check_index_dtype(const char* op, const Tensor& index) {
+  TH_CHECK_T(IndexError, index.dtype() == ScalarType::Long || index.dtype() == ScalarType::Int, op,
+             "(): Expected dtype int32/int64 for index but got: ", scalar_type_name(index.dtype()));
+}
+
+/// `index` as contiguous int64 positions in [0, size), negative ones wrapped; IndexError if any is
+/// out of range (PyTorch's message).
+Tensor checked_positions(const Tensor& index, int64_t size, int64_t dim, const char* what) {
+  Tensor idx = contiguous(to_dtype(index, ScalarType::Long));
+  if (idx.numel() == 0) return idx;
+  const int64_t lo = to_long(amin(idx, {}, false)), hi = to_long(amax(idx, {}, false));
+  if (lo < -size || hi >= size) {
+    const int64_t bad = hi >= size ? hi : lo;
+    if (dim < 0) {
+      throw IndexError(
+          detail::str("out of range: tried to access index ", bad, " on a tensor of ", size, " elements."));
+    }
+    throw IndexError(
+        detail::str(what, "index ", bad, " is out of bounds for dimension ", dim, " with size ", size));
+  }
+  if (lo < 0) idx = add(idx, mul(lt(idx, wrap_number(Scalar(int64_t(0)))), wrap_number(Scalar(size))), one);
+  return idx;
+}
+
+/// arange(n) shaped to run along dim `d` of an `ndim`-dim tensor (size 1 elsewhere).
+Tensor along(int64_t n, int64_t d, int64_t ndim, Device device) {
+  IntList shape(size_t(ndim), 1);
+  shape[size_t(d)] = n;
+  return view(arange(Scalar(n), ScalarType::Long, device), shape);
+}
+
+/// Row-major positions of `shape`'s elements in a tensor of `full` shape, with the positions
+/// along `dim` replaced by `index_along_dim` (broadcast to `shape`).
+Tensor positions(const IntList& shape, const IntList& full, int64_t dim, const Tensor& index_along_dim) {
+  const int64_t nd = int64_t(shape.size());
+  IntList cstride = contiguous_strides(full);
+  Tensor pos = mul(index_along_dim, wrap_number(Scalar(cstride.empty() ? 1 : cstride[size_t(dim)])));
+  for (int64_t d = 0; d < nd; ++d) {
+    if (d == dim) continue;
+    pos = add(pos,
+              mul(along(shape[size_t(d)], d, nd, index_along_dim.device()),
+                  wrap_number(Scalar(cstride[size_t(d)]))),
+              one);
+  }
+  return contiguous(expand(pos, shape));
+}
+
+Tensor scatter_impl(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, bool accumulate,
+                    bool inplace) {
+  check_index_dtype("scatter", index);
+  const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
+  TH_CHECK(index.dim() == self.dim() || (self.dim() == 0 && index.dim() <= 1),
+           "Index tensor must have the same number of dimensions as self tensor");
+  TH_CHECK(src.dim() == index.dim() || (index.dim() <= 1 && src.dim() <= 1),
+           "Index tensor must have the same number of dimensions as src tensor");
+  for (int64_t k = 0; k < index.dim(); ++k) {
+    TH_CHECK(k == d || index.size(k) <= self.size(k), "Size does not match at dimension ", k,
+             " expected index ", shape_str(index.sizes()), " to be no larger than self ",
+             shape_str(self.sizes()), " apart from dimension ", d);
+    TH_CHECK(index.size(k) <= src.size(k), "Size does not match at dimension ", k, " expected index ",
+             shape_str(index.sizes()), " to be no larger than src ", shape_str(src.sizes()));
+  }
+  Tensor out = inplace ? self : clone(self);
+  if (index.numel() == 0) return out;
+  Tensor idx = checked_positions(index, self.dim() ? self.size(d) : 1, d, "");
+  Tensor pos = positions(index.sizes(), self.sizes(), d, idx);
+  // the part of src that index covers, in index's shape
+  Tensor part = src;
+  for (int64_t k = 0; k < index.dim(); ++k) part = narrow(part, k, 0, index.size(k));
+  Tensor values = contiguous(to_dtype(part, self.dtype()));
+  put_(out, pos, values, accumulate);
+  return out;
+}
+
+}  // namespace
+
+Tensor take(const Tensor& self, const Tensor& index) {
+  TH_CHECK(index.dtype() == ScalarType::Long, "take(): Expected a long tensor for index, but got ",
+           scalar_type_name(index.dtype()));
+  TH_CHECK(self.device() == index.device(), "take(): self and index expected to be on the same device");
+  TH_CHECK_T(IndexError, self.numel() > 0 || index.numel() == 0,
+             "take(): tried to take from an empty tensor");
+  Tensor pos = checked_positions(index, self.numel(), -1, "");
+  Tensor out = empty_tensor(index.sizes(), self.dtype(), self.device());
+  if (pos.numel() > 0) take_stub[self.device().type](self, pos, out);
+  return out;
+}
+
+Tensor& put_(Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
+  TH_CHECK(index.dtype() == ScalarType::Long, "put_(): Expected a long tensor for index, but got ",
+           scalar_type_name(index.dtype()));
+  TH_CHECK(source.dtype() == self.dtype(),
+           "put_(): self and source expected to have the same dtype, but got ",
+           "self.dtype = ", scalar_type_name(self.dtype()),
+           " and source.dtype = ", scalar_type_name(source.dtype()));
+  TH_CHECK(source.numel() == index.numel(), "put_(): Expected source and index to have the same number of ",
+           "elements, but got source.numel() = ", source.numel(), ", index.numel() = ", index.numel());
+  Tensor pos = checked_positions(index, self.numel(), -1, "");
+  if (pos.numel() == 0) return self;
+  TH_CHECK(!may_overlap(self, source),
+           "unsupported operation: some elements of the input tensor and the "
+           "written-to tensor refer to a single memory location.");
+  put_stub[self.device().type](self, pos, contiguous(source), accumulate);
+  self.bump_version();
+  return self;
+}
+
+Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
+  check_index_dtype("index_select", index);
+  TH_CHECK_T(IndexError, index.dim() <= 1, "index_select(): Index is supposed to be a vector");
+  const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
+  if (self.dim() == 0) return take(self, contiguous(to_dtype(view(index, {}), ScalarType::Long)));
+  Tensor idx = checked_positions(view(index, {-1}), self.size(d), d, "index_select(): ");
+  IntList shape = self.sizes();
+  shape[size_t(d)] = idx.numel();
+  IntList ishape(size_t(self.dim()), 1);
+  ishape[size_t(d)] = idx.numel();
+  return take(self, positions(shape, self.sizes(), d, view(idx, ishape)));
+}
+
+Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
+  check_index_dtype("gather", index);
+  const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
+  TH_CHECK(index.dim() == self.dim() || (self.dim() == 0 && index.dim() <= 1),
+           "Index tensor must have the same number of dimensions as input tensor");
+  for (int64_t k = 0; k < index.dim(); ++k)
+    TH_CHECK(k == d || index.size(k) <= self.size(k), "Size does not match at dimension ", k,
+             " expected index ", shape_str(index.sizes()), " to be no larger than self ",
+             shape_str(self.sizes()), " apart from dimension ", d);
+  if (self.dim() == 0) return take(self, contiguous(to_dtype(index, ScalarType::Long)));
+  Tensor idx = checked_positions(index, self.size(d), d, "");
+  return take(self, positions(index.sizes(), self.sizes(), d, idx));
+}
+
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return scatter_impl(self, dim, index, src, false, false);
+}
+Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  scatter_impl(self, dim, index, src, false, true);
+  return self;
+}
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  return scatter_impl(self, dim, index, expand(wrap_number(value), index.sizes()), false, false);
+}
+Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  scatter_impl(self, dim, index, expand(wrap_number(value), index.sizes()), false, true);
+  return self;
+}
+Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return scatter_impl(self, dim, index, src, true, false);
+}
+Tensor& scatter_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  scatter_impl(self, dim, index, src, true, true);
+  return self;
+}
+
+Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                   const Scalar& alpha) {
+  check_index_dtype("index_add_", index);
+  TH_CHECK_T(IndexError, index.dim() <= 1, "index_add_(): Index is supposed to be a vector");
+  const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
+  const int64_t n = index.numel();
+  TH_CHECK(source.dim() == 0 ? n == 1 : source.size(d) == n, "index_add_(): Number of indices (", n,
+           ") should be equal to source.size(dim) (", source.dim() ? source.size(d) : 1, ")");
+  if (self.dim() == 0) {
+    Tensor v = contiguous(to_dtype(mul(view(source, {1}), wrap_number(alpha)), self.dtype()));
+    return put_(self, contiguous(to_dtype(view(index, {1}), ScalarType::Long)), v, true);
+  }
+  Tensor idx = checked_positions(view(index, {-1}), self.size(d), d, "index_add_(): ");
+  IntList ishape(size_t(self.dim()), 1);
+  ishape[size_t(d)] = n;
+  Tensor pos = positions(source.sizes(), self.sizes(), d, view(idx, ishape));
+  Tensor values = alpha.to<double>() == 1.0 ? source : mul(source, wrap_number(alpha));
+  return put_(self, pos, contiguous(to_dtype(values, self.dtype())), true);
+}
+
+Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                 const Scalar& alpha) {
+  Tensor out = clone(self);
+  return index_add_(out, dim, index, source, alpha);
+}
+
+Tensor nonzero(const Tensor& self) {
+  Tensor mask = contiguous(to(self, Device(), ScalarType::Bool, false, false));
+  const int64_t n = mask.numel(), nd = self.dim();
+  const bool* m = reinterpret_cast<const bool*>(mask.data_ptr());
+  int64_t count = 0;
+  for (int64_t i = 0; i < n; ++i) count += m[i];
+  Tensor out = empty_tensor({count, nd}, ScalarType::Long, Device());
+  auto* o = reinterpret_cast<int64_t*>(out.data_ptr());
+  for (int64_t i = 0, row = 0; i < n; ++i) {
+    if (!m[i]) continue;
+    int64_t rest = i;
+    for (int64_t d = nd - 1; d >= 0; --d) {
+      o[row * nd + d] = rest % self.size(d);
+      rest /= self.size(d);
+    }
+    ++row;
+  }
+  return to(out, self.device(), std::nullopt, false, false);
+}
+
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) {
+  TH_CHECK(mask.dtype() == ScalarType::Bool,
+           "masked_fill_ only supports boolean masks, but got mask with dtype ",
+           scalar_type_name(mask.dtype()));
+  return to_dtype(where(mask, wrap_number(value), self), self.dtype());
+}
+
+Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& value) {
+  Tensor r = masked_fill(self, mask, value);
+  TH_CHECK(r.sizes() == self.sizes(), "masked_fill_: mask of shape ", shape_str(mask.sizes()),
+           " cannot be broadcast to self of shape ", shape_str(self.sizes()));
+  return copy_(self, r);
+}
+
+Tensor masked_select(const Tensor& self, const Tensor& mask) {
+  TH_CHECK(mask.dtype() == ScalarType::Bool, "masked_select: expected BoolTensor for mask");
+  const IntList shape = broadcast_shapes(self.sizes(), mask.sizes());
+  Tensor where_true = nonzero(reshape(contiguous(expand(mask, shape)), {-1}));
+  return take(expand(self, shape), contiguous(view(where_true, {-1})));
+}
+
+}  // namespace th

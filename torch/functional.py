@@ -1,0 +1,112 @@
+"""Functions written with other torch ops (so autograd and every device come for free):
+broadcast_shapes and einsum."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch._C import Tensor
+
+__all__ = ["broadcast_shapes", "einsum"]
+
+
+def broadcast_shapes(*shapes) -> torch.Size:
+    """The shape tensors of these shapes broadcast to (RuntimeError if they cannot)."""
+    out: list = []
+    for shape in shapes:
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        if len(shape) > len(out):
+            out = [1] * (len(shape) - len(out)) + out
+        for i, n in enumerate(shape):
+            j = len(out) - len(shape) + i
+            if n != out[j] and n != 1 and out[j] != 1:
+                raise RuntimeError(
+                    f"Shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg "
+                    f"and {n} at dimension {i}"
+                )
+            if out[j] == 1:
+                out[j] = n
+    return torch.Size(out)
+
+
+def _parse(equation: str, n: int) -> tuple[list[str], str]:
+    eq = equation.replace(" ", "")
+    lhs, arrow, rhs = eq.partition("->")
+    inputs = lhs.split(",")
+    if len(inputs) != n:
+        raise ValueError(
+            "einsum(): more operands were provided than specified in the equation"
+            if len(inputs) < n
+            else "einsum(): fewer operands were provided than specified in the equation"
+        )
+    for term in inputs + ([rhs] if arrow else []):
+        if "." in term:
+            raise NotImplementedError("einsum(): ellipsis ('...') is not supported yet")
+        if not all(c.isalpha() for c in term):
+            raise ValueError(f"einsum(): invalid subscript given in the equation string: {term!r}")
+    if not arrow:  # implicit output: the labels that appear once, sorted
+        counts: dict = {}
+        for term in inputs:
+            for c in term:
+                counts[c] = counts.get(c, 0) + 1
+        rhs = "".join(sorted(c for c, k in counts.items() if k == 1))
+    return inputs, rhs
+
+
+def _prepare(t: Tensor, labels: str, keep: set) -> tuple[Tensor, str]:
+    """Sums out the labels of `t` nobody else needs; rejects repeated labels (diagonals)."""
+    if len(set(labels)) != len(labels):
+        raise NotImplementedError("einsum(): repeated subscripts in one operand (diagonals) are not supported yet")
+    drop = [i for i, c in enumerate(labels) if c not in keep]
+    if drop:
+        t = t.sum(drop)
+        labels = "".join(c for c in labels if c in keep)
+    return t, labels
+
+
+def _contract(a: Tensor, la: str, b: Tensor, lb: str, out: str) -> tuple[Tensor, str]:
+    """a (labels la) times b (labels lb), summed over the shared labels not in `out`, via bmm."""
+    sizes = {**dict(zip(la, a.shape)), **dict(zip(lb, b.shape))}
+    for c in set(la) & set(lb):
+        na, nb = a.shape[la.index(c)], b.shape[lb.index(c)]
+        if na != nb and na != 1 and nb != 1:
+            raise RuntimeError(
+                f"einsum(): operands do not broadcast with remapped shapes (original->remapped): "
+                f"label {c!r} has sizes {na} and {nb}"
+            )
+        sizes[c] = max(na, nb)
+    batch = [c for c in la if c in lb and c in out]
+    summed = [c for c in la if c in lb and c not in out]
+    left = [c for c in la if c not in lb]
+    right = [c for c in lb if c not in la]
+    pa = a.permute([la.index(c) for c in batch + left + summed])
+    pb = b.permute([lb.index(c) for c in batch + summed + right])
+    nb_, nl, ns, nr = (math.prod(sizes[c] for c in g) for g in (batch, left, summed, right))
+    pa = pa.expand([sizes[c] for c in batch + left + summed]).reshape(nb_, nl, ns)
+    pb = pb.expand([sizes[c] for c in batch + summed + right]).reshape(nb_, ns, nr)
+    r = pa.bmm(pb).reshape([sizes[c] for c in batch + left + right])
+    return r, "".join(batch + left + right)
+
+
+def einsum(equation: str, *operands) -> Tensor:
+    """Einstein summation, e.g. einsum('bij,bjk->bik', a, b); reduces to permute, sum and bmm
+    (no ellipsis or diagonals yet)."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    inputs, out = _parse(equation, len(operands))
+    for t, labels in zip(operands, inputs):
+        if t.dim() != len(labels):
+            raise RuntimeError(
+                f"einsum(): the number of subscripts in the equation ({len(labels)}) does not match the number of "
+                f"dimensions ({t.dim()}) for operand {inputs.index(labels)} and no ellipsis was given"
+            )
+    terms = list(zip(operands, inputs))
+    needed_later = [set(out).union(*[set(lb) for _, lb in terms[i + 1 :]]) for i in range(len(terms))]
+    acc, la = _prepare(terms[0][0], terms[0][1], needed_later[0] | set().union(*[set(lb) for _, lb in terms[1:]]))
+    for i in range(1, len(terms)):
+        b, lb = _prepare(terms[i][0], terms[i][1], needed_later[i] | set(la))
+        keep = needed_later[i]
+        acc, la = _contract(acc, la, b, lb, "".join(sorted(keep)))
+    acc, la = _prepare(acc, la, set(out))
+    return acc.permute([la.index(c) for c in out]) if la != out else acc
