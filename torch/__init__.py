@@ -65,7 +65,17 @@ is_grad_enabled = _C.is_grad_enabled
 
 from torch import cuda, nn  # noqa: E402
 from torch._creation import as_tensor, tensor  # noqa: E402
-from torch.functional import broadcast_shapes, einsum  # noqa: E402
+from torch.functional import (  # noqa: E402
+    allclose,
+    broadcast_shapes,
+    einsum,
+    equal,
+    finfo,
+    from_dlpack,
+    iinfo,
+    logsumexp,
+    norm,
+)
 from torch.random import (  # noqa: E402
     Generator,
     default_generator,
@@ -90,6 +100,13 @@ __all__ = [
     "autograd",
     "broadcast_shapes",
     "einsum",
+    "allclose",
+    "equal",
+    "finfo",
+    "iinfo",
+    "from_dlpack",
+    "logsumexp",
+    "norm",
     "Generator",
     "manual_seed",
     "seed",

@@ -99,6 +99,18 @@ def _index_put_(self: Tensor, indices, values, accumulate: bool = False) -> Tens
     return _indexing.index_put_(self, tuple(indices), values, accumulate)
 
 
+def _dlpack(self: Tensor, *, stream=None, max_version=None, dl_device=None, copy=None):
+    """DLPack export (CPU tensors): a capsule over this tensor's memory."""
+    if self.device.type != "cpu":
+        raise BufferError("DLPack export of CUDA tensors is not supported yet; call .cpu() first")
+    arr = self.detach().numpy()
+    return arr.__dlpack__() if max_version is None else arr.__dlpack__(max_version=max_version)
+
+
+def _dlpack_device(self: Tensor) -> tuple:
+    return (1, 0) if self.device.type == "cpu" else (2, self.device.index or 0)
+
+
 def install() -> None:
     """Adds the methods above to torch.Tensor (called once by torch/__init__.py)."""
     for dunder, (op, commutative) in _OPERATORS.items():
@@ -121,6 +133,15 @@ def install() -> None:
     }
     for name, dtype in conversions.items():
         setattr(Tensor, name, lambda self, _d=dtype: self.to(_d))
+    Tensor.allclose = lambda self, other, rtol=1e-05, atol=1e-08, equal_nan=False: torch.allclose(
+        self, other, rtol, atol, equal_nan
+    )
+    Tensor.equal = lambda self, other: torch.equal(self, other)
+    Tensor.norm = lambda self, p="fro", dim=None, keepdim=False, dtype=None: torch.norm(self, p, dim, keepdim, dtype)
+    Tensor.logsumexp = lambda self, dim, keepdim=False: torch.logsumexp(self, dim, keepdim)
+    Tensor.__invert__ = Tensor.bitwise_not
+    Tensor.__dlpack__ = _dlpack
+    Tensor.__dlpack_device__ = _dlpack_device
     Tensor.index_put_ = _index_put_
     Tensor.index_put = lambda self, indices, values, accumulate=False: _index_put_(
         self.clone(), indices, values, accumulate

@@ -8,7 +8,7 @@ import math
 import torch
 from torch._C import Tensor
 
-__all__ = ["broadcast_shapes", "einsum"]
+__all__ = ["broadcast_shapes", "einsum", "allclose", "equal", "norm", "logsumexp", "finfo", "iinfo", "from_dlpack"]
 
 
 def broadcast_shapes(*shapes) -> torch.Size:
@@ -110,3 +110,104 @@ def einsum(equation: str, *operands) -> Tensor:
         acc, la = _contract(acc, la, b, lb, "".join(sorted(keep)))
     acc, la = _prepare(acc, la, set(out))
     return acc.permute([la.index(c) for c in out]) if la != out else acc
+
+
+def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
+    """Whether every element of input is close to other's (see isclose)."""
+    return bool(torch.isclose(input, other, rtol=rtol, atol=atol, equal_nan=equal_nan).all().item())
+
+
+def equal(input: Tensor, other: Tensor) -> bool:
+    """Whether both tensors have the same shape and elements."""
+    if tuple(input.shape) != tuple(other.shape):
+        return False
+    return bool((input == other).all().item())
+
+
+def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) -> Tensor:
+    """The p-norm of input (over all elements, or over dim): p = 'fro' or 2, 1, inf, -inf, 0 or any
+    positive number."""
+    x = input if dtype is None else input.to(dtype)
+    if not x.dtype.is_floating_point:
+        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got {x.dtype} instead.")
+    dims = () if dim is None else dim
+    if p in ("fro", 2, 2.0):
+        return (x * x).sum(dims, keepdim=keepdim).sqrt()
+    a = x.abs()
+    if p == float("inf"):
+        return a.amax(dims, keepdim=keepdim)
+    if p == float("-inf"):
+        return a.amin(dims, keepdim=keepdim)
+    if p == 0:
+        return (a != 0).to(x.dtype).sum(dims, keepdim=keepdim)
+    if p == 1:
+        return a.sum(dims, keepdim=keepdim)
+    return (a**p).sum(dims, keepdim=keepdim) ** (1.0 / p)
+
+
+def logsumexp(input: Tensor, dim, keepdim: bool = False) -> Tensor:
+    """log(sum(exp(input), dim)), computed stably (the max is subtracted first)."""
+    x = input if input.dtype.is_floating_point else input.to(torch.get_default_dtype())
+    with torch.no_grad():
+        m = x.amax(dim, keepdim=True)
+        m = torch.where(m.isinf(), 0.0, m)
+    out = (x - m).exp().sum(dim, keepdim=True).log() + m
+    return out if keepdim else out.squeeze(dim) if isinstance(dim, int) else _squeeze_dims(out, dim)
+
+
+def _squeeze_dims(t: Tensor, dims) -> Tensor:
+    for d in sorted((d % t.dim() for d in dims), reverse=True):
+        t = t.squeeze(d)
+    return t
+
+
+class finfo:
+    """Machine limits of a floating-point dtype (torch.finfo)."""
+
+    def __init__(self, type=None) -> None:
+        import numpy as np  # noqa: PLC0415
+
+        dtype = torch.get_default_dtype() if type is None else type
+        if not dtype.is_floating_point:
+            raise TypeError(f"torch.finfo() requires a floating point input type. Use torch.iinfo to handle '{dtype}'")
+        info = np.finfo(np.float32 if dtype == torch.float32 else np.float64)
+        self.dtype = str(dtype).replace("torch.", "")
+        self.bits = int(info.bits)
+        self.eps = float(info.eps)
+        self.max = float(info.max)
+        self.min = float(info.min)
+        self.tiny = self.smallest_normal = float(info.tiny)
+        self.resolution = 10.0 ** -int(info.precision)
+
+    def __repr__(self) -> str:
+        return (
+            f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+            f"smallest_normal={self.smallest_normal:g}, tiny={self.tiny:g}, dtype={self.dtype})"
+        )
+
+
+class iinfo:
+    """Limits of an integer dtype (torch.iinfo)."""
+
+    _NP = {"int64": "int64", "int32": "int32", "int16": "int16", "int8": "int8", "uint8": "uint8"}
+
+    def __init__(self, type) -> None:
+        import numpy as np  # noqa: PLC0415
+
+        name = str(type).replace("torch.", "")
+        if name not in self._NP:
+            raise TypeError(f"torch.iinfo() requires an integer input type. Use torch.finfo to handle '{type}'")
+        info = np.iinfo(getattr(np, self._NP[name]))
+        self.dtype, self.bits, self.max, self.min = name, int(info.bits), int(info.max), int(info.min)
+
+    def __repr__(self) -> str:
+        return f"iinfo(min={self.min}, max={self.max}, dtype={self.dtype})"
+
+
+def from_dlpack(ext_tensor) -> Tensor:
+    """A tensor sharing the memory of any DLPack-capable CPU array (NumPy, PyTorch, JAX, ...)."""
+    import numpy as np  # noqa: PLC0415
+
+    if isinstance(ext_tensor, Tensor):
+        return ext_tensor
+    return torch.from_numpy(np.from_dlpack(ext_tensor))

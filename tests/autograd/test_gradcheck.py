@@ -217,3 +217,27 @@ def _setitem(a, v):
 def test_gradcheck_indexing(info: GradInfo, kind: str):
     inputs = tuple(_input(s, info, kind, seed) for seed, s in enumerate(info.shapes))
     assert gradcheck(info.fn, inputs)
+
+
+MISC_OPS = [
+    GradInfo("lerp_scalar", lambda a, b: torch.lerp(a, b, 0.3), (U, U)),
+    GradInfo("lerp_tensor", lambda a, b, w: torch.lerp(a, b, w), (U, U, (4,))),
+    GradInfo("sort", lambda a: torch.sort(a, dim=1)[0], (U,)),
+    GradInfo("topk", lambda a: torch.topk(a, 2, dim=0)[0], (U,)),
+    GradInfo("norm", lambda a: torch.norm(a, dim=1), (U,), gradgrad=True),
+    GradInfo("logsumexp", lambda a: torch.logsumexp(a, 1), (U,), gradgrad=True),
+    GradInfo("nan_to_num", lambda a: torch.nan_to_num(a), (U,)),
+]
+
+
+@pytest.mark.parametrize("kind", ["contiguous", "non_contiguous"])
+@pytest.mark.parametrize("info", MISC_OPS, ids=lambda i: i.name)
+def test_gradcheck_misc(info: GradInfo, kind: str):
+    inputs = tuple(_input(s, info, kind, seed) for seed, s in enumerate(info.shapes))
+    assert gradcheck(info.fn, inputs)
+
+
+@pytest.mark.parametrize("info", [i for i in MISC_OPS if i.gradgrad], ids=lambda i: i.name)
+def test_gradgradcheck_misc(info: GradInfo):
+    inputs = tuple(_input(s, info, "contiguous", seed) for seed, s in enumerate(info.shapes))
+    assert gradgradcheck(info.fn, inputs)

@@ -30,6 +30,7 @@ __all__ = [
     "minmax_mask",
     "zeros_like",
     "cat_backward",
+    "isfinite_mask",
     "masked_select_backward",
     "_pad_to",
     "clamp_mask",
@@ -247,6 +248,10 @@ def var_backward(grad: Tensor, self: Tensor, dims, correction, keepdim: bool) ->
     g = _unsqueeze_dims(grad, dims_, n, keepdim)
     mean = self.mean(dims_, keepdim=True) if dims_ is not None else self.mean()
     return g * (self - mean) * (2.0 / max(count - correction, 0))
+
+
+def isfinite_mask(self: Tensor) -> Tensor:
+    return self.isfinite().to(self.dtype)
 
 
 def _pad_to(g: Tensor, shape) -> Tensor:

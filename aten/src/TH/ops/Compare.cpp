@@ -1,0 +1,82 @@
+// Float classification and closeness (isnan, isinf, isfinite, nan_to_num, isclose), logical_not,
+// bitwise_not and lerp: composites of the pointwise ops (so every device has them).
+#include <cmath>
+#include <limits>
+
+#include "../Functions.h"
+
+namespace th {
+
+namespace {
+Tensor number(double v) { return wrap_number(Scalar(v)); }
+Tensor all_false(const Tensor& self) { return zeros_like(self, ScalarType::Bool, std::nullopt); }
+const Scalar one(int64_t(1));
+}  // namespace
+
+Tensor isnan(const Tensor& self) {
+  return is_floating_point(self.dtype()) ? ne(self, self) : all_false(self);
+}
+
+Tensor isinf(const Tensor& self) {
+  if (!is_floating_point(self.dtype())) return all_false(self);
+  return eq(abs(self), number(std::numeric_limits<double>::infinity()));
+}
+
+Tensor logical_not(const Tensor& self) { return eq(self, wrap_number(Scalar(int64_t(0)))); }
+
+Tensor isfinite(const Tensor& self) {
+  if (!is_floating_point(self.dtype())) return ones_like(self, ScalarType::Bool, std::nullopt);
+  return logical_not(logical_or(isnan(self), isinf(self)));
+}
+
+Tensor nan_to_num(const Tensor& self, std::optional<double> nan, std::optional<double> posinf,
+                  std::optional<double> neginf) {
+  if (!is_floating_point(self.dtype())) return clone(self);
+  const bool f32 = self.dtype() == ScalarType::Float;
+  const double big = f32 ? double(std::numeric_limits<float>::max()) : std::numeric_limits<double>::max();
+  const double inf = std::numeric_limits<double>::infinity();
+  Tensor r = where(isnan(self), number(nan.value_or(0.0)), self);
+  r = where(eq(r, number(inf)), number(posinf.value_or(big)), r);
+  r = where(eq(r, number(-inf)), number(neginf.value_or(-big)), r);
+  return to_dtype(r, self.dtype());
+}
+
+Tensor isclose(const Tensor& self, const Tensor& other, double rtol, double atol, bool equal_nan) {
+  TH_CHECK(self.dtype() == other.dtype(), self.dtype() == other.dtype() ? "" : "",
+           scalar_type_name(self.dtype()), " did not match ", scalar_type_name(other.dtype()));
+  TH_CHECK(rtol >= 0, "rtol must be greater than or equal to zero, but got ", rtol);
+  TH_CHECK(atol >= 0, "atol must be greater than or equal to zero, but got ", atol);
+  Tensor close = eq(self, other);
+  if (equal_nan && is_floating_point(self.dtype()))
+    close = logical_or(close, logical_and(isnan(self), isnan(other)));
+  if (self.dtype() == ScalarType::Bool) return close;
+  // |self - other| <= atol + rtol * |other|, for finite differences only (inf - x never is close)
+  Tensor a = is_floating_point(self.dtype()) ? self : to_dtype(self, get_default_dtype());
+  Tensor b = is_floating_point(other.dtype()) ? other : to_dtype(other, get_default_dtype());
+  Tensor err = abs(sub(a, b, one));
+  Tensor allowed = add(number(atol), mul(number(rtol), abs(b)), one);
+  return logical_or(close, logical_and(isfinite(err), le(err, allowed)));
+}
+
+Tensor bitwise_not(const Tensor& self) {
+  if (self.dtype() == ScalarType::Bool) return logical_not(self);
+  TH_CHECK(!is_floating_point(self.dtype()), "\"bitwise_not_cpu\" not implemented for '",
+           scalar_type_name(self.dtype()), "'");
+  return bitwise_xor(self, wrap_number(Scalar(int64_t(-1))));
+}
+
+Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
+  TH_CHECK(self.dtype() == end.dtype(), "expected dtype ", scalar_type_name(self.dtype()),
+           " for `end` but got dtype ", scalar_type_name(end.dtype()));
+  return add(self, mul(weight, sub(end, self, one)), one);
+}
+
+Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight) {
+  return lerp(self, end, wrap_number(weight));
+}
+
+Tensor& lerp_(Tensor& self, const Tensor& end, const Scalar& weight) {
+  return copy_(self, lerp(self, end, weight));
+}
+
+}  // namespace th

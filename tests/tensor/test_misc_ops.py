@@ -1,0 +1,112 @@
+"""Float classification, closeness, logic, lerp, sorting, norms, finfo/iinfo and DLPack, against
+NumPy and PyTorch's semantics.
+
+Runs against upstream PyTorch too (nox -s tests-reference).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import torch
+
+SPECIAL = [1.0, float("nan"), float("inf"), -float("inf"), 0.0, -2.5]
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_classification(dtype):
+    x = torch.tensor(SPECIAL, dtype=dtype)
+    a = np.array(SPECIAL)
+    np.testing.assert_array_equal(x.isnan().numpy(), np.isnan(a))
+    np.testing.assert_array_equal(torch.isinf(x).numpy(), np.isinf(a))
+    np.testing.assert_array_equal(x.isfinite().numpy(), np.isfinite(a))
+    big = np.finfo(np.float32 if dtype == torch.float32 else np.float64).max
+    np.testing.assert_array_equal(
+        x.nan_to_num().numpy(), np.nan_to_num(a.astype(x.numpy().dtype), posinf=big, neginf=-big)
+    )
+    np.testing.assert_array_equal(torch.nan_to_num(x, nan=7.0, posinf=1.0, neginf=-1.0).numpy(), [1, 7, 1, -1, 0, -2.5])
+    assert not torch.arange(3).isnan().any()
+    assert torch.arange(3).isfinite().all()
+
+
+def test_isclose_allclose_equal():
+    a = torch.tensor([1.0, 2.0, float("inf"), float("nan"), 1.0])
+    b = torch.tensor([1.000001, 2.1, float("inf"), float("nan"), float("inf")])
+    np.testing.assert_array_equal(torch.isclose(a, b).numpy(), np.isclose(a.numpy(), b.numpy()))
+    np.testing.assert_array_equal(
+        a.isclose(b, equal_nan=True).numpy(), np.isclose(a.numpy(), b.numpy(), equal_nan=True)
+    )
+    assert torch.allclose(torch.ones(3), torch.ones(3) + 1e-9)
+    assert not torch.allclose(torch.ones(3), torch.ones(3) * 1.1)
+    assert torch.equal(torch.arange(3), torch.arange(3))
+    assert not torch.equal(torch.arange(3), torch.arange(4))
+    assert torch.ones(2).equal(torch.ones(2))
+
+
+def test_logic_and_lerp():
+    assert (~torch.tensor([True, False])).tolist() == [False, True]
+    assert (~torch.tensor([1, -2])).tolist() == [-2, 1]
+    assert torch.logical_not(torch.tensor([0.0, 2.0, float("nan")])).tolist() == [True, False, False]
+    s, e = torch.zeros(3), torch.tensor([1.0, 2.0, 4.0])
+    np.testing.assert_allclose(torch.lerp(s, e, 0.25).numpy(), [0.25, 0.5, 1.0])
+    np.testing.assert_allclose(s.lerp(e, torch.tensor([0.0, 0.5, 1.0])).numpy(), [0.0, 1.0, 4.0])
+
+
+@pytest.mark.parametrize("descending", [False, True])
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_sort_argsort_topk(dim, descending):
+    a = np.random.default_rng(0).integers(0, 5, (4, 6)).astype(np.float64)  # ties: stability matters
+    t = torch.from_numpy(a)
+    values, indices = torch.sort(t, dim=dim, descending=descending, stable=True)
+    order = np.argsort(-a if descending else a, axis=dim, kind="stable")
+    np.testing.assert_array_equal(indices.numpy(), order)
+    np.testing.assert_array_equal(values.numpy(), np.take_along_axis(a, order, axis=dim))
+    np.testing.assert_array_equal(t.argsort(dim=dim, descending=descending).numpy().shape, a.shape)
+    v, i = t.topk(2, dim=dim)
+    np.testing.assert_array_equal(v.numpy(), np.take_along_axis(a, i.numpy(), axis=dim))
+    np.testing.assert_array_equal(v.numpy(), np.flip(np.sort(a, axis=dim), axis=dim).take([0, 1], axis=dim))
+
+
+def test_sort_puts_nan_last():
+    v, i = torch.sort(torch.tensor([3.0, float("nan"), 1.0, 2.0]))
+    assert v.tolist()[:3] == [1.0, 2.0, 3.0] and math.isnan(v.tolist()[3])
+    assert i.tolist() == [2, 3, 0, 1]
+    with pytest.raises((IndexError, RuntimeError)):
+        torch.topk(torch.ones(3), 4)
+
+
+def test_norm_and_logsumexp():
+    a = np.random.default_rng(1).standard_normal((3, 4))
+    t = torch.from_numpy(a)
+    np.testing.assert_allclose(torch.norm(t).item(), np.linalg.norm(a), rtol=1e-12)
+    np.testing.assert_allclose(t.norm(p=1, dim=1).numpy(), np.abs(a).sum(1), rtol=1e-12)
+    np.testing.assert_allclose(t.norm(p=float("inf"), dim=0).numpy(), np.abs(a).max(0), rtol=1e-12)
+    np.testing.assert_allclose(
+        t.norm(p=3, dim=1, keepdim=True).numpy(), (np.abs(a) ** 3).sum(1, keepdims=True) ** (1 / 3), rtol=1e-12
+    )
+    np.testing.assert_allclose(torch.logsumexp(t, 1).numpy(), np.log(np.exp(a).sum(1)), rtol=1e-12)
+    big = torch.tensor([1000.0, 1000.0], dtype=torch.float64)
+    np.testing.assert_allclose(torch.logsumexp(big, 0).item(), 1000 + math.log(2), rtol=1e-12)
+
+
+def test_finfo_iinfo():
+    f = torch.finfo(torch.float32)
+    assert f.bits == 32 and f.eps == np.finfo(np.float32).eps and f.max == float(np.finfo(np.float32).max)
+    assert torch.finfo(torch.float64).tiny == np.finfo(np.float64).tiny
+    assert torch.finfo().bits == 32
+    i = torch.iinfo(torch.int16)
+    assert (i.bits, i.min, i.max) == (16, -32768, 32767)
+    with pytest.raises(TypeError):
+        torch.iinfo(torch.float32)
+
+
+def test_dlpack_shares_memory():
+    a = np.arange(4.0)
+    t = torch.from_dlpack(a)
+    t[0] = 9.0
+    assert a[0] == 9.0
+    back = np.from_dlpack(torch.ones(3))
+    np.testing.assert_array_equal(back, [1.0, 1.0, 1.0])
