@@ -227,6 +227,9 @@ MISC_OPS = [
     GradInfo("norm", lambda a: torch.norm(a, dim=1), (U,), gradgrad=True),
     GradInfo("logsumexp", lambda a: torch.logsumexp(a, 1), (U,), gradgrad=True),
     GradInfo("nan_to_num", lambda a: torch.nan_to_num(a), (U,)),
+    GradInfo("prod", lambda a: a.prod(), (U,), away_from=(0.0,), gradgrad=True),
+    GradInfo("prod_dim", lambda a: a.prod(1), (U,), away_from=(0.0,)),
+    GradInfo("prod_with_a_zero", lambda a: (a * torch.tensor([1.0, 0.0, 1.0, 1.0])).prod(1), (U,)),
 ]
 
 

@@ -64,6 +64,22 @@ def test_adding_one_op_recompiles_one_shard(repo):
         repo.invoke("build")
 
 
+def test_derivative_formula_edit_rebuilds_no_cpp(repo):
+    deriv = repo.path / "aten/derivatives.yaml"
+    original = deriv.read_text()
+    try:
+        deriv.write_text(original.replace("- name: neg(Tensor self) -> Tensor\n  self: -grad\n",
+                                          "- name: neg(Tensor self) -> Tensor\n  self: grad * -2.0\n"))
+        steps = repo.steps(repo.invoke("develop").stdout)
+        assert steps and all("_generated.py" in s for s in steps), steps  # only the autograd codegen ran
+        check = ("import torch; x = torch.ones(2, requires_grad=True); x.neg().sum().backward(); "
+                 "assert x.grad.tolist() == [-2.0, -2.0]")
+        assert repo.python(check).returncode == 0
+    finally:
+        deriv.write_text(original)
+        repo.invoke("build")
+
+
 def test_stale_library_is_refused_with_the_fix(repo):
     repo.append("aten/src/TH/Tensor.h", "\n// header edit: changes TH's build id\n")
     repo.invoke("rebuild-lib", "--name", "TH")

@@ -314,8 +314,13 @@ def _render(e: Entry) -> str:
     lines.append(f"def _record_{e.class_name}(args, result):")
     lines.append(f"    node = {fn}(args)")
     lines.append("    if node is not None:")
-    lines.append(f"        _finish_{e.class_name}(node, result)")
-    lines.append("        _set_outputs(node, result)")
+    if output_saves:
+        lines.append(f"        _finish_{e.class_name}(node, result)")
+    if len(schema.returns) == 1 and not schema.returns[0].is_list:  # one tensor: no loop over outputs
+        lines.append("        if result.dtype.is_floating_point:")
+        lines.append("            set_history(result, node, 0)")
+    else:
+        lines.append("        _set_outputs(node, result)")
     lines.append("")
     lines.append("")
     if e.inplace is not None:
@@ -336,7 +341,7 @@ def render(entries: list[Entry]) -> str:
         "from torch._C import Tensor",
         "from torch.autograd._formulas import *",
         "from torch.autograd._formulas import _fix, _meta_of, _set_outputs, _NoGrad",
-        "from torch.autograd.graph import Node, SavedTensor, edge, saved",
+        "from torch.autograd.graph import Node, SavedTensor, edge, saved, set_history",
         "",
         "",
     ]

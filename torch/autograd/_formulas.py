@@ -30,6 +30,7 @@ __all__ = [
     "minmax_mask",
     "zeros_like",
     "cat_backward",
+    "prod_backward",
     "isfinite_mask",
     "masked_select_backward",
     "_pad_to",
@@ -248,6 +249,21 @@ def var_backward(grad: Tensor, self: Tensor, dims, correction, keepdim: bool) ->
     g = _unsqueeze_dims(grad, dims_, n, keepdim)
     mean = self.mean(dims_, keepdim=True) if dims_ is not None else self.mean()
     return g * (self - mean) * (2.0 / max(count - correction, 0))
+
+
+def prod_backward(grad: Tensor, self: Tensor, result: Tensor, dim, keepdim: bool) -> Tensor:
+    """d prod / d x_i = product of the other elements, also where some are zero: with no zero it is
+    result / x_i; with one zero only that element gets the product of the rest; with more, 0."""
+    if self.dim() == 0:
+        return grad
+    dims = None if dim is None else (dim,)
+    g = _unsqueeze_dims(grad, dims, self.dim(), keepdim)
+    is_zero = self == 0
+    nonzero = torch.where(is_zero, 1.0, self).to(self.dtype)
+    whole = nonzero.prod() if dim is None else nonzero.prod(dim, keepdim=True)
+    zeros = is_zero.sum() if dim is None else is_zero.sum(dim, keepdim=True)
+    others = torch.where(zeros == 0, whole / nonzero, torch.where((zeros == 1).logical_and(is_zero), whole, 0.0))
+    return g * others.to(g.dtype)
 
 
 def isfinite_mask(self: Tensor) -> Tensor:

@@ -36,18 +36,18 @@ _TYPE_NAMES = {
 
 
 class AutogradMeta:
-    """What autograd knows about one tensor (shared by all Python objects of the tensor)."""
+    """What autograd knows about one tensor (shared by all Python objects of the tensor).
 
-    __slots__ = ("grad_fn", "output_nr", "grad", "hooks", "retains_grad", "accumulator", "post_acc_hooks")
+    Class-level defaults, no __init__: an op's output gets one with just grad_fn and output_nr set.
+    """
 
-    def __init__(self) -> None:
-        self.grad_fn = None
-        self.output_nr = 0
-        self.grad = None
-        self.hooks = None
-        self.retains_grad = False
-        self.accumulator = None  # weakref to the leaf's AccumulateGrad
-        self.post_acc_hooks = None
+    grad_fn = None
+    output_nr = 0
+    grad = None
+    hooks = None
+    retains_grad = False
+    accumulator = None  # weakref to the leaf's AccumulateGrad
+    post_acc_hooks = None
 
 
 def meta(t: Tensor) -> AutogradMeta:
@@ -234,9 +234,16 @@ def saved(node: Node, value):
 
 def set_history(t: Tensor, node: Node, output_nr: int = 0) -> None:
     """Makes `t` an output of `node`: it requires grad and its grad_fn is `node`."""
-    m = meta(t)
-    m.grad_fn = node
-    m.output_nr = output_nr
+    m = t._autograd_meta
+    if m is None:
+        m = AutogradMeta()
+        m.grad_fn = node
+        if output_nr:
+            m.output_nr = output_nr
+        t._autograd_meta = m
+    else:
+        m.grad_fn = node
+        m.output_nr = output_nr
     t._requires_grad = True
 
 
