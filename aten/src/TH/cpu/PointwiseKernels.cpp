@@ -1,11 +1,34 @@
 // CPU kernels of the unary and binary op families (math/Unary.h, math/Binary.h) over cpu_kernel.
 #include "../Kernels.h"
+#include "../Parallel.h"
 #include "Loops.h"
+#include "VecKernels.h"
 
 namespace th {
 namespace {
 
+/// exp / tanh / sigmoid of contiguous float32: the explicitly vectorized kernel (VecKernels.h).
+bool vectorized_unary(TensorIterator& iter, math::UnaryOp op) {
+  cpu::VecUnary v;
+  switch (op) {
+    case math::UnaryOp::Exp: v = cpu::VecUnary::Exp; break;
+    case math::UnaryOp::Tanh: v = cpu::VecUnary::Tanh; break;
+    case math::UnaryOp::Sigmoid: v = cpu::VecUnary::Sigmoid; break;
+    default: return false;
+  }
+  cpu::vec_unary_fn fn = cpu::vec_unary();
+  if (!fn || iter.common_dtype() != ScalarType::Float || iter.dtype(0) != ScalarType::Float ||
+      iter.dtype(1) != ScalarType::Float || !iter.is_contiguous())
+    return false;
+  const float* in = reinterpret_cast<const float*>(iter.data_ptr(1));
+  float* out = reinterpret_cast<float*>(iter.data_ptr(0));
+  parallel_for(iter.numel(), kGrainSize,
+               [&](int64_t begin, int64_t end) { fn(v, in + begin, out + begin, end - begin); });
+  return true;
+}
+
 void unary_kernel(TensorIterator& iter, math::UnaryOp op) {
+  if (vectorized_unary(iter, op)) return;
   math::with_unary_functor(op, [&](auto f) {
     if constexpr (math::kUnaryFloating<decltype(f)>) {
       TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "unary_cpu",

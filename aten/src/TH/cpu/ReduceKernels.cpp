@@ -5,6 +5,7 @@
 #include "../Kernels.h"
 #include "../Parallel.h"
 #include "Loops.h"
+#include "VecKernels.h"
 
 namespace th {
 namespace {
@@ -52,6 +53,22 @@ void reduce_loop(TensorIterator& iter, R r) {
   constexpr int64_t es = sizeof(T);
   bool full = true;  // every dim reduced: one output element
   for (int d = 0; d < iter.ndim(); ++d) full = full && iter.strides(0)[d] == 0;
+  if constexpr (std::is_same_v<T, float>) {  // float sum/max/min: the explicitly vectorized kernel
+    cpu::vec_reduce_fn vec = cpu::vec_reduce();
+    const bool sum = std::is_same_v<R, math::SumReduce<T>>, max = std::is_same_v<R, math::MaxReduce<T>>,
+               min = std::is_same_v<R, math::MinReduce<T>>;
+    if (vec && full && iter.ndim() == 1 && iter.strides(1)[0] == es && (sum || max || min)) {
+      const cpu::VecReduce op = sum ? cpu::VecReduce::Sum : max ? cpu::VecReduce::Max : cpu::VecReduce::Min;
+      const float* in = reinterpret_cast<const float*>(iter.data_ptr(1));
+      double total = parallel_reduce<double>(
+          iter.numel(), kGrainSize, sum ? 0.0 : double(R::identity()),
+          [&](int64_t begin, int64_t end) { return vec(op, in + begin, end - begin); },
+          [&](double a, double b) { return sum ? a + b : double(R{}(float(a), float(b))); });
+      T* out = reinterpret_cast<T*>(iter.data_ptr(0));
+      *out = T(combine<T, R>(acc(*out), acc(total)));
+      return;
+    }
+  }
   if (full && iter.ndim() == 1 && iter.strides(1)[0] == es) {  // a contiguous input: split it over threads
     const T* in = reinterpret_cast<const T*>(iter.data_ptr(1));
     acc total = parallel_reduce<acc>(

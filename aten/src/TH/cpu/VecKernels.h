@@ -1,0 +1,26 @@
+#pragma once
+// Explicitly vectorized float kernels, compiled once per CPU capability (cpu/VecImpl.cpp: SSE2,
+// AVX2+FMA, AVX-512) and picked at run time, like PyTorch's CPU_CAPABILITY builds. Plain functions
+// and C types only here: the variant objects share no inline or template code with the rest of TH,
+// so the linker can never mix an AVX-512 copy of a function into the baseline path.
+#include <cstdint>
+
+namespace th::cpu {
+
+enum class VecUnary : int { Exp, Tanh, Sigmoid };
+enum class VecReduce : int { Sum, Max, Min };
+
+/// out[i] = op(in[i]) for i < n (contiguous float).
+using vec_unary_fn = void (*)(VecUnary op, const float* in, float* out, int64_t n);
+/// The reduction of in[0..n) (a float sum accumulates in double; max/min propagate NaN).
+using vec_reduce_fn = double (*)(VecReduce op, const float* in, int64_t n);
+
+/// Called by each variant at load time with its capability level (0 SSE2, 1 AVX2, 2 AVX-512).
+void register_vec_kernels(int level, vec_unary_fn unary, vec_reduce_fn reduce);
+/// The best registered kernels this CPU can run (TH_CPU_CAPABILITY=default|avx2|avx512 caps it).
+vec_unary_fn vec_unary();
+vec_reduce_fn vec_reduce();
+/// "DEFAULT", "AVX2" or "AVX512": what vec_unary/vec_reduce run on this machine.
+const char* vec_capability();
+
+}  // namespace th::cpu
