@@ -4,16 +4,26 @@
 #include <cstring>
 #include <new>
 
+#include <sys/mman.h>
+
 #include "Exception.h"
 
 namespace th {
 namespace {
 
+// Blocks from 2 MiB on are 2 MiB aligned and asked to be backed by transparent huge pages (as
+// PyTorch's allocator does): a fresh 40 MB output then costs ~20 page faults instead of ~10000.
+constexpr size_t kHugePage = size_t(2) << 20;
+
 // 64-byte alignment: full cache lines and AVX-512 friendly.
 struct CPUAllocator final : Allocator {
   DataPtr allocate(size_t nbytes, Device) override {
-    size_t rounded = ((nbytes + 63) / 64) * 64;
-    void* p = rounded ? std::aligned_alloc(64, rounded) : nullptr;
+    const size_t align = nbytes >= kHugePage ? kHugePage : 64;
+    size_t rounded = ((nbytes + align - 1) / align) * align;
+    void* p = rounded ? std::aligned_alloc(align, rounded) : nullptr;
+#ifdef MADV_HUGEPAGE
+    if (p && align == kHugePage) madvise(p, rounded, MADV_HUGEPAGE);
+#endif
     TH_CHECK(p || rounded == 0, "DefaultCPUAllocator: not enough memory: you tried to allocate ", nbytes,
              " bytes.");
     return DataPtr(p, &std::free);
