@@ -283,7 +283,7 @@ def _render(e: Entry) -> str:
     lines.append("        return None")
     for n in diff:
         i = idx[n]
-        lines.append(f"    node.m{i} = _meta_of({n}) if nf[{i}][0] is not None else None")
+        lines.append(f"    node.m{i} = {n}._meta if nf[{i}][0] is not None else None")
     for n in tensor_saves:
         c = cond(need[n])
         value = f"SavedTensor({n}._alias().clone() if inplace and {n} is args[0] else {n})"

@@ -302,7 +302,7 @@ class _NoGrad(Node):
 
 
 def _meta_of(t: Tensor) -> tuple:
-    return (t.shape, t.dtype)
+    return t._meta
 
 
 def _fix(g, meta):

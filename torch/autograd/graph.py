@@ -8,6 +8,7 @@ formulas are generated from aten/derivatives.yaml into torch/autograd/_generated
 from __future__ import annotations
 
 import atexit
+import functools
 import sys
 import weakref
 
@@ -274,15 +275,10 @@ def _outputs(result) -> list:
     return list(result) if isinstance(result, tuple) else [result]
 
 
-def _record(name: str, args: tuple, result) -> None:
-    """Gives the outputs of op `name` (an overload name) their grad_fn."""
-    rec = RECORDERS.get(name, _NO_ENTRY)
-    if rec is not _NO_ENTRY:
-        if rec is not None:  # None: declared non-differentiable
-            rec(args, result)
-        return
+def _record_unknown(name: str, args: tuple, result) -> None:
+    """An op without a derivatives.yaml entry: its floating outputs get a grad_fn that raises."""
     outs = _outputs(result)
-    if not any(_is_differentiable(o) for o in outs) or any(o is a for o in outs for a in args):
+    if not any(_is_differentiable(o) for o in outs):
         return
     node = _NotImplemented()
     node.op = name.partition(".")[0]
@@ -290,6 +286,24 @@ def _record(name: str, args: tuple, result) -> None:
     for i, o in enumerate(outs):
         if _is_differentiable(o):
             set_history(o, node, i)
+
+
+def _no_record(args: tuple, result) -> None:
+    """An op declared non-differentiable (output_differentiability: [False])."""
+
+
+def _recorder_for(name: str):
+    """The function torch._C calls (with the op's arguments and result) to record op `name`."""
+    rec = RECORDERS.get(name, _NO_ENTRY)
+    if rec is _NO_ENTRY:
+        return functools.partial(_record_unknown, name)
+    return _no_record if rec is None else rec
+
+
+def _record(name: str, args: tuple, result) -> None:
+    """Gives the outputs of op `name` (an overload name) their grad_fn (what torch._C does)."""
+    if not any(o is a for o in _outputs(result) for a in args):
+        _recorder_for(name)(args, result)
 
 
 def _check_inplace(self: Tensor) -> None:
@@ -303,17 +317,31 @@ def _check_inplace(self: Tensor) -> None:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
 
 
-def _begin_inplace(name: str, args: tuple):
-    """Before in-place op `name` runs on args[0]: checks, builds the node, saves originals."""
-    self = args[0]
-    _check_inplace(self)
+def _begin_unknown(name: str, args: tuple):
+    _check_inplace(args[0])
+    node = _NotImplemented()
+    node.op = name.partition(".")[0]
+    node.next_functions = tuple(edge(a) for a in args if type(a) is Tensor)
+    return (node, None)
+
+
+def _checked(begin):
+    def run(args: tuple):
+        _check_inplace(args[0])
+        return begin(args)
+
+    return run
+
+
+def _inplace_for(name: str):
+    """The function torch._C calls before in-place op `name` runs on args[0]: it checks, builds the
+    node and saves originals; _finish_inplace completes the record after the op."""
     begin = INPLACE.get(name)
-    if begin is None:
-        node = _NotImplemented()
-        node.op = name.partition(".")[0]
-        node.next_functions = tuple(edge(a) for a in args if type(a) is Tensor)
-        return (node, None)
-    return begin(args)
+    return functools.partial(_begin_unknown, name) if begin is None else _checked(begin)
+
+
+def _begin_inplace(name: str, args: tuple):
+    return _inplace_for(name)(args)
 
 
 def _finish_inplace(pending, self: Tensor) -> None:
@@ -337,7 +365,7 @@ def _finish_inplace(pending, self: Tensor) -> None:
 
 def install() -> None:
     """Hands the record hooks to torch._C (called once at import)."""
-    _C._set_autograd_hooks(_record, _begin_inplace, _finish_inplace)
+    _C._set_autograd_hooks(_recorder_for, _inplace_for, _finish_inplace)
     atexit.register(_C._set_autograd_hooks, None, None, None)  # let torch._C's teardown find no references
 
 

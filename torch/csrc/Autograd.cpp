@@ -1,6 +1,8 @@
 // Grad mode, requires_grad / autograd metadata on tensors, and the hooks into the Python engine.
 #include "Autograd.h"
 
+#include <unordered_map>
+
 namespace torch::autograd {
 
 thread_local bool grad_enabled = true;
@@ -8,12 +10,22 @@ thread_local bool grad_enabled = true;
 namespace {
 
 /// The engine's entry points (torch/autograd/graph.py installs them at import).
+/// The engine's entry points: recorder_for(name) / inplace_for(name) give the Python function that
+/// records one op overload; it is looked up once per binding (keyed by its name literal) and cached.
 struct Hooks {
-  nb::object record, begin_inplace, finish_inplace;
+  nb::object recorder_for, inplace_for, finish_inplace;
+  std::unordered_map<const void*, nb::object> recorders, inplace;
 };
 Hooks& hooks() {
   static Hooks* h = new Hooks();  // leaked on purpose: outlives the interpreter's teardown
   return *h;
+}
+
+const nb::object& cached(std::unordered_map<const void*, nb::object>& cache, const nb::object& lookup,
+                         const char* name) {
+  auto it = cache.find(name);
+  if (it == cache.end()) it = cache.emplace(name, lookup(nb::str(name))).first;
+  return it->second;
 }
 
 /// Holds a Python object in a TensorImpl (TH knows nothing of Python), released under the GIL.
@@ -34,11 +46,17 @@ nb::object py(const th::Tensor& self) {
 }
 
 void record(const char* name, nb::handle args, nb::handle result) {
-  hooks().record(nb::str(name), args, result);
+  // an op that returned one of its inputs (x.to(x.dtype), x.contiguous()) made nothing new
+  PyObject* r = result.ptr();
+  for (Py_ssize_t i = 0, n = PyTuple_GET_SIZE(args.ptr()); i < n; ++i)
+    if (PyTuple_GET_ITEM(args.ptr(), i) == r) return;
+  Hooks& h = hooks();
+  cached(h.recorders, h.recorder_for, name)(args, result);
 }
 
 nb::object begin_inplace(const char* name, nb::handle args) {
-  return hooks().begin_inplace(nb::str(name), args);
+  Hooks& h = hooks();
+  return cached(h.inplace, h.inplace_for, name)(args);
 }
 
 void finish_inplace(nb::handle pending, nb::handle self_obj) { hooks().finish_inplace(pending, self_obj); }
@@ -76,10 +94,15 @@ void bind_autograd(nb::module_& m, nb::handle tensor_cls) {
       "mode"_a, "Sets grad mode for this thread; returns the previous mode.");
   m.def(
       "_set_autograd_hooks",
-      [](nb::object rec, nb::object begin, nb::object finish) {
-        hooks() = Hooks{std::move(rec), std::move(begin), std::move(finish)};
+      [](nb::object recorder_for, nb::object inplace_for, nb::object finish) {
+        Hooks& h = hooks();
+        h.recorder_for = std::move(recorder_for);
+        h.inplace_for = std::move(inplace_for);
+        h.finish_inplace = std::move(finish);
+        h.recorders.clear();
+        h.inplace.clear();
       },
-      "record"_a.none(), "begin_inplace"_a.none(), "finish_inplace"_a.none());
+      "recorder_for"_a.none(), "inplace_for"_a.none(), "finish_inplace"_a.none());
   nb::class_<th::Tensor> cls = nb::borrow<nb::class_<th::Tensor>>(tensor_cls);
   cls.def_prop_rw(
       "_requires_grad", [](const th::Tensor& t) { return t.impl()->requires_grad; },
@@ -100,6 +123,9 @@ void bind_autograd(nb::module_& m, nb::handle tensor_cls) {
         return base ? nb::cast(th::Tensor(base)) : nb::none();
       },
       "The tensor this one is a view of, or None.");
+  cls.def_prop_ro(
+      "_meta", [](const th::Tensor& t) { return nb::make_tuple(make_size(t.sizes()), t.dtype()); },
+      "(shape, dtype) in one call: what a backward node checks gradients against.");
   cls.def("_is_same_impl", [](const th::Tensor& a, const th::Tensor& b) { return a.is_same(b); });
   cls.def(
       "_alias",
