@@ -63,7 +63,7 @@ _tensor_api.install()
 _install_autograd()
 is_grad_enabled = _C.is_grad_enabled
 
-from torch import cuda, nn  # noqa: E402
+from torch import backends, cuda, nn  # noqa: E402
 from torch._creation import as_tensor, tensor  # noqa: E402
 from torch.functional import (  # noqa: E402
     allclose,
@@ -95,6 +95,7 @@ __all__ = [
     "tensor",
     "as_tensor",
     "from_numpy",
+    "backends",
     "cuda",
     "nn",
     "autograd",

@@ -2,6 +2,7 @@
 // exceptions of the same name; the op bindings come from the generated shards.
 #include <TH/Exception.h>
 #include <TH/Parallel.h>
+#include <TH/cpu/VecKernels.h>
 
 #include "Autograd.h"
 #include "bind.h"
@@ -36,5 +37,6 @@ NB_MODULE(_C, m) {
   torch::autograd::bind_autograd(m, tensor);
   m.def("get_num_threads", &th::get_num_threads, "Threads used by CPU ops.");
   m.def("set_num_threads", &th::set_num_threads, "n"_a, "Sets the threads used by CPU ops.");
+  m.def("_cpu_capability", &th::cpu::vec_capability, "The vector ISA the CPU kernels run with.");
   torch::bindings::register_all(m, tensor);
 }

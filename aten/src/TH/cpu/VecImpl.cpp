@@ -32,9 +32,10 @@ inline vf load(const float* p) {
 
 inline void store(float* p, vf x) { __builtin_memcpy(p, &x, sizeof x); }
 
-/// e^x (Cephes expf polynomial): ~1 ulp; 0 below -87.3, inf above 88.7, NaN stays NaN.
+/// e^x (Cephes expf polynomial): ~1 ulp, denormal results included; 0 below -103.97, inf above
+/// ln(FLT_MAX) = 88.7228, NaN stays NaN. 2^n is applied in two halves so no step overflows.
 inline vf vexp(vf x) {
-  const vf lo = splat(-87.3f), hi = splat(88.7f);
+  const vf lo = splat(-103.972f), hi = splat(88.72283f);
   vf xc = x < lo ? lo : x;
   xc = xc > hi ? hi : xc;
   xc = x != x ? splat(0.0f) : xc;
@@ -48,7 +49,8 @@ inline vf vexp(vf x) {
   p = p * r + 4.1665795894e-2f;
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
-  vf y = (p * r * r + r + 1.0f) * (vf)((n + 127) << 23);
+  const vi n1 = n >> 1, n2 = n - n1;
+  vf y = (p * r * r + r + 1.0f) * (vf)((n1 + 127) << 23) * (vf)((n2 + 127) << 23);
   y = x > hi ? splat(__builtin_inff()) : y;
   y = x < lo ? splat(0.0f) : y;
   return x != x ? x : y;

@@ -11,10 +11,11 @@
 
 namespace th::math {
 
-/// e^x in float, vectorizable; exact to ~1 ulp over the normal range, 0 below -87.3, inf above 88.7.
+/// e^x in float: ~1 ulp, denormal results included; 0 below -103.97, inf above ln(FLT_MAX).
+/// 2^n is applied in two halves so that no intermediate overflows.
 inline float fast_expf(float x) {
   const bool nan = x != x;
-  float xc = nan ? 0.0f : (x < -87.3f ? -87.3f : (x > 88.7f ? 88.7f : x));
+  float xc = nan ? 0.0f : (x < -103.972f ? -103.972f : (x > 88.72283f ? 88.72283f : x));
   float fx = xc * 1.44269504088896341f + 0.5f;
   int32_t n = static_cast<int32_t>(fx);
   n -= fx < static_cast<float>(n);  // floor without a libm call
@@ -27,11 +28,13 @@ inline float fast_expf(float x) {
   p = p * r + 1.6666665459e-1f;
   p = p * r + 5.0000001201e-1f;
   float y = p * r * r + r + 1.0f;
-  int32_t bits = (n + 127) << 23;
-  float scale;
-  std::memcpy(&scale, &bits, sizeof(scale));
-  y *= scale;
-  y = x > 88.7f ? std::numeric_limits<float>::infinity() : (x < -87.3f ? 0.0f : y);
+  const int32_t n1 = n >> 1, n2 = n - n1;
+  const int32_t b1 = (n1 + 127) << 23, b2 = (n2 + 127) << 23;
+  float s1, s2;
+  std::memcpy(&s1, &b1, sizeof(s1));
+  std::memcpy(&s2, &b2, sizeof(s2));
+  y = y * s1 * s2;
+  y = x > 88.72283f ? std::numeric_limits<float>::infinity() : (x < -103.972f ? 0.0f : y);
   return nan ? x : y;
 }
 

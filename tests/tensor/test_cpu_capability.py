@@ -1,0 +1,44 @@
+"""The vectorized float kernels agree with NumPy at every CPU capability this machine has
+(each run in a fresh interpreter with TH_CPU_CAPABILITY capping the ISA). Upstream PyTorch has
+ATEN_CPU_CAPABILITY instead; there the cap is ignored and the checks still hold."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+CHECK = r"""
+import numpy as np, torch
+rng = np.random.default_rng(0)
+a = np.concatenate([rng.uniform(-90, 90, 5000), rng.uniform(-3, 3, 5000), [0.0, -0.0, np.inf, -np.inf, np.nan]])
+a = a.astype(np.float32)
+t = torch.from_numpy(a)
+with np.errstate(all="ignore"):
+    refs = {"exp": np.exp(a), "tanh": np.tanh(a), "sigmoid": 1 / (1 + np.exp(-a.astype(np.float64)))}
+for name, want in refs.items():
+    want = want.astype(np.float32)
+    np.testing.assert_allclose(getattr(t, name)().numpy(), want, rtol=3e-6, atol=1e-30, err_msg=name)
+    # a strided view takes the scalar loop (math/FastMath.h) instead of the vector kernel
+    np.testing.assert_allclose(getattr(t[::2], name)().numpy(), want[::2], rtol=3e-6, atol=1e-30, err_msg=name)
+b = rng.standard_normal(100_003).astype(np.float32)
+np.testing.assert_allclose(torch.from_numpy(b).sum().item(), b.astype(np.float64).sum(), rtol=1e-6)
+assert torch.from_numpy(b).max().item() == b.max() and torch.from_numpy(b).min().item() == b.min()
+b[777] = np.nan
+assert np.isnan(torch.from_numpy(b).max().item()) and np.isnan(torch.from_numpy(b).min().item())
+print(torch.backends.cpu.get_cpu_capability())
+"""
+
+
+@pytest.mark.parametrize("cap", ["default", "avx2", None])
+def test_vectorized_kernels_at_each_capability(cap):
+    env = dict(os.environ)
+    env.pop("TH_CPU_CAPABILITY", None)
+    if cap:
+        env["TH_CPU_CAPABILITY"] = cap
+    p = subprocess.run([sys.executable, "-c", CHECK], env=env, capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr[-3000:]
+    if cap == "default" and "TORCH_REFERENCE" not in os.environ:
+        assert p.stdout.strip() == "DEFAULT"

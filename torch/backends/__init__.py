@@ -1,0 +1,5 @@
+"""torch.backends: what the CPU (and CUDA) backends were built with and run on."""
+
+from torch.backends import cpu
+
+__all__ = ["cpu"]
