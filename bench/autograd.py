@@ -10,12 +10,11 @@ backward of a 3-layer MLP-shaped expression (matmul, add, relu/tanh, sum) at bat
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ops import ROOT, run_interleaved  # noqa: E402
+from ops import ROOT, fmt, time_libraries  # noqa: E402
 
 MLP_SETUP = """
 x = lib_rand(64, 256)
@@ -45,15 +44,7 @@ def main() -> int:
     ap.add_argument("--reference-python", default=str(ROOT / ".nox" / "tests-reference" / "bin" / "python"))
     ap.add_argument("--rounds", type=int, default=3, help="interleaved runs per library (best of)")
     args = ap.parse_args()
-    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONSAFEPATH="1", OMP_NUM_THREADS=str(os.cpu_count()))
-    workers = {"ours": (sys.executable, "ours", env)}
-    if Path(args.reference_python).exists():
-        workers["upstream"] = (args.reference_python, "upstream", {**env, "PYTHONPATH": ""})
-    else:
-        print(f"(no upstream PyTorch at {args.reference_python}: run `nox -s tests-reference` once)")
-    times = run_interleaved(workers, args.rounds, CASES)
-    ours, ref = times["ours"], times.get("upstream")
-    fmt = lambda s: f"{s * 1e6:,.1f} us" if s < 1e-3 else f"{s * 1e3:,.2f} ms"  # noqa: E731
+    ours, _, ref = time_libraries(args.reference_python, args.rounds, CASES, with_numpy=False)
     print("\n| case | ours | upstream | ours / upstream |")
     print("|---|---:|---:|---:|")
     for name in CASES:

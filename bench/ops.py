@@ -73,6 +73,25 @@ def run_interleaved(workers: dict, rounds: int, cases: dict | None = None) -> di
     return best
 
 
+def time_libraries(reference_python: str, rounds: int, cases: dict, with_numpy: bool) -> tuple:
+    """(ours, numpy or None, upstream or None): {case: seconds} per library, measured interleaved."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONSAFEPATH="1", OMP_NUM_THREADS=str(os.cpu_count()))
+    workers = {"ours": (sys.executable, "ours", env)}
+    if with_numpy:
+        workers["numpy"] = (sys.executable, "numpy", env)
+    if Path(reference_python).exists():
+        workers["upstream"] = (reference_python, "upstream", {**env, "PYTHONPATH": ""})
+    else:
+        print(f"(no upstream PyTorch at {reference_python}: run `nox -s tests-reference` once)")
+    times = run_interleaved(workers, rounds, cases)
+    return times["ours"], times.get("numpy"), times.get("upstream")
+
+
+def fmt(seconds: float) -> str:
+    """A duration as the tables print it."""
+    return f"{seconds * 1e6:,.1f} us" if seconds < 1e-3 else f"{seconds * 1e3:,.2f} ms"
+
+
 def _run_once(python: str, which: str, env: dict, cases: dict | None) -> dict:
     p = subprocess.run(
         [python, "-c", WORKER, which, json.dumps(cases or CASES)], capture_output=True, text=True, env=env, cwd="/"
@@ -87,15 +106,7 @@ def main() -> int:
     ap.add_argument("--reference-python", default=str(ROOT / ".nox" / "tests-reference" / "bin" / "python"))
     ap.add_argument("--rounds", type=int, default=3, help="interleaved runs per library (best of)")
     args = ap.parse_args()
-    env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONSAFEPATH="1", OMP_NUM_THREADS=str(os.cpu_count()))
-    workers = {"ours": (sys.executable, "ours", env), "numpy": (sys.executable, "numpy", env)}
-    if Path(args.reference_python).exists():
-        workers["upstream"] = (args.reference_python, "upstream", {**env, "PYTHONPATH": ""})
-    else:
-        print(f"(no upstream PyTorch at {args.reference_python}: run `nox -s tests-reference` once)")
-    times = run_interleaved(workers, args.rounds)
-    ours, numpy, ref = times["ours"], times["numpy"], times.get("upstream")
-    fmt = lambda s: f"{s * 1e6:,.1f} us" if s < 1e-3 else f"{s * 1e3:,.2f} ms"  # noqa: E731
+    ours, numpy, ref = time_libraries(args.reference_python, args.rounds, CASES, with_numpy=True)
     print("\n| op | ours | NumPy | upstream | ours / upstream | ours / NumPy |")
     print("|---|---:|---:|---:|---:|---:|")
     for name in CASES:

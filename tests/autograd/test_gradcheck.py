@@ -139,21 +139,6 @@ OPS = [
 ]
 
 
-@pytest.mark.parametrize("kind", ["contiguous", "non_contiguous"])
-@pytest.mark.parametrize("info", OPS, ids=lambda i: i.name)
-def test_gradcheck(info: GradInfo, kind: str):
-    if kind not in info.kinds:
-        pytest.skip(f"{info.name} needs contiguous input")
-    inputs = tuple(_input(s, info, kind, seed) for seed, s in enumerate(info.shapes))
-    assert gradcheck(info.fn, inputs)
-
-
-@pytest.mark.parametrize("info", [i for i in OPS if i.gradgrad], ids=lambda i: i.name)
-def test_gradgradcheck(info: GradInfo):
-    inputs = tuple(_input(s, info, "contiguous", seed) for seed, s in enumerate(info.shapes))
-    assert gradgradcheck(info.fn, inputs)
-
-
 def test_gradcheck_catches_a_wrong_gradient():
     class Wrong(torch.autograd.Function):
         @staticmethod
@@ -183,13 +168,6 @@ JOIN_OPS = [
 ]
 
 
-@pytest.mark.parametrize("kind", ["contiguous", "non_contiguous"])
-@pytest.mark.parametrize("info", JOIN_OPS, ids=lambda i: i.name)
-def test_gradcheck_join_select(info: GradInfo, kind: str):
-    inputs = tuple(_input(s, info, kind, seed) for seed, s in enumerate(info.shapes))
-    assert gradcheck(info.fn, inputs)
-
-
 INDEX_OPS = [
     GradInfo("take", lambda a: a.take(torch.tensor([[0, 5], [5, 11]])), (U,)),
     GradInfo("index_select", lambda a: a.index_select(1, torch.tensor([3, 0, 3])), (U,)),
@@ -212,13 +190,6 @@ def _setitem(a, v):
     return out
 
 
-@pytest.mark.parametrize("kind", ["contiguous", "non_contiguous"])
-@pytest.mark.parametrize("info", INDEX_OPS, ids=lambda i: i.name)
-def test_gradcheck_indexing(info: GradInfo, kind: str):
-    inputs = tuple(_input(s, info, kind, seed) for seed, s in enumerate(info.shapes))
-    assert gradcheck(info.fn, inputs)
-
-
 MISC_OPS = [
     GradInfo("lerp_scalar", lambda a, b: torch.lerp(a, b, 0.3), (U, U)),
     GradInfo("lerp_tensor", lambda a, b, w: torch.lerp(a, b, w), (U, U, (4,))),
@@ -233,14 +204,19 @@ MISC_OPS = [
 ]
 
 
+ALL_OPS = OPS + JOIN_OPS + INDEX_OPS + MISC_OPS
+
+
 @pytest.mark.parametrize("kind", ["contiguous", "non_contiguous"])
-@pytest.mark.parametrize("info", MISC_OPS, ids=lambda i: i.name)
-def test_gradcheck_misc(info: GradInfo, kind: str):
+@pytest.mark.parametrize("info", ALL_OPS, ids=lambda i: i.name)
+def test_gradcheck(info: GradInfo, kind: str):
+    if kind not in info.kinds:
+        pytest.skip(f"{info.name} needs contiguous input")
     inputs = tuple(_input(s, info, kind, seed) for seed, s in enumerate(info.shapes))
     assert gradcheck(info.fn, inputs)
 
 
-@pytest.mark.parametrize("info", [i for i in MISC_OPS if i.gradgrad], ids=lambda i: i.name)
-def test_gradgradcheck_misc(info: GradInfo):
+@pytest.mark.parametrize("info", [i for i in ALL_OPS if i.gradgrad], ids=lambda i: i.name)
+def test_gradgradcheck(info: GradInfo):
     inputs = tuple(_input(s, info, "contiguous", seed) for seed, s in enumerate(info.shapes))
     assert gradgradcheck(info.fn, inputs)

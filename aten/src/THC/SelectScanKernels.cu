@@ -1,5 +1,6 @@
 // CUDA kernels of where (the shared elementwise loop) and of the scans (one thread per line).
 #include <TH/Kernels.h>
+#include <TH/math/Scan.h>
 
 #include "Loops.cuh"
 
@@ -18,17 +19,9 @@ void where_kernel(th::TensorIterator& iter) {
 
 template <typename T>
 __global__ void scan_lines(const T* src, T* dst, int64_t lines, int64_t n, int64_t inner, bool prod) {
-  using acc = th::math::acc_t<T>;
   for (int64_t line = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; line < lines;
-       line += int64_t(blockDim.x) * gridDim.x) {
-    const int64_t o = line / inner, i = line % inner;
-    acc a = prod ? acc(1) : acc(0);
-    for (int64_t k = 0; k < n; ++k) {
-      const int64_t at = (o * n + k) * inner + i;
-      a = prod ? acc(a * acc(src[at])) : acc(a + acc(src[at]));
-      dst[at] = T(a);
-    }
-  }
+       line += int64_t(blockDim.x) * gridDim.x)
+    th::math::scan_line(src, dst, line, n, inner, prod);
 }
 
 void scan_kernel(const th::Tensor& in, const th::Tensor& out, int64_t outer, int64_t n, int64_t inner,

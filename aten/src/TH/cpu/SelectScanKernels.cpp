@@ -2,6 +2,7 @@
 // math/ accumulate type along each line).
 #include "../Kernels.h"
 #include "../Parallel.h"
+#include "../math/Scan.h"
 #include "Loops.h"
 
 namespace th {
@@ -16,20 +17,12 @@ void where_kernel(TensorIterator& iter) {
 
 void scan_kernel(const Tensor& in, const Tensor& out, int64_t outer, int64_t n, int64_t inner, bool prod) {
   TH_DISPATCH_ALL_TYPES(in.dtype(), "cumsum_cpu", [&] {
-    using acc = math::acc_t<scalar_t>;
     const auto* src = reinterpret_cast<const scalar_t*>(in.data_ptr());
     auto* dst = reinterpret_cast<scalar_t*>(out.data_ptr());
     parallel_for(outer * inner, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n, 1)),
                  [&](int64_t begin, int64_t end) {
-                   for (int64_t line = begin; line < end; ++line) {
-                     const int64_t o = line / inner, i = line % inner;
-                     acc a = prod ? acc(1) : acc(0);
-                     for (int64_t k = 0; k < n; ++k) {
-                       const int64_t at = (o * n + k) * inner + i;
-                       a = prod ? acc(a * acc(src[at])) : acc(a + acc(src[at]));
-                       dst[at] = scalar_t(a);
-                     }
-                   }
+                   for (int64_t line = begin; line < end; ++line)
+                     math::scan_line(src, dst, line, n, inner, prod);
                  });
   });
 }
