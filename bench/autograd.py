@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ops import ROOT, fmt, time_libraries  # noqa: E402
+from ops import ROOT, fmt, print_table, time_libraries  # noqa: E402
 
 MLP_SETUP = """
 x = lib_rand(64, 256)
@@ -45,11 +45,11 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3, help="interleaved runs per library (best of)")
     args = ap.parse_args()
     ours, _, ref = time_libraries(args.reference_python, args.rounds, CASES, with_numpy=False)
-    print("\n| case | ours | upstream | ours / upstream |")
-    print("|---|---:|---:|---:|")
+    rows = []
     for name in CASES:
-        up = f"{fmt(ref[name])} | {ours[name] / ref[name]:.2f}x" if ref else "n/a | n/a"
-        print(f"| {name} | {fmt(ours[name])} | {up} |")
+        up = [fmt(ref[name]), f"{ours[name] / ref[name]:.2f}x"] if ref else ["n/a", "n/a"]
+        rows.append([name, fmt(ours[name]), *up])
+    print_table(["case", "ours", "upstream", "ours / upstream"], rows)
     return 0
 
 

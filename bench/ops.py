@@ -87,6 +87,14 @@ def time_libraries(reference_python: str, rounds: int, cases: dict, with_numpy: 
     return times["ours"], times.get("numpy"), times.get("upstream")
 
 
+def print_table(headers: list[str], rows: list[list[str]]) -> None:
+    """A Markdown table: the first column left-aligned, the numbers right-aligned."""
+    print("\n| " + " | ".join(headers) + " |")
+    print("|---|" + "---:|" * (len(headers) - 1))
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+
+
 def fmt(seconds: float) -> str:
     """A duration as the tables print it."""
     return f"{seconds * 1e6:,.1f} us" if seconds < 1e-3 else f"{seconds * 1e3:,.2f} ms"
@@ -107,11 +115,11 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3, help="interleaved runs per library (best of)")
     args = ap.parse_args()
     ours, numpy, ref = time_libraries(args.reference_python, args.rounds, CASES, with_numpy=True)
-    print("\n| op | ours | NumPy | upstream | ours / upstream | ours / NumPy |")
-    print("|---|---:|---:|---:|---:|---:|")
+    rows = []
     for name in CASES:
-        up = f"{fmt(ref[name])} | {ours[name] / ref[name]:.2f}x" if ref else "n/a | n/a"
-        print(f"| {name} | {fmt(ours[name])} | {fmt(numpy[name])} | {up} | {ours[name] / numpy[name]:.2f}x |")
+        up = [fmt(ref[name]), f"{ours[name] / ref[name]:.2f}x"] if ref else ["n/a", "n/a"]
+        rows.append([name, fmt(ours[name]), fmt(numpy[name]), *up, f"{ours[name] / numpy[name]:.2f}x"])
+    print_table(["op", "ours", "NumPy", "upstream", "ours / upstream", "ours / NumPy"], rows)
     return 0
 
 

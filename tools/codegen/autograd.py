@@ -211,7 +211,7 @@ def _render_list(e: Entry) -> str:
     lines.append("        return")
     lines.append(f"    node = {e.class_name}()")
     lines.append("    node.next_functions = nf")
-    lines.append(f"    node.m = tuple(_meta_of(t) if type(t) is Tensor else None for t in {name})")
+    lines.append(f"    node.m = tuple(t._meta if type(t) is Tensor else None for t in {name})")
     for n in values:
         lines.append(f"    node.s_{n} = {n}")
     lines.append("    _set_outputs(node, result)")
@@ -325,7 +325,7 @@ def _render(e: Entry) -> str:
     lines.append("")
     if e.inplace is not None:
         lines.append(f"def _begin_inplace_{e.class_name}(args):")
-        lines.append(f"    return ({fn}(args, True) or _NoGrad(), _finish_{e.class_name})")
+        lines.append(f"    return ({fn}(args, True), _finish_{e.class_name})")
         lines.append("")
         lines.append("")
     return "\n".join(lines)
@@ -340,7 +340,7 @@ def render(entries: list[Entry]) -> str:
         "import torch",
         "from torch._C import Tensor",
         "from torch.autograd._formulas import *",
-        "from torch.autograd._formulas import _fix, _meta_of, _set_outputs, _NoGrad",
+        "from torch.autograd._formulas import _fix, _set_outputs",
         "from torch.autograd.graph import Node, SavedTensor, edge, saved, set_history",
         "",
         "",

@@ -128,18 +128,16 @@ def slice_backward(grad: Tensor, shape, dim: int, start, end, step: int) -> Tens
 
 
 def as_strided_backward(grad: Tensor, self: Tensor, size, stride, storage_offset) -> Tensor:
-    """Gradient of as_strided over a contiguous input (overlapping views sum their gradients)."""
+    """Gradient of as_strided over a contiguous input: each viewed element's gradient is added at the
+    position it reads (overlapping views sum)."""
     if not self.is_contiguous():
         raise RuntimeError("as_strided backward is only implemented for contiguous inputs")
-    flat = torch.zeros(self.numel(), dtype=grad.dtype, device=grad.device)
     offset = (self.storage_offset() if storage_offset is None else storage_offset) - self.storage_offset()
-    index = torch.zeros(tuple(size), dtype=torch.int64) + offset
+    index = torch.zeros(tuple(size), dtype=torch.int64, device=grad.device) + offset
     for d, (n, s) in enumerate(zip(size, stride)):
-        index = index + (torch.arange(n) * s).view([n if i == d else 1 for i in range(len(size))])
-    flat_index = index.reshape(-1).tolist()
-    g = grad.reshape(-1)
-    for k, i in enumerate(flat_index):  # small, rarely used: a loop is enough
-        flat[i] = flat[i] + g[k]
+        index = index + (torch.arange(n, device=grad.device) * s).view([n if i == d else 1 for i in range(len(size))])
+    flat = torch.zeros(self.numel(), dtype=grad.dtype, device=grad.device)
+    flat.put_(index.reshape(-1), grad.reshape(-1), True)
     return flat.view(tuple(self.shape))
 
 
@@ -285,24 +283,11 @@ def _pad_to(g: Tensor, shape) -> Tensor:
 
 def masked_select_backward(grad: Tensor, shape, mask: Tensor) -> Tensor:
     """The selected elements' gradients back in place (over the broadcast shape), then summed to shape."""
-    full = torch.broadcast_shapes(tuple(shape), tuple(mask.shape)) if hasattr(torch, "broadcast_shapes") else shape
+    full = torch.broadcast_shapes(tuple(shape), tuple(mask.shape))
     out = torch.zeros(full, dtype=grad.dtype, device=grad.device)
     where = mask.expand(full).reshape(-1).nonzero().view(-1)
     out.view(-1).put_(where, grad, True)
     return sum_to(out, shape)
-
-
-class _NoGrad(Node):
-    """Placeholder of an in-place op none of whose differentiable inputs needs a gradient."""
-
-    __slots__ = ()
-
-    def apply(self, grads: list) -> tuple:
-        return ()
-
-
-def _meta_of(t: Tensor) -> tuple:
-    return t._meta
 
 
 def _fix(g, meta):

@@ -88,14 +88,6 @@ def _add(a, b):
     return a + b
 
 
-def _fit(g: Tensor, node, nr: int):
-    """Casts an incoming gradient to the dtype of the tensor it is for."""
-    want = node._meta.get(nr) if node._meta else None
-    if want is not None and g.dtype != want:
-        g = g.to(want)
-    return g
-
-
 def _tensor_pre_hooks(node, buf: dict) -> None:
     """Hooks registered on non-leaf tensors (and retain_grad), per output of `node`."""
     for nr, hooks in node._pre_hooks.items():
@@ -207,9 +199,9 @@ def run_backward(
                     if g is not None:
                         b = buffers.get(nxt)
                         if b is None:
-                            buffers[nxt] = {nr: _fit(g, nxt, nr)}
+                            buffers[nxt] = {nr: g}
                         else:
-                            b[nr] = _add(b.get(nr), _fit(g, nxt, nr))
+                            b[nr] = _add(b.get(nr), g)
                     left = deps[nxt] - 1
                     deps[nxt] = left
                     if left == 0:

@@ -1,8 +1,9 @@
 """The autograd graph: nodes, edges, saved tensors, per-tensor state, and how ops are recorded.
 
-torch._C calls `_record` (out-of-place ops) and `_begin_inplace`/`_finish_inplace` (in-place
-ops) when grad mode is on and an input requires grad; the node classes that know each op's
-formulas are generated from aten/derivatives.yaml into torch/autograd/_generated.py.
+When grad mode is on and an input requires grad, torch._C calls the recorder `_recorder_for(op)`
+gives it (out-of-place ops), or the function `_inplace_for(op)` gives it and then `_finish_inplace`
+(in-place ops). The node classes that know each op's formulas are generated from
+aten/derivatives.yaml into torch/autograd/_generated.py.
 """
 
 from __future__ import annotations
@@ -74,7 +75,6 @@ class Node:
     _released = False
     _pre_hooks = None  # {output_nr: [hook(grad) -> grad | None]}, -1: hooks on the whole node
     _hooks = None
-    _meta = None  # {output_nr: dtype} the gradients must be cast to (custom Functions)
 
     def name(self) -> str:
         """The node's class name, e.g. 'MulBackward0'."""
@@ -261,12 +261,7 @@ class NotImplementedNode(Node):
         raise RuntimeError(f"the derivative for '{self.op}' is not implemented.")
 
 
-class _NotImplemented(NotImplementedNode):
-    __slots__ = ()
-
-
-_NotImplemented.__name__ = "NotImplemented"
-
+NotImplementedNode.__name__ = NotImplementedNode.__qualname__ = "NotImplemented"  # PyTorch's node name
 
 _NO_ENTRY = object()
 
@@ -275,14 +270,19 @@ def _outputs(result) -> list:
     return list(result) if isinstance(result, tuple) else [result]
 
 
+def _not_implemented(name: str, args: tuple) -> NotImplementedNode:
+    node = NotImplementedNode()
+    node.op = name.partition(".")[0]
+    node.next_functions = tuple(edge(a) for a in args if type(a) is Tensor)
+    return node
+
+
 def _record_unknown(name: str, args: tuple, result) -> None:
     """An op without a derivatives.yaml entry: its floating outputs get a grad_fn that raises."""
     outs = _outputs(result)
     if not any(_is_differentiable(o) for o in outs):
         return
-    node = _NotImplemented()
-    node.op = name.partition(".")[0]
-    node.next_functions = tuple(edge(a) for a in args if type(a) is Tensor)
+    node = _not_implemented(name, args)
     for i, o in enumerate(outs):
         if _is_differentiable(o):
             set_history(o, node, i)
@@ -300,12 +300,6 @@ def _recorder_for(name: str):
     return _no_record if rec is None else rec
 
 
-def _record(name: str, args: tuple, result) -> None:
-    """Gives the outputs of op `name` (an overload name) their grad_fn (what torch._C does)."""
-    if not any(o is a for o in _outputs(result) for a in args):
-        _recorder_for(name)(args, result)
-
-
 def _check_inplace(self: Tensor) -> None:
     """PyTorch's errors for in-place ops on leaves that require grad (and on views of them)."""
     base = self._base
@@ -319,10 +313,7 @@ def _check_inplace(self: Tensor) -> None:
 
 def _begin_unknown(name: str, args: tuple):
     _check_inplace(args[0])
-    node = _NotImplemented()
-    node.op = name.partition(".")[0]
-    node.next_functions = tuple(edge(a) for a in args if type(a) is Tensor)
-    return (node, None)
+    return (_not_implemented(name, args), None)
 
 
 def _checked(begin):
@@ -340,14 +331,10 @@ def _inplace_for(name: str):
     return functools.partial(_begin_unknown, name) if begin is None else _checked(begin)
 
 
-def _begin_inplace(name: str, args: tuple):
-    return _inplace_for(name)(args)
-
-
 def _finish_inplace(pending, self: Tensor) -> None:
     """After the in-place op: self (or, for a view, its base) takes the new history."""
     node, finish = pending
-    if node is None or type(node).__name__ == "_NoGrad":
+    if node is None:  # no differentiable input needs a gradient
         return
     if finish is not None:
         finish(node, self)

@@ -126,7 +126,6 @@ void bind_autograd(nb::module_& m, nb::handle tensor_cls) {
   cls.def_prop_ro(
       "_meta", [](const th::Tensor& t) { return nb::make_tuple(make_size(t.sizes()), t.dtype()); },
       "(shape, dtype) in one call: what a backward node checks gradients against.");
-  cls.def("_is_same_impl", [](const th::Tensor& a, const th::Tensor& b) { return a.is_same(b); });
   cls.def(
       "_alias",
       [](const th::Tensor& t) { return th::make_view(t, t.sizes(), t.strides(), t.storage_offset()); },

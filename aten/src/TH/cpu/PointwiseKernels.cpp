@@ -7,7 +7,8 @@
 namespace th {
 namespace {
 
-/// exp / tanh / sigmoid of contiguous float32: the explicitly vectorized kernel (VecKernels.h).
+/// exp / tanh / sigmoid of float32 whose rows are dense (contiguous tensors, and transposed or
+/// sliced ones whose inner dim is unit-strided): the explicitly vectorized kernel (VecKernels.h).
 bool vectorized_unary(TensorIterator& iter, math::UnaryOp op) {
   cpu::VecUnary v;
   switch (op) {
@@ -18,12 +19,20 @@ bool vectorized_unary(TensorIterator& iter, math::UnaryOp op) {
   }
   cpu::vec_unary_fn fn = cpu::vec_unary();
   if (!fn || iter.common_dtype() != ScalarType::Float || iter.dtype(0) != ScalarType::Float ||
-      iter.dtype(1) != ScalarType::Float || !iter.is_contiguous())
+      iter.dtype(1) != ScalarType::Float)
     return false;
-  const float* in = reinterpret_cast<const float*>(iter.data_ptr(1));
-  float* out = reinterpret_cast<float*>(iter.data_ptr(0));
-  parallel_for(iter.numel(), kGrainSize,
-               [&](int64_t begin, int64_t end) { fn(v, in + begin, out + begin, end - begin); });
+  if (iter.is_contiguous()) {
+    const float* in = reinterpret_cast<const float*>(iter.data_ptr(1));
+    float* out = reinterpret_cast<float*>(iter.data_ptr(0));
+    parallel_for(iter.numel(), kGrainSize,
+                 [&](int64_t begin, int64_t end) { fn(v, in + begin, out + begin, end - begin); });
+    return true;
+  }
+  constexpr int64_t es = sizeof(float);
+  if (iter.ndim() == 0 || iter.strides(0)[0] != es || iter.strides(1)[0] != es) return false;
+  iter.parallel_for_each([&](char** data, const int64_t*, int64_t n) {
+    fn(v, reinterpret_cast<const float*>(data[1]), reinterpret_cast<float*>(data[0]), n);
+  });
   return true;
 }
 

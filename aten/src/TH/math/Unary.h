@@ -6,32 +6,31 @@
 #include <type_traits>
 
 #include "../Macros.h"
-#include "FastMath.h"
 
 // _(name, Functor, expression of x)
-#define TH_UNARY_FLOAT_OPS(_)                \
-  _(exp, Exp, th::math::exp_(x))             \
-  _(exp2, Exp2, std::exp2(x))                \
-  _(expm1, Expm1, std::expm1(x))             \
-  _(log, Log, std::log(x))                   \
-  _(log2, Log2, std::log2(x))                \
-  _(log10, Log10, std::log10(x))             \
-  _(log1p, Log1p, std::log1p(x))             \
-  _(sqrt, Sqrt, std::sqrt(x))                \
-  _(rsqrt, Rsqrt, T(1) / std::sqrt(x))       \
-  _(reciprocal, Reciprocal, T(1) / x)        \
-  _(sin, Sin, std::sin(x))                   \
-  _(cos, Cos, std::cos(x))                   \
-  _(tan, Tan, std::tan(x))                   \
-  _(asin, Asin, std::asin(x))                \
-  _(acos, Acos, std::acos(x))                \
-  _(atan, Atan, std::atan(x))                \
-  _(sinh, Sinh, std::sinh(x))                \
-  _(cosh, Cosh, std::cosh(x))                \
-  _(tanh, Tanh, th::math::tanh_(x))          \
-  _(sigmoid, Sigmoid, th::math::sigmoid_(x)) \
-  _(erf, Erf, std::erf(x))                   \
-  _(erfc, Erfc, std::erfc(x))                \
+#define TH_UNARY_FLOAT_OPS(_)                       \
+  _(exp, Exp, std::exp(x))                          \
+  _(exp2, Exp2, std::exp2(x))                       \
+  _(expm1, Expm1, std::expm1(x))                    \
+  _(log, Log, std::log(x))                          \
+  _(log2, Log2, std::log2(x))                       \
+  _(log10, Log10, std::log10(x))                    \
+  _(log1p, Log1p, std::log1p(x))                    \
+  _(sqrt, Sqrt, std::sqrt(x))                       \
+  _(rsqrt, Rsqrt, T(1) / std::sqrt(x))              \
+  _(reciprocal, Reciprocal, T(1) / x)               \
+  _(sin, Sin, std::sin(x))                          \
+  _(cos, Cos, std::cos(x))                          \
+  _(tan, Tan, std::tan(x))                          \
+  _(asin, Asin, std::asin(x))                       \
+  _(acos, Acos, std::acos(x))                       \
+  _(atan, Atan, std::atan(x))                       \
+  _(sinh, Sinh, std::sinh(x))                       \
+  _(cosh, Cosh, std::cosh(x))                       \
+  _(tanh, Tanh, std::tanh(x))                       \
+  _(sigmoid, Sigmoid, T(1) / (T(1) + std::exp(-x))) \
+  _(erf, Erf, std::erf(x))                          \
+  _(erfc, Erfc, std::erfc(x))                       \
   _(frac, Frac, x - std::trunc(x))
 
 // ops that keep integer dtypes (rounding is the identity on integers)

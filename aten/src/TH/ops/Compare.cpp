@@ -42,8 +42,8 @@ Tensor nan_to_num(const Tensor& self, std::optional<double> nan, std::optional<d
 }
 
 Tensor isclose(const Tensor& self, const Tensor& other, double rtol, double atol, bool equal_nan) {
-  TH_CHECK(self.dtype() == other.dtype(), self.dtype() == other.dtype() ? "" : "",
-           scalar_type_name(self.dtype()), " did not match ", scalar_type_name(other.dtype()));
+  TH_CHECK(self.dtype() == other.dtype(), scalar_type_name(self.dtype()), " did not match ",
+           scalar_type_name(other.dtype()));
   TH_CHECK(rtol >= 0, "rtol must be greater than or equal to zero, but got ", rtol);
   TH_CHECK(atol >= 0, "atol must be greater than or equal to zero, but got ", atol);
   Tensor close = eq(self, other);
