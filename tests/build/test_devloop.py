@@ -50,15 +50,19 @@ def test_adding_one_op_recompiles_one_shard(repo):
     yaml = repo.path / "aten/native_functions.yaml"
     original = yaml.read_text()
     try:
-        repo.append("aten/native_functions.yaml",
-                    "\n- func: plus(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor\n"
-                    "  dispatch:\n    CPU, CUDA: th::add\n")
+        repo.append(
+            "aten/native_functions.yaml",
+            "\n- func: plus(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor\n"
+            "  dispatch:\n    CPU, CUDA: th::add\n",
+        )
         steps = repo.steps(repo.invoke("gen-bindings", "relink").stdout)
         compiles = [s for s in steps if s.startswith("Building")]
         assert len(compiles) == 1 and "shard_" in compiles[0], steps
         assert any(s.startswith("Linking") and "_C" in s for s in steps)
-        assert repo.python("import torch; assert torch.plus(torch.ones(2), torch.ones(2)).tolist() == [2, 2]"
-                           ).returncode == 0
+        assert (
+            repo.python("import torch; assert torch.plus(torch.ones(2), torch.ones(2)).tolist() == [2, 2]").returncode
+            == 0
+        )
     finally:
         yaml.write_text(original)
         repo.invoke("build")
@@ -68,12 +72,18 @@ def test_derivative_formula_edit_rebuilds_no_cpp(repo):
     deriv = repo.path / "aten/derivatives.yaml"
     original = deriv.read_text()
     try:
-        deriv.write_text(original.replace("- name: neg(Tensor self) -> Tensor\n  self: -grad\n",
-                                          "- name: neg(Tensor self) -> Tensor\n  self: grad * -2.0\n"))
+        deriv.write_text(
+            original.replace(
+                "- name: neg(Tensor self) -> Tensor\n  self: -grad\n",
+                "- name: neg(Tensor self) -> Tensor\n  self: grad * -2.0\n",
+            )
+        )
         steps = repo.steps(repo.invoke("develop").stdout)
         assert steps and all("_generated.py" in s for s in steps), steps  # only the autograd codegen ran
-        check = ("import torch; x = torch.ones(2, requires_grad=True); x.neg().sum().backward(); "
-                 "assert x.grad.tolist() == [-2.0, -2.0]")
+        check = (
+            "import torch; x = torch.ones(2, requires_grad=True); x.neg().sum().backward(); "
+            "assert x.grad.tolist() == [-2.0, -2.0]"
+        )
         assert repo.python(check).returncode == 0
     finally:
         deriv.write_text(original)
@@ -90,16 +100,54 @@ def test_stale_library_is_refused_with_the_fix(repo):
     assert repo.python("import torch; torch.ones(2) + torch.ones(2)").returncode == 0
 
 
+def _session_members(sid: int) -> list[int]:
+    """The pids whose session id is `sid` (ninja puts each compiler in its own process group)."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = open(f"/proc/{entry}/stat").read()
+            except OSError:
+                continue
+            fields = stat.rsplit(")", 1)[1].split()
+            if int(fields[3]) == sid and fields[0] != "Z":
+                pids.append(int(entry))
+    return pids
+
+
+def _kill_session(sid: int) -> None:
+    """SIGKILL a whole session, as closing its terminal or an OOM kill of the job would.
+
+    Killing only ninja's process group would leave its compilers running; they would then write
+    their objects behind the next build's back, which no build system can be asked to notice.
+    """
+    deadline = time.monotonic() + 30
+    while (pids := _session_members(sid)) and time.monotonic() < deadline:
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        time.sleep(0.05)
+
+
 def test_killed_build_recovers(repo):
     for f in ("ops/Binary.cpp", "ops/Copy.cpp", "ops/Views.cpp", "TensorIterator.cpp"):
         repo.append(f"aten/src/TH/{f}", "\n// edited before a killed build\n")
-    proc = subprocess.Popen([sys.executable, "-m", "invoke", "build"], cwd=repo.path, env=repo.env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "invoke", "build"],
+        cwd=repo.path,
+        env=repo.env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
     for line in proc.stdout:
         if "Building CXX" in line:
             time.sleep(0.5)
             break
-    os.killpg(proc.pid, signal.SIGKILL)
+    _kill_session(proc.pid)
     proc.wait()
     half = repo.python("import torch; print(torch.ones(2).sum().item())")
     # a half-built tree either still works or says plainly that it needs a rebuild: never a crash
