@@ -45,6 +45,9 @@ for _name in (
     "float",
     "float64",
     "double",
+    "float16",
+    "half",
+    "bfloat16",
     *_C._function_names,
 ):
     globals()[_name] = getattr(_C, _name)

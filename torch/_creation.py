@@ -9,27 +9,30 @@ import torch
 _FROM_NUMPY_KINDS = "biuf"
 
 
-def _infer(data) -> np.ndarray:
-    """An ndarray holding `data` with PyTorch's dtype inference for Python values."""
-    if isinstance(data, torch.Tensor):
-        return data.cpu().numpy()
+def _infer(data) -> tuple[np.ndarray, torch.dtype | None]:
+    """An ndarray holding `data`, and the dtype PyTorch infers for it when NumPy has none like it
+    (Python floats follow the default dtype, which may be bfloat16)."""
     if isinstance(data, np.ndarray):
-        return data
+        return data, None
     arr = np.asarray(data)
     if arr.dtype == object or arr.dtype.kind not in _FROM_NUMPY_KINDS:
         raise TypeError(f"Could not infer dtype of {type(data).__name__}")
-    if arr.dtype.kind == "f":  # Python floats follow the default dtype, not float64
-        arr = arr.astype(np.float32 if torch.get_default_dtype() == torch.float32 else np.float64)
-    elif arr.dtype.kind in "iu" and not isinstance(data, np.generic):
+    if arr.dtype.kind == "f" and not isinstance(data, np.generic):
+        default = torch.get_default_dtype()
+        return arr.astype(np.float64 if default == torch.float64 else np.float32), default
+    if arr.dtype.kind in "iu" and not isinstance(data, np.generic):
         arr = arr.astype(np.int64)
-    return arr
+    return arr, None
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> torch.Tensor:
     """A new tensor copying `data` (nested lists, scalars, NumPy arrays, tensors); a leaf."""
     if isinstance(data, torch.Tensor):
-        data = data.detach()
-    t = torch.from_numpy(np.array(_infer(data), copy=True, order="C"))
+        t = data.detach().clone()
+    else:
+        arr, inferred = _infer(data)
+        t = torch.from_numpy(np.array(arr, copy=True, order="C"))
+        dtype = dtype if dtype is not None else inferred
     if dtype is not None or device is not None:
         t = t.to(device if device is not None else t.device, dtype)
     if requires_grad:

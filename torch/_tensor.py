@@ -36,16 +36,53 @@ def _comparison(op: str):
     return method
 
 
+def host_values(t: Tensor):
+    """The values of `t` as a NumPy array in host memory (bfloat16, which NumPy lacks, as float32)."""
+    t = t.detach().cpu()
+    return (t.float() if t.dtype == torch.bfloat16 else t).numpy()
+
+
 def _item(self: Tensor):
     """The value of a one-element tensor as a Python number."""
     if self.numel() != 1:
         raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
-    return self.cpu().numpy().reshape(()).item()
+    return host_values(self).reshape(()).item()
 
 
 def _tolist(self: Tensor):
     """The tensor as (nested) Python lists."""
-    return self.cpu().numpy().tolist()
+    return host_values(self).tolist()
+
+
+_TYPE_NAMES = {
+    "torch.float32": "FloatTensor",
+    "torch.float64": "DoubleTensor",
+    "torch.float16": "HalfTensor",
+    "torch.bfloat16": "BFloat16Tensor",
+    "torch.int64": "LongTensor",
+    "torch.int32": "IntTensor",
+    "torch.int16": "ShortTensor",
+    "torch.int8": "CharTensor",
+    "torch.uint8": "ByteTensor",
+    "torch.bool": "BoolTensor",
+}
+
+
+def _type(self: Tensor, dtype=None, non_blocking: bool = False):
+    """With no dtype, the legacy type name ('torch.FloatTensor', 'torch.cuda.HalfTensor'); else
+    the tensor converted to `dtype` (a torch.dtype or such a name)."""
+    if dtype is None:
+        name = _TYPE_NAMES[str(self.dtype)]
+        return f"torch.cuda.{name}" if self.device.type == "cuda" else f"torch.{name}"
+    if isinstance(dtype, str):
+        by_name = {v: k for k, v in _TYPE_NAMES.items()}
+        name = dtype.rsplit(".", 1)[-1]
+        if name not in by_name:
+            raise ValueError(f"invalid type: '{dtype}'")
+        target = getattr(torch, by_name[name].replace("torch.", ""))
+        device = "cuda" if ".cuda." in dtype else "cpu"
+        return self.to(device, target, non_blocking)
+    return self.to(dtype, non_blocking=non_blocking)
 
 
 def _cpu(self: Tensor) -> Tensor:
@@ -127,8 +164,13 @@ def install() -> None:
     conversions = {
         "float": torch.float32,
         "double": torch.float64,
+        "half": torch.float16,
+        "bfloat16": torch.bfloat16,
         "long": torch.int64,
         "int": torch.int32,
+        "short": torch.int16,
+        "char": torch.int8,
+        "byte": torch.uint8,
         "bool": torch.bool,
     }
     for name, dtype in conversions.items():
@@ -153,6 +195,7 @@ def install() -> None:
     Tensor.cpu = _cpu
     Tensor.cuda = _cuda
     Tensor.__array__ = _array
+    Tensor.type = _type
     Tensor.__bool__ = _bool
     Tensor.__iter__ = _iter
     Tensor.T = property(lambda self: self.permute(*reversed(range(self.dim()))), doc="Dims reversed.")

@@ -66,7 +66,9 @@ def _body(arr: np.ndarray, fmt: _Formatter, indent: int, summarize: bool) -> str
 
 def tensor_repr(t: torch.Tensor) -> str:
     """`repr(t)` as PyTorch prints it (values, then the dtype/device PyTorch shows)."""
-    arr = t.cpu().numpy()
+    from torch._tensor import host_values  # noqa: PLC0415
+
+    arr = host_values(t)
     summarize = arr.size > THRESHOLD
     shown = arr
     if summarize:  # format only the edge items that are printed

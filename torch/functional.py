@@ -170,8 +170,13 @@ class finfo:
         dtype = torch.get_default_dtype() if type is None else type
         if not dtype.is_floating_point:
             raise TypeError(f"torch.finfo() requires a floating point input type. Use torch.iinfo to handle '{dtype}'")
-        info = np.finfo(np.float32 if dtype == torch.float32 else np.float64)
         self.dtype = str(dtype).replace("torch.", "")
+        if dtype == torch.bfloat16:  # NumPy has no bfloat16: float32's range, 8 significant bits
+            self.bits, self.eps, self.max = 16, 2.0**-7, float.fromhex("0x1.fep127")
+            self.tiny = self.smallest_normal = 2.0**-126
+            self.min, self.resolution = -self.max, 0.01
+            return
+        info = np.finfo({torch.float16: np.float16, torch.float32: np.float32}.get(dtype, np.float64))
         self.bits = int(info.bits)
         self.eps = float(info.eps)
         self.max = float(info.max)

@@ -63,3 +63,27 @@ def test_device_mismatch_and_allocator():
     torch.cuda.synchronize()
     torch.cuda.empty_cache()
     assert torch.cuda.memory_allocated() == before
+
+
+@gpu
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_16_bit_floats_match_cpu(dtype):
+    a, b = sample((33, 65), dtype, 4), sample((65,), dtype, 5)
+    ca, cb = a.cuda(), b.cuda()
+    for got, want in [
+        (ca + cb, a + b),
+        (ca.t() * 0.5, a.t() * 0.5),
+        (torch.tanh(ca), torch.tanh(a)),
+        (torch.relu(ca), torch.relu(a)),
+        (torch.maximum(ca, cb), torch.maximum(a, b)),
+        (ca.sum(0), a.sum(0)),
+        (ca.amax(1), a.amax(1)),
+        (ca.cumsum(1), a.cumsum(1)),
+        (ca @ ca.t(), a @ a.t()),
+    ]:
+        assert got.dtype == dtype and got.device.type == "cuda"
+        np.testing.assert_allclose(got.cpu().float().numpy(), want.float().numpy(), rtol=1e-2, atol=1e-2)
+    assert torch.ones(4096, dtype=dtype, device="cuda").sum().item() == 4096  # float32 accumulation
+    idx = torch.tensor([0, 1, 0, 0, 3], device="cuda")
+    acc = torch.zeros(5, dtype=dtype, device="cuda").index_put_((idx,), torch.ones(5, dtype=dtype, device="cuda"), True)
+    assert acc.cpu().tolist() == [3.0, 1.0, 0.0, 1.0, 0.0]  # the compare-and-swap add, on both halves of a word

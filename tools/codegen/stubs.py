@@ -33,6 +33,8 @@ int32: dtype
 int64: dtype
 float32: dtype
 float64: dtype
+float16: dtype
+bfloat16: dtype
 
 def get_default_dtype() -> dtype: ...
 def set_default_dtype(d: dtype) -> None: ...

@@ -25,17 +25,6 @@ _FREED = (
     "you need to access saved tensors after calling backward."
 )
 
-_TYPE_NAMES = {
-    "torch.float32": "FloatTensor",
-    "torch.float64": "DoubleTensor",
-    "torch.int64": "LongTensor",
-    "torch.int32": "IntTensor",
-    "torch.int16": "ShortTensor",
-    "torch.int8": "CharTensor",
-    "torch.uint8": "ByteTensor",
-    "torch.bool": "BoolTensor",
-}
-
 
 class AutogradMeta:
     """What autograd knows about one tensor (shared by all Python objects of the tensor).
@@ -208,7 +197,7 @@ class SavedTensor:
             producer = node.name() if self.node_ref is None else self.node_ref().name()
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an inplace "
-                f"operation: [torch.{_TYPE_NAMES.get(str(t.dtype), 'Tensor')} {list(t.shape)}], which is output "
+                f"operation: [torch.{t.type().rsplit('.', 1)[-1]} {list(t.shape)}], which is output "
                 f"{self.output_nr} of {producer}, is at version {t._version}; expected version {self.version} "
                 "instead. Hint: enable anomaly detection to find the operation that failed to compute its "
                 "gradient, with torch.autograd.set_detect_anomaly(True)."

@@ -39,6 +39,8 @@ void bind_dtypes(nb::module_& m) {
       {S::Long, {"int64", "long"}},
       {S::Float, {"float32", "float"}},
       {S::Double, {"float64", "double"}},
+      {S::Half, {"float16", "half"}},
+      {S::BFloat16, {"bfloat16"}},
   };
   for (const auto& [type, aliases] : names) {
     nb::object obj = nb::cast(DType{type});

@@ -14,6 +14,8 @@ namespace {
 
 PyObject* size_type = nullptr;  // torch.Size, registered by torch/__init__.py
 
+constexpr nb::dlpack::dtype kFloat16{static_cast<uint8_t>(nb::dlpack::dtype_code::Float), 16, 1};
+
 nb::dlpack::dtype to_dlpack(th::ScalarType t) {
   switch (t) {
     case th::ScalarType::Bool: return nb::dtype<bool>();
@@ -24,21 +26,28 @@ nb::dlpack::dtype to_dlpack(th::ScalarType t) {
     case th::ScalarType::Long: return nb::dtype<int64_t>();
     case th::ScalarType::Float: return nb::dtype<float>();
     case th::ScalarType::Double: return nb::dtype<double>();
-    default: throw th::TypeError("unsupported dtype");
+    case th::ScalarType::Half: return kFloat16;
+    default:  // bfloat16: NumPy has no such type
+      throw th::TypeError(th::detail::str("Got unsupported ScalarType ", th::scalar_type_cpp_name(t)));
   }
 }
 
 th::ScalarType from_dlpack(nb::dlpack::dtype d) {
   const std::pair<nb::dlpack::dtype, th::ScalarType> table[] = {
-      {nb::dtype<bool>(), th::ScalarType::Bool},   {nb::dtype<uint8_t>(), th::ScalarType::Byte},
-      {nb::dtype<int8_t>(), th::ScalarType::Char}, {nb::dtype<int16_t>(), th::ScalarType::Short},
-      {nb::dtype<int32_t>(), th::ScalarType::Int}, {nb::dtype<int64_t>(), th::ScalarType::Long},
-      {nb::dtype<float>(), th::ScalarType::Float}, {nb::dtype<double>(), th::ScalarType::Double},
+      {nb::dtype<bool>(), th::ScalarType::Bool},
+      {nb::dtype<uint8_t>(), th::ScalarType::Byte},
+      {nb::dtype<int8_t>(), th::ScalarType::Char},
+      {nb::dtype<int16_t>(), th::ScalarType::Short},
+      {nb::dtype<int32_t>(), th::ScalarType::Int},
+      {nb::dtype<int64_t>(), th::ScalarType::Long},
+      {nb::dtype<float>(), th::ScalarType::Float},
+      {nb::dtype<double>(), th::ScalarType::Double},
+      {kFloat16, th::ScalarType::Half},
   };
   for (const auto& [dl, st] : table)
     if (dl == d) return st;
   throw th::TypeError(
-      "can't convert np.ndarray of this dtype. The only supported types are: float64, float32, "
+      "can't convert np.ndarray of this dtype. The only supported types are: float64, float32, float16, "
       "int64, int32, int16, int8, uint8, and bool.");
 }
 

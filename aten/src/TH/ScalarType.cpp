@@ -7,7 +7,9 @@ size_t element_size(ScalarType t) {
     case ScalarType::Byte:
     case ScalarType::Char:
     case ScalarType::Bool: return 1;
-    case ScalarType::Short: return 2;
+    case ScalarType::Short:
+    case ScalarType::Half:
+    case ScalarType::BFloat16: return 2;
     case ScalarType::Int:
     case ScalarType::Float: return 4;
     case ScalarType::Long:
@@ -23,6 +25,8 @@ const char* scalar_type_name(ScalarType t) {
     case ScalarType::Short: return "int16";
     case ScalarType::Int: return "int32";
     case ScalarType::Long: return "int64";
+    case ScalarType::Half: return "float16";
+    case ScalarType::BFloat16: return "bfloat16";
     case ScalarType::Float: return "float32";
     case ScalarType::Double: return "float64";
     case ScalarType::Bool: return "bool";
@@ -37,6 +41,8 @@ const char* scalar_type_cpp_name(ScalarType t) {
     case ScalarType::Short: return "Short";
     case ScalarType::Int: return "Int";
     case ScalarType::Long: return "Long";
+    case ScalarType::Half: return "Half";
+    case ScalarType::BFloat16: return "BFloat16";
     case ScalarType::Float: return "Float";
     case ScalarType::Double: return "Double";
     case ScalarType::Bool: return "Bool";
@@ -44,7 +50,10 @@ const char* scalar_type_cpp_name(ScalarType t) {
   }
 }
 
-bool is_floating_point(ScalarType t) { return t == ScalarType::Float || t == ScalarType::Double; }
+bool is_floating_point(ScalarType t) {
+  return t == ScalarType::Float || t == ScalarType::Double || t == ScalarType::Half ||
+         t == ScalarType::BFloat16;
+}
 
 bool is_integral(ScalarType t, bool include_bool) {
   switch (t) {
@@ -70,6 +79,8 @@ int index_of(ScalarType t) {
     case ScalarType::Float: return 5;
     case ScalarType::Double: return 6;
     case ScalarType::Bool: return 7;
+    case ScalarType::Half: return 8;
+    case ScalarType::BFloat16: return 9;
     default: throw Error("promote_types: undefined dtype");
   }
 }
@@ -78,17 +89,19 @@ int index_of(ScalarType t) {
 ScalarType promote_types(ScalarType a, ScalarType b) {
   using S = ScalarType;
   constexpr S u1 = S::Byte, i1 = S::Char, i2 = S::Short, i4 = S::Int, i8 = S::Long, f4 = S::Float,
-              f8 = S::Double, b1 = S::Bool;
-  static constexpr S table[8][8] = {
-      /*        u1  i1  i2  i4  i8  f4  f8  b1 */
-      /* u1 */ {u1, i2, i2, i4, i8, f4, f8, u1},
-      /* i1 */ {i2, i1, i2, i4, i8, f4, f8, i1},
-      /* i2 */ {i2, i2, i2, i4, i8, f4, f8, i2},
-      /* i4 */ {i4, i4, i4, i4, i8, f4, f8, i4},
-      /* i8 */ {i8, i8, i8, i8, i8, f4, f8, i8},
-      /* f4 */ {f4, f4, f4, f4, f4, f4, f8, f4},
-      /* f8 */ {f8, f8, f8, f8, f8, f8, f8, f8},
-      /* b1 */ {u1, i1, i2, i4, i8, f4, f8, b1},
+              f8 = S::Double, b1 = S::Bool, f2 = S::Half, bf = S::BFloat16;
+  static constexpr S table[10][10] = {
+      /*        u1  i1  i2  i4  i8  f4  f8  b1  f2  bf */
+      /* u1 */ {u1, i2, i2, i4, i8, f4, f8, u1, f2, bf},
+      /* i1 */ {i2, i1, i2, i4, i8, f4, f8, i1, f2, bf},
+      /* i2 */ {i2, i2, i2, i4, i8, f4, f8, i2, f2, bf},
+      /* i4 */ {i4, i4, i4, i4, i8, f4, f8, i4, f2, bf},
+      /* i8 */ {i8, i8, i8, i8, i8, f4, f8, i8, f2, bf},
+      /* f4 */ {f4, f4, f4, f4, f4, f4, f8, f4, f4, f4},
+      /* f8 */ {f8, f8, f8, f8, f8, f8, f8, f8, f8, f8},
+      /* b1 */ {u1, i1, i2, i4, i8, f4, f8, b1, f2, bf},
+      /* f2 */ {f2, f2, f2, f2, f2, f4, f8, f2, f2, f4},
+      /* bf */ {bf, bf, bf, bf, bf, f4, f8, bf, f4, bf},
   };
   return table[index_of(a)][index_of(b)];
 }

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "Exception.h"
+#include "Half.h"
 
 namespace th {
 
@@ -14,13 +15,15 @@ enum class ScalarType : int8_t {
   Short = 2,   // int16
   Int = 3,     // int32
   Long = 4,    // int64
+  Half = 5,    // float16
   Float = 6,   // float32
   Double = 7,  // float64
   Bool = 11,
+  BFloat16 = 15,
   Undefined = -1,
 };
 
-constexpr int kNumScalarTypes = 12;
+constexpr int kNumScalarTypes = 16;
 
 /// Size in bytes of one element of `t`.
 size_t element_size(ScalarType t);
@@ -28,8 +31,12 @@ size_t element_size(ScalarType t);
 const char* scalar_type_name(ScalarType t);
 /// c10's C++ name ("Float", "Long"), which PyTorch's messages use.
 const char* scalar_type_cpp_name(ScalarType t);
-/// True for float32/float64.
+/// True for the floating types (float16, bfloat16, float32, float64).
 bool is_floating_point(ScalarType t);
+/// True for float16 and bfloat16 (c10's isReducedFloatingType): stored in 16 bits, computed in float32.
+inline bool is_reduced_floating_point(ScalarType t) {
+  return t == ScalarType::Half || t == ScalarType::BFloat16;
+}
 /// True for bool and the integer types.
 bool is_integral(ScalarType t, bool include_bool);
 /// The smallest type both `a` and `b` can be represented in (torch.promote_types).
@@ -42,7 +49,7 @@ bool can_cast(ScalarType from, ScalarType to);
 
 /// The dtype of floating-point tensors made without one (torch.get_default_dtype).
 ScalarType get_default_dtype();
-/// Sets it; only float32 and float64 are allowed, as in PyTorch.
+/// Sets it; only floating types are allowed, as in PyTorch.
 void set_default_dtype(ScalarType t);
 
 /// Maps a C++ element type to its ScalarType.
@@ -60,6 +67,8 @@ TH_SCALAR_TYPE_OF(int32_t, Int)
 TH_SCALAR_TYPE_OF(int64_t, Long)
 TH_SCALAR_TYPE_OF(float, Float)
 TH_SCALAR_TYPE_OF(double, Double)
+TH_SCALAR_TYPE_OF(Half, Half)
+TH_SCALAR_TYPE_OF(BFloat16, BFloat16)
 TH_SCALAR_TYPE_OF(bool, Bool)
 #undef TH_SCALAR_TYPE_OF
 
@@ -72,9 +81,13 @@ TH_SCALAR_TYPE_OF(bool, Bool)
     using scalar_t = ctype;                    \
     return __VA_ARGS__();                      \
   }
-#define TH_PRIVATE_FLOATING_CASES(...)       \
-  TH_PRIVATE_CASE(Float, float, __VA_ARGS__) \
-  TH_PRIVATE_CASE(Double, double, __VA_ARGS__)
+// The floating cases include the 16-bit floats: their kernels load and store Half/BFloat16
+// and compute in float (opmath_t, see Half.h and the device loops).
+#define TH_PRIVATE_FLOATING_CASES(...)           \
+  TH_PRIVATE_CASE(Float, float, __VA_ARGS__)     \
+  TH_PRIVATE_CASE(Double, double, __VA_ARGS__)   \
+  TH_PRIVATE_CASE(Half, ::th::Half, __VA_ARGS__) \
+  TH_PRIVATE_CASE(BFloat16, ::th::BFloat16, __VA_ARGS__)
 #define TH_PRIVATE_INTEGRAL_CASES(...)         \
   TH_PRIVATE_CASE(Byte, uint8_t, __VA_ARGS__)  \
   TH_PRIVATE_CASE(Char, int8_t, __VA_ARGS__)   \

@@ -23,7 +23,7 @@ struct GemmArgs {
 
 template <typename T>
 __global__ void gemm_tiled(GemmArgs<T> g) {
-  using acc_t = std::conditional_t<std::is_floating_point_v<T>, T, int64_t>;
+  using acc_t = std::conditional_t<th::is_floating_v<T>, th::opmath_t<T>, int64_t>;
   __shared__ T ta[kTile][kTile + 1];
   __shared__ T tb[kTile][kTile + 1];
   const int64_t batch = blockIdx.z;

@@ -1,5 +1,5 @@
 // CUDA take / put: one thread per index; accumulating puts use atomicAdd (float, double, int32,
-// int64), so duplicates sum in any order.
+// int64; a compare-and-swap loop for float16/bfloat16), so duplicates sum in any order.
 #include <TH/IndexKernels.h>
 #include <TH/ScalarType.h>
 
@@ -16,9 +16,26 @@ __global__ void take_impl(const T* src, const int64_t* idx, T* dst, int64_t n, t
     dst[i] = src[where(idx[i])];
 }
 
+/// *p += v for a 16-bit float: compare-and-swap on the aligned 32-bit word holding it.
+template <typename T>
+__device__ void add_at_16(T* p, T v) {
+  auto* word = reinterpret_cast<unsigned int*>(reinterpret_cast<size_t>(p) & ~size_t(3));
+  const unsigned shift = (reinterpret_cast<size_t>(p) & 2) ? 16 : 0;
+  unsigned int old = *word, assumed;
+  do {
+    assumed = old;
+    const T cur(static_cast<uint16_t>(assumed >> shift), th::from_bits);
+    const T sum(static_cast<float>(cur) + static_cast<float>(v));
+    const unsigned int next = (assumed & ~(0xffffu << shift)) | (unsigned(sum.x) << shift);
+    old = atomicCAS(word, assumed, next);
+  } while (assumed != old);
+}
+
 template <typename T>
 __device__ void add_at(T* p, T v) {
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int32_t>) {
+  if constexpr (std::is_same_v<T, th::Half> || std::is_same_v<T, th::BFloat16>) {
+    add_at_16(p, v);
+  } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, int32_t>) {
     atomicAdd(p, v);
   } else if constexpr (std::is_same_v<T, int64_t>) {
     atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));

@@ -60,8 +60,9 @@ void launch(const th::TensorIterator& iter, const Body& body) {
   THC_CHECK(cudaGetLastError());
 }
 
-/// The per-element body of gpu_kernel: out = f(in...) at the given byte offsets; the output
-/// has f's result type (bool for comparisons), the inputs type T.
+/// The per-element body of gpu_kernel: out = f(in...) at the given byte offsets. Inputs of type T
+/// reach f as opmath_t<T> (float for the 16-bit floats); the output has f's result type (bool for
+/// comparisons), stored back as T when that is T's opmath type.
 template <typename T, int Arity, typename F>
 struct Elementwise {
   F f;
@@ -72,9 +73,10 @@ struct Elementwise {
   }
   template <size_t... I>
   __device__ void apply(const int64_t (&off)[Arity + 1], std::index_sequence<I...>) const {
-    using out_t = decltype(f((I, T())...));
+    using op_t = th::opmath_t<T>;
+    using out_t = th::storage_t<decltype(f((I, op_t())...)), T>;
     *reinterpret_cast<out_t*>(ptrs.p[0] + off[0]) =
-        f(*reinterpret_cast<const T*>(ptrs.p[I + 1] + off[I + 1])...);
+        out_t(f(static_cast<op_t>(*reinterpret_cast<const T*>(ptrs.p[I + 1] + off[I + 1]))...));
   }
 };
 

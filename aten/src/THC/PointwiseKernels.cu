@@ -29,13 +29,14 @@ void copy_kernel(th::TensorIterator& iter) {
 
 void add_kernel(th::TensorIterator& iter, const th::Scalar& alpha) {
   TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "add_cuda", [&] {
-    gpu_kernel<scalar_t, 2>(iter, th::math::Add<scalar_t>{alpha.to<scalar_t>()});
+    using op_t = th::opmath_t<scalar_t>;
+    gpu_kernel<scalar_t, 2>(iter, th::math::Add<op_t>{alpha.to<op_t>()});
   });
 }
 
 void mul_kernel(th::TensorIterator& iter, const th::Scalar&) {
   TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "mul_cuda",
-                        [&] { gpu_kernel<scalar_t, 2>(iter, th::math::Mul<scalar_t>{}); });
+                        [&] { gpu_kernel<scalar_t, 2>(iter, th::math::Mul<th::opmath_t<scalar_t>>{}); });
 }
 
 template <typename T>

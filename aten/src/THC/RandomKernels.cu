@@ -14,7 +14,7 @@ __global__ void random_fill(T* p, int64_t n, uint64_t seed, uint64_t offset, th:
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
        i += int64_t(blockDim.x) * gridDim.x) {
     const double v = th::math::random_value(seed, offset + uint64_t(i), kind, a, b);
-    if constexpr (std::is_floating_point_v<T>) {
+    if constexpr (th::is_floating_v<T>) {
       T x = static_cast<T>(v);
       if (kind == th::math::RandomKind::Uniform && x >= static_cast<T>(b) && b > a) x = static_cast<T>(a);
       p[i] = x;

@@ -7,13 +7,15 @@ namespace thcunn {
 namespace {
 
 void relu_kernel(th::TensorIterator& iter) {
-  TH_DISPATCH_NUMERIC_TYPES(iter.common_dtype(), "relu_cuda",
-                            [&] { thc::gpu_kernel<scalar_t, 1>(iter, th::math::Relu<scalar_t>{}); });
+  TH_DISPATCH_NUMERIC_TYPES(iter.common_dtype(), "relu_cuda", [&] {
+    thc::gpu_kernel<scalar_t, 1>(iter, th::math::Relu<th::opmath_t<scalar_t>>{});
+  });
 }
 
 void threshold_backward_kernel(th::TensorIterator& iter, const th::Scalar& threshold) {
   TH_DISPATCH_NUMERIC_TYPES(iter.common_dtype(), "threshold_backward_cuda", [&] {
-    thc::gpu_kernel<scalar_t, 2>(iter, th::math::ThresholdBackward<scalar_t>{threshold.to<scalar_t>()});
+    using op_t = th::opmath_t<scalar_t>;
+    thc::gpu_kernel<scalar_t, 2>(iter, th::math::ThresholdBackward<op_t>{threshold.to<op_t>()});
   });
 }
 

@@ -41,12 +41,13 @@ namespace {
 
 void relu_kernel(TensorIterator& iter) {
   TH_DISPATCH_NUMERIC_TYPES(iter.common_dtype(), "relu_cpu",
-                            [&] { cpu::cpu_kernel<scalar_t, 1>(iter, math::Relu<scalar_t>{}); });
+                            [&] { cpu::cpu_kernel<scalar_t, 1>(iter, math::Relu<opmath_t<scalar_t>>{}); });
 }
 
 void threshold_backward_kernel(TensorIterator& iter, const Scalar& threshold) {
   TH_DISPATCH_NUMERIC_TYPES(iter.common_dtype(), "threshold_backward_cpu", [&] {
-    cpu::cpu_kernel<scalar_t, 2>(iter, math::ThresholdBackward<scalar_t>{threshold.to<scalar_t>()});
+    using op_t = opmath_t<scalar_t>;
+    cpu::cpu_kernel<scalar_t, 2>(iter, math::ThresholdBackward<op_t>{threshold.to<op_t>()});
   });
 }
 

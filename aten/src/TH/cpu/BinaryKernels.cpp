@@ -8,13 +8,14 @@ namespace {
 
 void add_kernel(TensorIterator& iter, const Scalar& alpha) {
   TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "add_cpu", [&] {
-    cpu::cpu_kernel<scalar_t, 2>(iter, math::Add<scalar_t>{alpha.to<scalar_t>()});
+    using op_t = opmath_t<scalar_t>;
+    cpu::cpu_kernel<scalar_t, 2>(iter, math::Add<op_t>{alpha.to<op_t>()});
   });
 }
 
 void mul_kernel(TensorIterator& iter, const Scalar&) {
   TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "mul_cpu",
-                        [&] { cpu::cpu_kernel<scalar_t, 2>(iter, math::Mul<scalar_t>{}); });
+                        [&] { cpu::cpu_kernel<scalar_t, 2>(iter, math::Mul<opmath_t<scalar_t>>{}); });
 }
 
 }  // namespace

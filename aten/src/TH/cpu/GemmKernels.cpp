@@ -41,12 +41,12 @@ void blas_gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t M, int64_t N, int
   }
 }
 
-/// [rows, cols] operand at `p` with element strides (s0, s1), packed row-major into `buf`.
-template <typename T>
-const T* pack(const T* p, int64_t rows, int64_t cols, int64_t s0, int64_t s1, std::vector<T>& buf) {
+/// [rows, cols] operand at `p` with element strides (s0, s1), packed row-major into `buf` (as type O).
+template <typename O, typename T>
+const O* pack(const T* p, int64_t rows, int64_t cols, int64_t s0, int64_t s1, std::vector<O>& buf) {
   buf.resize(size_t(rows * cols));
   for (int64_t i = 0; i < rows; ++i)
-    for (int64_t j = 0; j < cols; ++j) buf[size_t(i * cols + j)] = p[i * s0 + j * s1];
+    for (int64_t j = 0; j < cols; ++j) buf[size_t(i * cols + j)] = static_cast<O>(p[i * s0 + j * s1]);
   return buf.data();
 }
 
@@ -62,9 +62,28 @@ void gemm_blas(const Tensor& a, const Tensor& b, const Tensor& c, T alpha, T bet
     const T* bi = pb + i * b.stride(0);
     BlasView va = blas_view(M, K, a.stride(1), a.stride(2));
     BlasView vb = blas_view(K, N, b.stride(1), b.stride(2));
-    if (!va.ok) ai = pack(ai, M, K, a.stride(1), a.stride(2), bufa), va = {true, CblasNoTrans, K};
-    if (!vb.ok) bi = pack(bi, K, N, b.stride(1), b.stride(2), bufb), vb = {true, CblasNoTrans, N};
+    if (!va.ok) ai = pack<T>(ai, M, K, a.stride(1), a.stride(2), bufa), va = {true, CblasNoTrans, K};
+    if (!vb.ok) bi = pack<T>(bi, K, N, b.stride(1), b.stride(2), bufb), vb = {true, CblasNoTrans, N};
     blas_gemm<T>(va.trans, vb.trans, M, N, K, alpha, ai, va.ld, bi, vb.ld, beta, pc + i * M * N, N);
+  }
+}
+
+/// float16 / bfloat16: each batch converted to float32, multiplied by sgemm, rounded once on the way back.
+template <typename T>
+void gemm_via_float(const Tensor& a, const Tensor& b, const Tensor& c, float alpha, float beta) {
+  const int64_t B = a.size(0), M = a.size(1), K = a.size(2), N = b.size(2);
+  const T* pa = reinterpret_cast<const T*>(a.data_ptr());
+  const T* pb = reinterpret_cast<const T*>(b.data_ptr());
+  T* pc = reinterpret_cast<T*>(c.data_ptr());
+  std::vector<float> fa, fb, fc(size_t(M * N));
+  for (int64_t i = 0; i < B; ++i) {
+    pack<float>(pa + i * a.stride(0), M, K, a.stride(1), a.stride(2), fa);
+    pack<float>(pb + i * b.stride(0), K, N, b.stride(1), b.stride(2), fb);
+    T* ci = pc + i * M * N;
+    for (int64_t k = 0; k < M * N; ++k) fc[size_t(k)] = beta == 0.f ? 0.f : static_cast<float>(ci[k]);
+    blas_gemm<float>(CblasNoTrans, CblasNoTrans, M, N, K, alpha, fa.data(), K, fb.data(), N, beta, fc.data(),
+                     N);
+    for (int64_t k = 0; k < M * N; ++k) ci[k] = T(fc[size_t(k)]);
   }
 }
 
@@ -98,6 +117,8 @@ void gemm_kernel(const Tensor& a, const Tensor& b, const Tensor& c, const Scalar
   TH_DISPATCH_NUMERIC_TYPES(a.dtype(), "addmm_impl_cpu_", [&] {
     if constexpr (std::is_same_v<scalar_t, float> || std::is_same_v<scalar_t, double>) {
       gemm_blas<scalar_t>(a, b, c, alpha.to<scalar_t>(), beta.to<scalar_t>());
+    } else if constexpr (is_floating_v<scalar_t>) {
+      gemm_via_float<scalar_t>(a, b, c, alpha.to<float>(), beta.to<float>());
     } else {
       gemm_loop<scalar_t>(a, b, c, alpha.to<scalar_t>(), beta.to<scalar_t>());
     }

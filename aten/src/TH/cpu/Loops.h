@@ -1,6 +1,7 @@
 #pragma once
 // The CPU loop: runs a scalar functor over a TensorIterator, with a contiguous
-// fast path the compiler vectorizes.
+// fast path the compiler vectorizes. Inputs of type T reach the functor as opmath_t<T> (float for
+// the 16-bit floats); a result of that type is stored back as T.
 #include <utility>
 
 #include "../TensorIterator.h"
@@ -8,46 +9,56 @@
 namespace th::cpu {
 
 namespace detail {
-/// The type f returns when called with one T per input.
+/// The type f returns when called with one opmath_t<T> per input.
 template <typename F, typename T, size_t... I>
-auto result_of(std::index_sequence<I...>) -> decltype(std::declval<F>()((I, std::declval<T>())...));
+auto result_of(std::index_sequence<I...>) -> decltype(std::declval<F>()((I, std::declval<opmath_t<T>>())...));
+
+/// The element type of the output: f's result, or T when f computes in T's opmath type.
+template <typename F, typename T, typename Seq>
+using out_type = storage_t<decltype(result_of<F, T>(Seq{})), T>;
+
+/// One input value as the functor takes it.
+template <typename T>
+inline opmath_t<T> in(const char* p) {
+  return static_cast<opmath_t<T>>(*reinterpret_cast<const T*>(p));
+}
 
 template <typename F, typename T, size_t... I>
 void apply_row(const F& f, char** data, const int64_t* strides, int64_t n, std::index_sequence<I...> seq) {
-  using out_t = decltype(result_of<F, T>(seq));
+  using out_t = out_type<F, T, decltype(seq)>;
   char* out = data[0];
   const int64_t os = strides[0];
   for (int64_t k = 0; k < n; ++k) {
-    *reinterpret_cast<out_t*>(out + k * os) =
-        f(*reinterpret_cast<const T*>(data[I + 1] + k * strides[I + 1])...);
+    *reinterpret_cast<out_t*>(out + k * os) = out_t(f(in<T>(data[I + 1] + k * strides[I + 1])...));
   }
 }
 
 template <typename F, typename T, size_t... I>
 void apply_dense(const F& f, char** data, int64_t n, std::index_sequence<I...> seq) {
-  using out_t = decltype(result_of<F, T>(seq));
+  using out_t = out_type<F, T, decltype(seq)>;
   out_t* __restrict out = reinterpret_cast<out_t*>(data[0]);
-  for (int64_t k = 0; k < n; ++k) out[k] = f(reinterpret_cast<const T*>(data[I + 1])[k]...);
+  for (int64_t k = 0; k < n; ++k)
+    out[k] = out_t(f(opmath_t<T>(reinterpret_cast<const T*>(data[I + 1])[k])...));
 }
 
 /// Input I of a row: element k, or its one value when bit I of Mask says it is broadcast (stride 0).
 template <size_t Mask, size_t I, typename T>
-inline T load(const T* p, T scalar, int64_t k) {
+inline opmath_t<T> load(const T* p, opmath_t<T> scalar, int64_t k) {
   if constexpr ((Mask >> I) & 1) {
     return scalar;
   } else {
-    return p[k];
+    return static_cast<opmath_t<T>>(p[k]);
   }
 }
 
 /// A contiguous row where the inputs in Mask are broadcast scalars: still a vectorizable loop.
 template <size_t Mask, typename F, typename T, size_t... I>
 void apply_masked(const F& f, char** data, int64_t n, std::index_sequence<I...> seq) {
-  using out_t = decltype(result_of<F, T>(seq));
+  using out_t = out_type<F, T, decltype(seq)>;
   out_t* __restrict out = reinterpret_cast<out_t*>(data[0]);
   const T* ptr[] = {reinterpret_cast<const T*>(data[I + 1])...};
-  const T scalar[] = {*reinterpret_cast<const T*>(data[I + 1])...};
-  for (int64_t k = 0; k < n; ++k) out[k] = f(load<Mask, I>(ptr[I], scalar[I], k)...);
+  const opmath_t<T> scalar[] = {in<T>(data[I + 1])...};
+  for (int64_t k = 0; k < n; ++k) out[k] = out_t(f(load<Mask, I>(ptr[I], scalar[I], k)...));
 }
 
 template <typename F, typename T, size_t... I, size_t... M>
@@ -60,7 +71,7 @@ void apply_by_mask(size_t mask, const F& f, char** data, int64_t n, std::index_s
 template <typename F, typename T, size_t... I>
 void apply_row_fast(const F& f, char** data, const int64_t* strides, int64_t n,
                     std::index_sequence<I...> seq) {
-  using out_t = decltype(result_of<F, T>(seq));
+  using out_t = out_type<F, T, decltype(seq)>;
   constexpr size_t arity = sizeof...(I);
   bool simple = strides[0] == int64_t(sizeof(out_t));
   size_t mask = 0;
@@ -81,7 +92,7 @@ template <typename T, size_t Arity, typename F>
 void cpu_kernel(TensorIterator& iter, const F& f) {
   using Seq = std::make_index_sequence<Arity>;
   if (iter.is_contiguous()) {
-    using out_t = decltype(detail::result_of<F, T>(Seq{}));
+    using out_t = detail::out_type<F, T, Seq>;
     parallel_for(iter.numel(), kGrainSize, [&](int64_t begin, int64_t end) {
       char* data[Arity + 1];
       data[0] = iter.data_ptr(0) + begin * static_cast<int64_t>(sizeof(out_t));

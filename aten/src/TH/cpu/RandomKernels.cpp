@@ -15,11 +15,11 @@ void random_kernel(const Tensor& out, uint64_t seed, uint64_t offset, math::Rand
     parallel_for(out.numel(), 4096, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i) {
         double v = math::random_value(seed, offset + uint64_t(i), kind, a, b);
-        if constexpr (std::is_floating_point_v<scalar_t>) {
+        if constexpr (is_floating_v<scalar_t>) {
           scalar_t x = static_cast<scalar_t>(v);
           // [from, to): rounding to the output type must not reach `to`
           if (kind == math::RandomKind::Uniform && x >= static_cast<scalar_t>(b) && b > a)
-            x = std::nextafter(static_cast<scalar_t>(b), static_cast<scalar_t>(a));
+            x = next_toward(static_cast<scalar_t>(b), static_cast<scalar_t>(a));
           p[i] = x;
         } else {
           p[i] = static_cast<scalar_t>(static_cast<int64_t>(v));

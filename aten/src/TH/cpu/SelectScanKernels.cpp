@@ -10,8 +10,8 @@ namespace {
 
 void where_kernel(TensorIterator& iter) {
   TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "where_cpu", [&] {
-    cpu::cpu_kernel<scalar_t, 3>(iter,
-                                 [](scalar_t c, scalar_t a, scalar_t b) { return c != scalar_t(0) ? a : b; });
+    using op_t = opmath_t<scalar_t>;
+    cpu::cpu_kernel<scalar_t, 3>(iter, [](op_t c, op_t a, op_t b) { return c != op_t(0) ? a : b; });
   });
 }
 

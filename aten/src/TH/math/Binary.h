@@ -3,6 +3,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "../Half.h"
 #include "../Macros.h"
 
 namespace th::math {
@@ -33,7 +34,7 @@ struct Mul<bool> {
 /// Python's floor division (rounds toward -inf); on floats like torch.div(rounding_mode='floor').
 template <typename T>
 TH_HOST_DEVICE T div_floor(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_floating_v<T>) {
     return std::floor(a / b);
   } else if constexpr (std::is_signed_v<T>) {
     T q = a / b;
@@ -45,7 +46,7 @@ TH_HOST_DEVICE T div_floor(T a, T b) {
 
 template <typename T>
 TH_HOST_DEVICE T div_trunc(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_floating_v<T>) {
     return std::trunc(a / b);
   } else {
     return T(a / b);
@@ -55,7 +56,7 @@ TH_HOST_DEVICE T div_trunc(T a, T b) {
 /// Python's modulo: the result has the sign of the divisor.
 template <typename T>
 TH_HOST_DEVICE T remainder(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_floating_v<T>) {
     T r = std::fmod(a, b);
     return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
   } else if constexpr (std::is_signed_v<T>) {
@@ -69,7 +70,7 @@ TH_HOST_DEVICE T remainder(T a, T b) {
 /// C's fmod: the result has the sign of the dividend.
 template <typename T>
 TH_HOST_DEVICE T fmod(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_floating_v<T>) {
     return std::fmod(a, b);
   } else {
     return T(a % b);
@@ -79,7 +80,7 @@ TH_HOST_DEVICE T fmod(T a, T b) {
 /// a ** b; integers by squaring (negative exponents give 0, or +-1 for a base of +-1, as in PyTorch).
 template <typename T>
 TH_HOST_DEVICE T pow(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_floating_v<T>) {
     return std::pow(a, b);
   } else {
     if constexpr (std::is_signed_v<T>) {
@@ -98,14 +99,14 @@ TH_HOST_DEVICE T pow(T a, T b) {
 /// Elementwise max/min that propagate NaN, like torch.maximum.
 template <typename T>
 TH_HOST_DEVICE T maximum(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_floating_v<T>) {
     if (a != a || b != b) return a != a ? a : b;
   }
   return a > b ? a : b;
 }
 template <typename T>
 TH_HOST_DEVICE T minimum(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_floating_v<T>) {
     if (a != a || b != b) return a != a ? a : b;
   }
   return a < b ? a : b;
@@ -141,7 +142,7 @@ TH_HOST_DEVICE T minimum(T a, T b) {
 /// Ops defined on floating types only (the kernels dispatch them over floats).
 template <typename T, typename F>
 TH_HOST_DEVICE T float_only(T a, T b, F f) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_floating_v<T>) {
     return f(a, b);
   } else {
     return T(0);
@@ -210,6 +211,14 @@ struct acc_type {
 template <>
 struct acc_type<float> {
   using type = double;
+};
+template <>
+struct acc_type<Half> {
+  using type = float;
+};
+template <>
+struct acc_type<BFloat16> {
+  using type = float;
 };
 template <>
 struct acc_type<bool> {  // counting, not logic (sum/prod of bools cast to int64 first anyway)

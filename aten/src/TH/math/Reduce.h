@@ -4,6 +4,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "../Half.h"
 #include "../Macros.h"
 #include "Binary.h"
 
@@ -31,7 +32,7 @@ template <typename T>
 struct MaxReduce {
   using acc = T;
   static TH_HOST_DEVICE T identity() {
-    return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity()
+    return std::numeric_limits<T>::has_infinity ? T(-std::numeric_limits<T>::infinity())
                                                 : std::numeric_limits<T>::lowest();
   }
   TH_HOST_DEVICE T operator()(T a, T b) const { return maximum(a, b); }
@@ -62,7 +63,7 @@ struct AnyReduce {
 /// (the first occurrence wins ties; NaN wins everything, as in torch.max).
 template <typename T>
 TH_HOST_DEVICE bool better(T candidate, T best, bool is_max) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_floating_v<T>) {
     if (best != best) return false;
     if (candidate != candidate) return true;
   }

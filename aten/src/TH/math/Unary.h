@@ -5,6 +5,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "../Half.h"
 #include "../Macros.h"
 
 // _(name, Functor, expression of x)
@@ -48,7 +49,7 @@ namespace th::math {
 /// Rounding functions: applied to floating values, the identity on integers.
 template <typename T, typename F>
 TH_HOST_DEVICE T round_like(T x, F f) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_floating_v<T>) {
     return f(x);
   } else {
     return x;

@@ -32,8 +32,9 @@ Tensor isfinite(const Tensor& self) {
 Tensor nan_to_num(const Tensor& self, std::optional<double> nan, std::optional<double> posinf,
                   std::optional<double> neginf) {
   if (!is_floating_point(self.dtype())) return clone(self);
-  const bool f32 = self.dtype() == ScalarType::Float;
-  const double big = f32 ? double(std::numeric_limits<float>::max()) : std::numeric_limits<double>::max();
+  double big = 0;
+  TH_DISPATCH_FLOATING_TYPES(self.dtype(), "nan_to_num",
+                             [&] { big = static_cast<double>(std::numeric_limits<scalar_t>::max()); });
   const double inf = std::numeric_limits<double>::infinity();
   Tensor r = where(isnan(self), number(nan.value_or(0.0)), self);
   r = where(eq(r, number(inf)), number(posinf.value_or(big)), r);

@@ -57,6 +57,10 @@ Tensor to(const Tensor& self, Device device, std::optional<ScalarType> dtype, bo
   return copy_new(empty_tensor(self.sizes(), dt, device), self);
 }
 
+Tensor to(const Tensor& self, const Tensor& other, bool non_blocking, bool copy) {
+  return to(self, other.device(), other.dtype(), non_blocking, copy);
+}
+
 Tensor contiguous(const Tensor& self) { return self.is_contiguous() ? self : clone(self); }
 
 Tensor clone(const Tensor& self) {

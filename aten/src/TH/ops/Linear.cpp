@@ -16,6 +16,8 @@ const char* lower_name(ScalarType t) {
   switch (t) {
     case ScalarType::Float: return "float";
     case ScalarType::Double: return "double";
+    case ScalarType::Half: return "c10::Half";
+    case ScalarType::BFloat16: return "c10::BFloat16";
     case ScalarType::Long: return "long int";
     case ScalarType::Int: return "int";
     case ScalarType::Short: return "short int";

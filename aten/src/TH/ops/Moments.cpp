@@ -43,6 +43,8 @@ Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype)
 Tensor var(const Tensor& self, const std::optional<IntList>& dim, const std::optional<Scalar>& correction,
            bool keepdim) {
   TH_CHECK(is_floating_point(self.dtype()), "std and var only support floating point and complex dtypes");
+  if (is_reduced_floating_point(self.dtype()))  // float16/bfloat16: computed in float32, rounded once
+    return to_dtype(var(to_dtype(self, ScalarType::Float), dim, correction, keepdim), self.dtype());
   const double c = correction ? correction->to<double>() : 1.0;
   const int64_t n = reduced_count(self, dim);
   Tensor centered = sub(self, mean(self, dim, true, std::nullopt), Scalar(int64_t(1)));
@@ -53,6 +55,8 @@ Tensor var(const Tensor& self, const std::optional<IntList>& dim, const std::opt
 
 Tensor std(const Tensor& self, const std::optional<IntList>& dim, const std::optional<Scalar>& correction,
            bool keepdim) {
+  if (is_reduced_floating_point(self.dtype()))
+    return to_dtype(std(to_dtype(self, ScalarType::Float), dim, correction, keepdim), self.dtype());
   return sqrt(var(self, dim, correction, keepdim));
 }
 

@@ -22,8 +22,8 @@ Scalar identity(ReduceOp op, ScalarType t) {
       auto v = decltype(r)::identity();
       if constexpr (std::is_same_v<decltype(v), bool>) {
         out = Scalar(v);
-      } else if constexpr (std::is_floating_point_v<decltype(v)>) {
-        out = Scalar(double(v));
+      } else if constexpr (is_floating_v<decltype(v)>) {
+        out = Scalar(static_cast<double>(v));
       } else {
         out = Scalar(int64_t(v));
       }
@@ -42,6 +42,10 @@ Tensor reduce(const Tensor& self, const IntList& dims, bool keepdim, ScalarType 
         !empty || (!dims.empty() && self.numel() != 0), name,
         "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with "
         "the 'dim' argument.");
+  }
+  if (is_reduced_floating_point(compute) && (op == ReduceOp::Sum || op == ReduceOp::Prod)) {
+    // float16/bfloat16 sums accumulate in float32 and round once (as PyTorch's do)
+    return to_dtype(reduce(self, dims, keepdim, ScalarType::Float, op, name), compute);
   }
   TensorIterator iter = TensorIteratorConfig()
                             .add_output(Tensor())
@@ -127,9 +131,12 @@ Tensor mean(const Tensor& self, const std::optional<IntList>& dim, bool keepdim,
       "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
       "Got: ",
       scalar_type_cpp_name(t));
-  Tensor total = reduce(self, dims_of(dim), keepdim, t, ReduceOp::Sum, "mean");
+  // float16/bfloat16: the sum and the division in float32, one rounding at the end
+  const ScalarType compute = is_reduced_floating_point(t) ? ScalarType::Float : t;
+  Tensor total = reduce(self, dims_of(dim), keepdim, compute, ReduceOp::Sum, "mean");
   int64_t count = total.numel() ? self.numel() / total.numel() : 0;
-  return div_(total, wrap_number(Scalar(int64_t(count))), std::nullopt);
+  Tensor result = div_(total, wrap_number(Scalar(int64_t(count))), std::nullopt);
+  return compute == t ? result : to_dtype(result, t);
 }
 
 Tensor amax(const Tensor& self, const IntList& dim, bool keepdim) {

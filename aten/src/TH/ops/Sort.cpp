@@ -14,7 +14,7 @@ namespace {
 
 template <typename T>
 bool less_nan_last(T a, T b) {
-  if constexpr (std::is_floating_point_v<T>) {
+  if constexpr (is_floating_v<T>) {
     if (std::isnan(a)) return false;
     if (std::isnan(b)) return true;
   }

@@ -1,0 +1,319 @@
+"""float16 and bfloat16: storage types that compute in float32 and round to nearest-even.
+
+Oracles: NumPy's float16 (conversions, bit for bit), a NumPy model of bfloat16 rounding (the upper
+16 bits of a float32, rounded to nearest-even), and float32 NumPy math rounded to the 16-bit type
+for the ops. Runs against upstream PyTorch too (nox -s tests-reference).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import torch
+
+HALVES = (torch.float16, torch.bfloat16)
+EPS = {torch.float16: 2.0**-10, torch.bfloat16: 2.0**-7}
+
+
+def bf16_round(x: np.ndarray) -> np.ndarray:
+    """float32 -> bfloat16 -> float32 with round-to-nearest-even (NaN stays NaN)."""
+    bits = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
+    out = rounded.astype(np.uint32).view(np.float32)
+    return np.where(np.isnan(x), np.float32(np.nan), out)
+
+
+def round_to(dtype, x: np.ndarray) -> np.ndarray:
+    """float32 values rounded to `dtype`, returned as float32."""
+    x = np.asarray(x, dtype=np.float32)
+    return x.astype(np.float16).astype(np.float32) if dtype == torch.float16 else bf16_round(x)
+
+
+def as_f32(t: torch.Tensor) -> np.ndarray:
+    return t.float().numpy()
+
+
+def sample(dtype, shape, lo=-3.0, hi=3.0, seed=0):
+    """A tensor of `dtype` and the same (exactly representable) values as float32."""
+    x = round_to(dtype, np.random.default_rng(seed).uniform(lo, hi, size=shape))
+    return torch.from_numpy(x.copy()).to(dtype), x
+
+
+class TestDtypeObjects:
+    def test_names_sizes_and_aliases(self):
+        assert torch.half is torch.float16 and repr(torch.float16) == "torch.float16"
+        assert repr(torch.bfloat16) == "torch.bfloat16"
+        for d in HALVES:
+            assert d.is_floating_point and d.itemsize == 2 and d.is_signed
+            assert torch.empty(3, dtype=d).element_size() == 2
+
+    def test_finfo(self):
+        f = torch.finfo(torch.float16)
+        assert (f.bits, f.eps, f.max, f.min, f.tiny) == (16, 2.0**-10, 65504.0, -65504.0, 2.0**-14)
+        assert f.resolution == 0.001
+        b = torch.finfo(torch.bfloat16)
+        assert (b.bits, b.eps, b.tiny, b.resolution) == (16, 2.0**-7, 2.0**-126, 0.01)
+        assert b.max == float.fromhex("0x1.fep127") == -b.min
+
+    @pytest.mark.parametrize(
+        "a, b, want",
+        [
+            (torch.float16, torch.float16, torch.float16),
+            (torch.float16, torch.bfloat16, torch.float32),
+            (torch.float16, torch.float32, torch.float32),
+            (torch.bfloat16, torch.float64, torch.float64),
+            (torch.float16, torch.int64, torch.float16),
+            (torch.bfloat16, torch.uint8, torch.bfloat16),
+            (torch.bfloat16, torch.bool, torch.bfloat16),
+        ],
+    )
+    def test_promote_types(self, a, b, want):
+        assert torch.promote_types(a, b) == want and torch.promote_types(b, a) == want
+
+    @pytest.mark.parametrize("dtype", HALVES)
+    def test_promotion_in_ops(self, dtype):
+        h = torch.ones(3, dtype=dtype)
+        assert (h * 2.5).dtype == dtype  # Python numbers are weak
+        assert (h + torch.tensor(2.0, dtype=torch.float64)).dtype == dtype  # so are 0-dim tensors
+        assert (h + torch.ones(3, dtype=torch.int64)).dtype == dtype
+        assert (h + torch.ones(3)).dtype == torch.float32
+        assert (torch.ones(3, dtype=torch.int32) + torch.ones(3, dtype=dtype)).dtype == dtype
+        assert torch.can_cast(dtype, torch.float32) and not torch.can_cast(dtype, torch.int64)
+
+
+class TestConversions:
+    def test_every_float16_converts_to_float32_exactly(self):
+        bits = np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)
+        h = bits.view(np.float16)
+        got = torch.from_numpy(h.copy()).float().numpy()
+        np.testing.assert_array_equal(got, h.astype(np.float32))  # NaNs compare equal here
+
+    @pytest.mark.filterwarnings("ignore:overflow encountered in cast")
+    def test_float32_rounds_to_float16_like_numpy(self):
+        rng = np.random.default_rng(0)
+        x = np.concatenate(
+            [
+                rng.normal(scale=10.0 ** rng.integers(-9, 6, size=20000), size=20000),
+                [0.0, -0.0, 65504, 65519.99, 65520, 1e6, -1e6, 2.0**-24, 2.0**-25, 2.0**-25 * 1.0001, 2.0**-14],
+                [1 + 2.0**-11, 1 + 3 * 2.0**-11, np.inf, -np.inf, np.nan],  # ties round to even
+            ]
+        ).astype(np.float32)
+        got = torch.from_numpy(x).half().numpy()
+        np.testing.assert_array_equal(got, x.astype(np.float16))
+        want_bits = x.astype(np.float16).view(np.uint16)
+        finite = np.isfinite(x)
+        np.testing.assert_array_equal(got.view(np.uint16)[finite], want_bits[finite])  # signed zeros too
+
+    def test_every_bfloat16_round_trips(self):
+        patterns = (np.arange(1 << 16, dtype=np.uint32) << 16).view(np.float32)
+        t = torch.from_numpy(patterns.copy()).bfloat16()
+        np.testing.assert_array_equal(as_f32(t), patterns)
+
+    def test_float32_rounds_to_bfloat16_to_nearest_even(self):
+        rng = np.random.default_rng(1)
+        x = rng.normal(scale=10.0 ** rng.integers(-30, 30, size=20000), size=20000).astype(np.float32)
+        x = np.concatenate([x, np.float32([1 + 2.0**-8, 1 + 3 * 2.0**-8, 3.4e38, -np.inf, np.nan])])
+        np.testing.assert_array_equal(as_f32(torch.from_numpy(x).bfloat16()), bf16_round(x))
+
+    @pytest.mark.filterwarnings("ignore:overflow encountered in cast")
+    @settings(max_examples=60, deadline=None)
+    @given(st.lists(st.floats(width=32, allow_nan=False), min_size=1, max_size=40))
+    def test_property_rounding(self, values):
+        x = np.array(values, dtype=np.float32)
+        np.testing.assert_array_equal(torch.from_numpy(x).half().numpy(), x.astype(np.float16))
+        np.testing.assert_array_equal(as_f32(torch.from_numpy(x).bfloat16()), bf16_round(x))
+
+    def test_between_the_16_bit_types_and_integers(self):
+        h = torch.tensor([1.5, -2.5, 300.0, 70000.0], dtype=torch.float32).half()
+        assert h.tolist() == [1.5, -2.5, 300.0, math.inf]
+        assert h.bfloat16().tolist() == [1.5, -2.5, 300.0, math.inf]
+        assert torch.tensor([257, -3], dtype=torch.int64).bfloat16().tolist() == [256.0, -3.0]
+        assert torch.tensor([1.75, -2.5], dtype=torch.float16).to(torch.int64).tolist() == [1, -2]
+        assert torch.tensor([0.0, 0.5], dtype=torch.bfloat16).bool().tolist() == [False, True]
+
+    def test_numpy_interop(self):
+        a = np.array([1.0, 2.5], dtype=np.float16)
+        t = torch.from_numpy(a)
+        assert t.dtype == torch.float16
+        t[0] = 7
+        assert a[0] == 7  # shares memory
+        assert t.numpy().dtype == np.float16 and np.asarray(t).dtype == np.float16
+        b = torch.ones(2, dtype=torch.bfloat16)
+        with pytest.raises(TypeError, match="BFloat16"):
+            b.numpy()
+        assert b.tolist() == [1.0, 1.0] and b[0].item() == 1.0 and isinstance(b[0].item(), float)
+
+    def test_creation(self):
+        assert torch.tensor([1.5, 2], dtype=torch.bfloat16).tolist() == [1.5, 2.0]
+        assert torch.zeros(2, 3, dtype=torch.float16).dtype == torch.float16
+        assert torch.full((2,), 0.1, dtype=torch.float16).tolist() == [float(np.float16(0.1))] * 2
+        assert torch.arange(0, 3, dtype=torch.bfloat16).tolist() == [0.0, 1.0, 2.0]
+        assert torch.linspace(0, 1, 5, dtype=torch.float16).tolist() == [0.0, 0.25, 0.5, 0.75, 1.0]
+        b = torch.ones(2, dtype=torch.bfloat16)
+        assert torch.as_tensor(b) is b and torch.as_tensor([1.5], dtype=torch.bfloat16).dtype == torch.bfloat16
+
+    def test_to_signatures_and_type(self):
+        t = torch.ones(2, 3)
+        h = torch.zeros(1, dtype=torch.float16)
+        assert t.to(h).dtype == torch.float16 and t.to(h, copy=True).dtype == torch.float16
+        assert t.to("cpu", torch.bfloat16).dtype == torch.bfloat16
+        assert t.to(torch.float32) is t and t.to(torch.float32, copy=True) is not t
+        assert t.half().type() == "torch.HalfTensor" and t.bfloat16().type() == "torch.BFloat16Tensor"
+        assert t.type(torch.float16).dtype == torch.float16 and t.type("torch.DoubleTensor").dtype == torch.float64
+        x = torch.ones(2, requires_grad=True)
+        x.to(h).sum().backward()
+        assert x.grad.dtype == torch.float32 and x.grad.tolist() == [1.0, 1.0]
+
+    def test_default_dtype(self):
+        old = torch.get_default_dtype()
+        try:
+            for d in HALVES:
+                torch.set_default_dtype(d)
+                assert torch.tensor([1.5]).dtype == d and torch.ones(2).dtype == d
+                assert torch.arange(0.0, 2.0).dtype == d and (torch.ones(2, dtype=torch.int64) / 2).dtype == d
+        finally:
+            torch.set_default_dtype(old)
+
+    def test_repr(self):
+        assert repr(torch.tensor([1.5, 2.0], dtype=torch.float16)) == "tensor([1.5000, 2.0000], dtype=torch.float16)"
+        assert repr(torch.tensor([1.0, 2.0], dtype=torch.bfloat16)) == "tensor([1., 2.], dtype=torch.bfloat16)"
+
+
+UNARY = {
+    "exp": (np.exp, (-3, 3)),
+    "log": (np.log, (0.1, 5)),
+    "sqrt": (np.sqrt, (0.1, 5)),
+    "rsqrt": (lambda x: 1 / np.sqrt(x), (0.1, 5)),
+    "sin": (np.sin, (-3, 3)),
+    "tanh": (np.tanh, (-3, 3)),
+    "sigmoid": (lambda x: 1 / (1 + np.exp(-x)), (-3, 3)),
+    "neg": (np.negative, (-3, 3)),
+    "abs": (np.abs, (-3, 3)),
+    "floor": (np.floor, (-3, 3)),
+    "round": (np.round, (-3, 3)),
+    "reciprocal": (lambda x: 1 / x, (0.5, 4)),
+}
+
+BINARY = {
+    "add": np.add,
+    "sub": np.subtract,
+    "mul": np.multiply,
+    "div": np.divide,
+    "maximum": np.maximum,
+    "minimum": np.minimum,
+    "atan2": np.arctan2,
+    "remainder": lambda a, b: a - np.floor(a / b) * b,
+}
+
+
+def assert_close_rounded(dtype, got: torch.Tensor, want32: np.ndarray, ulps=1):
+    """got (a 16-bit tensor) equals the float32 reference rounded to dtype, within `ulps` ulps."""
+    assert got.dtype == dtype
+    want = round_to(dtype, want32)
+    np.testing.assert_allclose(as_f32(got), want, rtol=ulps * EPS[dtype], atol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", HALVES)
+class TestOps:
+    @pytest.mark.parametrize("name", sorted(UNARY))
+    def test_unary(self, dtype, name):
+        ref, (lo, hi) = UNARY[name]
+        t, x = sample(dtype, (7, 9), lo, hi)
+        assert_close_rounded(dtype, getattr(torch, name)(t), ref(x))
+        assert_close_rounded(dtype, getattr(torch, name)(t.t()), ref(x.T))  # non-contiguous
+        out = t.clone()
+        getattr(out, name + "_")()
+        assert_close_rounded(dtype, out, ref(x))
+
+    @pytest.mark.parametrize("name", sorted(BINARY))
+    def test_binary_broadcast(self, dtype, name):
+        a, x = sample(dtype, (5, 6), 0.5, 3, seed=1)
+        b, y = sample(dtype, (6,), 0.5, 3, seed=2)
+        assert_close_rounded(dtype, getattr(torch, name)(a, b), BINARY[name](x, y))
+        assert_close_rounded(dtype, getattr(torch, name)(a.t(), b[:5]), BINARY[name](x.T, y[:5]))
+
+    def test_add_alpha_and_scalars(self, dtype):
+        a, x = sample(dtype, (4, 4), seed=3)
+        b, y = sample(dtype, (4, 4), seed=4)
+        assert_close_rounded(dtype, torch.add(a, b, alpha=0.5), x + np.float32(0.5) * y)
+        assert_close_rounded(dtype, a * 0.1, x * np.float32(0.1))
+        assert_close_rounded(dtype, 2 - a, 2 - x)
+
+    def test_comparisons_and_where(self, dtype):
+        a, x = sample(dtype, (6, 5), seed=5)
+        b, y = sample(dtype, (5,), seed=6)
+        np.testing.assert_array_equal((a < b).numpy(), x < y)
+        np.testing.assert_array_equal((a == a.t().t()).numpy(), np.ones((6, 5), bool))
+        assert_close_rounded(dtype, torch.where(a > 0, a, b), np.where(x > 0, x, y), ulps=0)
+        assert_close_rounded(dtype, torch.clamp(a, -1, 0.5), np.clip(x, -1, 0.5), ulps=0)
+        nan = torch.tensor([math.nan, 1.0, math.inf], dtype=dtype)
+        assert torch.isnan(nan).tolist() == [True, False, False]
+        assert torch.isinf(nan).tolist() == [False, False, True]
+        assert torch.nan_to_num(nan).tolist() == [0.0, 1.0, torch.finfo(dtype).max]
+
+    def test_reductions_accumulate_in_float32(self, dtype):
+        n = 4096  # a 16-bit accumulator would stop growing at 256 (bfloat16) or 2048 (float16)
+        ones = torch.ones(n, 3, dtype=dtype)
+        assert ones.sum().item() == 3 * n and ones.sum().dtype == dtype
+        assert ones.sum(0).tolist() == [n] * 3 and ones.t().sum(1).tolist() == [n] * 3
+        assert ones.mean().item() == 1.0 and ones.mean(0).dtype == dtype
+        t, x = sample(dtype, (64, 33), seed=7)
+        assert_close_rounded(dtype, t.sum(1), x.astype(np.float64).sum(1))
+        assert_close_rounded(dtype, t.mean(0), x.astype(np.float64).mean(0))
+        assert_close_rounded(dtype, t.std(1), x.astype(np.float64).std(1, ddof=1))
+        assert_close_rounded(dtype, t.cumsum(1)[:, -1], np.cumsum(x.astype(np.float64), 1)[:, -1])
+
+    def test_max_min_sort(self, dtype):
+        t, x = sample(dtype, (8, 13), seed=8)
+        assert_close_rounded(dtype, t.amax(1), x.max(1), ulps=0)
+        values, idx = t.min(0)
+        assert_close_rounded(dtype, values, x.min(0), ulps=0)
+        np.testing.assert_array_equal(idx.numpy(), x.argmin(0))
+        assert t.argmax().item() == int(x.argmax())
+        s = torch.tensor([2.0, math.nan, -1.0, 0.5], dtype=dtype)
+        assert str(torch.sort(s).values.tolist()) == str([-1.0, 0.5, 2.0, math.nan])
+        assert torch.max(s).item() != torch.max(s).item()  # NaN propagates
+        assert torch.topk(t[0], 3).values.tolist() == sorted(x[0].tolist(), reverse=True)[:3]
+
+    def test_matmul(self, dtype):
+        a, x = sample(dtype, (2, 17, 31), seed=9)
+        b, y = sample(dtype, (31, 9), seed=10)
+        got = a @ b
+        want = x.astype(np.float64) @ y.astype(np.float64)
+        assert got.dtype == dtype
+        np.testing.assert_allclose(as_f32(got), want, rtol=2 * EPS[dtype], atol=EPS[dtype])
+        np.testing.assert_allclose(as_f32(a[0].t().mT @ b), want[0], rtol=2 * EPS[dtype], atol=EPS[dtype])
+        with pytest.raises(RuntimeError, match="same dtype"):
+            torch.mm(a[0], b.float())
+
+    def test_indexing_joining(self, dtype):
+        t, x = sample(dtype, (6, 4), seed=11)
+        assert_close_rounded(dtype, t[[0, 2, 2], 1:], x[[0, 2, 2], 1:], ulps=0)
+        assert_close_rounded(dtype, t[t > 0], x[x > 0], ulps=0)
+        assert_close_rounded(dtype, torch.cat([t, t[:2]]), np.concatenate([x, x[:2]]), ulps=0)
+        acc = torch.zeros(3, dtype=dtype).index_put_((torch.tensor([0, 2, 0]),), torch.ones(3, dtype=dtype), True)
+        assert acc.tolist() == [2.0, 0.0, 1.0]
+        u = t.clone()
+        u[1] = 0.5
+        assert u[1].tolist() == [0.5] * 4
+
+    def test_random(self, dtype):
+        torch.manual_seed(0)
+        r = torch.rand(1000, dtype=dtype)
+        assert r.dtype == dtype and 0 <= r.min().item() and r.max().item() < 1
+        n = torch.empty(4000, dtype=dtype).normal_(2.0, 0.5)
+        assert abs(n.float().mean().item() - 2.0) < 0.05
+
+    def test_autograd(self, dtype):
+        w = torch.tensor([0.5, -1.0, 2.0], dtype=dtype, requires_grad=True)
+        (w * w).sum().backward()
+        assert w.grad.dtype == dtype and w.grad.tolist() == [1.0, -2.0, 4.0]
+
+    def test_bitwise_is_refused(self, dtype):
+        with pytest.raises(RuntimeError, match="not implemented for"):
+            torch.ones(2, dtype=dtype) & torch.ones(2, dtype=dtype)
