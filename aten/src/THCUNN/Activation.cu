@@ -1,4 +1,5 @@
-// CUDA kernels of relu and its backward: math/Activation.h functors over gpu_kernel.
+// CUDA kernels of relu and its backward, and of tanh/sigmoid backward: math/Activation.h functors
+// over gpu_kernel.
 #include <TH/math/Activation.h>
 #include <THNN/Kernels.h>
 #include <THC/Loops.cuh>
@@ -19,8 +20,16 @@ void threshold_backward_kernel(th::TensorIterator& iter, const th::Scalar& thres
   });
 }
 
+void output_backward_kernel(th::TensorIterator& iter, th::math::OutputBackward op) {
+  th::math::with_output_backward(op, [&](auto f) {
+    TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "output_backward_cuda",
+                               [&] { thc::gpu_kernel<scalar_t, 2>(iter, f); });
+  });
+}
+
 }  // namespace
 
+TH_REGISTER_KERNEL(th::output_backward_stub, CUDA, output_backward_kernel);
 TH_REGISTER_KERNEL(th::relu_stub, CUDA, relu_kernel);
 TH_REGISTER_KERNEL(th::threshold_backward_stub, CUDA, threshold_backward_kernel);
 
