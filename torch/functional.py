@@ -30,34 +30,108 @@ def broadcast_shapes(*shapes) -> torch.Size:
     return torch.Size(out)
 
 
-def _parse(equation: str, n: int) -> tuple[list[str], str]:
+_ELLIPSIS = "*"  # one marker per term while parsing; then one label per broadcast dim (not letters)
+
+
+def _scan(term: str, where: str) -> tuple[str, bool]:
+    """The labels of one term with '...' as one marker, and whether it had an ellipsis."""
+    if term.count("...") > 1 or (term.count(".") and term.count(".") != 3 * term.count("...")):
+        if term.count("...") > 1:
+            raise RuntimeError(f"einsum(): found '.' for {where} for which an ellipsis was already found")
+        raise RuntimeError(f"einsum(): found '.' for {where} that is not part of any ellipsis")
+    labels = term.replace("...", _ELLIPSIS)
+    for c in labels:
+        if c != _ELLIPSIS and not (c.isascii() and c.isalpha()):
+            raise ValueError(f"einsum(): invalid subscript given in the equation string: {term!r}")
+    return labels, _ELLIPSIS in labels
+
+
+def _parse(equation: str, operands) -> tuple[list[str], str]:
+    """Per-operand labels and the output labels, each ellipsis dim given a label of its own
+    (right-aligned across operands, as broadcasting does); validates the operands' ranks."""
     eq = equation.replace(" ", "")
     lhs, arrow, rhs = eq.partition("->")
-    inputs = lhs.split(",")
-    if len(inputs) != n:
+    terms = lhs.split(",")
+    if len(terms) != len(operands):
         raise ValueError(
             "einsum(): more operands were provided than specified in the equation"
-            if len(inputs) < n
+            if len(terms) < len(operands)
             else "einsum(): fewer operands were provided than specified in the equation"
         )
-    for term in inputs + ([rhs] if arrow else []):
-        if "." in term:
-            raise NotImplementedError("einsum(): ellipsis ('...') is not supported yet")
-        if not all(c.isalpha() for c in term):
-            raise ValueError(f"einsum(): invalid subscript given in the equation string: {term!r}")
-    if not arrow:  # implicit output: the labels that appear once, sorted
-        counts: dict = {}
-        for term in inputs:
-            for c in term:
-                counts[c] = counts.get(c, 0) + 1
-        rhs = "".join(sorted(c for c, k in counts.items() if k == 1))
-    return inputs, rhs
+    parsed = []
+    for i, (term, t) in enumerate(zip(terms, operands)):
+        labels, has_ellipsis = _scan(term, f"operand {i}")
+        n = len(labels) - has_ellipsis
+        if has_ellipsis and n > t.dim():
+            raise RuntimeError(
+                f"einsum(): the number of subscripts in the equation ({n}) is more than the number of "
+                f"dimensions ({t.dim()}) for operand {i}"
+            )
+        if not has_ellipsis and n != t.dim():
+            raise RuntimeError(
+                f"einsum(): the number of subscripts in the equation ({n}) does not match the number of "
+                f"dimensions ({t.dim()}) for operand {i} and no ellipsis was given"
+            )
+        parsed.append((labels, t.dim() - n if has_ellipsis else 0))
+    n_ell = max((k for _, k in parsed), default=0)
+    ell = [chr(0x2460 + j) for j in range(n_ell)]  # circled digits: never a subscript
+    seen: dict = {}
+    inputs = []
+    for i, ((labels, k), t) in enumerate(zip(parsed, operands)):
+        mine = ell[n_ell - k :]
+        at = labels.find(_ELLIPSIS)
+        for j, label in enumerate(mine):
+            size, prev = t.shape[at + j], seen.get(label)
+            if prev is not None and size != prev and 1 not in (size, prev):
+                raise RuntimeError(
+                    f"einsum(): dimension {at + j} covered by ellipsis in operand {i}has size {size} which does not "
+                    f"broadcast with previously seen ellipsis with size {prev} for the respective dimension"
+                )
+            seen[label] = size if prev in (None, 1) else prev
+        inputs.append(labels.replace(_ELLIPSIS, "".join(mine)))
+    letters = {c for labels, _ in parsed for c in labels if c != _ELLIPSIS}
+    if arrow:
+        out, _ = _scan(rhs, "output")
+        for c in out:
+            if c != _ELLIPSIS and out.count(c) > 1:
+                raise RuntimeError(f"einsum(): output subscript {c} appears more than once in the output")
+            if c != _ELLIPSIS and c not in letters:
+                raise RuntimeError(
+                    f"einsum(): output subscript {c} does not appear in the equation for any input operand"
+                )
+        return inputs, out.replace(_ELLIPSIS, "".join(ell))
+    counts: dict = {}  # implicit output: the broadcast dims, then the letters used once, sorted
+    for labels, _ in parsed:
+        for c in labels:
+            counts[c] = counts.get(c, 0) + 1
+    return inputs, "".join(ell) + "".join(sorted(c for c in letters if counts[c] == 1))
+
+
+def _diagonal(t: Tensor, labels: str, index: int) -> tuple[Tensor, str]:
+    """The diagonal view of `t` over its repeated labels ('ii->i'): one dim per label, strides summed."""
+    if len(set(labels)) == len(labels):
+        return t, labels
+    uniq: list = []
+    sizes: list = []
+    strides: list = []
+    for d, c in enumerate(labels):
+        if c in uniq:
+            j = uniq.index(c)
+            if sizes[j] != t.shape[d]:
+                raise RuntimeError(
+                    f"einsum(): subscript {c} is repeated for operand {index} but the sizes don't match, "
+                    f"{t.shape[d]} != {sizes[j]}"
+                )
+            strides[j] += t.stride(d)
+        else:
+            uniq.append(c)
+            sizes.append(t.shape[d])
+            strides.append(t.stride(d))
+    return t.as_strided(sizes, strides, t.storage_offset()), "".join(uniq)
 
 
 def _prepare(t: Tensor, labels: str, keep: set) -> tuple[Tensor, str]:
-    """Sums out the labels of `t` nobody else needs; rejects repeated labels (diagonals)."""
-    if len(set(labels)) != len(labels):
-        raise NotImplementedError("einsum(): repeated subscripts in one operand (diagonals) are not supported yet")
+    """Sums out the labels of `t` nobody else needs."""
     drop = [i for i, c in enumerate(labels) if c not in keep]
     if drop:
         t = t.sum(drop)
@@ -90,18 +164,12 @@ def _contract(a: Tensor, la: str, b: Tensor, lb: str, out: str) -> tuple[Tensor,
 
 
 def einsum(equation: str, *operands) -> Tensor:
-    """Einstein summation, e.g. einsum('bij,bjk->bik', a, b); reduces to permute, sum and bmm
-    (no ellipsis or diagonals yet)."""
+    """Einstein summation, e.g. einsum('bij,bjk->bik', a, b), with '...' for broadcast dims and
+    repeated subscripts for diagonals ('ii->i'); reduces to diagonal views, permute, sum and bmm."""
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
-    inputs, out = _parse(equation, len(operands))
-    for t, labels in zip(operands, inputs):
-        if t.dim() != len(labels):
-            raise RuntimeError(
-                f"einsum(): the number of subscripts in the equation ({len(labels)}) does not match the number of "
-                f"dimensions ({t.dim()}) for operand {inputs.index(labels)} and no ellipsis was given"
-            )
-    terms = list(zip(operands, inputs))
+    inputs, out = _parse(equation, operands)
+    terms = [_diagonal(t, labels, i) for i, (t, labels) in enumerate(zip(operands, inputs))]
     needed_later = [set(out).union(*[set(lb) for _, lb in terms[i + 1 :]]) for i in range(len(terms))]
     acc, la = _prepare(terms[0][0], terms[0][1], needed_later[0] | set().union(*[set(lb) for _, lb in terms[1:]]))
     for i in range(1, len(terms)):

@@ -181,6 +181,8 @@ INDEX_OPS = [
     GradInfo("bool_getitem", lambda a: a[a > 0.5] * 2, (U,), away_from=(0.5,)),
     GradInfo("advanced_setitem", lambda a, v: _setitem(a, v), (U, (2,))),
     GradInfo("einsum", lambda a, b: torch.einsum("ij,kj->ik", a, b), (U, (2, 4))),
+    GradInfo("einsum_ellipsis", lambda a, b: torch.einsum("...j,kj->...k", a, b), (U, (2, 4))),
+    GradInfo("einsum_diagonal", lambda a: torch.einsum("ii->i", a[:, :3] @ a[:, :3].t()), (U,)),
 ]
 
 

@@ -129,6 +129,15 @@ def test_integer_index_property(shape, data):
     np.testing.assert_array_equal(torch.from_numpy(a)[key].numpy(), want)
 
 
+def np_einsum(eq, *arrays):
+    """np.einsum, plus PyTorch's rule that broadcast dims left out of an explicit output are summed."""
+    lhs, arrow, out = eq.partition("->")
+    if not arrow or "..." in out or "..." not in lhs:
+        return np.einsum(eq, *arrays)
+    full = np.einsum(f"{lhs}->...{out}", *arrays)
+    return full.sum(axis=tuple(range(full.ndim - len(out))))
+
+
 @pytest.mark.parametrize(
     "eq,shapes",
     [
@@ -140,10 +149,46 @@ def test_integer_index_property(shape, data):
         ("i,j->ij", [(2,), (3,)]),
         ("ijk,ik->j", [(2, 3, 4), (2, 4)]),
         ("ab,bc,cd->ad", [(2, 3), (3, 4), (4, 5)]),
+        # ellipsis: broadcast dims, right-aligned, summed when the output leaves them out
+        ("...ij->...ji", [(2, 5, 3, 4)]),
+        ("...ij,...jk->...ik", [(2, 1, 3, 4), (5, 4, 2)]),
+        ("...ij->ij", [(2, 3, 4)]),
+        ("i...->i", [(2, 3, 4)]),
+        ("...ij", [(2, 3, 4)]),
+        ("ij...,jk->ik...", [(2, 3, 5), (3, 4)]),
+        ("b...,b...->b", [(2, 3, 4), (2, 3, 4)]),
+        ("...", [(2, 3)]),
+        # repeated subscripts: diagonals
+        ("ii->i", [(3, 3)]),
+        ("ii", [(4, 4)]),
+        ("iij->ij", [(3, 3, 2)]),
+        ("...ii->...i", [(2, 3, 3)]),
+        ("ii,i->i", [(3, 3), (3,)]),
+        ("iji->j", [(2, 4, 2)]),
     ],
 )
 def test_einsum(eq, shapes):
     rng = np.random.default_rng(0)
     arrays = [rng.standard_normal(s) for s in shapes]
     got = torch.einsum(eq, *[torch.from_numpy(x) for x in arrays])
-    np.testing.assert_allclose(got.numpy(), np.einsum(eq, *arrays), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(got.numpy(), np_einsum(eq, *arrays), rtol=1e-10, atol=1e-12)
+    # non-contiguous operands (the transpose of a transposed copy) give the same values
+    flipped = [torch.from_numpy(np.ascontiguousarray(x.T)).permute(*reversed(range(x.ndim))) for x in arrays]
+    np.testing.assert_allclose(torch.einsum(eq, *flipped).numpy(), np_einsum(eq, *arrays), rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "eq,shapes,message",
+    [
+        ("ii->i", [(2, 3)], "subscript i is repeated for operand 0 but the sizes don't match, 3 != 2"),
+        ("ij->ii", [(2, 2)], "output subscript i appears more than once in the output"),
+        ("ij->k", [(2, 2)], "output subscript k does not appear in the equation for any input operand"),
+        ("i...j", [(2,)], r"number of subscripts in the equation \(2\) is more than the number of dimensions \(1\)"),
+        ("i.j", [(2,)], "found '.' for operand 0 that is not part of any ellipsis"),
+        ("...i,...i", [(2, 3), (4, 3)], "does not broadcast with previously seen ellipsis with size 2"),
+        ("ij", [(2,)], r"does not match the number of dimensions \(1\) for operand 0 and no ellipsis was given"),
+    ],
+)
+def test_einsum_errors(eq, shapes, message):
+    with pytest.raises(RuntimeError, match=message):
+        torch.einsum(eq, *[torch.ones(s) for s in shapes])
