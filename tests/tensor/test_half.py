@@ -13,6 +13,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_pointwise import BINARY as TABLE_BINARY
+from test_pointwise import LAYOUTS
+from test_pointwise import UNARY as TABLE_UNARY
 
 import torch
 
@@ -317,3 +320,39 @@ class TestOps:
     def test_bitwise_is_refused(self, dtype):
         with pytest.raises(RuntimeError, match="not implemented for"):
             torch.ones(2, dtype=dtype) & torch.ones(2, dtype=dtype)
+
+
+# Every op of the pointwise OpInfo tables (test_pointwise.py) in the 16-bit floats: inputs rounded
+# to the type, the reference computed in float32 (the type both we and PyTorch compute in) and
+# rounded back, within one ulp (libm results may differ in the last float32 bit).
+
+
+@pytest.mark.parametrize("dtype", HALVES)
+@pytest.mark.parametrize("op", TABLE_UNARY, ids=lambda o: o.name)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_every_unary_op(dtype, op, layout):
+    tview, aview = LAYOUTS[layout]
+    t, x = sample(dtype, (3, 4), *op.domain, seed=12)
+    with np.errstate(all="ignore"):
+        want = np.asarray(op.ref(aview(x)), dtype=np.float32)
+    assert_close_rounded(dtype, getattr(torch, op.name)(tview(t)), want)
+
+
+@pytest.mark.parametrize("dtype", HALVES)
+@pytest.mark.parametrize("op", [op for op in TABLE_BINARY if torch.float32 in op.dtypes], ids=lambda o: o.name)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_every_binary_op(dtype, op, layout):
+    tview, aview = LAYOUTS[layout]
+    a, x = sample(dtype, (3, 4), seed=13)
+    b, y = sample(dtype, (3, 4), *op.rhs_domain, seed=14)
+    if op.nonzero_rhs:
+        y = np.where(y == 0, np.float32(1), y)
+        b = torch.from_numpy(y.copy()).to(dtype)
+    got = getattr(torch, op.name)(tview(a), tview(b))
+    with np.errstate(all="ignore"):
+        want = op.ref(aview(x), aview(y))
+    if op.bool_out:
+        assert got.dtype == torch.bool
+        np.testing.assert_array_equal(got.numpy(), want)
+    else:
+        assert_close_rounded(dtype, got, np.asarray(want, dtype=np.float32))
