@@ -111,6 +111,7 @@ def _diagonal(t: Tensor, labels: str, index: int) -> tuple[Tensor, str]:
     """The diagonal view of `t` over its repeated labels ('ii->i'): one dim per label, strides summed."""
     if len(set(labels)) == len(labels):
         return t, labels
+    t = t.contiguous()  # as_strided's backward wants a dense input
     uniq: list = []
     sizes: list = []
     strides: list = []

@@ -181,8 +181,16 @@ INDEX_OPS = [
     GradInfo("bool_getitem", lambda a: a[a > 0.5] * 2, (U,), away_from=(0.5,)),
     GradInfo("advanced_setitem", lambda a, v: _setitem(a, v), (U, (2,))),
     GradInfo("einsum", lambda a, b: torch.einsum("ij,kj->ik", a, b), (U, (2, 4))),
+    GradInfo("flip", lambda a: a.flip(0, 1), (U,)),
+    GradInfo("roll", lambda a: torch.roll(a, (1, -2), (0, 1)), (U,)),
+    GradInfo("repeat", lambda a: a.repeat(2, 1, 2), (U,)),
+    GradInfo("tile", lambda a: torch.tile(a, (2,)), (U,)),
+    GradInfo("tril", lambda a: torch.tril(a, 1), (U,)),
+    GradInfo("triu", lambda a: a.triu(-1), (U,)),
+    GradInfo("diag_2d", lambda a: torch.diag(a, 1), (U,)),
+    GradInfo("diag_1d", lambda v: torch.diag(v, -1), ((4,),)),
     GradInfo("einsum_ellipsis", lambda a, b: torch.einsum("...j,kj->...k", a, b), (U, (2, 4))),
-    GradInfo("einsum_diagonal", lambda a: torch.einsum("ii->i", a[:, :3] @ a[:, :3].t()), (U,)),
+    GradInfo("einsum_diagonal", lambda a: torch.einsum("ii->i", a[:, :3]), (U,)),
 ]
 
 
