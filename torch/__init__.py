@@ -4,13 +4,7 @@
 ImportError) and exposes its dtypes, Tensor class and generated op functions.
 """
 
-import os as _os
-
-# OpenMP threads that spin after a parallel region starve OpenBLAS's threads (matrix products):
-# let idle OpenMP threads sleep. Must be set before libgomp loads; the user's setting wins.
-_os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
-
-from torch._loader import load_extension  # noqa: E402
+from torch._loader import load_extension
 
 _C = load_extension()
 

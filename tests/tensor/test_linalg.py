@@ -161,3 +161,25 @@ def test_matmul_property(batch_a, batch_b, n, k, m, transpose_a):
             torch.matmul(a, b)
         return
     _check(torch.matmul(a, b), want, torch.float64)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize(
+    "m,k,n",
+    [(64, 256, 256), (300, 70, 100), (257, 129, 513)],  # blocks of columns, of rows, ragged
+)
+@pytest.mark.parametrize("transpose", ["none", "a", "b", "both"])
+def test_products_big_enough_to_split_over_threads(threads, m, k, n, transpose):
+    rng = np.random.default_rng(m + n)
+    a, b = rng.standard_normal((m, k)), rng.standard_normal((k, n))
+    ta = torch.from_numpy(np.ascontiguousarray(a.T)).t() if transpose in ("a", "both") else torch.from_numpy(a)
+    tb = torch.from_numpy(np.ascontiguousarray(b.T)).t() if transpose in ("b", "both") else torch.from_numpy(b)
+    old = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        got64 = ta @ tb
+        got32 = torch.addmm(torch.ones(n, dtype=torch.float32), ta.float(), tb.float(), beta=0.5, alpha=2.0)
+    finally:
+        torch.set_num_threads(old)
+    np.testing.assert_allclose(got64.numpy(), a @ b, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(got32.numpy(), 0.5 + 2.0 * (a @ b), rtol=1e-4, atol=1e-3)

@@ -1,7 +1,5 @@
 #include "Parallel.h"
 
-#include <cblas.h>
-
 #include "Exception.h"
 
 namespace th {
@@ -19,7 +17,6 @@ void set_num_threads(int n) {
 #ifdef _OPENMP
   omp_set_num_threads(n);
 #endif
-  scipy_openblas_set_num_threads(n);  // matrix products use OpenBLAS's own threads
 }
 
 }  // namespace th

@@ -3,6 +3,7 @@
 // BLAS for them either).
 #include <cblas.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "../Kernels.h"
@@ -41,6 +42,38 @@ void blas_gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t M, int64_t N, int
   }
 }
 
+/// blas_gemm over the intra-op threads: C split into column (or row) blocks, one single-threaded
+/// BLAS call each. OpenBLAS's own threads scale poorly on the small products of training loops, and
+/// between calls they spin, competing with the intra-op pool; so OpenBLAS runs single-threaded
+/// (set when TH loads) and the blocks are ours.
+template <typename T>
+void blas_gemm_parallel(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t M, int64_t N, int64_t K, T alpha,
+                        const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
+  constexpr int64_t kMinBlock = 32, kMinWork = int64_t(1) << 18;  // multiply-adds worth a thread
+  const bool by_cols = N >= M;
+  const int64_t len = by_cols ? N : M;
+  const int64_t blocks = std::min<int64_t>({get_num_threads(), len / kMinBlock, M * N * K / kMinWork});
+  if (blocks <= 1) return blas_gemm<T>(ta, tb, M, N, K, alpha, a, lda, b, ldb, beta, c, ldc);
+  parallel_for(blocks, 0, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t lo = len * t / blocks / 8 * 8,
+                    hi = t + 1 == blocks ? len : len * (t + 1) / blocks / 8 * 8;
+      if (by_cols) {  // C[:, lo:hi] = op(A) op(B)[:, lo:hi]
+        const T* bt = b + (tb == CblasNoTrans ? lo : lo * ldb);
+        blas_gemm<T>(ta, tb, M, hi - lo, K, alpha, a, lda, bt, ldb, beta, c + lo, ldc);
+      } else {  // C[lo:hi, :] = op(A)[lo:hi, :] op(B)
+        const T* at = a + (ta == CblasNoTrans ? lo * lda : lo);
+        blas_gemm<T>(ta, tb, hi - lo, N, K, alpha, at, lda, b, ldb, beta, c + lo * ldc, ldc);
+      }
+    }
+  });
+}
+
+[[maybe_unused]] const bool openblas_single_threaded = [] {
+  scipy_openblas_set_num_threads(1);
+  return true;
+}();
+
 /// [rows, cols] operand at `p` with element strides (s0, s1), packed row-major into `buf` (as type O).
 template <typename O, typename T>
 const O* pack(const T* p, int64_t rows, int64_t cols, int64_t s0, int64_t s1, std::vector<O>& buf) {
@@ -64,7 +97,7 @@ void gemm_blas(const Tensor& a, const Tensor& b, const Tensor& c, T alpha, T bet
     BlasView vb = blas_view(K, N, b.stride(1), b.stride(2));
     if (!va.ok) ai = pack<T>(ai, M, K, a.stride(1), a.stride(2), bufa), va = {true, CblasNoTrans, K};
     if (!vb.ok) bi = pack<T>(bi, K, N, b.stride(1), b.stride(2), bufb), vb = {true, CblasNoTrans, N};
-    blas_gemm<T>(va.trans, vb.trans, M, N, K, alpha, ai, va.ld, bi, vb.ld, beta, pc + i * M * N, N);
+    blas_gemm_parallel<T>(va.trans, vb.trans, M, N, K, alpha, ai, va.ld, bi, vb.ld, beta, pc + i * M * N, N);
   }
 }
 
@@ -81,8 +114,8 @@ void gemm_via_float(const Tensor& a, const Tensor& b, const Tensor& c, float alp
     pack<float>(pb + i * b.stride(0), K, N, b.stride(1), b.stride(2), fb);
     T* ci = pc + i * M * N;
     for (int64_t k = 0; k < M * N; ++k) fc[size_t(k)] = beta == 0.f ? 0.f : static_cast<float>(ci[k]);
-    blas_gemm<float>(CblasNoTrans, CblasNoTrans, M, N, K, alpha, fa.data(), K, fb.data(), N, beta, fc.data(),
-                     N);
+    blas_gemm_parallel<float>(CblasNoTrans, CblasNoTrans, M, N, K, alpha, fa.data(), K, fb.data(), N, beta,
+                              fc.data(), N);
     for (int64_t k = 0; k < M * N; ++k) ci[k] = T(fc[size_t(k)]);
   }
 }
