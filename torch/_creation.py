@@ -27,14 +27,14 @@ def _infer(data) -> tuple[np.ndarray, torch.dtype | None]:
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> torch.Tensor:
     """A new tensor copying `data` (nested lists, scalars, NumPy arrays, tensors); a leaf."""
-    if isinstance(data, torch.Tensor):
-        t = data.detach().clone()
+    if isinstance(data, torch.Tensor):  # one copy, already in the wanted dtype and device
+        t = data.detach().to(device if device is not None else data.device, dtype, copy=True)
     else:
         arr, inferred = _infer(data)
         t = torch.from_numpy(np.array(arr, copy=True, order="C"))
         dtype = dtype if dtype is not None else inferred
-    if dtype is not None or device is not None:
-        t = t.to(device if device is not None else t.device, dtype)
+        if dtype is not None or device is not None:
+            t = t.to(device if device is not None else t.device, dtype)
     if requires_grad:
         t.requires_grad_(True)
     return t

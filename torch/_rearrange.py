@@ -12,11 +12,14 @@ from torch._C import Tensor
 __all__ = ["flip", "roll", "tile", "tril", "triu", "diag"]
 
 
-def _int_tuple(args) -> tuple:
-    """(0, 1) from f(0, 1), f((0, 1)) or f([0, 1])."""
-    if len(args) == 1 and not isinstance(args[0], int):
-        return tuple(args[0])
-    return tuple(args)
+def _ints(x) -> tuple:
+    """(0,) from 0, (0, 1) from (0, 1) or [0, 1]."""
+    return (x,) if isinstance(x, int) else tuple(x)
+
+
+def _int_args(args) -> tuple:
+    """(0, 1) from method(0, 1), method((0, 1)) or method([0, 1])."""
+    return _ints(args[0]) if len(args) == 1 else tuple(args)
 
 
 def _wrap(dim: int, ndim: int) -> int:
@@ -27,15 +30,10 @@ def _wrap(dim: int, ndim: int) -> int:
     return dim % n
 
 
-def _rolled_index(n: int, shift: int, device) -> Tensor:
-    return (torch.arange(n, device=device) - shift) % n
-
-
 def flip(input: Tensor, dims) -> Tensor:
     """A copy of `input` with the order of elements reversed along `dims`."""
-    dims = (dims,) if isinstance(dims, int) else tuple(dims)
     out, seen = input, set()
-    for d in dims:
+    for d in _ints(dims):
         d = _wrap(d, input.dim())
         if d in seen:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
@@ -49,12 +47,12 @@ def flip(input: Tensor, dims) -> Tensor:
 def roll(input: Tensor, shifts, dims=None) -> Tensor:
     """A copy of `input` with elements shifted by `shifts` along `dims` (wrapping around); without
     dims, over the flattened tensor."""
-    shifts = (shifts,) if isinstance(shifts, int) else tuple(shifts)
+    shifts = _ints(shifts)
     if dims is None:
         if len(shifts) != 1:
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")
         return roll(input.flatten(), shifts, 0).reshape(input.shape)
-    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    dims = _ints(dims)
     if len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
     out = input
@@ -62,13 +60,13 @@ def roll(input: Tensor, shifts, dims=None) -> Tensor:
         d = _wrap(d, input.dim())
         n = input.shape[d]
         if n and s % n:
-            out = out.index_select(d, _rolled_index(n, s, input.device))
+            out = out.index_select(d, (torch.arange(n, device=input.device) - s) % n)
     return out.clone() if out is input else out
 
 
 def repeat(self: Tensor, *sizes) -> Tensor:
     """Tensor.repeat: `self` tiled sizes[i] times along dim i (leading new dims for extra sizes)."""
-    sizes = _int_tuple(sizes)
+    sizes = _int_args(sizes)
     if len(sizes) < self.dim():
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
     shape = (1,) * (len(sizes) - self.dim()) + tuple(self.shape)
@@ -85,7 +83,7 @@ def repeat(self: Tensor, *sizes) -> Tensor:
 
 def tile(input: Tensor, dims) -> Tensor:
     """`input` repeated dims[i] times along dim i; missing leading dims count as 1 (like np.tile)."""
-    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    dims = _ints(dims)
     return repeat(input, (1,) * (input.dim() - len(dims)) + dims)
 
 
@@ -140,10 +138,10 @@ def diag(input: Tensor, diagonal: int = 0) -> Tensor:
 
 def install() -> None:
     """Adds the Tensor methods (called once by torch/__init__.py)."""
-    Tensor.flip = lambda self, *dims: flip(self, _int_tuple(dims))
+    Tensor.flip = lambda self, *dims: flip(self, _int_args(dims))
     Tensor.roll = lambda self, shifts, dims=None: roll(self, shifts, dims)
     Tensor.repeat = repeat
-    Tensor.tile = lambda self, *dims: tile(self, _int_tuple(dims))
+    Tensor.tile = lambda self, *dims: tile(self, _int_args(dims))
     Tensor.tril = tril
     Tensor.triu = triu
     Tensor.tril_ = _tril_

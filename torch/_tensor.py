@@ -66,6 +66,7 @@ _TYPE_NAMES = {
     "torch.uint8": "ByteTensor",
     "torch.bool": "BoolTensor",
 }
+_DTYPE_OF_TYPE_NAME = {name: dtype.replace("torch.", "") for dtype, name in _TYPE_NAMES.items()}
 
 
 def _type(self: Tensor, dtype=None, non_blocking: bool = False):
@@ -75,13 +76,11 @@ def _type(self: Tensor, dtype=None, non_blocking: bool = False):
         name = _TYPE_NAMES[str(self.dtype)]
         return f"torch.cuda.{name}" if self.device.type == "cuda" else f"torch.{name}"
     if isinstance(dtype, str):
-        by_name = {v: k for k, v in _TYPE_NAMES.items()}
         name = dtype.rsplit(".", 1)[-1]
-        if name not in by_name:
+        if name not in _DTYPE_OF_TYPE_NAME:
             raise ValueError(f"invalid type: '{dtype}'")
-        target = getattr(torch, by_name[name].replace("torch.", ""))
         device = "cuda" if ".cuda." in dtype else "cpu"
-        return self.to(device, target, non_blocking)
+        return self.to(device, getattr(torch, _DTYPE_OF_TYPE_NAME[name]), non_blocking)
     return self.to(dtype, non_blocking=non_blocking)
 
 

@@ -35,9 +35,10 @@ _ELLIPSIS = "*"  # one marker per term while parsing; then one label per broadca
 
 def _scan(term: str, where: str) -> tuple[str, bool]:
     """The labels of one term with '...' as one marker, and whether it had an ellipsis."""
-    if term.count("...") > 1 or (term.count(".") and term.count(".") != 3 * term.count("...")):
-        if term.count("...") > 1:
-            raise RuntimeError(f"einsum(): found '.' for {where} for which an ellipsis was already found")
+    ellipses = term.count("...")
+    if ellipses > 1:
+        raise RuntimeError(f"einsum(): found '.' for {where} for which an ellipsis was already found")
+    if term.count(".") != 3 * ellipses:
         raise RuntimeError(f"einsum(): found '.' for {where} that is not part of any ellipsis")
     labels = term.replace("...", _ELLIPSIS)
     for c in labels:

@@ -203,22 +203,15 @@ void with_binary_functor(BinaryOp op, F&& f) {
   }
 }
 
-/// The accumulator type of sums: wide enough not to lose precision or overflow.
+/// The accumulator type of sums: wide enough not to lose precision or overflow (at least opmath_t:
+/// float for the 16-bit floats).
 template <typename T>
 struct acc_type {
-  using type = T;
+  using type = opmath_t<T>;
 };
 template <>
 struct acc_type<float> {
   using type = double;
-};
-template <>
-struct acc_type<Half> {
-  using type = float;
-};
-template <>
-struct acc_type<BFloat16> {
-  using type = float;
 };
 template <>
 struct acc_type<bool> {  // counting, not logic (sum/prod of bools cast to int64 first anyway)

@@ -30,6 +30,19 @@ int64_t reduced_count(const Tensor& self, const std::optional<IntList>& dim) {
   for (int64_t k : *dim) n *= self.size(wrap_dim(k, self.dim()));
   return n;
 }
+
+/// var in the dtype it is computed in: float32 for float16/bfloat16 input (its callers round once).
+Tensor var_computed(const Tensor& self, const std::optional<IntList>& dim,
+                    const std::optional<Scalar>& correction, bool keepdim) {
+  TH_CHECK(is_floating_point(self.dtype()), "std and var only support floating point and complex dtypes");
+  const Tensor x = is_reduced_floating_point(self.dtype()) ? to_dtype(self, ScalarType::Float) : self;
+  const double c = correction ? correction->to<double>() : 1.0;
+  const int64_t n = reduced_count(x, dim);
+  Tensor centered = sub(x, mean(x, dim, true, std::nullopt), Scalar(int64_t(1)));
+  Tensor sq = sum(mul(centered, centered), dim, keepdim, std::nullopt);
+  // PyTorch: dividing by max(0, N - correction) (inf or nan when that is 0)
+  return div(sq, wrap_number(Scalar(std::max(0.0, double(n) - c))), std::nullopt);
+}
 }  // namespace
 
 Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
@@ -42,22 +55,12 @@ Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype)
 
 Tensor var(const Tensor& self, const std::optional<IntList>& dim, const std::optional<Scalar>& correction,
            bool keepdim) {
-  TH_CHECK(is_floating_point(self.dtype()), "std and var only support floating point and complex dtypes");
-  if (is_reduced_floating_point(self.dtype()))  // float16/bfloat16: computed in float32, rounded once
-    return to_dtype(var(to_dtype(self, ScalarType::Float), dim, correction, keepdim), self.dtype());
-  const double c = correction ? correction->to<double>() : 1.0;
-  const int64_t n = reduced_count(self, dim);
-  Tensor centered = sub(self, mean(self, dim, true, std::nullopt), Scalar(int64_t(1)));
-  Tensor sq = sum(mul(centered, centered), dim, keepdim, std::nullopt);
-  // PyTorch: dividing by max(0, N - correction) (inf or nan when that is 0)
-  return div(sq, wrap_number(Scalar(std::max(0.0, double(n) - c))), std::nullopt);
+  return to_dtype(var_computed(self, dim, correction, keepdim), self.dtype());
 }
 
 Tensor std(const Tensor& self, const std::optional<IntList>& dim, const std::optional<Scalar>& correction,
            bool keepdim) {
-  if (is_reduced_floating_point(self.dtype()))
-    return to_dtype(std(to_dtype(self, ScalarType::Float), dim, correction, keepdim), self.dtype());
-  return sqrt(var(self, dim, correction, keepdim));
+  return to_dtype(sqrt(var_computed(self, dim, correction, keepdim)), self.dtype());
 }
 
 }  // namespace th
