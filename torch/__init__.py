@@ -62,8 +62,6 @@ is_grad_enabled = _C.is_grad_enabled
 
 from torch import backends, cuda, nn  # noqa: E402
 from torch._creation import as_tensor, tensor  # noqa: E402
-from torch._rearrange import diag, flip, roll, tile, tril, triu  # noqa: E402
-from torch._rearrange import install as _install_rearrange  # noqa: E402
 from torch.functional import (  # noqa: E402
     allclose,
     broadcast_shapes,
@@ -86,8 +84,6 @@ from torch.random import (  # noqa: E402
 )
 from torch.version import __version__  # noqa: E402
 
-_install_rearrange()
-
 __all__ = [
     "Tensor",
     "Size",
@@ -109,12 +105,6 @@ __all__ = [
     "from_dlpack",
     "logsumexp",
     "norm",
-    "flip",
-    "roll",
-    "tile",
-    "tril",
-    "triu",
-    "diag",
     "Generator",
     "manual_seed",
     "seed",

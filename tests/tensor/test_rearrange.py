@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numpy_dtypes import NP
 
 import torch
@@ -98,3 +100,61 @@ def test_gradients_flow():
     x.grad = None
     x.triu().sum().backward()
     assert x.grad.tolist() == [[1.0, 1.0, 1.0], [0.0, 1.0, 1.0]]
+
+
+def test_results_are_fresh_contiguous_tensors():
+    base = torch.arange(24.0).reshape(2, 3, 4)
+    for view in (base, base.transpose(0, 2), base[:, ::2], base[0].expand(5, 3, 4)):
+        for out in (view.roll(1, 1), view.repeat(1, 2, 1), view.tril(), view.triu(2)):
+            assert out.is_contiguous() and all(s > 0 for s in out.stride())
+            assert out.storage_offset() == 0
+        np.testing.assert_array_equal(view.flip(0, 2).numpy(), np.flip(view.numpy(), (0, 2)))
+
+
+def test_edge_shapes():
+    empty = torch.ones(0, 3)
+    assert empty.flip(0).shape == (0, 3) and empty.roll(2, 1).shape == (0, 3)
+    assert torch.roll(empty, 1).shape == (0, 3)
+    assert empty.repeat(2, 2).shape == (0, 6) and torch.ones(2, 3).repeat(0, 1).shape == (0, 3)
+    assert torch.tril(empty).shape == (0, 3) and torch.diag(empty).shape == (0,)
+    assert torch.diag(torch.ones(0)).shape == (0, 0) and torch.diag(torch.ones(0), 2).shape == (2, 2)
+    s = torch.tensor(3.0)
+    assert s.flip(0).item() == 3.0 and s.roll(1).item() == 3.0 and s.repeat(2, 2).tolist() == [[3.0] * 2] * 2
+    assert torch.roll(torch.arange(4), 1, dims=None).tolist() == [3, 0, 1, 2]
+    assert torch.roll(torch.arange(4), -9, 0).tolist() == [1, 2, 3, 0]
+
+
+def test_in_place_triangles_write_through_views():
+    base = torch.ones(4, 4)
+    view = base.t()[1:]
+    assert view.triu_(1) is view
+    want = np.ones((4, 4))
+    want.T[1:] = np.triu(want.T[1:], 1)
+    np.testing.assert_array_equal(base.numpy(), want)
+
+
+def test_more_errors():
+    with pytest.raises(RuntimeError, match=r"Trying to create tensor with negative dimension -2: \[-2\]"):
+        torch.ones(2).repeat(-1)
+    assert torch.ones(0, 2).repeat(-1, 1).shape == (0, 2)  # the result's sizes are checked, not repeats
+    with pytest.raises(RuntimeError, match="shifts and dimensions must align"):
+        torch.ones(2, 2).roll((1, 1))
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        torch.ones(2, 2).roll(1, 2)
+
+
+@given(
+    shape=st.lists(st.integers(0, 4), min_size=1, max_size=4),
+    data=st.data(),
+)
+@settings(max_examples=60, deadline=None)
+def test_flip_roll_property(shape, data):
+    a = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+    t = torch.from_numpy(a.copy())
+    if len(shape) > 1 and data.draw(st.booleans()):
+        t, a = t.transpose(0, -1), a.swapaxes(0, -1)
+    dims = data.draw(st.lists(st.integers(-a.ndim, a.ndim - 1), max_size=a.ndim, unique_by=lambda d: d % a.ndim))
+    np.testing.assert_array_equal(t.flip(dims).numpy(), np.flip(a, tuple(dims)) if dims else a)
+    shifts = [data.draw(st.integers(-6, 6)) for _ in dims]
+    if dims:
+        np.testing.assert_array_equal(t.roll(shifts, dims).numpy(), np.roll(a, shifts, tuple(dims)))

@@ -30,6 +30,8 @@ __all__ = [
     "minmax_mask",
     "zeros_like",
     "cat_backward",
+    "repeat_backward",
+    "diag_backward",
     "prod_backward",
     "isfinite_mask",
     "masked_select_backward",
@@ -217,6 +219,30 @@ def cat_backward(grad: Tensor, dim: int, shapes) -> list:
             continue
         out.append(grad.narrow(d, offset, shape[d]))
         offset += shape[d]
+    return out
+
+
+def repeat_backward(grad: Tensor, repeats, shape) -> Tensor:
+    """Gradient of self.repeat(repeats) for a self of `shape`: the sum of grad's tiles."""
+    repeats, shape = tuple(repeats), tuple(shape)
+    padded = (1,) * (len(repeats) - len(shape)) + shape
+    if not padded:
+        return grad
+    interleaved = [n for pair in zip(repeats, padded) for n in pair]
+    tiles = tuple(range(0, 2 * len(padded), 2))
+    return grad.reshape(interleaved).sum(tiles).reshape(shape)
+
+
+def diag_backward(grad: Tensor, shape, diagonal: int) -> Tensor:
+    """Gradient of diag(self, diagonal) for a self of `shape` (1-D: read the diagonal back; 2-D:
+    write grad onto it in a zero matrix)."""
+    if len(shape) == 1:
+        return grad.diag(diagonal)
+    rows, cols = shape
+    out = torch.zeros(shape, dtype=grad.dtype, device=grad.device)
+    start = diagonal if diagonal >= 0 else -diagonal * cols
+    if grad.numel():
+        out.as_strided(tuple(grad.shape), (cols + 1,), start).copy_(grad)
     return out
 
 
