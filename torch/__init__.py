@@ -42,6 +42,11 @@ for _name in (
     "float16",
     "half",
     "bfloat16",
+    "memory_format",
+    "contiguous_format",
+    "preserve_format",
+    "channels_last",
+    "channels_last_3d",
     *_C._function_names,
 ):
     globals()[_name] = getattr(_C, _name)
@@ -88,6 +93,11 @@ __all__ = [
     "Tensor",
     "Size",
     "dtype",
+    "memory_format",
+    "contiguous_format",
+    "preserve_format",
+    "channels_last",
+    "channels_last_3d",
     "device",
     "tensor",
     "as_tensor",

@@ -88,3 +88,20 @@ def test_stub_lists_overloads():
     text = stubs.render(funcs)
     assert "def add(self, other: Tensor | Number, *, alpha: Number = ...) -> Tensor: ..." in text
     assert text.count("def sum(") >= 4  # method and function, two overloads each
+
+
+def test_memory_format_arguments(tmp_path):
+    p = tmp_path / "nf.yaml"
+    p.write_text(
+        "- func: f(Tensor self, *, MemoryFormat memory_format=contiguous_format) -> Tensor\n"
+        "  variants: method\n"
+        "- func: g(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor\n"
+    )
+    funcs = load(p)
+    assert bindings.prototype(funcs[0])[1] == "th::Tensor f(const th::Tensor& self, th::MemoryFormat memory_format);"
+    assert "std::optional<th::MemoryFormat> memory_format" in bindings.prototype(funcs[1])[1]
+    text = "".join(bindings.render_shards(funcs, 1).values())
+    assert '"memory_format"_a = nb::cast(th::MemoryFormat::Contiguous)' in text
+    p.write_text("- func: f(Tensor self, *, MemoryFormat memory_format=channels_first) -> Tensor\n")
+    with pytest.raises(CodegenError, match="unsupported default 'channels_first'"):
+        bindings.render_shards(load(p), 1)

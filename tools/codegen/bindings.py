@@ -24,6 +24,14 @@ _SIMPLE = {
     "ScalarType": "th::ScalarType",
     "Device": "th::Device",
     "Generator": "th::Generator",
+    "MemoryFormat": "th::MemoryFormat",
+}
+
+_MEMORY_FORMATS = {
+    "contiguous_format": "th::MemoryFormat::Contiguous",
+    "preserve_format": "th::MemoryFormat::Preserve",
+    "channels_last": "th::MemoryFormat::ChannelsLast",
+    "channels_last_3d": "th::MemoryFormat::ChannelsLast3d",
 }
 
 
@@ -41,7 +49,7 @@ def cpp_param_type(t: Type) -> str:
     if t.optional:
         return (
             f"std::optional<{base}>"
-            if t.base in ("int", "float", "bool", "ScalarType", "Device")
+            if t.base in ("int", "float", "bool", "ScalarType", "Device", "MemoryFormat")
             else f"const std::optional<{base}>&"
         )
     return f"const {base}&" if t.base in ("Scalar", "str") else base
@@ -119,6 +127,8 @@ def default_expr(f: NativeFunction, a: Argument) -> str:
             return f"nb::int_({int(d)})" if t.base != "float" and "." not in d else f"nb::float_({float(d)!r})"
         except ValueError:
             pass
+    if t.base == "MemoryFormat" and d in _MEMORY_FORMATS:
+        return f"nb::cast({_MEMORY_FORMATS[d]})"
     if t.base == "str" and len(d) >= 2 and d[0] == d[-1] and d[0] in "'\"":
         return f"nb::str({json.dumps(d[1:-1])})"
     raise CodegenError(f"line {f.line}: unsupported default '{d}' for argument '{a.name}' of type {t}")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import yaml
 
-BASE_TYPES = ("Tensor", "Scalar", "int", "float", "bool", "str", "ScalarType", "Device", "Generator")
+BASE_TYPES = ("Tensor", "Scalar", "int", "float", "bool", "str", "ScalarType", "Device", "Generator", "MemoryFormat")
 DEVICES = ("CPU", "CUDA")
 VARIANTS = ("function", "method")
 

@@ -20,6 +20,13 @@ class dtype:
     is_signed: bool
     itemsize: int
 
+class memory_format: ...
+
+contiguous_format: memory_format
+preserve_format: memory_format
+channels_last: memory_format
+channels_last_3d: memory_format
+
 class device:
     type: str
     index: int | None
@@ -60,7 +67,7 @@ class Tensor:
     def numel(self) -> int: ...
     def storage_offset(self) -> int: ...
     def element_size(self) -> int: ...
-    def is_contiguous(self) -> bool: ...
+    def is_contiguous(self, *, memory_format: memory_format = ...) -> bool: ...
     def data_ptr(self) -> int: ...
     def numpy(self) -> numpy.ndarray: ...
 """
@@ -75,6 +82,7 @@ _PY = {
     "ScalarType": "dtype",
     "Device": "device | str",
     "Generator": "Generator",
+    "MemoryFormat": "memory_format",
 }
 
 

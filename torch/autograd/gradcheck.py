@@ -54,7 +54,7 @@ def _analytical_jacobian(func, inputs, out_index: int, create_graph: bool = Fals
     out = _differentiable_outputs(func, inputs)[out_index]
     cols = [np.zeros((x.numel(), out.numel())) for x in diff_inputs]
     for j in range(out.numel()):
-        g = torch.zeros_like(out)
+        g = torch.zeros_like(out, memory_format=torch.contiguous_format)
         g.view(-1)[j] = 1.0
         grads = torch.autograd.grad(out, diff_inputs, g, retain_graph=True, allow_unused=True)
         for k, gk in enumerate(grads):

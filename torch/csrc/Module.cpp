@@ -28,6 +28,7 @@ NB_MODULE(_C, m) {
     }
   });
   torch::bind_dtypes(m);
+  torch::bind_memory_formats(m);
   torch::bind_device(m);
   torch::bind_generator(m);
   nb::handle tensor = torch::bind_tensor(m);

@@ -152,7 +152,11 @@ nb::handle bind_tensor(nb::module_& m) {
       .def("numel", &th::Tensor::numel, "Number of elements.")
       .def("storage_offset", &th::Tensor::storage_offset, "Offset into the storage, in elements.")
       .def("element_size", &th::Tensor::element_size, "Bytes per element.")
-      .def("is_contiguous", &th::Tensor::is_contiguous, "Whether the strides are row-major.")
+      .def(
+          "is_contiguous",
+          [](const th::Tensor& t, th::MemoryFormat memory_format) { return t.is_contiguous(memory_format); },
+          nb::kw_only(), "memory_format"_a = nb::cast(th::MemoryFormat::Contiguous),
+          "Whether the strides are those of memory_format (row-major by default).")
       .def("data_ptr", [](const th::Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()); })
       .def("_is_view_of", [](const th::Tensor& a, const th::Tensor& b) { return a.storage() == b.storage(); })
       .def("__len__",

@@ -10,6 +10,7 @@
 #include <TH/Device.h>
 #include <TH/Exception.h>
 #include <TH/Generator.h>
+#include <TH/MemoryFormat.h>
 #include <TH/Scalar.h>
 #include <TH/ScalarType.h>
 #include <TH/Tensor.h>
@@ -35,6 +36,10 @@ struct TensorArg {
 nb::handle dtype_object(th::ScalarType t);
 /// The ScalarType of a torch.dtype object, or Undefined if `h` is not one.
 th::ScalarType dtype_of(nb::handle h);
+/// The Python object for `f` (torch.contiguous_format, ...).
+nb::handle memory_format_object(th::MemoryFormat f);
+/// The MemoryFormat of a torch.memory_format object, if `h` is one.
+std::optional<th::MemoryFormat> memory_format_of(nb::handle h);
 /// torch.Size(sizes) (a plain tuple until torch/__init__ registers Size).
 nb::object make_size(const th::IntList& sizes);
 
@@ -65,6 +70,7 @@ nb::object named_tuple(const char* name, std::initializer_list<const char*> fiel
 th::IntList int_list_from_args(const nb::args& args, const char* fn, const char* arg);
 
 void bind_dtypes(nb::module_& m);
+void bind_memory_formats(nb::module_& m);
 void bind_device(nb::module_& m);
 void bind_generator(nb::module_& m);
 nb::handle bind_tensor(nb::module_& m);
@@ -146,6 +152,20 @@ struct type_caster<torch::TensorArg> {
   }
   static handle from_cpp(const torch::TensorArg& a, rv_policy policy, cleanup_list* cleanup) noexcept {
     return make_caster<th::Tensor>::from_cpp(a.t, policy, cleanup);
+  }
+};
+
+template <>
+struct type_caster<th::MemoryFormat> {
+  NB_TYPE_CASTER(th::MemoryFormat, const_name("memory_format"))
+
+  bool from_python(handle src, uint8_t, cleanup_list*) noexcept {
+    std::optional<th::MemoryFormat> f = torch::memory_format_of(src);
+    if (f) value = *f;
+    return f.has_value();
+  }
+  static handle from_cpp(th::MemoryFormat f, rv_policy, cleanup_list*) noexcept {
+    return torch::memory_format_object(f).inc_ref();
   }
 };
 

@@ -15,16 +15,20 @@
 namespace th {
 
 // factories (ops/Factories.cpp)
-Tensor empty(const IntList& size, std::optional<ScalarType> dtype, std::optional<Device> device);
+Tensor empty(const IntList& size, std::optional<ScalarType> dtype, std::optional<Device> device,
+             std::optional<MemoryFormat> memory_format = std::nullopt);
 Tensor zeros(const IntList& size, std::optional<ScalarType> dtype, std::optional<Device> device);
 Tensor ones(const IntList& size, std::optional<ScalarType> dtype, std::optional<Device> device);
 Tensor full(const IntList& size, const Scalar& fill_value, std::optional<ScalarType> dtype,
             std::optional<Device> device);
-Tensor empty_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device);
-Tensor zeros_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device);
-Tensor ones_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device);
+Tensor empty_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
+                  std::optional<MemoryFormat> memory_format = std::nullopt);
+Tensor zeros_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
+                  std::optional<MemoryFormat> memory_format = std::nullopt);
+Tensor ones_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
+                 std::optional<MemoryFormat> memory_format = std::nullopt);
 Tensor full_like(const Tensor& self, const Scalar& fill_value, std::optional<ScalarType> dtype,
-                 std::optional<Device> device);
+                 std::optional<Device> device, std::optional<MemoryFormat> memory_format = std::nullopt);
 Tensor arange(const Scalar& end, std::optional<ScalarType> dtype, std::optional<Device> device);
 Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::optional<ScalarType> dtype,
               std::optional<Device> device);
@@ -42,8 +46,10 @@ Tensor to(const Tensor& self, ScalarType dtype, bool non_blocking, bool copy);
 Tensor to(const Tensor& self, Device device, std::optional<ScalarType> dtype, bool non_blocking, bool copy);
 /// `self` converted to `dtype` (self itself when it already has it).
 Tensor to_dtype(const Tensor& self, ScalarType dtype);
-Tensor contiguous(const Tensor& self);
-Tensor clone(const Tensor& self);
+/// `self` if already laid out in `memory_format`, else a copy that is.
+Tensor contiguous(const Tensor& self, MemoryFormat memory_format = MemoryFormat::Contiguous);
+/// A copy of `self`, laid out in `memory_format` (default: preserve a dense self's layout).
+Tensor clone(const Tensor& self, std::optional<MemoryFormat> memory_format = std::nullopt);
 
 // pointwise arithmetic with broadcasting and type promotion (ops/Binary.cpp)
 Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha);
@@ -128,8 +134,10 @@ Tensor randint(int64_t low, int64_t high, const IntList& size, const std::option
                std::optional<ScalarType> dtype, std::optional<Device> device);
 Tensor randperm(int64_t n, const std::optional<Generator>& generator, std::optional<ScalarType> dtype,
                 std::optional<Device> device);
-Tensor rand_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device);
-Tensor randn_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device);
+Tensor rand_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
+                 std::optional<MemoryFormat> memory_format = std::nullopt);
+Tensor randn_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
+                  std::optional<MemoryFormat> memory_format = std::nullopt);
 
 // joining, selecting, clamping, scans and moments (ops/Join.cpp, ops/Select.cpp, ops/Moments.cpp)
 Tensor cat(const std::vector<Tensor>& tensors, int64_t dim);

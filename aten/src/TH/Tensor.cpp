@@ -3,6 +3,7 @@
 #include "Scalar.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include "Macros.h"
 
@@ -33,6 +34,50 @@ bool Tensor::is_contiguous() const {
     expected *= impl_->sizes[d];
   }
   return true;
+}
+
+namespace {
+
+/// The number of dims a channels-last format needs (-1: any).
+int64_t channels_last_rank(MemoryFormat f) {
+  return f == MemoryFormat::ChannelsLast ? 4 : f == MemoryFormat::ChannelsLast3d ? 5 : -1;
+}
+
+/// The dims of an `ndim`-dim tensor from innermost to outermost in `format`'s memory order.
+IntList inner_to_outer(MemoryFormat format, int64_t ndim) {
+  IntList order;
+  const bool channels_last = channels_last_rank(format) > 0;
+  if (channels_last) order.push_back(1);
+  for (int64_t d = ndim - 1; d >= (channels_last ? 2 : 0); --d) order.push_back(d);
+  if (channels_last) order.push_back(0);
+  return order;
+}
+
+}  // namespace
+
+bool Tensor::is_contiguous(MemoryFormat format) const {
+  if (format == MemoryFormat::Contiguous || format == MemoryFormat::Preserve) return is_contiguous();
+  if (dim() != channels_last_rank(format)) return false;
+  int64_t expected = 1;
+  for (int64_t d : inner_to_outer(format, dim())) {
+    if (impl_->sizes[d] == 1) continue;
+    if (impl_->strides[d] != expected) return false;
+    expected *= impl_->sizes[d];
+  }
+  return true;
+}
+
+IntList format_strides(const IntList& sizes, MemoryFormat format) {
+  const int64_t rank = channels_last_rank(format);
+  TH_CHECK(rank < 0 || int64_t(sizes.size()) == rank, "required rank ", rank, " tensor to use ",
+           memory_format_name(format), " format");
+  IntList strides(sizes.size());
+  int64_t s = 1;
+  for (int64_t d : inner_to_outer(format, int64_t(sizes.size()))) {
+    strides[size_t(d)] = s;
+    s *= std::max<int64_t>(sizes[size_t(d)], 1);
+  }
+  return strides;
 }
 
 IntList contiguous_strides(const IntList& sizes) {
@@ -89,6 +134,70 @@ Tensor empty_tensor(const IntList& sizes, ScalarType dtype, Device device) {
   impl->strides = contiguous_strides(sizes);
   impl->dtype = dtype;
   return Tensor(std::move(impl));
+}
+
+namespace {
+
+/// Whether some order of `t`'s dims is row-major, ignoring dims of size < 2 (PyTorch's
+/// is_non_overlapping_and_dense).
+bool non_overlapping_and_dense(const Tensor& t) {
+  std::vector<size_t> perm;
+  for (size_t d = 0; d < size_t(t.dim()); ++d)
+    if (t.sizes()[d] >= 2) perm.push_back(d);
+  std::sort(perm.begin(), perm.end(), [&](size_t a, size_t b) { return t.strides()[a] < t.strides()[b]; });
+  int64_t expected = 1;
+  for (size_t d : perm) {
+    if (t.strides()[d] != expected) return false;
+    expected *= t.sizes()[d];
+  }
+  return true;
+}
+
+/// Dense strides for `t`'s sizes that order the dims as `t`'s strides do; dims with stride 0
+/// keep their place (PyTorch's infer_dense_strides, the order TensorIterator picks).
+IntList infer_dense_strides(const Tensor& t) {
+  const size_t nd = size_t(t.dim());
+  std::vector<size_t> perm(nd);  // innermost first
+  for (size_t i = 0; i < nd; ++i) perm[i] = nd - 1 - i;
+  auto should_swap = [&](size_t d0, size_t d1) {
+    const int64_t s0 = t.strides()[d0], s1 = t.strides()[d1];
+    if (s0 == 0 || s1 == 0) return 0;
+    if (s0 != s1) return s0 < s1 ? -1 : 1;
+    return t.sizes()[d0] > t.sizes()[d1] ? 1 : 0;
+  };
+  for (size_t i = 1; i < nd; ++i) {  // stable insertion sort
+    size_t d1 = i;
+    for (size_t j = 1; j <= i; ++j) {
+      const size_t d0 = i - j;
+      const int c = should_swap(perm[d0], perm[d1]);
+      if (c > 0) {
+        std::swap(perm[d0], perm[d1]);
+        d1 = d0;
+      } else if (c < 0) {
+        break;
+      }
+    }
+  }
+  IntList strides(nd);
+  int64_t s = 1;
+  for (size_t d : perm) {
+    strides[d] = s;
+    s *= std::max<int64_t>(t.sizes()[d], 1);
+  }
+  return strides;
+}
+
+}  // namespace
+
+Tensor empty_like_tensor(const Tensor& like, const IntList& sizes, ScalarType dtype, Device device,
+                         MemoryFormat format) {
+  Tensor dense = empty_tensor(sizes, dtype, device);
+  if (format == MemoryFormat::Contiguous) return dense;
+  if (format != MemoryFormat::Preserve) return make_view(dense, sizes, format_strides(sizes, format), 0);
+  if (like.sizes() != sizes || like.is_contiguous() || like.dim() < 2) return dense;
+  // PyTorch's preserve_format: a dense source's very strides, else dense ones in its dim order
+  return make_view(dense, sizes, non_overlapping_and_dense(like) ? like.strides() : infer_dense_strides(like),
+                   0);
 }
 
 namespace {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "Macros.h"
+#include "MemoryFormat.h"
 #include "ScalarType.h"
 #include "Storage.h"
 
@@ -55,6 +56,9 @@ class Tensor {
   char* data_ptr() const;
   /// True when the strides are the row-major strides of the sizes (size-1 dims ignored).
   bool is_contiguous() const;
+  /// Whether the strides are those `format` gives these sizes (size-1 dims ignored); false for a
+  /// channels-last format and the wrong number of dims. Preserve asks for row-major, as in PyTorch.
+  bool is_contiguous(MemoryFormat format) const;
   /// Whether both handles view the very same TensorImpl.
   bool is_same(const Tensor& o) const { return impl_ == o.impl_; }
   /// Marks an in-place modification (the counter lives in the storage, so views share it).
@@ -70,6 +74,9 @@ class Tensor {
 
 /// Row-major (C-contiguous) strides for `sizes`.
 IntList contiguous_strides(const IntList& sizes);
+/// The strides `format` (Contiguous, ChannelsLast for 4-D, ChannelsLast3d for 5-D) gives `sizes`;
+/// PyTorch's error for a channels-last format and the wrong number of dims.
+IntList format_strides(const IntList& sizes, MemoryFormat format);
 /// Product of `sizes` (1 for a 0-dim tensor).
 int64_t prod(const IntList& sizes);
 /// Wraps a possibly negative `dim` into [0, ndim) or raises IndexError like PyTorch.
@@ -80,6 +87,12 @@ Tensor make_view(const Tensor& base, IntList sizes, IntList strides, int64_t off
 Tensor wrap_number(const class Scalar& value);
 /// A new, uninitialized, contiguous tensor.
 Tensor empty_tensor(const IntList& sizes, ScalarType dtype, Device device);
+/// A new, uninitialized tensor of `sizes` laid out in `format`. Preserve (PyTorch's
+/// preserve_format), when `like` has these sizes: `like`'s very strides if it is dense and
+/// non-overlapping (x.T stays transposed), else dense strides in the order of its dims; row-major
+/// otherwise.
+Tensor empty_like_tensor(const Tensor& like, const IntList& sizes, ScalarType dtype, Device device,
+                         MemoryFormat format);
 /// Whether two tensors may share memory (same storage and overlapping byte ranges).
 bool may_overlap(const Tensor& a, const Tensor& b);
 /// "[2, 3]" as PyTorch prints shapes in messages.

@@ -153,32 +153,6 @@ void TensorIterator::compute_types(const TensorIteratorConfig& cfg) {
   }
 }
 
-namespace {
-/// A new tensor of `shape`: laid out like `like` when `like` has that shape and is dense and
-/// non-overlapping (PyTorch's preserve_format: x.T + y.T is computed as one dense loop), else contiguous.
-Tensor empty_like_layout(const Tensor& like, const IntList& shape, ScalarType dtype, Device device) {
-  if (like.sizes() != shape || like.is_contiguous() || like.dim() < 2)
-    return empty_tensor(shape, dtype, device);
-  const auto nd = static_cast<size_t>(like.dim());
-  std::vector<size_t> perm(nd);  // dims from outermost to innermost in memory
-  std::iota(perm.begin(), perm.end(), size_t(0));
-  std::stable_sort(perm.begin(), perm.end(),
-                   [&](size_t a, size_t b) { return like.strides()[a] > like.strides()[b]; });
-  int64_t expected = 1;
-  for (size_t k = nd; k-- > 0;) {
-    if (like.strides()[perm[k]] != expected && like.sizes()[perm[k]] != 1)
-      return empty_tensor(shape, dtype, device);  // gaps or overlap: plain contiguous
-    expected *= like.sizes()[perm[k]];
-  }
-  IntList permuted(nd);
-  for (size_t k = 0; k < nd; ++k) permuted[k] = shape[perm[k]];
-  Tensor dense = empty_tensor(permuted, dtype, device);
-  IntList strides(nd);
-  for (size_t k = 0; k < nd; ++k) strides[perm[k]] = dense.strides()[k];
-  return make_view(dense, shape, strides, 0);
-}
-}  // namespace
-
 void TensorIterator::allocate_outputs(const TensorIteratorConfig& cfg) {
   // For a reduction the kernel writes through a view with a 1 in each reduced dim;
   // the caller's tensor drops those dims unless keepdim.
@@ -208,9 +182,10 @@ void TensorIterator::allocate_outputs(const TensorIteratorConfig& cfg) {
     ScalarType want = cfg.output_dtype_ != ScalarType::Undefined ? cfg.output_dtype_ : common_dtype_;
     Operand op;
     if (!given.defined()) {
-      op.result = cfg.is_reduction_ || cfg.inputs_.empty()
-                      ? empty_tensor(result_shape, want, device_)
-                      : empty_like_layout(cfg.inputs_[0], result_shape, want, device_);
+      op.result =
+          cfg.is_reduction_ || cfg.inputs_.empty()
+              ? empty_tensor(result_shape, want, device_)
+              : empty_like_tensor(cfg.inputs_[0], result_shape, want, device_, MemoryFormat::Preserve);
       op.tensor = kernel_view(op.result);
       outs.push_back(std::move(op));
       continue;

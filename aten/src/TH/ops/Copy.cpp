@@ -1,4 +1,5 @@
-// copy_ (with broadcasting, dtype conversion and device transfer), to, contiguous, clone.
+// copy_ (with broadcasting, dtype conversion and device transfer), to, contiguous, clone. to and
+// clone keep a dense source's layout (PyTorch's preserve_format).
 #include "../Functions.h"
 #include "../Kernels.h"
 
@@ -54,17 +55,23 @@ Tensor to(const Tensor& self, Device device, std::optional<ScalarType> dtype, bo
   if (device.is_cpu()) device.index = -1;
   ScalarType dt = dtype.value_or(self.dtype());
   if (!copy && device == self.device() && dt == self.dtype()) return self;
-  return copy_new(empty_tensor(self.sizes(), dt, device), self);
+  return copy_new(empty_like_tensor(self, self.sizes(), dt, device, MemoryFormat::Preserve), self);
 }
 
 Tensor to(const Tensor& self, const Tensor& other, bool non_blocking, bool copy) {
   return to(self, other.device(), other.dtype(), non_blocking, copy);
 }
 
-Tensor contiguous(const Tensor& self) { return self.is_contiguous() ? self : clone(self); }
+Tensor contiguous(const Tensor& self, MemoryFormat memory_format) {
+  if (self.is_contiguous(memory_format)) return self;
+  TH_CHECK(memory_format != MemoryFormat::Preserve,
+           "preserve memory format is unsupported by the contiguous operator");
+  return clone(self, memory_format);
+}
 
-Tensor clone(const Tensor& self) {
-  return copy_new(empty_tensor(self.sizes(), self.dtype(), self.device()), self);
+Tensor clone(const Tensor& self, std::optional<MemoryFormat> memory_format) {
+  const MemoryFormat format = memory_format.value_or(MemoryFormat::Preserve);
+  return copy_new(empty_like_tensor(self, self.sizes(), self.dtype(), self.device(), format), self);
 }
 
 }  // namespace th

@@ -17,8 +17,14 @@ Tensor filled(Tensor t, const Scalar& value) {
 }
 }  // namespace
 
-Tensor empty(const IntList& size, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  return empty_tensor(size, dtype.value_or(get_default_dtype()), device.value_or(Device()));
+Tensor empty(const IntList& size, std::optional<ScalarType> dtype, std::optional<Device> device,
+             std::optional<MemoryFormat> memory_format) {
+  const MemoryFormat format = memory_format.value_or(MemoryFormat::Contiguous);
+  TH_CHECK(format != MemoryFormat::Preserve, "unsupported memory format Preserve");
+  const ScalarType dt = dtype.value_or(get_default_dtype());
+  const Device dev = device.value_or(Device());
+  return format == MemoryFormat::Contiguous ? empty_tensor(size, dt, dev)
+                                            : empty_like_tensor(Tensor(), size, dt, dev, format);
 }
 
 Tensor zeros(const IntList& size, std::optional<ScalarType> dtype, std::optional<Device> device) {
@@ -37,23 +43,27 @@ Tensor full(const IntList& size, const Scalar& fill_value, std::optional<ScalarT
   return filled(t, fill_value);
 }
 
-Tensor empty_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  return empty_tensor(self.sizes(), dtype.value_or(self.dtype()), device.value_or(self.device()));
+Tensor empty_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
+                  std::optional<MemoryFormat> memory_format) {
+  return empty_like_tensor(self, self.sizes(), dtype.value_or(self.dtype()), device.value_or(self.device()),
+                           memory_format.value_or(MemoryFormat::Preserve));
 }
 
-Tensor zeros_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  Tensor t = empty_like(self, dtype, device);
+Tensor zeros_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
+                  std::optional<MemoryFormat> memory_format) {
+  Tensor t = empty_like(self, dtype, device, memory_format);
   return filled(t, Scalar(int64_t(0)));
 }
 
-Tensor ones_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  Tensor t = empty_like(self, dtype, device);
+Tensor ones_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
+                 std::optional<MemoryFormat> memory_format) {
+  Tensor t = empty_like(self, dtype, device, memory_format);
   return filled(t, Scalar(int64_t(1)));
 }
 
 Tensor full_like(const Tensor& self, const Scalar& fill_value, std::optional<ScalarType> dtype,
-                 std::optional<Device> device) {
-  Tensor t = empty_like(self, dtype, device);
+                 std::optional<Device> device, std::optional<MemoryFormat> memory_format) {
+  Tensor t = empty_like(self, dtype, device, memory_format);
   return filled(t, fill_value);
 }
 

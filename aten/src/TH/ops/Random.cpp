@@ -102,13 +102,15 @@ Tensor randperm(int64_t n, const std::optional<Generator>& generator, std::optio
   return to(out, dev, dt, false, false);
 }
 
-Tensor rand_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  Tensor t = empty_like(self, dtype, device);
+Tensor rand_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
+                 std::optional<MemoryFormat> memory_format) {
+  Tensor t = empty_like(self, dtype, device, memory_format);
   return fresh(uniform_(t, 0.0, 1.0, std::nullopt));
 }
 
-Tensor randn_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device) {
-  Tensor t = empty_like(self, dtype, device);
+Tensor randn_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
+                  std::optional<MemoryFormat> memory_format) {
+  Tensor t = empty_like(self, dtype, device, memory_format);
   return fresh(normal_(t, 0.0, 1.0, std::nullopt));
 }
 

@@ -61,7 +61,7 @@ Tensor flip(const Tensor& self, const IntList& dims) {
     offset += (self.size(d) - 1) * strides[size_t(d)];
     strides[size_t(d)] = -strides[size_t(d)];
   }
-  Tensor out = empty_as(self, self.sizes());
+  Tensor out = empty_like(self, std::nullopt, std::nullopt, MemoryFormat::Preserve);
   copy_(out, make_view(self, self.sizes(), strides, offset));
   return out;
 }
@@ -85,7 +85,7 @@ Tensor roll(const Tensor& self, const IntList& shifts, const std::optional<IntLi
     out = rolled;
     copied = true;
   }
-  return copied ? out : clone(self);
+  return copied ? out : clone(self, MemoryFormat::Contiguous);
 }
 
 Tensor repeat(const Tensor& self, const IntList& repeats) {

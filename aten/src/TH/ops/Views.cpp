@@ -93,7 +93,7 @@ Tensor view(const Tensor& self, const IntList& size) {
 Tensor reshape(const Tensor& self, const IntList& shape) {
   IntList resolved = infer_size(shape, self.numel());
   if (view_strides(self.sizes(), self.strides(), resolved)) return view(self, resolved);
-  return view(clone(self), resolved);
+  return view(clone(self, MemoryFormat::Contiguous), resolved);
 }
 
 Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {

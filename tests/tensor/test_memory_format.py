@@ -1,0 +1,130 @@
+"""torch.memory_format: the objects, preserve_format's layout rules for clone / *_like / to / flip
+and pointwise results, channels_last(_3d) layouts, is_contiguous(memory_format=), and PyTorch's
+errors. Strides are compared with what upstream PyTorch gives (this file also runs against it)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import torch
+
+FORMATS = ("contiguous_format", "preserve_format", "channels_last", "channels_last_3d")
+
+
+def test_objects():
+    for name in FORMATS:
+        f = getattr(torch, name)
+        assert isinstance(f, torch.memory_format)
+        assert repr(f) == str(f) == f"torch.{name}"
+    assert torch.channels_last is torch.channels_last
+    assert torch.channels_last != torch.contiguous_format
+
+
+def _base():
+    return torch.arange(24.0).reshape(2, 3, 4)
+
+
+# (view, strides PyTorch's preserve_format gives its copies)
+PRESERVED = {
+    "contiguous": (lambda b: b, (12, 4, 1)),
+    "transposed": (lambda b: b.transpose(0, 2), (1, 4, 12)),  # dense: the same strides
+    "permuted": (lambda b: b.permute(1, 0, 2), (4, 12, 1)),
+    "stepped": (lambda b: b[:, ::2], (8, 4, 1)),  # not dense: dense strides in its dim order
+    "transposed_stepped": (lambda b: b.transpose(0, 2)[::2], (1, 2, 6)),
+    "expanded": (lambda b: b[0].expand(5, 3, 4), (12, 4, 1)),  # stride-0 dims keep their place
+}
+
+MAKERS = {
+    "clone": lambda t: t.clone(),
+    "clone_preserve": lambda t: torch.clone(t, memory_format=torch.preserve_format),
+    "empty_like": torch.empty_like,
+    "zeros_like": torch.zeros_like,
+    "ones_like": torch.ones_like,
+    "full_like": lambda t: torch.full_like(t, 7.0),
+    "rand_like": torch.rand_like,
+    "randn_like": torch.randn_like,
+    "to_float64": lambda t: t.to(torch.float64),
+    "flip": lambda t: t.flip(0),
+    "neg": lambda t: -t,
+}
+
+
+@pytest.mark.parametrize("maker", MAKERS)
+@pytest.mark.parametrize("layout", PRESERVED)
+def test_preserve_format(maker, layout):
+    view_of, strides = PRESERVED[layout]
+    t = view_of(_base())
+    out = MAKERS[maker](t)
+    assert out.shape == t.shape
+    assert out.stride() == strides
+    if maker.startswith(("clone", "to_")):
+        np.testing.assert_array_equal(out.numpy(), t.numpy())
+
+
+@pytest.mark.parametrize("maker", ["clone", "empty_like", "zeros_like", "ones_like", "full_like", "rand_like"])
+def test_contiguous_format_asked_for(maker):
+    kw = {"memory_format": torch.contiguous_format}
+    t = _base().transpose(0, 2)
+    out = {
+        "clone": lambda: t.clone(**kw),
+        "empty_like": lambda: torch.empty_like(t, **kw),
+        "zeros_like": lambda: torch.zeros_like(t, **kw),
+        "ones_like": lambda: torch.ones_like(t, **kw),
+        "full_like": lambda: torch.full_like(t, 2, **kw),
+        "rand_like": lambda: torch.rand_like(t, **kw),
+    }[maker]()
+    assert out.is_contiguous() and out.stride() == (6, 2, 1)
+
+
+def test_channels_last():
+    x = torch.arange(120.0).reshape(2, 3, 4, 5)
+    y = x.contiguous(memory_format=torch.channels_last)
+    assert y.stride() == (60, 1, 15, 3)
+    assert y.is_contiguous(memory_format=torch.channels_last) and not y.is_contiguous()
+    assert not x.is_contiguous(memory_format=torch.channels_last)
+    np.testing.assert_array_equal(y.numpy(), x.numpy())
+    assert y.contiguous(memory_format=torch.channels_last) is y
+    assert y.contiguous().stride() == (60, 20, 5, 1)
+    assert torch.empty(2, 3, 4, 5, memory_format=torch.channels_last).stride() == (60, 1, 15, 3)
+    assert torch.empty(2, 3, 1, 1, memory_format=torch.channels_last).stride() == (3, 1, 3, 3)
+    assert torch.empty(0, 3, 2, 2).contiguous(memory_format=torch.channels_last).stride() == (12, 1, 6, 3)
+    assert torch.ones(2, 3, 1, 1).contiguous(memory_format=torch.channels_last).is_contiguous()
+    # results of pointwise ops and copies keep the layout; a stepped view gets dense channels-last
+    assert (y + 1).stride() == torch.zeros_like(y).stride() == y.clone().stride() == (60, 1, 15, 3)
+    assert y[:, :, ::2].clone().stride() == (30, 1, 15, 3)
+    assert not y[:, :, ::2].is_contiguous(memory_format=torch.channels_last)
+    z = torch.rand(2, 3, 4, 5, 6).contiguous(memory_format=torch.channels_last_3d)
+    assert z.stride() == (360, 1, 90, 18, 3) and z.is_contiguous(memory_format=torch.channels_last_3d)
+    assert not z.is_contiguous(memory_format=torch.channels_last)
+
+
+def test_preserve_format_on_contiguous_calls():
+    x = _base()
+    assert x.contiguous(memory_format=torch.preserve_format) is x  # PyTorch returns self here
+    assert x.is_contiguous(memory_format=torch.preserve_format)
+    assert x.is_contiguous(memory_format=torch.contiguous_format)
+
+
+def test_errors():
+    x = _base()
+    with pytest.raises(RuntimeError, match="required rank 4 tensor to use channels_last format"):
+        x.contiguous(memory_format=torch.channels_last)
+    with pytest.raises(RuntimeError, match="required rank 5 tensor to use channels_last_3d format"):
+        torch.empty(2, 3, 4, memory_format=torch.channels_last_3d)
+    with pytest.raises(RuntimeError, match="unsupported memory format Preserve"):
+        torch.empty(2, 3, memory_format=torch.preserve_format)
+    with pytest.raises(RuntimeError, match="preserve memory format is unsupported by the contiguous operator"):
+        x.transpose(0, 1).contiguous(memory_format=torch.preserve_format)
+    with pytest.raises(TypeError):
+        x.clone(memory_format="channels_last")
+
+
+def test_autograd_through_layouts():
+    x = torch.rand(2, 3, 4, 5, dtype=torch.float64, requires_grad=True)
+    y = x.contiguous(memory_format=torch.channels_last)
+    (y * y).sum().backward()
+    np.testing.assert_allclose(x.grad.numpy(), 2 * x.detach().numpy())
+    w = x.transpose(1, 3).clone()
+    assert w.stride() == x.transpose(1, 3).stride()
+    assert w.requires_grad
