@@ -136,11 +136,14 @@ def _index_put_(self: Tensor, indices, values, accumulate: bool = False) -> Tens
 
 
 def _dlpack(self: Tensor, *, stream=None, max_version=None, dl_device=None, copy=None):
-    """DLPack export (CPU tensors): a capsule over this tensor's memory."""
-    if self.device.type != "cpu":
-        raise BufferError("DLPack export of CUDA tensors is not supported yet; call .cpu() first")
-    arr = self.detach().numpy()
-    return arr.__dlpack__() if max_version is None else arr.__dlpack__(max_version=max_version)
+    """DLPack export: a capsule over this tensor's memory (any dtype, CPU or CUDA), made by
+    nanobind's ndarray. A CUDA tensor's pending kernels finish first unless stream is -1."""
+    if self.requires_grad:
+        raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
+    if self.is_cuda and stream != -1:
+        torch.cuda.synchronize(self.device)
+    given = {"max_version": max_version, "dl_device": dl_device, "copy": copy}
+    return torch._C._dlpack_view(self).__dlpack__(**{k: v for k, v in given.items() if v is not None})
 
 
 def _dlpack_device(self: Tensor) -> tuple:

@@ -280,9 +280,14 @@ class iinfo:
 
 
 def from_dlpack(ext_tensor) -> Tensor:
-    """A tensor sharing the memory of any DLPack-capable CPU array (NumPy, PyTorch, JAX, ...)."""
-    import numpy as np  # noqa: PLC0415
-
-    if isinstance(ext_tensor, Tensor):
-        return ext_tensor
-    return torch.from_numpy(np.from_dlpack(ext_tensor))
+    """A tensor sharing the memory of an object with __dlpack__ (NumPy, PyTorch, JAX, CuPy, ...) or of a
+    DLPack capsule: any of our dtypes, CPU or CUDA memory."""
+    try:
+        return torch._C._from_dlpack(ext_tensor)
+    except TypeError:
+        if type(ext_tensor).__name__ == "PyCapsule":
+            raise RuntimeError(
+                "from_dlpack received an invalid capsule. Note that DLTensor capsules can be consumed only "
+                "once, so you might have already constructed a tensor from it once."
+            ) from None
+        raise

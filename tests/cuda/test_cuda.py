@@ -87,3 +87,33 @@ def test_16_bit_floats_match_cpu(dtype):
     idx = torch.tensor([0, 1, 0, 0, 3], device="cuda")
     acc = torch.zeros(5, dtype=dtype, device="cuda").index_put_((idx,), torch.ones(5, dtype=dtype, device="cuda"), True)
     assert acc.cpu().tolist() == [3.0, 1.0, 0.0, 1.0, 0.0]  # the compare-and-swap add, on both halves of a word
+
+
+@gpu
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.int64])
+def test_dlpack_shares_cuda_memory(dtype):
+    src = sample((4, 3), dtype).cuda().t()
+    assert tuple(src.__dlpack_device__()) == (2, 0)
+    t = torch.from_dlpack(src.__dlpack__())
+    assert t.is_cuda and t.data_ptr() == src.data_ptr() and t.stride() == src.stride()
+    t.fill_(2)
+    assert (src.cpu() == 2).all()
+
+
+@gpu
+def test_layout_preserving_copies_and_rearranging_ops_match_cpu():
+    a = sample((3, 4, 5))
+    ca = a.cuda()
+    for f in (
+        lambda t: t.transpose(0, 2).clone(),
+        lambda t: t.flip(0, 2),
+        lambda t: t.roll((1, -2), (0, 2)),
+        lambda t: t.repeat(2, 1, 1, 2),
+        lambda t: t.tril(1),
+        lambda t: t[0].diag(-1),
+        lambda t: torch.diag(t[0, 0]),
+        lambda t: t.unsqueeze(0).contiguous(memory_format=torch.channels_last),
+    ):
+        got, want = f(ca), f(a)
+        assert got.stride() == want.stride()
+        np.testing.assert_array_equal(got.cpu().numpy(), want.numpy())

@@ -6,6 +6,7 @@ Runs against upstream PyTorch too (nox -s tests-reference).
 
 from __future__ import annotations
 
+import gc
 import math
 
 import numpy as np
@@ -110,3 +111,29 @@ def test_dlpack_shares_memory():
     assert a[0] == 9.0
     back = np.from_dlpack(torch.ones(3))
     np.testing.assert_array_equal(back, [1.0, 1.0, 1.0])
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16, torch.bool, torch.int8, torch.float64])
+def test_dlpack_round_trip_every_dtype(dtype):
+    src = torch.arange(6).reshape(2, 3).t().to(dtype)  # transposed: strides travel too
+    for via in (src, src.__dlpack__(), src.__dlpack__(max_version=(1, 0))):
+        t = torch.from_dlpack(via)
+        assert t is not src and t.dtype == dtype and t.shape == src.shape and t.stride() == src.stride()
+        assert t.data_ptr() == src.data_ptr()
+        assert t.tolist() == src.tolist()
+    t = torch.from_dlpack(src)
+    t[0, 0] = 1
+    assert src[0, 0].item() == 1  # the same memory
+    del src
+    gc.collect()
+    assert t.tolist()[1] == torch.arange(6).reshape(2, 3).t().to(dtype).tolist()[1]  # still alive
+
+
+def test_dlpack_errors():
+    capsule = torch.ones(2).__dlpack__()
+    torch.from_dlpack(capsule)
+    with pytest.raises(RuntimeError, match="consumed only once"):
+        torch.from_dlpack(capsule)
+    with pytest.raises(BufferError, match="Can't export tensors that require gradient, use tensor.detach()"):
+        torch.ones(2, requires_grad=True).__dlpack__()
+    assert tuple(torch.ones(2).__dlpack_device__()) == (1, 0)

@@ -74,6 +74,8 @@ void bind_memory_formats(nb::module_& m);
 void bind_device(nb::module_& m);
 void bind_generator(nb::module_& m);
 nb::handle bind_tensor(nb::module_& m);
+/// Tensor.numpy, torch.from_numpy and the DLPack exchange (DLPack.cpp).
+void bind_dlpack(nb::module_& m, nb::handle tensor);
 void bind_build_info(nb::module_& m);
 void bind_cuda(nb::module_& m);
 void bind_indexing(nb::handle tensor_cls);
