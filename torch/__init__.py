@@ -68,14 +68,11 @@ is_grad_enabled = _C.is_grad_enabled
 from torch import backends, cuda, nn  # noqa: E402
 from torch._creation import as_tensor, tensor  # noqa: E402
 from torch.functional import (  # noqa: E402
-    allclose,
     broadcast_shapes,
     einsum,
-    equal,
     finfo,
     from_dlpack,
     iinfo,
-    logsumexp,
     norm,
 )
 from torch.random import (  # noqa: E402
@@ -108,12 +105,9 @@ __all__ = [
     "autograd",
     "broadcast_shapes",
     "einsum",
-    "allclose",
-    "equal",
     "finfo",
     "iinfo",
     "from_dlpack",
-    "logsumexp",
     "norm",
     "Generator",
     "manual_seed",

@@ -177,12 +177,7 @@ def install() -> None:
     }
     for name, dtype in conversions.items():
         setattr(Tensor, name, lambda self, _d=dtype: self.to(_d))
-    Tensor.allclose = lambda self, other, rtol=1e-05, atol=1e-08, equal_nan=False: torch.allclose(
-        self, other, rtol, atol, equal_nan
-    )
-    Tensor.equal = lambda self, other: torch.equal(self, other)
     Tensor.norm = lambda self, p="fro", dim=None, keepdim=False, dtype=None: torch.norm(self, p, dim, keepdim, dtype)
-    Tensor.logsumexp = lambda self, dim, keepdim=False: torch.logsumexp(self, dim, keepdim)
     Tensor.__invert__ = Tensor.bitwise_not
     Tensor.__dlpack__ = _dlpack
     Tensor.__dlpack_device__ = _dlpack_device

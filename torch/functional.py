@@ -8,7 +8,7 @@ import math
 import torch
 from torch._C import Tensor
 
-__all__ = ["broadcast_shapes", "einsum", "allclose", "equal", "norm", "logsumexp", "finfo", "iinfo", "from_dlpack"]
+__all__ = ["broadcast_shapes", "einsum", "norm", "finfo", "iinfo", "from_dlpack"]
 
 
 def broadcast_shapes(*shapes) -> torch.Size:
@@ -182,18 +182,6 @@ def einsum(equation: str, *operands) -> Tensor:
     return acc.permute([la.index(c) for c in out]) if la != out else acc
 
 
-def allclose(input: Tensor, other: Tensor, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> bool:
-    """Whether every element of input is close to other's (see isclose)."""
-    return bool(torch.isclose(input, other, rtol=rtol, atol=atol, equal_nan=equal_nan).all().item())
-
-
-def equal(input: Tensor, other: Tensor) -> bool:
-    """Whether both tensors have the same shape and elements."""
-    if tuple(input.shape) != tuple(other.shape):
-        return False
-    return bool((input == other).all().item())
-
-
 def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     """The p-norm of input (over all elements, or over dim): p = 'fro' or 2, 1, inf, -inf, 0 or any
     positive number."""
@@ -213,22 +201,6 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) ->
     if p == 1:
         return a.sum(dims, keepdim=keepdim)
     return (a**p).sum(dims, keepdim=keepdim) ** (1.0 / p)
-
-
-def logsumexp(input: Tensor, dim, keepdim: bool = False) -> Tensor:
-    """log(sum(exp(input), dim)), computed stably (the max is subtracted first)."""
-    x = input if input.dtype.is_floating_point else input.to(torch.get_default_dtype())
-    with torch.no_grad():
-        m = x.amax(dim, keepdim=True)
-        m = torch.where(m.isinf(), 0.0, m)
-    out = (x - m).exp().sum(dim, keepdim=True).log() + m
-    return out if keepdim else out.squeeze(dim) if isinstance(dim, int) else _squeeze_dims(out, dim)
-
-
-def _squeeze_dims(t: Tensor, dims) -> Tensor:
-    for d in sorted((d % t.dim() for d in dims), reverse=True):
-        t = t.squeeze(d)
-    return t
 
 
 class finfo:

@@ -209,6 +209,7 @@ MISC_OPS = [
     GradInfo("topk", lambda a: torch.topk(a, 2, dim=0)[0], (U,)),
     GradInfo("norm", lambda a: torch.norm(a, dim=1), (U,), gradgrad=True),
     GradInfo("logsumexp", lambda a: torch.logsumexp(a, 1), (U,), gradgrad=True),
+    GradInfo("logsumexp_all_keepdim", lambda a: a.logsumexp((0, 1), keepdim=True), (U,), gradgrad=True),
     GradInfo("nan_to_num", lambda a: torch.nan_to_num(a), (U,)),
     GradInfo("prod", lambda a: a.prod(), (U,), away_from=(0.0,), gradgrad=True),
     GradInfo("prod_dim", lambda a: a.prod(1), (U,), away_from=(0.0,)),

@@ -105,3 +105,15 @@ def test_memory_format_arguments(tmp_path):
     p.write_text("- func: f(Tensor self, *, MemoryFormat memory_format=channels_first) -> Tensor\n")
     with pytest.raises(CodegenError, match="unsupported default 'channels_first'"):
         bindings.render_shards(load(p), 1)
+
+
+def test_bool_returns_are_plain_python_bools(tmp_path):
+    p = tmp_path / "nf.yaml"
+    p.write_text("- func: same(Tensor self, Tensor other) -> bool\n  variants: function, method\n")
+    funcs = load(p)
+    assert bindings.prototype(funcs[0])[1] == "bool same(const th::Tensor& self, const th::Tensor& other);"
+    text = "".join(bindings.render_shards(funcs, 1).values())
+    assert "return nb::bool_(th::same(" in text and "autograd::record" not in text
+    p.write_text("- func: f(Tensor self) -> int\n")
+    with pytest.raises(CodegenError, match="only Tensor and bool returns are supported"):
+        bindings.render_shards(load(p), 1)

@@ -45,6 +45,20 @@ def test_isclose_allclose_equal():
     assert torch.equal(torch.arange(3), torch.arange(3))
     assert not torch.equal(torch.arange(3), torch.arange(4))
     assert torch.ones(2).equal(torch.ones(2))
+    assert torch.equal(torch.tensor([1]), torch.tensor([1.0]))  # values compared across dtypes
+    assert not torch.equal(torch.tensor([float("nan")]), torch.tensor([float("nan")]))
+    assert not torch.ones(2).equal(torch.ones(1, 2))  # shapes must match exactly
+    assert torch.ones(2, 3).t().equal(torch.ones(3, 2))
+    assert type(torch.equal(torch.ones(1), torch.ones(1))) is bool
+    assert type(torch.ones(2).allclose(torch.ones(2))) is bool
+    assert torch.allclose(torch.ones(2), torch.ones(1))  # broadcast
+    assert torch.allclose(torch.arange(3), torch.arange(3))
+    with pytest.raises(RuntimeError, match="Float did not match Double"):
+        torch.allclose(torch.ones(2), torch.ones(2, dtype=torch.float64))
+    with pytest.raises(RuntimeError, match="Long did not match Float"):
+        torch.isclose(torch.ones(2, dtype=torch.int64), torch.ones(2))
+    with pytest.raises(RuntimeError, match=r"The size of tensor a \(2\) must match the size of tensor b \(3\)"):
+        torch.allclose(torch.ones(2), torch.ones(3))
 
 
 def test_logic_and_lerp():
@@ -91,6 +105,18 @@ def test_norm_and_logsumexp():
     np.testing.assert_allclose(torch.logsumexp(t, 1).numpy(), np.log(np.exp(a).sum(1)), rtol=1e-12)
     big = torch.tensor([1000.0, 1000.0], dtype=torch.float64)
     np.testing.assert_allclose(torch.logsumexp(big, 0).item(), 1000 + math.log(2), rtol=1e-12)
+    np.testing.assert_allclose(t.t().logsumexp((0, 1)).item(), np.log(np.exp(a).sum()), rtol=1e-12)
+    np.testing.assert_allclose(
+        t[:, ::2].logsumexp(-1, keepdim=True).numpy(), np.log(np.exp(a[:, ::2]).sum(-1, keepdims=True)), rtol=1e-12
+    )
+    inf = float("inf")
+    assert torch.logsumexp(torch.tensor([inf, 1.0]), 0).item() == inf
+    assert torch.logsumexp(torch.tensor([-inf, -inf]), 0).item() == -inf
+    assert torch.logsumexp(torch.ones(0), 0).item() == -inf
+    assert torch.logsumexp(torch.ones(0, 3), 1).shape == (0,)
+    assert torch.logsumexp(torch.tensor(3.0), 0).item() == 3.0
+    ints = torch.logsumexp(torch.tensor([1, 2]), 0)
+    assert ints.dtype == torch.float32 and abs(ints.item() - math.log(math.e + math.e**2)) < 1e-6
 
 
 def test_finfo_iinfo():

@@ -61,9 +61,11 @@ def cpp_return_type(f: NativeFunction) -> str:
     one = lambda t: "th::Tensor&" if t.mutable else "th::Tensor"  # noqa: E731
     if len(rets) == 1 and rets[0].is_list:
         return "std::vector<th::Tensor>"
+    if len(rets) == 1 and rets[0] == Type("bool"):  # a question about tensors (equal, allclose)
+        return "bool"
     if len(rets) == 1:
         if rets[0].base != "Tensor":
-            raise CodegenError(f"line {f.line}: only Tensor returns are supported, got {rets[0]}")
+            raise CodegenError(f"line {f.line}: only Tensor and bool returns are supported, got {rets[0]}")
         return one(rets[0])
     return f"std::tuple<{', '.join(one(t) for t in rets)}>"
 
@@ -206,6 +208,8 @@ def call_body(f: NativeFunction, exprs: dict[str, str], method: bool, va: Argume
     recording = f"torch::autograd::recording({', '.join(_var(f, a, method) for a in inputs)})"
     py_args = "nb::make_tuple(" + ", ".join(_py_value(f, a, method, exprs, va) for a in f.schema.arguments) + ")"
     name = f.schema.full_name
+    if cpp_return_type(f) == "bool":  # not differentiable: nothing to record
+        return " ".join([*lines, f"return nb::bool_({call});"])
     if inputs and f.schema.is_out:
         lines.append(f'torch::autograd::check_out("{f.schema.name}", {recording});')
     if len(rets) == 1 and rets[0].alias:

@@ -31,6 +31,7 @@ __all__ = [
     "zeros_like",
     "cat_backward",
     "repeat_backward",
+    "logsumexp_backward",
     "diag_backward",
     "prod_backward",
     "isfinite_mask",
@@ -220,6 +221,13 @@ def cat_backward(grad: Tensor, dim: int, shapes) -> list:
         out.append(grad.narrow(d, offset, shape[d]))
         offset += shape[d]
     return out
+
+
+def logsumexp_backward(grad: Tensor, self: Tensor, result: Tensor, dims, keepdim: bool) -> Tensor:
+    """Gradient of logsumexp: grad * softmax(self) along dims, i.e. grad * exp(self - result)."""
+    grad = _unsqueeze_dims(grad, dims, self.dim(), keepdim)
+    result = _unsqueeze_dims(result, dims, self.dim(), keepdim)
+    return grad * (self - result).exp()
 
 
 def repeat_backward(grad: Tensor, repeats, shape) -> Tensor:

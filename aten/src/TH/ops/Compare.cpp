@@ -1,5 +1,6 @@
-// Float classification and closeness (isnan, isinf, isfinite, nan_to_num, isclose), logical_not,
-// bitwise_not and lerp: composites of the pointwise ops (so every device has them).
+// Float classification and closeness (isnan, isinf, isfinite, nan_to_num, isclose, allclose,
+// equal), logical_not, bitwise_not and lerp: composites of the pointwise ops (so every device has
+// them).
 #include <cmath>
 #include <limits>
 
@@ -11,7 +12,17 @@ namespace {
 Tensor number(double v) { return wrap_number(Scalar(v)); }
 Tensor all_false(const Tensor& self) { return zeros_like(self, ScalarType::Bool, std::nullopt); }
 const Scalar one(int64_t(1));
+
+/// The value of a 0-dim bool tensor (on any device).
+bool is_true(const Tensor& t) {
+  Tensor host = to(t, Device(), ScalarType::Bool, false, false);
+  return *reinterpret_cast<const bool*>(host.data_ptr());
+}
 }  // namespace
+
+// entry points declared by the generated bindings from their schemas
+bool allclose(const Tensor& self, const Tensor& other, double rtol, double atol, bool equal_nan);
+bool equal(const Tensor& self, const Tensor& other);
 
 Tensor isnan(const Tensor& self) {
   return is_floating_point(self.dtype()) ? ne(self, self) : all_false(self);
@@ -43,8 +54,8 @@ Tensor nan_to_num(const Tensor& self, std::optional<double> nan, std::optional<d
 }
 
 Tensor isclose(const Tensor& self, const Tensor& other, double rtol, double atol, bool equal_nan) {
-  TH_CHECK(self.dtype() == other.dtype(), scalar_type_name(self.dtype()), " did not match ",
-           scalar_type_name(other.dtype()));
+  TH_CHECK(self.dtype() == other.dtype(), scalar_type_cpp_name(self.dtype()), " did not match ",
+           scalar_type_cpp_name(other.dtype()));
   TH_CHECK(rtol >= 0, "rtol must be greater than or equal to zero, but got ", rtol);
   TH_CHECK(atol >= 0, "atol must be greater than or equal to zero, but got ", atol);
   Tensor close = eq(self, other);
@@ -57,6 +68,18 @@ Tensor isclose(const Tensor& self, const Tensor& other, double rtol, double atol
   Tensor err = abs(sub(a, b, one));
   Tensor allowed = add(number(atol), mul(number(rtol), abs(b)), one);
   return logical_or(close, logical_and(isfinite(err), le(err, allowed)));
+}
+
+bool allclose(const Tensor& self, const Tensor& other, double rtol, double atol, bool equal_nan) {
+  return is_true(all(isclose(self, other, rtol, atol, equal_nan)));
+}
+
+bool equal(const Tensor& self, const Tensor& other) {
+  TH_CHECK(self.device() == other.device(),
+           "Expected all tensors to be on the same device, but found at least two "
+           "devices, ",
+           self.device().str(), " and ", other.device().str(), "!");
+  return self.sizes() == other.sizes() && is_true(all(eq(self, other)));
 }
 
 Tensor bitwise_not(const Tensor& self) {

@@ -37,7 +37,7 @@ Tensor reduce(const Tensor& self, const IntList& dims, bool keepdim, ScalarType 
               const char* name) {
   if (op == ReduceOp::Max || op == ReduceOp::Min) {  // no identity a user would expect: refuse empty input
     bool empty = self.numel() == 0;
-    for (int64_t d : dims) empty = empty || self.size(d) == 0;
+    for (int64_t d : dims) empty = empty || (self.dim() > 0 && self.size(d) == 0);
     TH_CHECK(
         !empty || (!dims.empty() && self.numel() != 0), name,
         "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with "
@@ -154,6 +154,19 @@ Tensor all(const Tensor& self, int64_t dim, bool keepdim) {
 Tensor any(const Tensor& self) { return reduce(self, {}, false, ScalarType::Bool, ReduceOp::Any, "any"); }
 Tensor any(const Tensor& self, int64_t dim, bool keepdim) {
   return reduce(self, {dim}, keepdim, ScalarType::Bool, ReduceOp::Any, "any");
+}
+
+Tensor isinf(const Tensor& self);  // ops/Compare.cpp (declared by the bindings)
+Tensor logsumexp(const Tensor& self, const IntList& dim, bool keepdim);
+
+Tensor logsumexp(const Tensor& self, const IntList& dim, bool keepdim) {
+  // log(sum(exp(x - m))) + m with m the max (0 where infinite, so inf and -inf rows stay exact)
+  const Tensor x = is_floating_point(self.dtype()) ? self : to_dtype(self, get_default_dtype());
+  if (x.numel() == 0) return log(sum(exp(x), dim, keepdim, std::nullopt));  // -inf over empty dims
+  Tensor m = amax(x, dim, true);
+  m = where(isinf(m), wrap_number(Scalar(0.0)), m);
+  Tensor out = log(sum(exp(sub(x, m, Scalar(int64_t(1)))), dim, keepdim, std::nullopt));
+  return add(out, keepdim ? m : reshape(m, out.sizes()), Scalar(int64_t(1)));
 }
 
 Tensor max(const Tensor& self) { return reduce(self, {}, false, self.dtype(), ReduceOp::Max, "max"); }
