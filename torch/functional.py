@@ -262,4 +262,6 @@ def from_dlpack(ext_tensor) -> Tensor:
                 "from_dlpack received an invalid capsule. Note that DLTensor capsules can be consumed only "
                 "once, so you might have already constructed a tensor from it once."
             ) from None
+        if not hasattr(ext_tensor, "__dlpack__"):
+            raise AttributeError(f"'{type(ext_tensor).__name__}' object has no attribute '__dlpack__'") from None
         raise

@@ -66,3 +66,23 @@ def test_like_factories_keep_shape_and_dtype():
 def test_errors(make, message):
     with pytest.raises(RuntimeError, match=message):
         make()
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: torch.empty(2**31, 2**31),  # 2**62 elements: the bytes overflow int64
+        lambda: torch.zeros(2**40, 2**30),
+        lambda: torch.ones(2).repeat(2**62, 4),
+        lambda: torch.ones(2).tile(2**33, 2**33),
+        lambda: torch.arange(6.0).as_strided((2**62, 4), (1, 1)),
+    ],
+)
+def test_sizes_whose_storage_overflows_raise(make):
+    with pytest.raises(RuntimeError, match="Storage size calculation overflowed with sizes="):
+        make()
+
+
+def test_views_whose_numel_overflows_raise():
+    with pytest.raises(RuntimeError, match="numel: integer multiplication overflow"):
+        torch.ones(2).expand(2**62, 2)

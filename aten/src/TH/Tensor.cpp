@@ -103,7 +103,18 @@ int64_t wrap_dim(int64_t dim, int64_t ndim) {
   return dim < 0 ? dim + std::max<int64_t>(ndim, 1) : dim;
 }
 
+namespace {
+/// Whether prod(sizes) * scale overflows int64 (shapes PyTorch refuses: never a wrapped size).
+bool size_overflows(const IntList& sizes, int64_t scale) {
+  int64_t n = scale;
+  for (int64_t s : sizes)
+    if (__builtin_mul_overflow(n, s, &n)) return true;
+  return false;
+}
+}  // namespace
+
 Tensor make_view(const Tensor& base, IntList sizes, IntList strides, int64_t offset) {
+  TH_CHECK(!size_overflows(sizes, 1), "numel: integer multiplication overflow");
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = base.storage();
   impl->sizes = std::move(sizes);
@@ -126,6 +137,8 @@ Tensor empty_tensor(const IntList& sizes, ScalarType dtype, Device device) {
     TH_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", shape_str(sizes));
   }
   TH_CHECK(sizes.size() <= TH_MAX_DIMS, "tensors have at most ", TH_MAX_DIMS, " dimensions");
+  TH_CHECK(!size_overflows(sizes, int64_t(element_size(dtype))),
+           "Storage size calculation overflowed with sizes=", shape_str(sizes));
   if (device.is_cuda() && device.index < 0) device.index = 0;
   if (device.is_cpu()) device.index = -1;
   auto impl = std::make_shared<TensorImpl>();

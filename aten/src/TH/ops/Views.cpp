@@ -17,11 +17,19 @@ Tensor as_strided(const Tensor& self, const IntList& size, const IntList& stride
     TH_CHECK(stride[d] >= 0, "as_strided: Negative strides are not supported at the moment, got strides: ",
              shape_str(stride));
     if (size[d] == 0) last = -1;
-    if (last >= 0) last += (size[d] - 1) * stride[d];
+    int64_t span = 0;
+    TH_CHECK(last < 0 || (!__builtin_mul_overflow(size[d] - 1, stride[d], &span) &&
+                          !__builtin_add_overflow(last, span, &last)),
+             "Storage size calculation overflowed with sizes=", shape_str(size),
+             " and strides=", shape_str(stride));
   }
+  int64_t needed = 0;  // bytes
+  TH_CHECK(!__builtin_mul_overflow(last + 1, int64_t(self.element_size()), &needed),
+           "Storage size calculation overflowed with sizes=", shape_str(size),
+           " and strides=", shape_str(stride));
   int64_t capacity = static_cast<int64_t>(self.storage()->nbytes() / self.element_size());
   TH_CHECK(last < capacity, "setStorage: sizes ", shape_str(size), ", strides ", shape_str(stride),
-           ", storage offset ", offset, " requiring a storage size of ", (last + 1) * self.element_size(),
+           ", storage offset ", offset, " requiring a storage size of ", needed,
            " are out of bounds for storage of size ", self.storage()->nbytes());
   return make_view(self, size, stride, offset);
 }
