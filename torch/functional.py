@@ -257,11 +257,10 @@ def from_dlpack(ext_tensor) -> Tensor:
     try:
         return torch._C._from_dlpack(ext_tensor)
     except TypeError:
-        if type(ext_tensor).__name__ == "PyCapsule":
-            raise RuntimeError(
-                "from_dlpack received an invalid capsule. Note that DLTensor capsules can be consumed only "
-                "once, so you might have already constructed a tensor from it once."
-            ) from None
-        if not hasattr(ext_tensor, "__dlpack__"):
-            raise AttributeError(f"'{type(ext_tensor).__name__}' object has no attribute '__dlpack__'") from None
-        raise
+        if hasattr(ext_tensor, "__dlpack__"):
+            raise
+        # anything else is taken for a capsule, as upstream does
+        raise RuntimeError(
+            "from_dlpack received an invalid capsule. Note that DLTensor capsules can be consumed only "
+            "once, so you might have already constructed a tensor from it once."
+        ) from None
