@@ -113,6 +113,8 @@ def test_layout_preserving_copies_and_rearranging_ops_match_cpu():
         lambda t: t[0].diag(-1),
         lambda t: torch.diag(t[0, 0]),
         lambda t: t.unsqueeze(0).contiguous(memory_format=torch.channels_last),
+        lambda t: t.transpose(0, 2).to(torch.float64),
+        lambda t: torch.empty_like(t.transpose(0, 1)).fill_(1),
     ):
         got, want = f(ca), f(a)
         assert got.stride() == want.stride()
