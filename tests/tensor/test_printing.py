@@ -38,3 +38,15 @@ CASES = [
 def test_repr(make, want):
     assert repr(make()) == want
     assert str(make()) == want
+
+
+def test_named_tuple_results_print_as_pytorch():
+    t = torch.tensor([[1.0, 5.0], [3.0, 2.0]])
+    r = t.max(1)
+    assert type(r) is torch.return_types.max and type(r).__module__ == "torch.return_types"
+    assert repr(r) == str(r) == ("torch.return_types.max(\nvalues=tensor([5., 3.]),\nindices=tensor([1, 0]))")
+    values, indices = torch.tensor([3.0, 1.0, 2.0]).sort()
+    assert repr(torch.tensor([3.0, 1.0, 2.0]).sort()).startswith(
+        "torch.return_types.sort(\nvalues=tensor([1., 2., 3.])"
+    )
+    assert indices.tolist() == [1, 2, 0]

@@ -27,7 +27,10 @@ nb::handle return_type(const char* name, std::initializer_list<const char*> fiel
   nb::list names;
   for (const char* f : fields) names.append(f);
   nb::object cls = nb::module_::import_("collections").attr("namedtuple")(name, names);
+  nb::module_ home = nb::module_::import_("torch.return_types");
   cls.attr("__module__") = "torch.return_types";
+  cls.attr("__repr__") = home.attr("_repr");
+  home.attr(name) = cls;
   types[name] = cls.inc_ref().ptr();
   return types[name];
 }
