@@ -7,22 +7,100 @@ import numpy as np
 import torch
 
 _FROM_NUMPY_KINDS = "biuf"
+_SEQUENCES = (list, tuple, range)
+
+
+def _numpy_dtypes() -> dict:
+    """torch dtype -> NumPy scalar type, for the dtypes NumPy has."""
+    names = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64")
+    return {getattr(torch, n): np.dtype(n if n != "bool" else np.bool_).type for n in names}
+
+
+_TO_NUMPY = _numpy_dtypes()
+_FROM_NUMPY = {v: k for k, v in _TO_NUMPY.items()}
+
+
+def _leaf_dtype(x) -> torch.dtype:
+    """The dtype PyTorch infers for one non-sequence element (a Python or NumPy scalar, an ndarray,
+    a tensor)."""
+    if isinstance(x, (np.generic, np.ndarray)):  # before float: np.float64 is a float subclass
+        if x.dtype.type not in _FROM_NUMPY:
+            raise TypeError(f"Could not infer dtype of {type(x).__name__}")
+        return _FROM_NUMPY[x.dtype.type]
+    if isinstance(x, bool):
+        return torch.bool
+    if isinstance(x, int):
+        return torch.int64
+    if isinstance(x, float):
+        return torch.get_default_dtype()
+    if isinstance(x, torch.Tensor):
+        return x.dtype
+    if isinstance(x, str):
+        raise TypeError("new(): invalid data type 'str'")
+    raise TypeError(f"Could not infer dtype of {type(x).__name__}")
+
+
+def _infer_dtype(seq) -> torch.dtype | None:
+    """The dtype of a nested sequence: its elements' dtypes promoted (PyTorch's infer_scalar_type);
+    None when it holds no element."""
+    kinds = set(map(type, seq))
+    out = None
+    if kinds <= {bool, int, float}:  # the common case, without a Python-level loop over elements
+        if float in kinds:
+            return torch.get_default_dtype()
+        return torch.int64 if int in kinds else (torch.bool if kinds else None)
+    for x in seq:
+        d = _infer_dtype(x) if isinstance(x, _SEQUENCES) else _leaf_dtype(x)
+        if d is not None:
+            out = d if out is None else torch.promote_types(out, d)
+    return out
+
+
+def _ragged_error(data) -> ValueError | None:
+    """PyTorch's message for the first sequence whose length differs from its siblings'."""
+    sizes, first = [], data
+    while isinstance(first, _SEQUENCES):
+        sizes.append(len(first))
+        first = first[0] if len(first) else None
+
+    def walk(seq, dim):
+        if len(seq) != sizes[dim]:
+            return ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(seq)})")
+        for x in seq:
+            if isinstance(x, _SEQUENCES) and dim + 1 < len(sizes):
+                err = walk(x, dim + 1)
+                if err:
+                    return err
+        return None
+
+    return walk(data, 0) if sizes else None
 
 
 def _infer(data) -> tuple[np.ndarray, torch.dtype | None]:
     """An ndarray holding `data`, and the dtype PyTorch infers for it when NumPy has none like it
-    (Python floats follow the default dtype, which may be bfloat16)."""
+    (bfloat16 as a default dtype: the array is float32 then)."""
     if isinstance(data, np.ndarray):
         return data, None
-    arr = np.asarray(data)
-    if arr.dtype == object or arr.dtype.kind not in _FROM_NUMPY_KINDS:
-        raise TypeError(f"Could not infer dtype of {type(data).__name__}")
-    if arr.dtype.kind == "f" and not isinstance(data, np.generic):
-        default = torch.get_default_dtype()
-        return arr.astype(np.float64 if default == torch.float64 else np.float32), default
-    if arr.dtype.kind in "iu" and not isinstance(data, np.generic):
-        arr = arr.astype(np.int64)
-    return arr, None
+    if isinstance(data, str):
+        raise TypeError("new(): invalid data type 'str'")
+    if isinstance(data, _SEQUENCES):
+        first = data
+        while isinstance(first, _SEQUENCES) and len(first):
+            first = first[0]
+        if isinstance(first, str):  # PyTorch sizes a nested list by its first elements; a str is one
+            raise ValueError("too many dimensions 'str'")
+        dtype = _infer_dtype(data)
+        dtype = torch.get_default_dtype() if dtype is None else dtype
+    else:
+        dtype = _leaf_dtype(data)
+    np_type = _TO_NUMPY.get(dtype, np.float32)  # bfloat16 travels as float32
+    try:
+        arr = np.array(data, dtype=np_type)
+    except OverflowError:
+        raise ValueError("Overflow when unpacking long long") from None
+    except ValueError:
+        raise (_ragged_error(data) or TypeError("not a sequence")) from None
+    return arr, (dtype if np_type is np.float32 and dtype is not torch.float32 else None)
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> torch.Tensor:

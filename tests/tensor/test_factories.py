@@ -86,3 +86,41 @@ def test_sizes_whose_storage_overflows_raise(make):
 def test_views_whose_numel_overflows_raise():
     with pytest.raises(RuntimeError, match="numel: integer multiplication overflow"):
         torch.ones(2).expand(2**62, 2)
+
+
+@pytest.mark.parametrize(
+    "data,dtype",
+    [
+        ([np.float64(1.5)], torch.float64),  # NumPy scalars keep their dtype...
+        ([np.int32(3)], torch.int32),
+        ([np.float16(1), 2.5], torch.float32),  # ...and promote with the Python ones
+        ([np.int32(1), 2], torch.int64),
+        ([np.int8(1), np.uint8(2)], torch.int16),
+        ([True, 2], torch.int64),
+        ([True, False], torch.bool),
+        ([1, 2.5], torch.float32),
+        ([torch.tensor(1, dtype=torch.int16), 2], torch.int64),
+        ([np.ones(2, np.float16), [1.0, 2.0]], torch.float32),
+        ([[], []], torch.float32),
+        (np.float64(1.5), torch.float64),
+        (range(3), torch.int64),
+    ],
+)
+def test_tensor_infers_dtypes_as_pytorch(data, dtype):
+    t = torch.tensor(data)
+    assert t.dtype == dtype
+    np.testing.assert_array_equal(t.numpy(), np.asarray(data, dtype=np.float64).astype(t.numpy().dtype))
+
+
+def test_tensor_rejects_what_pytorch_rejects():
+    with pytest.raises(ValueError, match=r"expected sequence of length 2 at dim 1 \(got 3\)"):
+        torch.tensor([[1, 2], [3, 4, 5]])
+    with pytest.raises(ValueError, match=r"expected sequence of length 1 at dim 2 \(got 2\)"):
+        torch.tensor([[[1], [2]], [[3], [4, 5]]])
+    with pytest.raises(ValueError, match="Overflow when unpacking long long"):
+        torch.tensor(2**64)
+    with pytest.raises(ValueError, match="too many dimensions 'str'"):
+        torch.tensor(["a"])
+    with pytest.raises(TypeError, match="invalid data type 'str'"):
+        torch.tensor("a")
+    assert torch.tensor([2**63 - 1, -(2**63)]).tolist() == [2**63 - 1, -(2**63)]  # the int64 range is fine
