@@ -92,12 +92,12 @@ class Config:
         cfg = cls(Path(build_dir), Path(package_dir), use_cuda, build_type, env.get("TORCH_CUDA_ARCH_LIST", ""))
         for k, v in overrides.items():
             setattr(cfg, k, v)
-        if not cfg.cuda_arch_list and cfg.use_cuda.lower() not in ("0", "off"):
-            cfg.cuda_arch_list = default_cuda_archs()
         return cfg
 
-    def cmake_args(self) -> list[str]:
-        """The cmake command line that configures this build."""
+    def cmake_args(self, detect_archs: bool = True) -> list[str]:
+        """The cmake command line that configures this build. Without TORCH_CUDA_ARCH_LIST the GPUs'
+        architectures are detected (nvidia-smi: ~0.1 s) only when cmake really runs: the fingerprint
+        of a no-op build uses the knob as given (`invoke configure` re-detects after a GPU change)."""
         args = [
             "cmake",
             "-S",
@@ -112,14 +112,17 @@ class Config:
             f"-DDEBUG={'ON' if self.build_type == 'Debug' else 'OFF'}",
             f"-DREL_WITH_DEB_INFO={'ON' if self.build_type == 'RelWithDebInfo' else 'OFF'}",
         ]
-        if self.cuda_arch_list:
-            args.append(f"-DTORCH_CUDA_ARCH_LIST={self.cuda_arch_list}")
+        archs = self.cuda_arch_list
+        if not archs and self.use_cuda.lower() not in ("0", "off"):
+            archs = default_cuda_archs() if detect_archs else "detected"
+        if archs:
+            args.append(f"-DTORCH_CUDA_ARCH_LIST={archs}")
         return args
 
     def fingerprint(self) -> str:
         """Hash of everything that decides the configure step (args and compiler environment)."""
         env = {k: os.environ.get(k, "") for k in ("CC", "CXX", "CUDACXX", "CCACHE_DIR", "CUDA_HOME")}
-        blob = json.dumps({"args": self.cmake_args(), "env": env}, sort_keys=True)
+        blob = json.dumps({"args": self.cmake_args(detect_archs=False), "env": env}, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def cuda_enabled(self) -> bool:
@@ -157,9 +160,11 @@ def configure(cfg: Config, force: bool = False) -> bool:
     say(f"configuring {cfg.build_dir} (USE_CUDA={cfg.use_cuda}, {cfg.build_type})")
     if fresh and (cfg.build_dir / "CMakeCache.txt").exists():
         (cfg.build_dir / "CMakeCache.txt").unlink()
-    run(cfg.cmake_args())
+    args = cfg.cmake_args()
+    run(args)
     cfg.build_dir.mkdir(parents=True, exist_ok=True)
-    stamp.write_text(json.dumps({"fingerprint": fingerprint, "config": asdict(cfg)}, default=str, indent=1))
+    record = {"fingerprint": fingerprint, "config": asdict(cfg), "cmake": args}
+    stamp.write_text(json.dumps(record, default=str, indent=1))
     say(f"configured in {time.perf_counter() - t0:.1f}s")
     return True
 
