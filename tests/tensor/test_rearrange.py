@@ -158,3 +158,42 @@ def test_flip_roll_property(shape, data):
     shifts = [data.draw(st.integers(-6, 6)) for _ in dims]
     if dims:
         np.testing.assert_array_equal(t.roll(shifts, dims).numpy(), np.roll(a, shifts, tuple(dims)))
+
+
+def _strided(data, shape):
+    """(tensor, array): a random layout of the same values (contiguous, transposed or stepped)."""
+    a = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+    t = torch.from_numpy(a.copy())
+    layout = data.draw(st.sampled_from(["contiguous", "transposed", "stepped"]))
+    if layout == "transposed" and len(shape) > 1:
+        return t.transpose(0, -1), a.swapaxes(0, -1)
+    if layout == "stepped" and shape[0] > 1:
+        return t[::2], a[::2]
+    return t, a
+
+
+@given(shape=st.lists(st.integers(0, 4), min_size=1, max_size=3), data=st.data())
+@settings(max_examples=60, deadline=None)
+def test_repeat_tile_property(shape, data):
+    t, a = _strided(data, shape)
+    reps = data.draw(st.lists(st.integers(0, 3), min_size=a.ndim, max_size=a.ndim + 2))
+    np.testing.assert_array_equal(t.repeat(*reps).numpy(), np.tile(a, reps))
+    few = data.draw(st.lists(st.integers(0, 3), min_size=1, max_size=a.ndim + 1))
+    np.testing.assert_array_equal(t.tile(few).numpy(), np.tile(a, few))
+
+
+@given(shape=st.lists(st.integers(0, 5), min_size=1, max_size=3), k=st.integers(-6, 6), data=st.data())
+@settings(max_examples=60, deadline=None)
+def test_triangles_and_diag_property(shape, k, data):
+    t, a = _strided(data, shape)
+    if a.ndim >= 2:
+        np.testing.assert_array_equal(t.tril(k).numpy(), np.tril(a, k))
+        np.testing.assert_array_equal(t.triu(k).numpy(), np.triu(a, k))
+    else:
+        with pytest.raises(RuntimeError, match="input tensor must have at least 2 dimensions"):
+            t.tril(k)
+    if a.ndim <= 2:
+        np.testing.assert_array_equal(t.diag(k).numpy(), np.diag(a, k))
+    else:
+        with pytest.raises(RuntimeError, match="diag\\(\\): Supports 1D or 2D tensors"):
+            t.diag(k)
