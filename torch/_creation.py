@@ -56,12 +56,18 @@ def _infer_dtype(seq) -> torch.dtype | None:
     return out
 
 
-def _ragged_error(data) -> ValueError | None:
-    """PyTorch's message for the first sequence whose length differs from its siblings'."""
+def _first_elements(data) -> tuple[list, object]:
+    """The sizes PyTorch gives a nested sequence (from its first elements down) and the first leaf."""
     sizes, first = [], data
     while isinstance(first, _SEQUENCES):
         sizes.append(len(first))
         first = first[0] if len(first) else None
+    return sizes, first
+
+
+def _ragged_error(data) -> ValueError | None:
+    """PyTorch's message for the first sequence whose length differs from its siblings'."""
+    sizes, _ = _first_elements(data)
 
     def walk(seq, dim):
         if len(seq) != sizes[dim]:
@@ -77,30 +83,23 @@ def _ragged_error(data) -> ValueError | None:
 
 
 def _infer(data) -> tuple[np.ndarray, torch.dtype | None]:
-    """An ndarray holding `data`, and the dtype PyTorch infers for it when NumPy has none like it
-    (bfloat16 as a default dtype: the array is float32 then)."""
+    """A new C-contiguous ndarray holding `data`, and the dtype PyTorch infers for it when NumPy has
+    none like it (bfloat16 as a default dtype: the array is float32 then)."""
     if isinstance(data, np.ndarray):
-        return data, None
-    if isinstance(data, str):
-        raise TypeError("new(): invalid data type 'str'")
+        return np.array(data, copy=True, order="C"), None
     if isinstance(data, _SEQUENCES):
-        first = data
-        while isinstance(first, _SEQUENCES) and len(first):
-            first = first[0]
-        if isinstance(first, str):  # PyTorch sizes a nested list by its first elements; a str is one
+        if isinstance(_first_elements(data)[1], str):  # sized by its first elements, a str is one more dim
             raise ValueError("too many dimensions 'str'")
-        dtype = _infer_dtype(data)
-        dtype = torch.get_default_dtype() if dtype is None else dtype
+        dtype = _infer_dtype(data) or torch.get_default_dtype()
     else:
         dtype = _leaf_dtype(data)
-    np_type = _TO_NUMPY.get(dtype, np.float32)  # bfloat16 travels as float32
     try:
-        arr = np.array(data, dtype=np_type)
+        arr = np.array(data, dtype=_TO_NUMPY.get(dtype, np.float32))  # bfloat16 travels as float32
     except OverflowError:
         raise ValueError("Overflow when unpacking long long") from None
     except ValueError:
         raise (_ragged_error(data) or TypeError("not a sequence")) from None
-    return arr, (dtype if np_type is np.float32 and dtype is not torch.float32 else None)
+    return arr, (None if dtype in _TO_NUMPY else dtype)
 
 
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> torch.Tensor:
@@ -108,8 +107,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     if isinstance(data, torch.Tensor):  # one copy, already in the wanted dtype and device
         t = data.detach().to(device if device is not None else data.device, dtype, copy=True)
     else:
-        arr, inferred = _infer(data)
-        t = torch.from_numpy(np.array(arr, copy=True, order="C"))
+        arr, inferred = _infer(data)  # already a copy of its own
+        t = torch.from_numpy(arr)
         dtype = dtype if dtype is not None else inferred
         if dtype is not None or device is not None:
             t = t.to(device if device is not None else t.device, dtype)

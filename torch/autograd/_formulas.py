@@ -246,7 +246,7 @@ def diag_backward(grad: Tensor, shape, diagonal: int) -> Tensor:
     write grad onto it in a zero matrix)."""
     if len(shape) == 1:
         return grad.diag(diagonal)
-    rows, cols = shape
+    cols = shape[1]
     out = torch.zeros(shape, dtype=grad.dtype, device=grad.device)
     start = diagonal if diagonal >= 0 else -diagonal * cols
     if grad.numel():

@@ -20,11 +20,9 @@ Tensor filled(Tensor t, const Scalar& value) {
 Tensor empty(const IntList& size, std::optional<ScalarType> dtype, std::optional<Device> device,
              std::optional<MemoryFormat> memory_format) {
   const MemoryFormat format = memory_format.value_or(MemoryFormat::Contiguous);
-  TH_CHECK(format != MemoryFormat::Preserve, "unsupported memory format Preserve");
-  const ScalarType dt = dtype.value_or(get_default_dtype());
-  const Device dev = device.value_or(Device());
-  return format == MemoryFormat::Contiguous ? empty_tensor(size, dt, dev)
-                                            : empty_like_tensor(Tensor(), size, dt, dev, format);
+  TH_CHECK(format != MemoryFormat::Preserve, "unsupported memory format Preserve");  // nothing to preserve
+  return empty_like_tensor(Tensor(), size, dtype.value_or(get_default_dtype()), device.value_or(Device()),
+                           format);
 }
 
 Tensor zeros(const IntList& size, std::optional<ScalarType> dtype, std::optional<Device> device) {
