@@ -215,7 +215,8 @@ def measure(args: argparse.Namespace) -> int:
             )
             return tree.invoke("gen-bindings", "relink")
 
-        shard = f"shard_{shard_of('plus', 8)}.cpp"
+        shards = len(list((tree.build / "generated" / "bindings").glob("shard_*.cpp")))
+        shard = f"shard_{shard_of('plus', shards)}.cpp"
         ours, floor = paired(add_op, lambda: tree.compile_floor(shard) + tree.link_floor("_C"), args.repeat)
         rows.append(("one-op YAML edit -> `gen-bindings relink`", ours, floor, "one shard compile + _C link", ""))
         yaml.write_text(original)

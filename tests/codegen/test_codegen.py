@@ -64,6 +64,13 @@ def test_output_is_deterministic_and_rewritten_only_on_change(tmp_path):
     assert {p: p.read_bytes() for p in out.iterdir()} == snapshot
 
 
+def test_fewer_shards_remove_the_stale_ones(tmp_path):
+    out, pyi = tmp_path / "gen", tmp_path / "_C.pyi"
+    generate(YAML, out, pyi, 8)
+    generate(YAML, out, pyi, 4)
+    assert sorted(p.name for p in out.glob("shard_*.cpp")) == [f"shard_{k}.cpp" for k in range(4)]
+
+
 def test_adding_an_op_changes_one_shard(tmp_path):
     yaml_copy = tmp_path / "nf.yaml"
     yaml_copy.write_text(YAML.read_text())

@@ -22,6 +22,8 @@ def generate(yaml_path: Path, out: Path, pyi: Path, shards: int) -> list[Path]:
     funcs = load(yaml_path)
     files = {out / name: text for name, text in bindings.render_shards(funcs, shards).items()}
     files[pyi] = stubs.render(funcs)
+    for stale in set(out.glob("shard_*.cpp")) - files.keys():  # left by a build with more shards
+        stale.unlink()
     return [p for p, text in files.items() if write_if_changed(p, text)]
 
 
@@ -31,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--yaml", type=Path, default=Path("aten/native_functions.yaml"))
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--pyi", type=Path, required=True)
-    ap.add_argument("--shards", type=int, default=8)
+    ap.add_argument("--shards", type=int, default=32, help="number of binding shards (CMake passes its own)")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     try:
