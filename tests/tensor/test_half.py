@@ -8,6 +8,10 @@ for the ops. Runs against upstream PyTorch too (nox -s tests-reference).
 from __future__ import annotations
 
 import math
+import os
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -185,6 +189,53 @@ class TestConversions:
     def test_repr(self):
         assert repr(torch.tensor([1.5, 2.0], dtype=torch.float16)) == "tensor([1.5000, 2.0000], dtype=torch.float16)"
         assert repr(torch.tensor([1.0, 2.0], dtype=torch.bfloat16)) == "tensor([1., 2.], dtype=torch.bfloat16)"
+
+
+class TestVectorizedPaths:
+    """Contiguous 16-bit data goes through the CPU's conversion instructions (F16C, AVX-512) and ops
+    widen it to float a chunk at a time: lengths around the vector widths and the chunk size, a sweep
+    of float32 bit patterns, and each CPU capability (TH_CPU_CAPABILITY caps ours; upstream ignores it)."""
+
+    @pytest.mark.parametrize("dtype", HALVES)
+    @pytest.mark.parametrize("n", [1, 7, 8, 9, 15, 16, 17, 31, 33, 255, 256, 257, 513, 4099])
+    def test_lengths(self, dtype, n):
+        t, x = sample(dtype, (n,), seed=n)
+        u, y = sample(dtype, (n,), seed=n + 1)
+        np.testing.assert_array_equal(t.float().numpy(), x)
+        np.testing.assert_array_equal(as_f32(torch.from_numpy(x * 1.001).to(dtype)), round_to(dtype, x * 1.001))
+        np.testing.assert_array_equal(as_f32(t + u), round_to(dtype, x + y))
+        np.testing.assert_array_equal((t < u).numpy(), x < y)
+        assert_close_rounded(dtype, torch.exp(t), np.exp(x))
+        assert_close_rounded(dtype, torch.tanh(t), np.tanh(x))
+
+    @pytest.mark.filterwarnings("ignore:overflow encountered in cast")
+    def test_float32_bit_patterns_sweep(self):
+        x = np.arange(0, 1 << 32, 4099, dtype=np.uint64).astype(np.uint32).view(np.float32)
+        for dtype, want in ((torch.float16, x.astype(np.float16).astype(np.float32)), (torch.bfloat16, bf16_round(x))):
+            got = as_f32(torch.from_numpy(x).to(dtype))
+            nan = np.isnan(x)
+            assert np.isnan(got[nan]).all()
+            np.testing.assert_array_equal(got[~nan].view(np.uint32), want[~nan].view(np.uint32))
+
+    @pytest.mark.parametrize("capability", ["default", "avx2", "avx512"])
+    def test_each_cpu_capability(self, capability):
+        script = textwrap.dedent("""
+            import numpy as np, torch
+            x = np.arange(0, 1 << 32, 65537, dtype=np.uint64).astype(np.uint32).view(np.float32)
+            x = x[np.isfinite(x)]
+            with np.errstate(over="ignore"):
+                want = x.astype(np.float16)
+            got = torch.from_numpy(x).half()
+            assert (got.numpy().view(np.uint16) == want.view(np.uint16)).all()
+            h = (np.arange(1 << 16, dtype=np.uint32).astype(np.uint16)).view(np.float16)
+            np.testing.assert_array_equal(torch.from_numpy(h.copy()).float().numpy(), h.astype(np.float32))
+            b = torch.from_numpy(np.float32([1 + 2.0**-8, 1 + 3 * 2.0**-8, -2.5, 3.4e38] * 5)).bfloat16()
+            assert b.float().tolist() == [1.0, 1 + 2.0**-6, -2.5, float("inf")] * 5
+            assert (b + b).float().tolist() == [2.0, 2 + 2.0**-5, -5.0, float("inf")] * 5
+        """)
+        env = {**os.environ, "TH_CPU_CAPABILITY": capability}
+        p = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr[-2000:]
 
 
 UNARY = {

@@ -2,11 +2,30 @@
 // The CPU loop: runs a scalar functor over a TensorIterator, with a contiguous
 // fast path the compiler vectorizes. Inputs of type T reach the functor as opmath_t<T> (float for
 // the 16-bit floats); a result of that type is stored back as T.
+#include <algorithm>
 #include <utility>
 
 #include "../TensorIterator.h"
+#include "VecKernels.h"
 
 namespace th::cpu {
+
+/// n values converted between float and a 16-bit float, either way (rounding to nearest-even): the
+/// conversion instructions when `cv` (vec_convert()) has them, else the scalar conversions.
+template <typename From, typename To>
+void convert_16bit(const From* src, To* dst, int64_t n, vec_convert_fn cv) {
+  constexpr bool to_float = std::is_same_v<To, float>;
+  using H = std::conditional_t<to_float, From, To>;
+  static_assert(sizeof(H) == 2 && !std::is_same_v<H, opmath_t<H>>, "one side is a 16-bit float");
+  static_assert(std::is_same_v<std::conditional_t<to_float, To, From>, float>, "the other is float");
+  constexpr bool half = std::is_same_v<H, Half>;
+  if (cv) {
+    return cv(to_float ? (half ? VecConvert::HalfToFloat : VecConvert::BFloat16ToFloat)
+                       : (half ? VecConvert::FloatToHalf : VecConvert::FloatToBFloat16),
+              src, dst, n);
+  }
+  std::copy_n(src, n, dst);
+}
 
 namespace detail {
 /// The type f returns when called with one opmath_t<T> per input.
@@ -39,6 +58,30 @@ void apply_dense(const F& f, char** data, int64_t n, std::index_sequence<I...> s
   out_t* __restrict out = reinterpret_cast<out_t*>(data[0]);
   for (int64_t k = 0; k < n; ++k)
     out[k] = out_t(f(opmath_t<T>(reinterpret_cast<const T*>(data[I + 1])[k])...));
+}
+
+/// The dense loop for 16-bit float inputs: chunks of each input are widened to float in one loop,
+/// f runs over the float chunks, and the results are narrowed in another, so every step is a
+/// simple loop the compiler vectorizes (converting element by element inside f's loop is not).
+template <typename F, typename T, size_t... I>
+void apply_dense_widened(const F& f, char** data, int64_t n, std::index_sequence<I...> seq) {
+  using out_t = out_type<F, T, decltype(seq)>;
+  using res_t = decltype(f((I, opmath_t<T>())...));
+  constexpr int64_t kChunk = 256;
+  const vec_convert_fn cv = vec_convert();
+  out_t* __restrict out = reinterpret_cast<out_t*>(data[0]);
+  float wide[sizeof...(I)][kChunk];
+  res_t res[kChunk];
+  for (int64_t b = 0; b < n; b += kChunk) {
+    const int64_t m = std::min(kChunk, n - b);
+    (convert_16bit(reinterpret_cast<const T*>(data[I + 1]) + b, wide[I], m, cv), ...);
+    for (int64_t k = 0; k < m; ++k) res[k] = f(wide[I][k]...);
+    if constexpr (std::is_same_v<out_t, T> && std::is_same_v<res_t, float>) {
+      convert_16bit(res, out + b, m, cv);
+    } else {
+      for (int64_t k = 0; k < m; ++k) out[b + k] = out_t(res[k]);
+    }
+  }
 }
 
 /// Input I of a row: element k, or its one value when bit I of Mask says it is broadcast (stride 0).
@@ -98,7 +141,11 @@ void cpu_kernel(TensorIterator& iter, const F& f) {
       data[0] = iter.data_ptr(0) + begin * static_cast<int64_t>(sizeof(out_t));
       for (int i = 1; i <= static_cast<int>(Arity); ++i)
         data[i] = iter.data_ptr(i) + begin * int64_t(sizeof(T));
-      detail::apply_dense<F, T>(f, data, end - begin, Seq{});
+      if constexpr (!std::is_same_v<T, opmath_t<T>> && Arity > 0) {
+        detail::apply_dense_widened<F, T>(f, data, end - begin, Seq{});
+      } else {
+        detail::apply_dense<F, T>(f, data, end - begin, Seq{});
+      }
     });
     return;
   }

@@ -1,4 +1,6 @@
 // CPU kernels of the unary and binary op families (math/Unary.h, math/Binary.h) over cpu_kernel.
+#include <algorithm>
+
 #include "../Kernels.h"
 #include "../Parallel.h"
 #include "Loops.h"
@@ -18,9 +20,29 @@ bool vectorized_unary(TensorIterator& iter, math::UnaryOp op) {
     default: return false;
   }
   cpu::vec_unary_fn fn = cpu::vec_unary();
-  if (!fn || iter.common_dtype() != ScalarType::Float || iter.dtype(0) != ScalarType::Float ||
-      iter.dtype(1) != ScalarType::Float)
-    return false;
+  const ScalarType t = iter.common_dtype();
+  if (!fn || iter.dtype(0) != t || iter.dtype(1) != t) return false;
+  if (is_reduced_floating_point(t) && iter.is_contiguous()) {  // widened to float a chunk at a time
+    auto widened = [&](auto zero) {
+      using T = decltype(zero);
+      const T* in = reinterpret_cast<const T*>(iter.data_ptr(1));
+      T* out = reinterpret_cast<T*>(iter.data_ptr(0));
+      const cpu::vec_convert_fn cv = cpu::vec_convert();
+      parallel_for(iter.numel(), kGrainSize, [&](int64_t begin, int64_t end) {
+        constexpr int64_t kChunk = 256;
+        float buf[kChunk];
+        for (int64_t b = begin; b < end; b += kChunk) {
+          const int64_t m = std::min(kChunk, end - b);
+          cpu::convert_16bit(in + b, buf, m, cv);
+          fn(v, buf, buf, m);
+          cpu::convert_16bit(buf, out + b, m, cv);
+        }
+      });
+    };
+    t == ScalarType::Half ? widened(Half()) : widened(BFloat16());
+    return true;
+  }
+  if (t != ScalarType::Float) return false;
   if (iter.is_contiguous()) {
     const float* in = reinterpret_cast<const float*>(iter.data_ptr(1));
     float* out = reinterpret_cast<float*>(iter.data_ptr(0));

@@ -4,6 +4,9 @@
 #include <cstdint>
 
 #include "VecKernels.h"
+#if TH_VEC_LEVEL >= 1
+#include <immintrin.h>
+#endif
 
 #ifndef TH_VEC_LEVEL
 #define TH_VEC_LEVEL 0
@@ -149,6 +152,83 @@ double reduce(th::cpu::VecReduce op, const float* in, int64_t n) {
   return 0.0;
 }
 
-[[maybe_unused]] const bool registered = (th::cpu::register_vec_kernels(TH_VEC_LEVEL, &unary, &reduce), true);
+#if TH_VEC_LEVEL >= 1
+typedef uint16_t vh __attribute__((vector_size(TH_VEC_W * 2)));
+typedef uint32_t vu __attribute__((vector_size(TH_VEC_W * 4)));
+
+/// float16 <-> float: the F16C / AVX-512 instructions (exact, nearest-even, subnormals included).
+vf half_to_float(const uint16_t* p) {
+#if TH_VEC_LEVEL == 2
+  return (vf)_mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+#else
+  return (vf)_mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+#endif
+}
+
+void float_to_half(uint16_t* p, vf x) {
+  constexpr int kNearest = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+#if TH_VEC_LEVEL == 2
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), _mm512_cvtps_ph((__m512)x, kNearest));
+#else
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(p), _mm256_cvtps_ph((__m256)x, kNearest));
+#endif
+}
+
+/// bfloat16 <-> float: the upper half of the bits, rounded to nearest-even; NaN stays a quiet NaN.
+vf bf16_to_float(const uint16_t* p) {
+  vh h;
+  __builtin_memcpy(&h, p, sizeof h);
+  return (vf)(__builtin_convertvector(h, vu) << 16);
+}
+
+void float_to_bf16(uint16_t* p, vf x) {
+  const vu u = (vu)x;
+  const vu nan = (vu)((u & 0x7fffffffu) > 0x7f800000u);
+  const vu r = (nan & ((u >> 16) | 0x40u)) | (~nan & ((u + 0x7fffu + ((u >> 16) & 1u)) >> 16));
+  const vh h = __builtin_convertvector(r, vh);
+  __builtin_memcpy(p, &h, sizeof h);
+}
+
+/// W values at a time; the last n % W go through a zero-padded vector.
+void widen(vf (*load16)(const uint16_t*), const uint16_t* in, float* out, int64_t n) {
+  int64_t k = 0;
+  for (; k + W <= n; k += W) store(out + k, load16(in + k));
+  if (k == n) return;
+  uint16_t pad[W] = {};
+  float res[W];
+  __builtin_memcpy(pad, in + k, sizeof(uint16_t) * size_t(n - k));
+  store(res, load16(pad));
+  __builtin_memcpy(out + k, res, sizeof(float) * size_t(n - k));
+}
+
+void narrow(void (*store16)(uint16_t*, vf), const float* in, uint16_t* out, int64_t n) {
+  int64_t k = 0;
+  for (; k + W <= n; k += W) store16(out + k, load(in + k));
+  if (k == n) return;
+  float pad[W] = {};
+  uint16_t res[W];
+  __builtin_memcpy(pad, in + k, sizeof(float) * size_t(n - k));
+  store16(res, load(pad));
+  __builtin_memcpy(out + k, res, sizeof(uint16_t) * size_t(n - k));
+}
+
+void convert(th::cpu::VecConvert op, const void* src, void* dst, int64_t n) {
+  const auto* h = static_cast<const uint16_t*>(src);
+  const auto* f = static_cast<const float*>(src);
+  switch (op) {
+    case th::cpu::VecConvert::HalfToFloat: return widen(&half_to_float, h, static_cast<float*>(dst), n);
+    case th::cpu::VecConvert::BFloat16ToFloat: return widen(&bf16_to_float, h, static_cast<float*>(dst), n);
+    case th::cpu::VecConvert::FloatToHalf: return narrow(&float_to_half, f, static_cast<uint16_t*>(dst), n);
+    case th::cpu::VecConvert::FloatToBFloat16:
+      return narrow(&float_to_bf16, f, static_cast<uint16_t*>(dst), n);
+  }
+}
+constexpr th::cpu::vec_convert_fn kConvert = &convert;
+#else
+constexpr th::cpu::vec_convert_fn kConvert = nullptr;  // SSE2 has no conversion instructions
+#endif
+
+[[maybe_unused]] const bool registered =
+    (th::cpu::register_vec_kernels(TH_VEC_LEVEL, &unary, &reduce, kConvert), true);
 
 }  // namespace

@@ -10,6 +10,7 @@ struct Registry {
   int level = -1;
   vec_unary_fn unary = nullptr;
   vec_reduce_fn reduce = nullptr;
+  vec_convert_fn convert = nullptr;
 };
 
 Registry& registry() {
@@ -22,7 +23,8 @@ int cpu_level() {
     int l = 0;
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) l = 1;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c"))
+      l = 1;
     if (l == 1 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")) l = 2;
 #endif
     if (const char* cap = std::getenv("TH_CPU_CAPABILITY")) {  // a cap, for testing the other paths
@@ -36,16 +38,18 @@ int cpu_level() {
 
 }  // namespace
 
-void register_vec_kernels(int level, vec_unary_fn unary, vec_reduce_fn reduce) {
+void register_vec_kernels(int level, vec_unary_fn unary, vec_reduce_fn reduce, vec_convert_fn convert) {
   Registry& r = registry();
   if (level > cpu_level() || level <= r.level) return;
   r.level = level;
   r.unary = unary;
   r.reduce = reduce;
+  r.convert = convert;
 }
 
 vec_unary_fn vec_unary() { return registry().unary; }
 vec_reduce_fn vec_reduce() { return registry().reduce; }
+vec_convert_fn vec_convert() { return registry().convert; }
 
 const char* vec_capability() {
   switch (registry().level) {
