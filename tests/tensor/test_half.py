@@ -208,6 +208,17 @@ class TestVectorizedPaths:
         assert_close_rounded(dtype, torch.exp(t), np.exp(x))
         assert_close_rounded(dtype, torch.tanh(t), np.tanh(x))
 
+    @pytest.mark.parametrize("dtype", HALVES)
+    @pytest.mark.parametrize("shape", [(3001,), (5, 2500), (2500, 5)])
+    def test_sums_accumulate_in_float_and_round_once(self, dtype, shape):
+        t, x = sample(dtype, shape, 0, 1, seed=3)
+        x64 = x.astype(np.float64)
+        for view, ref in ((t, x64), (t.flip(0), x64[::-1]), (t[::2], x64[::2])):
+            for dim in (None, 0, -1):
+                got = view.sum() if dim is None else view.sum(dim)
+                assert_close_rounded(dtype, got, np.float32(ref.sum() if dim is None else ref.sum(dim)))
+            assert_close_rounded(dtype, view.mean(0), np.float32(ref.mean(0)))
+
     @pytest.mark.filterwarnings("ignore:overflow encountered in cast")
     def test_float32_bit_patterns_sweep(self):
         x = np.arange(0, 1 << 32, 4099, dtype=np.uint64).astype(np.uint32).view(np.float32)

@@ -47,17 +47,45 @@ typename R::acc reduce_contiguous(const T* p, int64_t n, R r) {
   return total;
 }
 
-template <typename T, typename R>
+/// Reduces n contiguous inputs of type In (T itself, or a 16-bit float that T = float accumulates):
+/// 16-bit inputs are widened a chunk at a time (the conversion instructions) and reduced as floats.
+template <typename T, typename In, typename R>
+typename R::acc reduce_run(const In* p, int64_t n, R r) {
+  if constexpr (std::is_same_v<In, T>) {
+    return reduce_contiguous<T>(p, n, r);
+  } else {
+    constexpr int64_t kChunk = 1024;
+    const cpu::vec_convert_fn cv = cpu::vec_convert();
+    const cpu::vec_reduce_fn vec = cpu::vec_reduce();
+    typename R::acc total = R::identity();
+    float buf[kChunk];
+    for (int64_t b = 0; b < n; b += kChunk) {
+      const int64_t m = std::min(kChunk, n - b);
+      cpu::convert_16bit(p + b, buf, m, cv);
+      if constexpr (std::is_same_v<R, math::SumReduce<float>>) {
+        total += vec ? typename R::acc(vec(cpu::VecReduce::Sum, buf, m)) : reduce_contiguous<T>(buf, m, r);
+      } else {
+        total = combine<T, R>(total, reduce_contiguous<T>(buf, m, r));
+      }
+    }
+    return total;
+  }
+}
+
+/// The reduction of iter's input (element type In: T, or a 16-bit float accumulated in T = float)
+/// into its output of type T, which holds the identity on entry.
+template <typename T, typename In, typename R>
 void reduce_loop(TensorIterator& iter, R r) {
   using acc = typename R::acc;
-  constexpr int64_t es = sizeof(T);
+  constexpr int64_t es = sizeof(T), es_in = sizeof(In);
   bool full = true;  // every dim reduced: one output element
   for (int d = 0; d < iter.ndim(); ++d) full = full && iter.strides(0)[d] == 0;
-  if constexpr (std::is_same_v<T, float>) {  // float sum/max/min: the explicitly vectorized kernel
+  const bool dense = full && iter.ndim() == 1 && iter.strides(1)[0] == es_in;
+  if constexpr (std::is_same_v<T, float> && std::is_same_v<In, float>) {  // the explicitly vectorized kernel
     cpu::vec_reduce_fn vec = cpu::vec_reduce();
     const bool sum = std::is_same_v<R, math::SumReduce<T>>, max = std::is_same_v<R, math::MaxReduce<T>>,
                min = std::is_same_v<R, math::MinReduce<T>>;
-    if (vec && full && iter.ndim() == 1 && iter.strides(1)[0] == es && (sum || max || min)) {
+    if (vec && dense && (sum || max || min)) {
       const cpu::VecReduce op = sum ? cpu::VecReduce::Sum : max ? cpu::VecReduce::Max : cpu::VecReduce::Min;
       const float* in = reinterpret_cast<const float*>(iter.data_ptr(1));
       double total = parallel_reduce<double>(
@@ -69,43 +97,66 @@ void reduce_loop(TensorIterator& iter, R r) {
       return;
     }
   }
-  if (full && iter.ndim() == 1 && iter.strides(1)[0] == es) {  // a contiguous input: split it over threads
-    const T* in = reinterpret_cast<const T*>(iter.data_ptr(1));
+  if (dense) {  // a contiguous input: split it over threads
+    const In* in = reinterpret_cast<const In*>(iter.data_ptr(1));
     acc total = parallel_reduce<acc>(
         iter.numel(), kGrainSize, R::identity(),
-        [&](int64_t begin, int64_t end) { return reduce_contiguous<T>(in + begin, end - begin, r); },
+        [&](int64_t begin, int64_t end) { return reduce_run<T>(in + begin, end - begin, r); },
         [](acc a, acc b) { return combine<T, R>(a, b); });
     T* out = reinterpret_cast<T*>(iter.data_ptr(0));
     *out = T(combine<T, R>(acc(*out), total));
     return;
   }
-  iter.for_each([r](char** data, const int64_t* strides, int64_t n) {
+  auto load = [](const char* p) { return T(*reinterpret_cast<const In*>(p)); };
+  const cpu::vec_convert_fn cv = cpu::vec_convert();
+  iter.for_each([r, load, cv](char** data, const int64_t* strides, int64_t n) {
     const char* in = data[1];
     if (strides[0] == 0) {  // the inner dim is reduced: one accumulator for the row
       T* out = reinterpret_cast<T*>(data[0]);
       acc a = acc(*out);
-      if (strides[1] == es) {
-        a = combine<T, R>(a, reduce_contiguous<T>(reinterpret_cast<const T*>(in), n, r));
+      if (strides[1] == es_in) {
+        a = combine<T, R>(a, reduce_run<T>(reinterpret_cast<const In*>(in), n, r));
       } else {
-        for (int64_t k = 0; k < n; ++k) a = r(a, *reinterpret_cast<const T*>(in + k * strides[1]));
+        for (int64_t k = 0; k < n; ++k) a = r(a, load(in + k * strides[1]));
       }
       *out = T(a);
-    } else if (strides[0] == es && strides[1] == es) {  // an outer dim is reduced: rows fold elementwise
+    } else if (strides[0] == es && strides[1] == es_in) {  // an outer dim is reduced: rows fold elementwise
       T* __restrict out = reinterpret_cast<T*>(data[0]);
-      const T* __restrict src = reinterpret_cast<const T*>(in);
-      for (int64_t k = 0; k < n; ++k) out[k] = T(r(acc(out[k]), src[k]));
+      const In* __restrict src = reinterpret_cast<const In*>(in);
+      if constexpr (std::is_same_v<In, T>) {
+        for (int64_t k = 0; k < n; ++k) out[k] = T(r(acc(out[k]), src[k]));
+      } else {  // widened a chunk at a time
+        constexpr int64_t kChunk = 1024;
+        float buf[kChunk];
+        for (int64_t b = 0; b < n; b += kChunk) {
+          const int64_t m = std::min(kChunk, n - b);
+          cpu::convert_16bit(src + b, buf, m, cv);
+          for (int64_t k = 0; k < m; ++k) out[b + k] = T(r(acc(out[b + k]), buf[k]));
+        }
+      }
     } else {
       for (int64_t k = 0; k < n; ++k) {
         T* o = reinterpret_cast<T*>(data[0] + k * strides[0]);
-        *o = T(r(acc(*o), *reinterpret_cast<const T*>(in + k * strides[1])));
+        *o = T(r(acc(*o), load(in + k * strides[1])));
       }
     }
   });
 }
 
 void reduce_kernel(TensorIterator& iter, math::ReduceOp op) {
+  if (iter.dtype(1) != iter.common_dtype()) {  // float16/bfloat16 summed or multiplied in float
+    TH_CHECK(iter.common_dtype() == ScalarType::Float && is_reduced_floating_point(iter.dtype(1)),
+             "reduce_cpu: unexpected input dtype ", scalar_type_name(iter.dtype(1)));
+    auto widened = [&](auto zero) {
+      using In = decltype(zero);
+      if (op == math::ReduceOp::Sum) return reduce_loop<float, In>(iter, math::SumReduce<float>{});
+      TH_CHECK(op == math::ReduceOp::Prod, "reduce_cpu: a 16-bit input only for sum and prod");
+      reduce_loop<float, In>(iter, math::ProdReduce<float>{});
+    };
+    return iter.dtype(1) == ScalarType::Half ? widened(Half()) : widened(BFloat16());
+  }
   TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "reduce_cpu", [&] {
-    math::with_reducer<scalar_t>(op, [&](auto r) { reduce_loop<scalar_t>(iter, r); });
+    math::with_reducer<scalar_t>(op, [&](auto r) { reduce_loop<scalar_t, scalar_t>(iter, r); });
   });
 }
 

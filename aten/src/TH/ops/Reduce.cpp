@@ -47,10 +47,14 @@ Tensor reduce(const Tensor& self, const IntList& dims, bool keepdim, ScalarType 
     // float16/bfloat16 sums accumulate in float32 and round once (as PyTorch's do)
     return to_dtype(reduce(self, dims, keepdim, ScalarType::Float, op, name), compute);
   }
+  // a 16-bit input summed in float32 on the CPU: the kernel widens it as it reads (no float32 copy)
+  const bool widen_in_kernel = compute == ScalarType::Float && is_reduced_floating_point(self.dtype()) &&
+                               (op == ReduceOp::Sum || op == ReduceOp::Prod) && self.device().is_cpu();
   TensorIterator iter = TensorIteratorConfig()
                             .add_output(Tensor())
                             .add_input(self)
                             .common_dtype(compute)
+                            .promote_inputs(!widen_in_kernel)
                             .reduce(dims, keepdim)
                             .build();
   Tensor result = iter.output();
