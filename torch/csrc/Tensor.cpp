@@ -15,9 +15,21 @@ PyObject* size_type = nullptr;  // torch.Size, registered by torch/__init__.py
 }  // namespace
 
 nb::object make_size(const th::IntList& sizes) {
-  nb::object t =
-      nb::steal(nb::detail::type_caster<IntArg>::from_cpp(IntArg{sizes}, nb::rv_policy::move, nullptr));
-  return size_type ? nb::handle(size_type)(t) : t;
+  if (!size_type) {
+    return nb::steal(nb::detail::type_caster<IntArg>::from_cpp(IntArg{sizes}, nb::rv_policy::move, nullptr));
+  }
+  // built as CPython's tuple.__new__ builds a subclass instance (torch.Size adds no __new__/__init__):
+  // allocated and filled in place, ~2x faster than calling the class, and `.shape` is everywhere
+  auto* type = reinterpret_cast<PyTypeObject*>(size_type);
+  const auto n = static_cast<Py_ssize_t>(sizes.size());
+  nb::object r = nb::steal(type->tp_alloc(type, n));
+  if (!r.is_valid()) throw nb::python_error();
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* v = PyLong_FromLongLong(static_cast<long long>(sizes[static_cast<size_t>(i)]));
+    if (!v) throw nb::python_error();
+    PyTuple_SET_ITEM(r.ptr(), i, v);
+  }
+  return r;
 }
 
 nb::handle return_type(const char* name, std::initializer_list<const char*> fields) {
@@ -87,7 +99,11 @@ nb::handle bind_tensor(nb::module_& m) {
         return t.sizes()[0];
       });
   bind_dlpack(m, cls);
-  m.def("_register_size_type", [](nb::handle t) { size_type = t.inc_ref().ptr(); });
+  m.def("_register_size_type", [](nb::handle t) {
+    if (!PyType_Check(t.ptr()) || !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(t.ptr()), &PyTuple_Type))
+      throw nb::type_error("_register_size_type: expected a subclass of tuple");
+    size_type = t.inc_ref().ptr();
+  });
   return cls;
 }
 
