@@ -21,6 +21,8 @@ INDICES = [
     (None, 0),
     (slice(None), None, slice(1, None)),
     (Ellipsis, None),
+    None,  # bare: a new leading dim
+    Ellipsis,
     (slice(-2, None), slice(None, None, 3)),
     (slice(10, 20),),
     (0, slice(None), -1),

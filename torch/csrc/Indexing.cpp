@@ -96,7 +96,7 @@ void bind_indexing(nb::handle tensor_cls) {
         if (autograd::recording(self)) autograd::record("__getitem__", nb::make_tuple(self_obj, index), res);
         return res;
       },
-      "index"_a);
+      "index"_a.none());  // t[None] adds a dim (nanobind refuses None unless told)
   def_method(
       tensor_cls, "__setitem__",
       [](nb::handle_t<th::Tensor> self_obj, nb::handle index, const TensorArg& value) {
@@ -113,7 +113,7 @@ void bind_indexing(nb::handle tensor_cls) {
         th::Tensor view = index_view(self, index);
         th::copy_(view, value.t);  // broadcasts, converts the dtype, crosses devices
       },
-      "index"_a, "value"_a);
+      "index"_a.none(), "value"_a);
 }
 
 }  // namespace torch
