@@ -73,7 +73,11 @@ from torch.functional import (  # noqa: E402
     finfo,
     from_dlpack,
     iinfo,
+    log_softmax,
+    nonzero,
     norm,
+    softmax,
+    where,
 )
 from torch.random import (  # noqa: E402
     Generator,

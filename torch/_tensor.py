@@ -150,6 +150,40 @@ def _dlpack_device(self: Tensor) -> tuple:
     return (1, 0) if self.device.type == "cpu" else (2, self.device.index or 0)
 
 
+def _new_tensor(self: Tensor, data, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A tensor of `data` with this tensor's dtype and device unless given."""
+    return torch.tensor(
+        data,
+        dtype=self.dtype if dtype is None else dtype,
+        device=self.device if device is None else device,
+        requires_grad=requires_grad,
+    )
+
+
+def _new_factory(factory):
+    def method(self: Tensor, *size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+        return factory(
+            *size,
+            dtype=self.dtype if dtype is None else dtype,
+            device=self.device if device is None else device,
+            requires_grad=requires_grad,
+        )
+
+    method.__doc__ = f"torch.{factory.__name__}(size) with this tensor's dtype and device unless given."
+    return method
+
+
+def _new_full(self: Tensor, size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """torch.full(size, fill_value) with this tensor's dtype and device unless given."""
+    return torch.full(
+        size,
+        fill_value,
+        dtype=self.dtype if dtype is None else dtype,
+        device=self.device if device is None else device,
+        requires_grad=requires_grad,
+    )
+
+
 def install() -> None:
     """Adds the methods above to torch.Tensor (called once by torch/__init__.py)."""
     for dunder, (op, commutative) in _OPERATORS.items():
@@ -178,6 +212,13 @@ def install() -> None:
     for name, dtype in conversions.items():
         setattr(Tensor, name, lambda self, _d=dtype: self.to(_d))
     Tensor.norm = lambda self, p="fro", dim=None, keepdim=False, dtype=None: torch.norm(self, p, dim, keepdim, dtype)
+    Tensor.nonzero = lambda self, *, as_tuple=False: torch.nonzero(self, as_tuple=as_tuple)
+    Tensor.softmax = lambda self, dim, dtype=None: torch.softmax(self, dim, dtype)
+    Tensor.log_softmax = lambda self, dim, dtype=None: torch.log_softmax(self, dim, dtype)
+    Tensor.new_tensor = _new_tensor
+    Tensor.new_full = _new_full
+    for factory in (torch.empty, torch.zeros, torch.ones):
+        setattr(Tensor, f"new_{factory.__name__}", _new_factory(factory))
     Tensor.__invert__ = Tensor.bitwise_not
     Tensor.__dlpack__ = _dlpack
     Tensor.__dlpack_device__ = _dlpack_device

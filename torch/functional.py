@@ -1,5 +1,5 @@
 """Functions written with other torch ops (so autograd and every device come for free):
-broadcast_shapes and einsum."""
+broadcast_shapes, einsum, norm, softmax/log_softmax, and the one-argument forms of nonzero/where."""
 
 from __future__ import annotations
 
@@ -8,7 +8,57 @@ import math
 import torch
 from torch._C import Tensor
 
-__all__ = ["broadcast_shapes", "einsum", "norm", "finfo", "iinfo", "from_dlpack"]
+__all__ = [
+    "broadcast_shapes",
+    "einsum",
+    "norm",
+    "finfo",
+    "iinfo",
+    "from_dlpack",
+    "nonzero",
+    "where",
+    "softmax",
+    "log_softmax",
+]
+
+_nonzero, _where = torch._C.nonzero, torch._C.where
+
+
+def nonzero(input: Tensor, *, as_tuple: bool = False):
+    """The indices of input's nonzero elements: an [n, input.dim()] int64 tensor, or with
+    as_tuple=True a tuple of 1-d index tensors, one per dim (a 0-dim input counts as 1-d)."""
+    if not as_tuple:
+        return _nonzero(input)
+    idx = _nonzero(input.reshape(1) if type(input) is Tensor and input.dim() == 0 else input)
+    return tuple(idx.unbind(1))
+
+
+def where(condition: Tensor, *args, **kwargs):
+    """where(condition, input, other): input where condition holds, else other (broadcast);
+    where(condition) alone is nonzero(condition, as_tuple=True)."""
+    if not args and not kwargs:
+        return nonzero(condition, as_tuple=True)
+    return _where(condition, *args, **kwargs)
+
+
+def _floating(input: Tensor, dtype, op: str) -> Tensor:
+    x = input if dtype is None else input.to(dtype)
+    if not x.dtype.is_floating_point:
+        raise RuntimeError(f"{op}(): expected a floating-point input (or dtype=), got {x.dtype}")
+    return x
+
+
+def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
+    """input - logsumexp(input) along dim: log-probabilities, stable for large inputs."""
+    x = _floating(input, dtype, "log_softmax")
+    return x - torch.logsumexp(x, dim, keepdim=True)
+
+
+def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
+    """exp(input) normalized to sum to 1 along dim (the max is subtracted first, so no overflow)."""
+    x = _floating(input, dtype, "softmax")
+    e = (x - x.amax(dim, keepdim=True).detach()).exp()  # the shift cancels: no gradient through it
+    return e / e.sum(dim, keepdim=True)
 
 
 def broadcast_shapes(*shapes) -> torch.Size:
@@ -189,7 +239,7 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) ->
     if not x.dtype.is_floating_point:
         raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got {x.dtype} instead.")
     dims = () if dim is None else dim
-    if p in ("fro", 2, 2.0):
+    if p is None or p in ("fro", 2, 2.0):
         return (x * x).sum(dims, keepdim=keepdim).sqrt()
     a = x.abs()
     if p == float("inf"):

@@ -165,3 +165,9 @@ def test_dlpack_errors():
     assert tuple(torch.ones(2).__dlpack_device__()) == (1, 0)
     with pytest.raises(RuntimeError, match="invalid capsule"):
         torch.from_dlpack(object())  # neither __dlpack__ nor a capsule
+
+
+def test_norm_with_p_none_is_the_2_norm():
+    t = torch.tensor([[3.0, 4.0], [0.0, 12.0]])
+    assert t.norm(p=None).item() == 13.0
+    assert torch.norm(t, None, dim=1).tolist() == [5.0, 12.0]
