@@ -171,3 +171,36 @@ def test_norm_with_p_none_is_the_2_norm():
     t = torch.tensor([[3.0, 4.0], [0.0, 12.0]])
     assert t.norm(p=None).item() == 13.0
     assert torch.norm(t, None, dim=1).tolist() == [5.0, 12.0]
+
+
+@pytest.mark.parametrize("decimals", [-2, -1, 0, 1, 3])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_round_decimals_matches_numpy(decimals, dtype):
+    x = np.random.default_rng(decimals + 5).normal(scale=100, size=200).astype(str(dtype).split(".")[1])
+    x[:4] = [0.125, -2.5, 25.0, 0.5]  # halves round to even
+    t = torch.from_numpy(x.copy())
+    want = np.round(x, decimals)
+    np.testing.assert_array_equal(torch.round(t, decimals=decimals).numpy(), want)
+    np.testing.assert_array_equal(t.round(decimals=decimals).numpy(), want)
+
+
+def test_round_decimals_errors_and_gradient():
+    with pytest.raises(NotImplementedError, match="not implemented"):
+        torch.tensor([1, 2]).round(decimals=1)
+    x = torch.rand(3, dtype=torch.float64, requires_grad=True)
+    x.round(decimals=2).sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("dim", [None, (0,), (1,), (0, 1), (-1, 0), 1])
+@pytest.mark.parametrize("keepdim", [False, True])
+def test_all_any_over_dims(dim, keepdim):
+    a = np.random.default_rng(7).integers(0, 2, size=(3, 4)).astype(bool)
+    a[0] = True
+    t = torch.from_numpy(a.copy())
+    axis = None if dim is None else dim
+    for op in ("all", "any"):
+        got = getattr(torch, op)(t, dim=dim, keepdim=keepdim) if dim is not None else getattr(t, op)(dim=None)
+        want = getattr(np, op)(a, axis=axis, keepdims=keepdim and dim is not None)
+        assert got.dtype == torch.bool
+        np.testing.assert_array_equal(got.numpy(), want)

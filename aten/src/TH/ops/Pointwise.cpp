@@ -1,6 +1,7 @@
 // Entry points of the unary and binary op families: PyTorch's dtype rules and checks, then the
 // kernel from the dispatch table. Functional, in-place (name_) and out= (name_out) forms share
 // one implementation each.
+#include <cmath>
 #include <functional>
 #include <optional>
 #include <string>
@@ -158,6 +159,17 @@ Tensor& div_(Tensor& self, const Tensor& other, const std::optional<std::string>
 Tensor& div_out(Tensor& out, const Tensor& self, const Tensor& other,
                 const std::optional<std::string>& rounding_mode) {
   return binary_into(out, self, other, div_op(rounding_mode), "div");
+}
+
+/// Rounded half to even at `decimals` places, computed as PyTorch does: round(x * 10^d) / 10^d, or
+/// round(x / 10^-d) * 10^-d for negative d, in the input's floating type.
+Tensor round(const Tensor& self, int64_t decimals) {
+  if (decimals == 0) return round(self);
+  TH_CHECK_T(NotImplementedError, is_floating_point(self.dtype()), "\"round_cpu\" not implemented for '",
+             scalar_type_name(self.dtype()), "'");
+  const Tensor ten_pow = wrap_number(Scalar(std::pow(10.0, double(decimals < 0 ? -decimals : decimals))));
+  return decimals > 0 ? div(round(mul(self, ten_pow)), ten_pow, std::nullopt)
+                      : mul(round(div(self, ten_pow, std::nullopt)), ten_pow);
 }
 
 }  // namespace th

@@ -155,9 +155,15 @@ Tensor all(const Tensor& self) { return reduce(self, {}, false, ScalarType::Bool
 Tensor all(const Tensor& self, int64_t dim, bool keepdim) {
   return reduce(self, {dim}, keepdim, ScalarType::Bool, ReduceOp::All, "all");
 }
+Tensor all(const Tensor& self, const std::optional<IntList>& dim, bool keepdim) {
+  return reduce(self, dims_of(dim), keepdim, ScalarType::Bool, ReduceOp::All, "all");
+}
 Tensor any(const Tensor& self) { return reduce(self, {}, false, ScalarType::Bool, ReduceOp::Any, "any"); }
 Tensor any(const Tensor& self, int64_t dim, bool keepdim) {
   return reduce(self, {dim}, keepdim, ScalarType::Bool, ReduceOp::Any, "any");
+}
+Tensor any(const Tensor& self, const std::optional<IntList>& dim, bool keepdim) {
+  return reduce(self, dims_of(dim), keepdim, ScalarType::Bool, ReduceOp::Any, "any");
 }
 
 Tensor isinf(const Tensor& self);  // ops/Compare.cpp (declared by the bindings)
