@@ -69,16 +69,28 @@ from torch import backends, cuda, nn  # noqa: E402
 from torch._creation import as_tensor, tensor  # noqa: E402
 from torch.functional import (  # noqa: E402
     broadcast_shapes,
+    broadcast_tensors,
+    broadcast_to,
+    diagonal,
     einsum,
     finfo,
     from_dlpack,
     iinfo,
+    is_floating_point,
+    is_tensor,
     log_softmax,
+    movedim,
     nonzero,
     norm,
+    numel,
     softmax,
+    split,
     where,
 )
+
+concat = concatenate = cat  # noqa: F821  (cat comes from torch._C above)
+moveaxis = movedim
+swapaxes = swapdims = transpose  # noqa: F821
 from torch.random import (  # noqa: E402
     Generator,
     default_generator,

@@ -215,6 +215,23 @@ def install() -> None:
     Tensor.nonzero = lambda self, *, as_tuple=False: torch.nonzero(self, as_tuple=as_tuple)
     Tensor.softmax = lambda self, dim, dtype=None: torch.softmax(self, dim, dtype)
     Tensor.log_softmax = lambda self, dim, dtype=None: torch.log_softmax(self, dim, dtype)
+    Tensor.split = lambda self, split_size, dim=0: torch.split(self, split_size, dim)
+    Tensor.zero_ = lambda self: self.fill_(0)
+    Tensor.type_as = lambda self, other: self.to(other.dtype)
+    Tensor.expand_as = lambda self, other: self.expand(other.shape)
+    Tensor.view_as = lambda self, other: self.view(other.shape)
+    Tensor.reshape_as = lambda self, other: self.reshape(other.shape)
+    Tensor.movedim = Tensor.moveaxis = lambda self, source, destination: torch.movedim(self, source, destination)
+    Tensor.swapaxes = Tensor.swapdims = lambda self, dim0, dim1: self.transpose(dim0, dim1)
+    Tensor.diagonal = lambda self, offset=0, dim1=0, dim2=1: torch.diagonal(self, offset, dim1, dim2)
+    Tensor.clamp_min = lambda self, min: self.clamp(min=min)
+    Tensor.clamp_max = lambda self, max: self.clamp(max=max)
+    Tensor.is_floating_point = lambda self: self.dtype.is_floating_point
+    Tensor.is_complex = lambda self: False  # no complex dtypes here
+    Tensor.nelement = Tensor.numel
+    Tensor.ndimension = Tensor.dim
+    Tensor.itemsize = property(lambda self: self.element_size(), doc="Bytes per element.")
+    Tensor.nbytes = property(lambda self: self.numel() * self.element_size(), doc="Bytes of the elements.")
     Tensor.new_tensor = _new_tensor
     Tensor.new_full = _new_full
     for factory in (torch.empty, torch.zeros, torch.ones):

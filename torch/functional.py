@@ -19,9 +19,117 @@ __all__ = [
     "where",
     "softmax",
     "log_softmax",
+    "split",
+    "broadcast_to",
+    "broadcast_tensors",
+    "movedim",
+    "diagonal",
+    "is_tensor",
+    "numel",
+    "is_floating_point",
 ]
 
-_nonzero, _where = torch._C.nonzero, torch._C.where
+_nonzero, _where, _split = torch._C.nonzero, torch._C.where, torch._C.split
+
+
+def split(tensor: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
+    """Views of `tensor` along dim: chunks of split_size_or_sections elements (the last one smaller), or
+    one chunk per entry of a list of sizes (which must sum to the size of dim)."""
+    if isinstance(split_size_or_sections, int) or (
+        type(split_size_or_sections) is Tensor and split_size_or_sections.dim() == 0
+    ):
+        return _split(tensor, int(split_size_or_sections), dim)
+    sizes = [int(s) for s in split_size_or_sections]
+    n = tensor.size(dim)
+    if sum(sizes) != n or any(s < 0 for s in sizes):
+        raise RuntimeError(
+            f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at dimension "
+            f"{dim}), but got split_sizes={sizes}"
+        )
+    out, start = [], 0
+    for s in sizes:
+        out.append(tensor.narrow(dim, start, s))
+        start += s
+    return tuple(out)
+
+
+def broadcast_to(input: Tensor, size) -> Tensor:
+    """input expanded (a view) to `size`, as broadcasting would."""
+    return input.expand(size)
+
+
+def broadcast_tensors(*tensors) -> tuple:
+    """The tensors expanded (views) to their common broadcast shape."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    shape = broadcast_shapes(*(t.shape for t in tensors))
+    return tuple(t.expand(shape) for t in tensors)
+
+
+def movedim(input: Tensor, source, destination) -> Tensor:
+    """A view with the dims in `source` moved to the positions in `destination` (the others keep their order)."""
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    n = input.dim()
+    if len(src) != len(dst):
+        raise RuntimeError(
+            f"movedim: Invalid source or destination dims: source ({src} dims) should contain the same number "
+            f"of dims as destination ({dst} dims)"
+        )
+
+    def wrap(d: int) -> int:
+        if not -max(n, 1) <= d < max(n, 1):
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [{-max(n, 1)}, {max(n, 1) - 1}], but got {d})"
+            )
+        return d % max(n, 1)
+
+    src, dst = [wrap(d) for d in src], [wrap(d) for d in dst]
+    if len(set(src)) != len(src) or len(set(dst)) != len(dst):
+        raise RuntimeError("movedim: repeated dim in `source` or `destination`")
+    order = [None] * n
+    for s, d in zip(src, dst):
+        order[d] = s
+    rest = iter(d for d in range(n) if d not in src)
+    return input.permute([o if o is not None else next(rest) for o in order])
+
+
+def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """A view of the diagonal of dims (dim1, dim2), shifted by offset; it becomes the last dim."""
+    n = input.dim()
+    d1, d2 = dim1 % n if -n <= dim1 < n else None, dim2 % n if -n <= dim2 < n else None
+    if d1 is None or d2 is None:
+        bad = dim1 if d1 is None else dim2
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {bad})")
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    size, stride = list(input.shape), list(input.stride())
+    start = input.storage_offset()
+    if offset >= 0:
+        length = max(0, min(size[d1], size[d2] - offset))
+        start += offset * stride[d2] if length else 0
+    else:
+        length = max(0, min(size[d1] + offset, size[d2]))
+        start += -offset * stride[d1] if length else 0
+    keep = [d for d in range(n) if d not in (d1, d2)]
+    return input.as_strided(
+        [size[d] for d in keep] + [length], [stride[d] for d in keep] + [stride[d1] + stride[d2]], start
+    )
+
+
+def is_tensor(obj) -> bool:
+    """Whether obj is a torch.Tensor."""
+    return isinstance(obj, Tensor)
+
+
+def numel(input: Tensor) -> int:
+    """The number of elements of input."""
+    return input.numel()
+
+
+def is_floating_point(input: Tensor) -> bool:
+    """Whether input's dtype is a floating-point type."""
+    return input.dtype.is_floating_point
 
 
 def nonzero(input: Tensor, *, as_tuple: bool = False):
