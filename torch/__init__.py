@@ -52,9 +52,10 @@ for _name in (
     globals()[_name] = getattr(_C, _name)
 del _name
 
-from torch import _tensor  # noqa: E402
+from torch import _shift, _tensor  # noqa: E402
 
 _tensor.install()
+_shift.install()
 
 from torch import autograd  # noqa: E402
 from torch.autograd import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402
