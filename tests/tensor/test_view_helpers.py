@@ -96,3 +96,23 @@ def test_as_methods():
     assert t.view_as(other).shape == (4, 15) and t.reshape_as(other).shape == (4, 15)
     assert torch.ones(1, 5).expand_as(torch.empty(3, 5)).stride() == (0, 1)
     assert t.type_as(torch.ones(1, dtype=torch.int32)).dtype == torch.int32
+
+
+@pytest.mark.parametrize("dims", [(0, 2), (1,), (), [0, -2], (0, 1, 2, 3)])
+def test_squeeze_a_tuple_of_dims(dims):
+    t = torch.zeros(1, 3, 1, 2)
+    want = [n for d, n in enumerate(t.shape) if not (d in [x % 4 for x in dims] and n == 1)]
+    for got in (t.squeeze(dims), torch.squeeze(t, dims)):
+        assert list(got.shape) == want and got.data_ptr() == t.data_ptr()
+
+
+def test_squeeze_dims_errors_and_gradient():
+    t = torch.zeros(1, 3, 1, 2)
+    with pytest.raises(RuntimeError, match="appears multiple times"):
+        t.squeeze((0, 0))
+    with pytest.raises(IndexError):
+        t.squeeze((4,))
+    assert torch.zeros(()).squeeze((0,)).shape == ()
+    x = torch.rand(1, 3, dtype=torch.float64, requires_grad=True)
+    x.squeeze((0,)).sum().backward()
+    assert x.grad.shape == (1, 3)

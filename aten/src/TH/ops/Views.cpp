@@ -147,6 +147,25 @@ Tensor squeeze(const Tensor& self, int64_t dim) {
   return make_view(self, sizes, strides, self.storage_offset());
 }
 
+/// The dims in `dims` that have size 1 dropped (others kept, as PyTorch does); a view.
+Tensor squeeze(const Tensor& self, const IntList& dims) {
+  const int64_t n = self.dim();
+  std::vector<bool> listed(size_t(n), false);
+  for (int64_t d : dims) {
+    const int64_t w = wrap_dim(d, n);
+    if (n == 0) continue;
+    TH_CHECK(!listed[size_t(w)], "dim ", w, " appears multiple times in the list of dims");
+    listed[size_t(w)] = true;
+  }
+  IntList sizes, strides;
+  for (int64_t d = 0; d < n; ++d) {
+    if (listed[size_t(d)] && self.sizes()[d] == 1) continue;
+    sizes.push_back(self.sizes()[d]);
+    strides.push_back(self.strides()[d]);
+  }
+  return make_view(self, sizes, strides, self.storage_offset());
+}
+
 Tensor t(const Tensor& self) {
   TH_CHECK(self.dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is ", self.dim(), "D");
   return self.dim() < 2 ? make_view(self, self.sizes(), self.strides(), self.storage_offset())
