@@ -24,9 +24,18 @@ _NAMES = {
 }
 
 
+def _promotion_proxy(x):
+    """x for type promotion only: a dimensioned tensor becomes an empty one of its dtype (promotion looks
+    at the dtype and whether the tensor is 0-dim; Python ints stay weak), so no element is computed."""
+    if type(x) is Tensor and x.dim() > 0:
+        return torch.empty(0, dtype=x.dtype, device=x.device)
+    return x
+
+
 def _operands(a, b, name: str):
     """(a as a tensor of the result dtype, b: an int64 tensor or a Python int, the result dtype)."""
-    dtype = (a + b).dtype if type(a) is Tensor else (b + a).dtype  # type promotion, Python ints weak
+    pa, pb = _promotion_proxy(a), _promotion_proxy(b)
+    dtype = (pa + pb).dtype if type(a) is Tensor else (pb + pa).dtype
     if dtype.is_floating_point:
         raise NotImplementedError(f"\"{name}\" not implemented for '{_NAMES.get(dtype, str(dtype))}'")
     a = a.to(dtype) if type(a) is Tensor else torch.tensor(a, dtype=dtype, device=b.device)
@@ -59,9 +68,11 @@ def bitwise_right_shift(input, other) -> Tensor:
     bit width)."""
     a, s, dtype = _operands(input, other, "rshift_cpu")
     bits = dtype.itemsize * 8
+    if type(s) is int and 0 <= s < bits:
+        return _by_powers_of_two(a, s, torch.floor_divide)
     fill = torch.where(a < 0, -1, 0).to(dtype) if dtype != torch.uint8 else torch.zeros_like(a)
     if type(s) is int:
-        return _by_powers_of_two(a, s, torch.floor_divide) if 0 <= s < bits else fill.expand(a.shape).clone()
+        return fill
     shifted = _by_powers_of_two(a, s.clamp(0, bits - 1), torch.floor_divide)
     return torch.where((s >= 0) & (s < bits), shifted, fill)
 

@@ -1,4 +1,4 @@
-"""python -m tools.codegen --yaml aten/native_functions.yaml --out DIR --pyi FILE [--shards N]
+"""python -m tools.codegen --yaml aten/native_functions.yaml --out DIR --pyi FILE --shards N
 
 Writes DIR/shard_<k>.cpp, DIR/register_all.cpp and the stub FILE, each only if its content
 changed, and prints what it wrote.
@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--yaml", type=Path, default=Path("aten/native_functions.yaml"))
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--pyi", type=Path, required=True)
-    ap.add_argument("--shards", type=int, default=32, help="number of binding shards (CMake passes its own)")
+    ap.add_argument("--shards", type=int, required=True, help="number of binding shards (cmake/TorchCodegen.cmake)")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     try:

@@ -27,6 +27,18 @@ void convert_16bit(const From* src, To* dst, int64_t n, vec_convert_fn cv) {
   std::copy_n(src, n, dst);
 }
 
+/// f(chunk, offset, m) over consecutive runs of the n 16-bit values at src, each widened to float
+/// (at most Chunk at a time, in a stack buffer f may overwrite): the loop of the 16-bit kernels.
+template <int64_t Chunk, typename T, typename F>
+void for_each_widened(const T* src, int64_t n, vec_convert_fn cv, F&& f) {
+  float buf[Chunk];
+  for (int64_t b = 0; b < n; b += Chunk) {
+    const int64_t m = std::min(Chunk, n - b);
+    convert_16bit(src + b, buf, m, cv);
+    f(buf, b, m);
+  }
+}
+
 namespace detail {
 /// The type f returns when called with one opmath_t<T> per input.
 template <typename F, typename T, size_t... I>

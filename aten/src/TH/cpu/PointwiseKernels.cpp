@@ -1,6 +1,4 @@
 // CPU kernels of the unary and binary op families (math/Unary.h, math/Binary.h) over cpu_kernel.
-#include <algorithm>
-
 #include "../Kernels.h"
 #include "../Parallel.h"
 #include "Loops.h"
@@ -29,14 +27,10 @@ bool vectorized_unary(TensorIterator& iter, math::UnaryOp op) {
       T* out = reinterpret_cast<T*>(iter.data_ptr(0));
       const cpu::vec_convert_fn cv = cpu::vec_convert();
       parallel_for(iter.numel(), kGrainSize, [&](int64_t begin, int64_t end) {
-        constexpr int64_t kChunk = 256;
-        float buf[kChunk];
-        for (int64_t b = begin; b < end; b += kChunk) {
-          const int64_t m = std::min(kChunk, end - b);
-          cpu::convert_16bit(in + b, buf, m, cv);
+        cpu::for_each_widened<256>(in + begin, end - begin, cv, [&](float* buf, int64_t b, int64_t m) {
           fn(v, buf, buf, m);
-          cpu::convert_16bit(buf, out + b, m, cv);
-        }
+          cpu::convert_16bit(buf, out + begin + b, m, cv);
+        });
       });
     };
     t == ScalarType::Half ? widened(Half()) : widened(BFloat16());

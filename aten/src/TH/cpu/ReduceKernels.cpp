@@ -54,20 +54,15 @@ typename R::acc reduce_run(const In* p, int64_t n, R r) {
   if constexpr (std::is_same_v<In, T>) {
     return reduce_contiguous<T>(p, n, r);
   } else {
-    constexpr int64_t kChunk = 1024;
-    const cpu::vec_convert_fn cv = cpu::vec_convert();
     const cpu::vec_reduce_fn vec = cpu::vec_reduce();
     typename R::acc total = R::identity();
-    float buf[kChunk];
-    for (int64_t b = 0; b < n; b += kChunk) {
-      const int64_t m = std::min(kChunk, n - b);
-      cpu::convert_16bit(p + b, buf, m, cv);
+    cpu::for_each_widened<1024>(p, n, cpu::vec_convert(), [&](const float* buf, int64_t, int64_t m) {
       if constexpr (std::is_same_v<R, math::SumReduce<float>>) {
         total += vec ? typename R::acc(vec(cpu::VecReduce::Sum, buf, m)) : reduce_contiguous<T>(buf, m, r);
       } else {
         total = combine<T, R>(total, reduce_contiguous<T>(buf, m, r));
       }
-    }
+    });
     return total;
   }
 }
@@ -125,14 +120,10 @@ void reduce_loop(TensorIterator& iter, R r) {
       const In* __restrict src = reinterpret_cast<const In*>(in);
       if constexpr (std::is_same_v<In, T>) {
         for (int64_t k = 0; k < n; ++k) out[k] = T(r(acc(out[k]), src[k]));
-      } else {  // widened a chunk at a time
-        constexpr int64_t kChunk = 1024;
-        float buf[kChunk];
-        for (int64_t b = 0; b < n; b += kChunk) {
-          const int64_t m = std::min(kChunk, n - b);
-          cpu::convert_16bit(src + b, buf, m, cv);
+      } else {
+        cpu::for_each_widened<1024>(src, n, cv, [&](const float* buf, int64_t b, int64_t m) {
           for (int64_t k = 0; k < m; ++k) out[b + k] = T(r(acc(out[b + k]), buf[k]));
-        }
+        });
       }
     } else {
       for (int64_t k = 0; k < n; ++k) {
