@@ -15,6 +15,19 @@ def test_without_gpu_cuda_tensors_raise_clearly():
     assert torch.cuda.device_count() == 0
     with pytest.raises(RuntimeError, match="CUDA|cuda"):
         torch.ones(2, device="cuda")
+    with pytest.raises((RuntimeError, AssertionError), match="CUDA"):
+        torch.cuda.get_device_name()
+
+
+@gpu
+def test_device_properties():
+    p = torch.cuda.get_device_properties(0)
+    assert p.name == torch.cuda.get_device_name() and p.name
+    assert torch.cuda.get_device_capability() == (p.major, p.minor) and p.major >= 3
+    assert p.total_memory > 2**30 and p.multi_processor_count > 0
+    assert torch.cuda.current_device() == 0 and "name=" in repr(p)
+    with pytest.raises(AssertionError, match="Invalid device id"):
+        torch.cuda.get_device_properties(torch.cuda.device_count())
 
 
 def sample(shape, dtype=torch.float32, seed=0):

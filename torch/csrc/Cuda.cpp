@@ -13,6 +13,15 @@ void bind_cuda(nb::module_& m) {
   m.def(
       "_cuda_memory_allocated", [](int device) { return th::cuda_hooks().memory_allocated(device); },
       "device"_a);
+  m.def("_cuda_current_device", [] { return th::cuda_hooks().current_device(); });
+  m.def(
+      "_cuda_device_properties",
+      [](int device) {
+        const th::CUDADeviceProperties p = th::cuda_hooks().device_properties(device);
+        return nb::make_tuple(p.name, p.major, p.minor, p.total_memory, p.multi_processor_count,
+                              p.l2_cache_size);
+      },
+      "device"_a);
 }
 
 }  // namespace torch

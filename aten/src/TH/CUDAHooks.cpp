@@ -8,9 +8,15 @@ const CUDAHooks default_hooks;
 const CUDAHooks* current = &default_hooks;
 }  // namespace
 
-void CUDAHooks::synchronize(int) const {
+namespace {
+[[noreturn]] void no_cuda() {
   throw Error("Torch not compiled with CUDA enabled (configure with USE_CUDA=1 and run `invoke develop`)");
 }
+}  // namespace
+
+void CUDAHooks::synchronize(int) const { no_cuda(); }
+CUDADeviceProperties CUDAHooks::device_properties(int) const { no_cuda(); }
+int CUDAHooks::current_device() const { no_cuda(); }
 
 const CUDAHooks& cuda_hooks() { return *current; }
 

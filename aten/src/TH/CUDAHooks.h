@@ -2,8 +2,18 @@
 // What TH and torch._C need from the CUDA backend, without linking it: THC installs
 // its implementation when libTHC loads; without it every answer is "no CUDA".
 #include <cstdint>
+#include <string>
 
 namespace th {
+
+/// What torch.cuda.get_device_properties reports about one GPU.
+struct CUDADeviceProperties {
+  std::string name;
+  int major = 0, minor = 0;  // compute capability
+  int64_t total_memory = 0;  // bytes
+  int multi_processor_count = 0;
+  int64_t l2_cache_size = 0;  // bytes
+};
 
 struct CUDAHooks {
   virtual ~CUDAHooks() = default;
@@ -17,6 +27,10 @@ struct CUDAHooks {
   virtual void empty_cache() const {}
   /// Bytes held by live tensors on `device`.
   virtual int64_t memory_allocated(int /*device*/) const { return 0; }
+  /// The GPU's name, capability and size (raises without CUDA).
+  virtual CUDADeviceProperties device_properties(int device) const;
+  /// The device that "cuda" without an index means (raises without CUDA).
+  virtual int current_device() const;
 };
 
 const CUDAHooks& cuda_hooks();

@@ -112,6 +112,17 @@ struct Hooks final : th::CUDAHooks {
   }
   void empty_cache() const override { allocator().empty_cache(); }
   int64_t memory_allocated(int device) const override { return allocator().memory_allocated(device); }
+  th::CUDADeviceProperties device_properties(int device) const override {
+    cudaDeviceProp p{};
+    THC_CHECK(cudaGetDeviceProperties(&p, device));
+    return {
+        p.name, p.major, p.minor, int64_t(p.totalGlobalMem), p.multiProcessorCount, int64_t(p.l2CacheSize)};
+  }
+  int current_device() const override {
+    int d = 0;
+    THC_CHECK(cudaGetDevice(&d));
+    return d;
+  }
 };
 
 struct Register {

@@ -1,4 +1,6 @@
-// CUDA kernels of where (the shared elementwise loop) and of the scans (one thread per line).
+// CUDA kernels of where (the shared elementwise loop) and of the scans: a thread per line when
+// there are lines enough to fill the GPU, else each line is cut into chunks scanned in three
+// passes (chunk totals, their exclusive scan, the chunks from their offsets).
 #include <TH/Kernels.h>
 #include <TH/math/Scan.h>
 
@@ -24,17 +26,107 @@ __global__ void scan_lines(const T* src, T* dst, int64_t lines, int64_t n, int64
     th::math::scan_line(src, dst, line, n, inner, prod);
 }
 
+template <typename T>
+using scan_acc = th::math::acc_t<T>;
+
+template <typename A>
+__device__ A scan_step(A a, A b, bool prod) {
+  return prod ? A(a * b) : A(a + b);
+}
+
+/// Which line (o, i) and chunk c thread t of the chunked passes handles (i fastest, so that
+/// neighbouring threads read neighbouring addresses when inner > 1).
+struct ChunkGrid {
+  int64_t outer, n, inner, chunks, len;
+  __device__ void get(int64_t t, int64_t& o, int64_t& c, int64_t& i) const {
+    i = t % inner;
+    c = (t / inner) % chunks;
+    o = t / (inner * chunks);
+  }
+  __device__ int64_t end(int64_t c) const { return (c + 1) * len < n ? (c + 1) * len : n; }
+};
+
+template <typename T>
+__global__ void scan_chunk_totals(const T* src, scan_acc<T>* totals, ChunkGrid g, bool prod) {
+  const int64_t total = g.outer * g.chunks * g.inner;
+  for (int64_t t = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; t < total;
+       t += int64_t(blockDim.x) * gridDim.x) {
+    int64_t o, c, i;
+    g.get(t, o, c, i);
+    scan_acc<T> a = prod ? scan_acc<T>(1) : scan_acc<T>(0);
+    for (int64_t k = c * g.len; k < g.end(c); ++k)
+      a = scan_step(a, scan_acc<T>(src[(o * g.n + k) * g.inner + i]), prod);
+    totals[t] = a;
+  }
+}
+
+/// Replaces each line's chunk totals by their exclusive scan (a thread per line).
+template <typename T>
+__global__ void scan_chunk_offsets(scan_acc<T>* totals, ChunkGrid g, bool prod) {
+  const int64_t lines = g.outer * g.inner;
+  for (int64_t line = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; line < lines;
+       line += int64_t(blockDim.x) * gridDim.x) {
+    const int64_t o = line / g.inner, i = line % g.inner;
+    scan_acc<T> run = prod ? scan_acc<T>(1) : scan_acc<T>(0);
+    for (int64_t c = 0; c < g.chunks; ++c) {
+      scan_acc<T>& slot = totals[(o * g.chunks + c) * g.inner + i];
+      const scan_acc<T> v = slot;
+      slot = run;
+      run = scan_step(run, v, prod);
+    }
+  }
+}
+
+template <typename T>
+__global__ void scan_chunks(const T* src, T* dst, const scan_acc<T>* offsets, ChunkGrid g, bool prod) {
+  const int64_t total = g.outer * g.chunks * g.inner;
+  for (int64_t t = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; t < total;
+       t += int64_t(blockDim.x) * gridDim.x) {
+    int64_t o, c, i;
+    g.get(t, o, c, i);
+    scan_acc<T> a = offsets[t];
+    for (int64_t k = c * g.len; k < g.end(c); ++k) {
+      const int64_t at = (o * g.n + k) * g.inner + i;
+      a = scan_step(a, scan_acc<T>(src[at]), prod);
+      dst[at] = T(a);
+    }
+  }
+}
+
+unsigned blocks_of(int64_t n, int threads) {
+  return static_cast<unsigned>(std::min<int64_t>((n + threads - 1) / threads, 65535));
+}
+
 void scan_kernel(const th::Tensor& in, const th::Tensor& out, int64_t outer, int64_t n, int64_t inner,
                  bool prod) {
   DeviceGuard guard(in.device());
   const int64_t lines = outer * inner;
+  constexpr int64_t kEnoughLines = 1 << 15;  // a thread per line fills the GPU
   TH_DISPATCH_ALL_TYPES(in.dtype(), "cumsum_cuda", [&] {
-    const int64_t blocks = std::min<int64_t>((lines + 127) / 128, 65535);
-    scan_lines<scalar_t><<<static_cast<unsigned>(blocks), 128>>>(
-        reinterpret_cast<const scalar_t*>(in.data_ptr()), reinterpret_cast<scalar_t*>(out.data_ptr()), lines,
-        n, inner, prod);
+    const auto* src = reinterpret_cast<const scalar_t*>(in.data_ptr());
+    auto* dst = reinterpret_cast<scalar_t*>(out.data_ptr());
+    if (lines >= kEnoughLines || n < 2048) {
+      scan_lines<scalar_t><<<blocks_of(lines, 128), 128>>>(src, dst, lines, n, inner, prod);
+      THC_CHECK(cudaGetLastError());
+      return;
+    }
+    // ~1024 chunks a line (fewer for many lines): passes 1 and 3 run a thread per chunk, pass 2 a
+    // thread per line over its chunks
+    const int64_t chunks =
+        std::max<int64_t>(2, std::min<int64_t>(std::min<int64_t>(1024, kEnoughLines / lines), n / 64));
+    const int64_t len = (n + chunks - 1) / chunks;
+    ChunkGrid g{outer, n, inner, chunks, len};
+    const int64_t threads_total = lines * chunks;
+    th::Tensor ws = th::empty_tensor({threads_total * int64_t(sizeof(scan_acc<scalar_t>))},
+                                     th::ScalarType::Byte, in.device());
+    auto* totals = reinterpret_cast<scan_acc<scalar_t>*>(ws.data_ptr());
+    scan_chunk_totals<scalar_t><<<blocks_of(threads_total, 128), 128>>>(src, totals, g, prod);
+    THC_CHECK(cudaGetLastError());
+    scan_chunk_offsets<scalar_t><<<blocks_of(lines, 128), 128>>>(totals, g, prod);
+    THC_CHECK(cudaGetLastError());
+    scan_chunks<scalar_t><<<blocks_of(threads_total, 128), 128>>>(src, dst, totals, g, prod);
+    THC_CHECK(cudaGetLastError());
   });
-  THC_CHECK(cudaGetLastError());
 }
 
 }  // namespace

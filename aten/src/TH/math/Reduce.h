@@ -1,6 +1,7 @@
 #pragma once
 // Scalar math of the reductions, written once for the CPU and CUDA kernels: each op is an
-// identity and a combine step over an accumulator type.
+// identity, a step that folds one value into an accumulator, and `combine`, which merges two
+// accumulators (for kernels that reduce in parallel pieces and fold the pieces after).
 #include <limits>
 #include <type_traits>
 
@@ -20,12 +21,14 @@ struct SumReduce {
   using acc = acc_t<T>;
   static TH_HOST_DEVICE acc identity() { return acc(0); }
   TH_HOST_DEVICE acc operator()(acc a, T b) const { return a + acc(b); }
+  static TH_HOST_DEVICE acc combine(acc a, acc b) { return a + b; }
 };
 template <typename T>
 struct ProdReduce {
   using acc = acc_t<T>;
   static TH_HOST_DEVICE acc identity() { return acc(1); }
   TH_HOST_DEVICE acc operator()(acc a, T b) const { return a * acc(b); }
+  static TH_HOST_DEVICE acc combine(acc a, acc b) { return a * b; }
 };
 /// max/min propagate NaN (like torch.amax).
 template <typename T>
@@ -36,6 +39,7 @@ struct MaxReduce {
                                                 : std::numeric_limits<T>::lowest();
   }
   TH_HOST_DEVICE T operator()(T a, T b) const { return maximum(a, b); }
+  static TH_HOST_DEVICE T combine(T a, T b) { return maximum(a, b); }
 };
 template <typename T>
 struct MinReduce {
@@ -45,18 +49,21 @@ struct MinReduce {
                                                 : std::numeric_limits<T>::max();
   }
   TH_HOST_DEVICE T operator()(T a, T b) const { return minimum(a, b); }
+  static TH_HOST_DEVICE T combine(T a, T b) { return minimum(a, b); }
 };
 template <typename T>
 struct AllReduce {
   using acc = bool;
   static TH_HOST_DEVICE bool identity() { return true; }
   TH_HOST_DEVICE bool operator()(bool a, T b) const { return a && bool(b); }
+  static TH_HOST_DEVICE bool combine(bool a, bool b) { return a && b; }
 };
 template <typename T>
 struct AnyReduce {
   using acc = bool;
   static TH_HOST_DEVICE bool identity() { return false; }
   TH_HOST_DEVICE bool operator()(bool a, T b) const { return a || bool(b); }
+  static TH_HOST_DEVICE bool combine(bool a, bool b) { return a || b; }
 };
 
 /// Whether `candidate` replaces `best` in an arg-max/min scan: strictly better, or the first NaN
