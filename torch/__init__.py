@@ -67,6 +67,7 @@ _install_autograd()
 is_grad_enabled = _C.is_grad_enabled
 
 from torch import backends, cuda, nn  # noqa: E402
+from torch._clamp import clamp, clamp_  # noqa: E402
 from torch._creation import as_tensor, tensor  # noqa: E402
 from torch.functional import (  # noqa: E402
     broadcast_shapes,
@@ -90,6 +91,7 @@ from torch.functional import (  # noqa: E402
 )
 
 concat = concatenate = cat  # noqa: F821  (cat comes from torch._C above)
+clip, clip_ = clamp, clamp_
 moveaxis = movedim
 swapaxes = swapdims = transpose  # noqa: F821
 from torch.random import (  # noqa: E402

@@ -224,8 +224,12 @@ def install() -> None:
     Tensor.movedim = Tensor.moveaxis = lambda self, source, destination: torch.movedim(self, source, destination)
     Tensor.swapaxes = Tensor.swapdims = lambda self, dim0, dim1: self.transpose(dim0, dim1)
     Tensor.diagonal = lambda self, offset=0, dim1=0, dim2=1: torch.diagonal(self, offset, dim1, dim2)
-    Tensor.clamp_min = lambda self, min: self.clamp(min=min)
-    Tensor.clamp_max = lambda self, max: self.clamp(max=max)
+    from torch._clamp import clamp, clamp_
+
+    Tensor.clamp = Tensor.clip = lambda self, min=None, max=None: clamp(self, min, max)
+    Tensor.clamp_ = Tensor.clip_ = lambda self, min=None, max=None: clamp_(self, min, max)
+    Tensor.clamp_min = lambda self, min: clamp(self, min=min)
+    Tensor.clamp_max = lambda self, max: clamp(self, max=max)
     Tensor.is_floating_point = lambda self: self.dtype.is_floating_point
     Tensor.is_complex = lambda self: False  # no complex dtypes here
     Tensor.nelement = Tensor.numel

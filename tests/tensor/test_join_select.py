@@ -68,6 +68,46 @@ def test_clamp(lo, hi):
     assert np.isnan(nan.numpy()[0])
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.int64])
+def test_clamp_with_tensor_bounds(dtype):
+    a = _rng(3).standard_normal((3, 4)) * 3
+    lo, hi = _rng(4).standard_normal(4) - 1, _rng(5).standard_normal((3, 1)) + 1
+    x = _t(a).to(dtype)
+    tlo, thi = _t(lo).to(dtype), _t(hi).to(dtype)
+    want = np.minimum(np.maximum(x.double().numpy(), tlo.double().numpy()), thi.double().numpy())
+    for got in (torch.clamp(x, tlo, thi), x.clamp(min=tlo, max=thi), x.clip(tlo, thi), torch.clip(x, tlo, thi)):
+        assert got.dtype == dtype and got.shape == (3, 4)
+        np.testing.assert_allclose(got.double().numpy(), want)
+    np.testing.assert_allclose(x.clamp(min=tlo).double().numpy(), np.maximum(x.double().numpy(), tlo.double().numpy()))
+    np.testing.assert_allclose(x.clamp_max(thi).double().numpy(), np.minimum(x.double().numpy(), thi.double().numpy()))
+    y = x.clone()
+    assert y.clamp_(tlo, thi) is y
+    np.testing.assert_allclose(y.double().numpy(), want)
+    # min > max gives max; a NaN bound gives NaN; the result dtype promotes all three
+    assert torch.clamp(torch.tensor([0.0, 5.0]), torch.tensor([3.0, 3.0]), torch.tensor([1.0, 1.0])).tolist() == [1, 1]
+    assert torch.clamp(torch.tensor([1.0]), torch.tensor([float("nan")])).isnan().all()
+    assert torch.clamp(torch.arange(3), min=torch.tensor([1.5])).dtype == torch.float32
+
+
+def test_clamp_with_tensor_bounds_errors_and_gradient():
+    a = torch.arange(5)
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+        a.clone().clamp_(min=torch.tensor([1.5]))
+    with pytest.raises(TypeError):
+        torch.clamp(a, min=torch.tensor([1]), max=2)
+    assert torch.clamp(a, min=torch.tensor(1), max=2).tolist() == [1, 1, 2, 2, 2]  # 0-dim: taken as a number
+    with pytest.raises(RuntimeError, match="must match the size"):
+        torch.clamp(torch.ones(3), min=torch.ones(2))
+    with pytest.raises(RuntimeError, match="At least one of 'min' or 'max' must not be None"):
+        torch.clamp(a, None, None)
+    x = torch.tensor([0.5, 1.0, 2.0, 3.0], dtype=torch.float64, requires_grad=True)
+    lo = torch.tensor([1.0, 1.0, 1.0, 1.0], dtype=torch.float64, requires_grad=True)
+    hi = torch.tensor([2.5], dtype=torch.float64, requires_grad=True)
+    (x.clamp(lo, hi) * torch.tensor([1.0, 2.0, 3.0, 4.0], dtype=torch.float64)).sum().backward()
+    assert x.grad.tolist() == [0.0, 2.0, 3.0, 0.0]  # a tie keeps the input's gradient
+    assert lo.grad.tolist() == [1.0, 0.0, 0.0, 0.0] and hi.grad.tolist() == [4.0]
+
+
 def test_clamp_needs_a_bound():
     with pytest.raises(RuntimeError, match="At least one of 'min' or 'max' must not be None"):
         torch.clamp(torch.ones(2))
