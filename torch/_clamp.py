@@ -11,9 +11,10 @@ _clamp, _clamp_ = torch._C.clamp, torch._C.clamp_
 
 
 def _overload(min, max) -> tuple:
-    """(tensor overload?, min, max) as PyTorch's parser picks them: tensor bounds take the tensor
-    overload; a number mixed with a 0-dim tensor takes the number one (the tensor as its value);
-    any other mix is a TypeError."""
+    """(tensor overload?, min, max) as PyTorch's parser picks them: tensor bounds (at least one) take
+    the tensor overload; number bounds, or none, the number one (whose kernel raises for none); a
+    number mixed with a 0-dim tensor the number one too (the tensor as its value); any other mix is
+    a TypeError."""
     tensors = [isinstance(b, Tensor) for b in (min, max) if b is not None]
     if not any(tensors):
         return False, min, max
@@ -45,8 +46,6 @@ def clamp(input: Tensor, min=None, max=None) -> Tensor:
     tensors, min, max = _overload(min, max)
     if not tensors:
         return _clamp(input, min, max)
-    if min is None and max is None:
-        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     return _clamp_tensors(input, min, max)
 
 
@@ -55,8 +54,6 @@ def clamp_(input: Tensor, min=None, max=None) -> Tensor:
     tensors, min, max = _overload(min, max)
     if not tensors:
         return _clamp_(input, min, max)
-    if min is None and max is None:
-        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     out = _clamp_tensors(input, min, max)
     if (out.dtype.is_floating_point and not input.dtype.is_floating_point) or (
         input.dtype == torch.bool and out.dtype != torch.bool

@@ -5,6 +5,7 @@
 
 #include "DeviceGuard.h"
 #include "Exception.h"
+#include "Loops.cuh"
 
 namespace thc {
 namespace {
@@ -59,17 +60,15 @@ __global__ void put_impl(T* dst, const int64_t* idx, const T* src, int64_t n, th
   }
 }
 
-unsigned blocks_for(int64_t n) { return unsigned(std::min<int64_t>((n + 255) / 256, 65535)); }
-
 void take_kernel(const th::Tensor& self, const th::Tensor& index, const th::Tensor& out) {
   DeviceGuard guard(self.device());
   const int64_t n = index.numel();
   if (n == 0) return;
   TH_DISPATCH_ALL_TYPES(self.dtype(), "take_cuda", [&] {
-    take_impl<scalar_t><<<blocks_for(n), 256>>>(reinterpret_cast<const scalar_t*>(self.data_ptr()),
-                                                reinterpret_cast<const int64_t*>(index.data_ptr()),
-                                                reinterpret_cast<scalar_t*>(out.data_ptr()), n,
-                                                th::LogicalToStorage(self));
+    take_impl<scalar_t><<<grid_for(n, 256), 256>>>(reinterpret_cast<const scalar_t*>(self.data_ptr()),
+                                                   reinterpret_cast<const int64_t*>(index.data_ptr()),
+                                                   reinterpret_cast<scalar_t*>(out.data_ptr()), n,
+                                                   th::LogicalToStorage(self));
   });
   THC_CHECK(cudaGetLastError());
 }
@@ -79,7 +78,7 @@ void put_kernel(const th::Tensor& self, const th::Tensor& index, const th::Tenso
   const int64_t n = index.numel();
   if (n == 0) return;
   TH_DISPATCH_ALL_TYPES(self.dtype(), "put_cuda", [&] {
-    put_impl<scalar_t><<<blocks_for(n), 256>>>(
+    put_impl<scalar_t><<<grid_for(n, 256), 256>>>(
         reinterpret_cast<scalar_t*>(self.data_ptr()), reinterpret_cast<const int64_t*>(index.data_ptr()),
         reinterpret_cast<const scalar_t*>(source.data_ptr()), n, th::LogicalToStorage(self), accumulate);
   });

@@ -1,6 +1,7 @@
 #pragma once
 // The CUDA loop: one grid-stride kernel runs a scalar functor over a TensorIterator,
 // turning each linear index into per-operand byte offsets.
+#include <algorithm>
 #include <utility>
 
 #include <TH/TensorIterator.h>
@@ -8,6 +9,12 @@
 #include "DeviceGuard.h"
 
 namespace thc {
+
+/// Blocks of `threads` for a grid-stride loop over n elements: enough to cover n, capped at 65535
+/// (the loop strides over the rest).
+inline unsigned grid_for(int64_t n, int threads) {
+  return static_cast<unsigned>(std::min<int64_t>((n + threads - 1) / threads, 65535));
+}
 
 /// The iterator's shape and byte strides, passed to kernels by value.
 template <int N>
@@ -55,8 +62,7 @@ void launch(const th::TensorIterator& iter, const Body& body) {
   if (n == 0) return;
   DeviceGuard guard(iter.device());
   constexpr int threads = 256;
-  const int64_t blocks = std::min<int64_t>((n + threads - 1) / threads, 65536);
-  for_each_kernel<N><<<static_cast<unsigned>(blocks), threads>>>(n, OffsetCalculator<N>(iter), body);
+  for_each_kernel<N><<<grid_for(n, threads), threads>>>(n, OffsetCalculator<N>(iter), body);
   THC_CHECK(cudaGetLastError());
 }
 

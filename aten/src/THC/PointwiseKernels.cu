@@ -51,9 +51,8 @@ void range_kernel(const th::Tensor& out, double start, double step, double end, 
   const int64_t n = out.numel();
   DeviceGuard guard(out.device());
   TH_DISPATCH_NUMERIC_TYPES(out.dtype(), "range_cuda", [&] {
-    const int64_t blocks = std::min<int64_t>((n + 255) / 256, 65536);
-    range_rows<scalar_t><<<static_cast<unsigned>(blocks), 256>>>(
-        n, reinterpret_cast<scalar_t*>(out.data_ptr()), start, step, end, symmetric);
+    range_rows<scalar_t><<<grid_for(n, 256), 256>>>(n, reinterpret_cast<scalar_t*>(out.data_ptr()), start,
+                                                    step, end, symmetric);
   });
   THC_CHECK(cudaGetLastError());
 }

@@ -28,11 +28,8 @@ __global__ void scan_lines(const T* src, T* dst, int64_t lines, int64_t n, int64
 
 template <typename T>
 using scan_acc = th::math::acc_t<T>;
-
-template <typename A>
-__device__ A scan_step(A a, A b, bool prod) {
-  return prod ? A(a * b) : A(a + b);
-}
+using th::math::scan_identity;
+using th::math::scan_step;
 
 /// Which line (o, i) and chunk c thread t of the chunked passes handles (i fastest, so that
 /// neighbouring threads read neighbouring addresses when inner > 1).
@@ -53,7 +50,7 @@ __global__ void scan_chunk_totals(const T* src, scan_acc<T>* totals, ChunkGrid g
        t += int64_t(blockDim.x) * gridDim.x) {
     int64_t o, c, i;
     g.get(t, o, c, i);
-    scan_acc<T> a = prod ? scan_acc<T>(1) : scan_acc<T>(0);
+    scan_acc<T> a = scan_identity<scan_acc<T>>(prod);
     for (int64_t k = c * g.len; k < g.end(c); ++k)
       a = scan_step(a, scan_acc<T>(src[(o * g.n + k) * g.inner + i]), prod);
     totals[t] = a;
@@ -67,7 +64,7 @@ __global__ void scan_chunk_offsets(scan_acc<T>* totals, ChunkGrid g, bool prod) 
   for (int64_t line = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; line < lines;
        line += int64_t(blockDim.x) * gridDim.x) {
     const int64_t o = line / g.inner, i = line % g.inner;
-    scan_acc<T> run = prod ? scan_acc<T>(1) : scan_acc<T>(0);
+    scan_acc<T> run = scan_identity<scan_acc<T>>(prod);
     for (int64_t c = 0; c < g.chunks; ++c) {
       scan_acc<T>& slot = totals[(o * g.chunks + c) * g.inner + i];
       const scan_acc<T> v = slot;
@@ -93,10 +90,6 @@ __global__ void scan_chunks(const T* src, T* dst, const scan_acc<T>* offsets, Ch
   }
 }
 
-unsigned blocks_of(int64_t n, int threads) {
-  return static_cast<unsigned>(std::min<int64_t>((n + threads - 1) / threads, 65535));
-}
-
 void scan_kernel(const th::Tensor& in, const th::Tensor& out, int64_t outer, int64_t n, int64_t inner,
                  bool prod) {
   DeviceGuard guard(in.device());
@@ -106,7 +99,7 @@ void scan_kernel(const th::Tensor& in, const th::Tensor& out, int64_t outer, int
     const auto* src = reinterpret_cast<const scalar_t*>(in.data_ptr());
     auto* dst = reinterpret_cast<scalar_t*>(out.data_ptr());
     if (lines >= kEnoughLines || n < 2048) {
-      scan_lines<scalar_t><<<blocks_of(lines, 128), 128>>>(src, dst, lines, n, inner, prod);
+      scan_lines<scalar_t><<<grid_for(lines, 128), 128>>>(src, dst, lines, n, inner, prod);
       THC_CHECK(cudaGetLastError());
       return;
     }
@@ -120,11 +113,11 @@ void scan_kernel(const th::Tensor& in, const th::Tensor& out, int64_t outer, int
     th::Tensor ws = th::empty_tensor({threads_total * int64_t(sizeof(scan_acc<scalar_t>))},
                                      th::ScalarType::Byte, in.device());
     auto* totals = reinterpret_cast<scan_acc<scalar_t>*>(ws.data_ptr());
-    scan_chunk_totals<scalar_t><<<blocks_of(threads_total, 128), 128>>>(src, totals, g, prod);
+    scan_chunk_totals<scalar_t><<<grid_for(threads_total, 128), 128>>>(src, totals, g, prod);
     THC_CHECK(cudaGetLastError());
-    scan_chunk_offsets<scalar_t><<<blocks_of(lines, 128), 128>>>(totals, g, prod);
+    scan_chunk_offsets<scalar_t><<<grid_for(lines, 128), 128>>>(totals, g, prod);
     THC_CHECK(cudaGetLastError());
-    scan_chunks<scalar_t><<<blocks_of(threads_total, 128), 128>>>(src, dst, totals, g, prod);
+    scan_chunks<scalar_t><<<grid_for(threads_total, 128), 128>>>(src, dst, totals, g, prod);
     THC_CHECK(cudaGetLastError());
   });
 }

@@ -189,38 +189,33 @@ void float_to_bf16(uint16_t* p, vf x) {
   __builtin_memcpy(p, &h, sizeof h);
 }
 
-/// W values at a time; the last n % W go through a zero-padded vector.
-void widen(vf (*load16)(const uint16_t*), const uint16_t* in, float* out, int64_t n) {
+/// out[k] = convert(in[k]), W values at a time (`load` a vector of In, `store` one of Out); the
+/// last n % W go through a zero-padded vector.
+template <typename In, typename Out>
+void convert_chunks(vf (*load_in)(const In*), void (*store_out)(Out*, vf), const In* in, Out* out,
+                    int64_t n) {
   int64_t k = 0;
-  for (; k + W <= n; k += W) store(out + k, load16(in + k));
+  for (; k + W <= n; k += W) store_out(out + k, load_in(in + k));
   if (k == n) return;
-  uint16_t pad[W] = {};
-  float res[W];
-  __builtin_memcpy(pad, in + k, sizeof(uint16_t) * size_t(n - k));
-  store(res, load16(pad));
-  __builtin_memcpy(out + k, res, sizeof(float) * size_t(n - k));
-}
-
-void narrow(void (*store16)(uint16_t*, vf), const float* in, uint16_t* out, int64_t n) {
-  int64_t k = 0;
-  for (; k + W <= n; k += W) store16(out + k, load(in + k));
-  if (k == n) return;
-  float pad[W] = {};
-  uint16_t res[W];
-  __builtin_memcpy(pad, in + k, sizeof(float) * size_t(n - k));
-  store16(res, load(pad));
-  __builtin_memcpy(out + k, res, sizeof(uint16_t) * size_t(n - k));
+  In pad[W] = {};
+  Out res[W];
+  __builtin_memcpy(pad, in + k, sizeof(In) * size_t(n - k));
+  store_out(res, load_in(pad));
+  __builtin_memcpy(out + k, res, sizeof(Out) * size_t(n - k));
 }
 
 void convert(th::cpu::VecConvert op, const void* src, void* dst, int64_t n) {
   const auto* h = static_cast<const uint16_t*>(src);
   const auto* f = static_cast<const float*>(src);
   switch (op) {
-    case th::cpu::VecConvert::HalfToFloat: return widen(&half_to_float, h, static_cast<float*>(dst), n);
-    case th::cpu::VecConvert::BFloat16ToFloat: return widen(&bf16_to_float, h, static_cast<float*>(dst), n);
-    case th::cpu::VecConvert::FloatToHalf: return narrow(&float_to_half, f, static_cast<uint16_t*>(dst), n);
+    case th::cpu::VecConvert::HalfToFloat:
+      return convert_chunks(&half_to_float, &store, h, static_cast<float*>(dst), n);
+    case th::cpu::VecConvert::BFloat16ToFloat:
+      return convert_chunks(&bf16_to_float, &store, h, static_cast<float*>(dst), n);
+    case th::cpu::VecConvert::FloatToHalf:
+      return convert_chunks(&load, &float_to_half, f, static_cast<uint16_t*>(dst), n);
     case th::cpu::VecConvert::FloatToBFloat16:
-      return narrow(&float_to_bf16, f, static_cast<uint16_t*>(dst), n);
+      return convert_chunks(&load, &float_to_bf16, f, static_cast<uint16_t*>(dst), n);
   }
 }
 constexpr th::cpu::vec_convert_fn kConvert = &convert;
