@@ -48,14 +48,22 @@ def _step(what: str):
 
 
 def _upstream_torch() -> str | None:
-    """A description of an upstream PyTorch installed in this environment, if any."""
-    from importlib import metadata, util
+    """A description of an upstream PyTorch installed in this environment, if any.
 
-    try:
-        dist = metadata.distribution("torch")
-        return f"PyTorch {dist.version} (pip distribution 'torch' in {dist.locate_file('')})"
-    except metadata.PackageNotFoundError:
-        pass
+    Looks for a `torch-*.dist-info` (or `.egg-info`) on sys.path by name, as importlib.metadata
+    would, but without importing it: that import alone is ~60 ms of a 0.3 s no-op develop."""
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            stem, _, kind = name.rpartition(".")
+            if kind in ("dist-info", "egg-info") and stem.lower().startswith("torch-"):
+                version = stem.split("-")[1]
+                return f"PyTorch {version} (pip distribution 'torch' in {entry})"
+    from importlib import util
+
     spec = util.find_spec("torch")
     origin = spec.origin if spec else None
     if origin and not origin.startswith(str(ROOT / "torch")):
