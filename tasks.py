@@ -118,7 +118,7 @@ def develop(c):
             f"[torch] develop: refusing to install into {sys.prefix}: it already has {other}.\n"
             "  Our package is also called `torch`; the two must never share an environment.\n"
             "  Use a fresh one:  python3 -m venv .venv && . .venv/bin/activate && "
-            "pip install -r requirements-dev.txt && invoke develop",
+            "python -m pip install --group dev && invoke develop",
             code=1,
         )
     with _step("develop"):

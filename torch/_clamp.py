@@ -40,13 +40,29 @@ def _clamp_tensors(input: Tensor, min: Tensor | None, max: Tensor | None) -> Ten
     return out
 
 
-def clamp(input: Tensor, min=None, max=None) -> Tensor:
+def clamp(input: Tensor, min=None, max=None, *, out: Tensor | None = None) -> Tensor:
     """Every element of input limited to [min, max]: bounds are numbers or tensors (broadcast with input;
-    the result's dtype promotes all three). NaN stays NaN; a NaN bound gives NaN."""
+    the result's dtype promotes all three). NaN stays NaN; a NaN bound gives NaN. With out=, the result
+    goes there, resized to the result's shape; as in PyTorch, out must have the result's dtype with
+    number bounds, and the result must cast to out's dtype with tensor bounds."""
     tensors, min, max = _overload(min, max)
     if not tensors:
-        return _clamp(input, min, max)
-    return _clamp_tensors(input, min, max)
+        return _clamp(input, min, max) if out is None else _clamp(input, min, max, out=out)
+    if out is None:
+        return _clamp_tensors(input, min, max)
+    if torch.is_grad_enabled() and any(isinstance(t, Tensor) and t.requires_grad for t in (input, min, max)):
+        raise RuntimeError(
+            "clamp(): functions with out=... arguments don't support automatic differentiation, "
+            "but one of the arguments requires grad."
+        )
+    result = _clamp_tensors(input, min, max)
+    if not torch.can_cast(result.dtype, out.dtype):  # this overload casts into out, as PyTorch's
+        raise RuntimeError(
+            f"result type {_NAMES[result.dtype]} can't be cast to the desired output type {_NAMES[out.dtype]}"
+        )
+    if out.shape != result.shape:
+        out.resize_(result.shape)
+    return out.copy_(result)
 
 
 def clamp_(input: Tensor, min=None, max=None) -> Tensor:

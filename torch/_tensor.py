@@ -184,6 +184,77 @@ def _new_full(self: Tensor, size, fill_value, *, dtype=None, device=None, requir
     )
 
 
+def _inplace_view(view, name: str):
+    """The in-place form of a view op (t_, transpose_, ...): self takes the view's sizes, strides
+    and offset, as PyTorch's in-place view ops do."""
+
+    def method(self, *args, **kwargs):
+        v = view(self, *args, **kwargs)
+        return self.as_strided_(v.shape, v.stride(), v.storage_offset())
+
+    method.__name__ = name
+    method.__doc__ = f"{view.__name__} in place: self becomes that view of its storage."
+    return method
+
+
+def _contains(self: Tensor, element) -> bool:
+    """`element in t`: whether any element of t equals element (a number or a tensor), as PyTorch."""
+    if isinstance(element, (Tensor, int, float, bool)):
+        return bool((self == element).any().item())
+    raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}.")
+
+
+def _index(self: Tensor) -> int:
+    """operator.index(t) for a one-element integer tensor (list indexing, range(), slices)."""
+    if self.dtype.is_floating_point or self.dtype == torch.bool or self.numel() != 1:
+        raise TypeError("only integer tensors of a single element can be converted to an index")
+    return int(_item(self))
+
+
+def _format(self: Tensor, spec: str) -> str:
+    """format(t, spec): a 0-dim tensor formats as its value (f"{loss:.3f}"), others as object does."""
+    if self.dim() == 0:
+        return _item(self).__format__(spec)
+    return object.__format__(self, spec)
+
+
+def _rebuild(data: bytes, dtype: torch.dtype, shape: tuple, requires_grad: bool, device: str) -> Tensor:
+    """Unpickles a tensor written by _reduce_ex."""
+    import numpy as np  # noqa: PLC0415
+
+    flat = torch.from_numpy(np.frombuffer(bytearray(data), dtype=np.uint8)).view(dtype)
+    t = flat.reshape(shape).to(device)
+    return t.requires_grad_() if requires_grad else t
+
+
+def _reduce_ex(self: Tensor, protocol):
+    """Pickles the values (as bytes), dtype, shape, device and requires_grad; views are pickled as
+    copies (storage sharing between pickled tensors is not kept)."""
+    flat = self.detach().cpu().contiguous().reshape(-1)
+    data = flat.view(torch.uint8).numpy().tobytes()
+    return (_rebuild, (data, self.dtype, tuple(self.shape), self.requires_grad, str(self.device)))
+
+
+def _deepcopy(self: Tensor, memo) -> Tensor:
+    """copy.deepcopy of a graph leaf: new memory, same values, requires_grad and .grad."""
+    if not self.is_leaf:
+        raise RuntimeError(
+            "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at the moment.  "
+            "If you were attempting to deepcopy a module, this may be because of a torch.nn.utils.weight_norm "
+            "usage, see https://github.com/pytorch/pytorch/pull/103001"
+        )
+    if id(self) in memo:
+        return memo[id(self)]
+    with torch.no_grad():
+        new = self.clone()
+    if self.requires_grad:
+        new.requires_grad_()
+    if self.grad is not None:
+        new.grad = self.grad.clone()
+    memo[id(self)] = new
+    return new
+
+
 def install() -> None:
     """Adds the methods above to torch.Tensor (called once by torch/__init__.py)."""
     for dunder, (op, commutative) in _OPERATORS.items():
@@ -241,6 +312,24 @@ def install() -> None:
     for factory in (torch.empty, torch.zeros, torch.ones):
         setattr(Tensor, f"new_{factory.__name__}", _new_factory(factory))
     Tensor.__invert__ = Tensor.bitwise_not
+    Tensor.__contains__ = _contains
+    Tensor.__index__ = _index
+    Tensor.__format__ = _format
+    Tensor.__array_priority__ = 1000  # NumPy defers to the tensor: np.float64(2) * t is a tensor
+    Tensor.__reduce_ex__ = _reduce_ex
+    Tensor.__deepcopy__ = _deepcopy
+    for view in ("t", "transpose", "squeeze", "unsqueeze", "swapaxes", "swapdims"):
+        setattr(Tensor, view + "_", _inplace_view(getattr(Tensor, view), view + "_"))
+    resize = Tensor.resize_
+
+    def resize_(self, *size):
+        """Contiguous with the new sizes; the storage grows (keeping its bytes) when too small."""
+        if self.requires_grad:
+            raise RuntimeError("cannot resize variables that require grad")
+        return resize(self, *size)
+
+    Tensor.resize_ = resize_
+    Tensor.resize_as_ = lambda self, other: self.resize_(other.shape)
     Tensor.__dlpack__ = _dlpack
     Tensor.__dlpack_device__ = _dlpack_device
     Tensor.index_put_ = _index_put_

@@ -87,4 +87,9 @@ def tensor_repr(t: torch.Tensor) -> str:
     default = (torch.get_default_dtype(), torch.int64, torch.bool)
     if t.dtype not in default or (arr.size == 0 and t.dtype != torch.get_default_dtype()):
         suffix.append(f"dtype={t.dtype}")
+    grad_fn = t.grad_fn
+    if grad_fn is not None:
+        suffix.append(f"grad_fn=<{type(grad_fn).__name__}>")
+    elif t.requires_grad:
+        suffix.append("requires_grad=True")
     return prefix + body + "".join(", " + s for s in suffix) + ")"

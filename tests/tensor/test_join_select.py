@@ -134,3 +134,42 @@ def test_var_std():
     np.testing.assert_allclose(x.t().std(dim=1, correction=2).numpy(), a.T.std(1, ddof=2), rtol=1e-12)
     with pytest.raises(RuntimeError):
         torch.arange(4).var()
+
+
+@pytest.mark.parametrize("fn", [torch.clamp, torch.clip])
+def test_clamp_out(fn):
+    x = torch.tensor([-2.0, 0.5, 3.0, float("nan")])
+    out = torch.empty(4)
+    assert fn(x, -1, 1, out=out) is out
+    np.testing.assert_array_equal(out.numpy(), np.clip(x.numpy(), -1, 1))
+    out = torch.empty(0)
+    fn(torch.ones(2, 3) * 5, max=2, out=out)  # resized to the result
+    assert out.shape == (2, 3) and (out == 2).all()
+    out = torch.empty(4)
+    fn(x, torch.tensor([0.0, 0, 0, 0]), out=out)  # tensor bounds
+    np.testing.assert_array_equal(out.numpy(), np.maximum(x.numpy(), 0))
+    ints = torch.tensor([1, 2, 3])
+    assert fn(ints, max=1, out=torch.empty(3, dtype=torch.int64)).tolist() == [1, 1, 1]
+    wide = fn(torch.ones(3), torch.zeros(3), out=torch.empty(3, dtype=torch.float64))  # tensor bounds cast
+    assert wide.dtype == torch.float64 and wide.tolist() == [1, 1, 1]
+    assert fn(ints, torch.tensor([2]), out=torch.empty(3)).tolist() == [2, 2, 3]
+
+
+def test_clamp_out_and_inplace_errors():
+    ints = torch.tensor([1, 2, 3])
+    with pytest.raises(RuntimeError, match="Found dtype Float but expected Long"):
+        torch.clamp(ints, 0, 2, out=torch.empty(3))  # out must have the result's dtype
+    with pytest.raises(RuntimeError, match="Found dtype Long but expected Float"):
+        torch.clamp(ints, 0.5, out=torch.empty(3, dtype=torch.int64))
+    with pytest.raises(RuntimeError, match="Found dtype Double but expected Float"):
+        torch.clamp(torch.ones(3), 0, 1, out=torch.empty(3, dtype=torch.float64))
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+        torch.clamp(torch.ones(3), torch.zeros(3), out=torch.empty(3, dtype=torch.int64))  # tensor bounds cast
+    with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type"):
+        ints.clone().clamp_(0.5)  # a float bound on an integer tensor, in place
+    with pytest.raises(RuntimeError, match="At least one of 'min' or 'max' must not be None"):
+        torch.clamp(ints, out=torch.empty(3, dtype=torch.int64))
+    with pytest.raises(RuntimeError, match="out=... arguments don't support automatic differentiation"):
+        torch.clamp(torch.ones(3, requires_grad=True), 0, 1, out=torch.empty(3))
+    with pytest.raises(RuntimeError, match="out=... arguments don't support automatic differentiation"):
+        torch.clamp(torch.ones(3, requires_grad=True), torch.zeros(3), out=torch.empty(3))

@@ -50,3 +50,16 @@ def test_named_tuple_results_print_as_pytorch():
         "torch.return_types.sort(\nvalues=tensor([1., 2., 3.])"
     )
     assert indices.tolist() == [1, 2, 0]
+
+
+def test_repr_shows_autograd_state():
+    x = torch.ones(2, requires_grad=True)
+    assert repr(x) == "tensor([1., 1.], requires_grad=True)"
+    assert repr(x * 2) == "tensor([2., 2.], grad_fn=<MulBackward0>)"
+    assert repr((x * 2).sum()) == "tensor(4., grad_fn=<SumBackward0>)"
+    assert repr(x.detach()) == "tensor([1., 1.])"
+    assert repr(torch.ones(2, dtype=torch.float64, requires_grad=True) + 1) == (
+        "tensor([2., 2.], dtype=torch.float64, grad_fn=<AddBackward0>)"
+    )
+    with torch.no_grad():
+        assert repr(x * 2) == "tensor([2., 2.])"

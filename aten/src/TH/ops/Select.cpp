@@ -23,25 +23,38 @@ Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
 }
 
 namespace {
-Tensor& clamp_into(Tensor& out, const Tensor& self, const std::optional<Scalar>& min,
-                   const std::optional<Scalar>& max, bool inplace) {
+/// max(self, min) then min(., max): the dtype promotes self with the bounds (weak numbers).
+Tensor clamp_value(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
   TH_CHECK(min || max, "torch.clamp: At least one of 'min' or 'max' must not be None");
   Tensor r = self;
   if (min) r = maximum(r, wrap_number(*min));
   if (max) r = minimum(r, wrap_number(*max));
-  if (!inplace) return out = r.is_same(self) ? clone(self) : r;
-  copy_(out, r);
-  return out;
+  return r;
 }
 }  // namespace
 
 Tensor clamp(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
-  Tensor out;
-  return clamp_into(out, self, min, max, false);
+  Tensor r = clamp_value(self, min, max);
+  return r.is_same(self) ? clone(self) : r;
 }
 
 Tensor& clamp_(Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
-  return clamp_into(self, self, min, max, true);
+  Tensor r = clamp_value(self, min, max);
+  TH_CHECK(can_cast(r.dtype(), self.dtype()), "result type ", scalar_type_cpp_name(r.dtype()),
+           " can't be cast to the desired output type ", scalar_type_cpp_name(self.dtype()));
+  copy_(self, r);
+  return self;
+}
+
+/// clamp into `out`, which must have the result's dtype (PyTorch's clamp.out); resized if its shape differs.
+Tensor& clamp_out(Tensor& out, const Tensor& self, const std::optional<Scalar>& min,
+                  const std::optional<Scalar>& max) {
+  Tensor r = clamp_value(self, min, max);
+  TH_CHECK(out.dtype() == r.dtype(), "Found dtype ", scalar_type_cpp_name(out.dtype()), " but expected ",
+           scalar_type_cpp_name(r.dtype()));
+  if (out.sizes() != r.sizes()) resize_(out, r.sizes());
+  copy_(out, r);
+  return out;
 }
 
 }  // namespace th

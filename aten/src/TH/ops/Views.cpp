@@ -302,4 +302,77 @@ Tensor unsqueeze(const Tensor& self, int64_t dim) {
   return make_view(self, sizes, strides, self.storage_offset());
 }
 
+/// self's memory read as `dtype` (PyTorch's view.dtype): the same bytes; with a different element
+/// size the last dim (which must be dense) is rescaled, and every other stride and the offset too.
+Tensor view(const Tensor& self, ScalarType dtype) {
+  const int64_t from = int64_t(self.element_size()), to = int64_t(th::element_size(dtype));
+  if (from == to) {
+    Tensor v = make_view(self, self.sizes(), self.strides(), self.storage_offset());
+    v.impl()->dtype = dtype;
+    return v;
+  }
+  const auto why = [&] {
+    return detail::str(" to view ", scalar_type_cpp_name(self.dtype()), " as ", scalar_type_cpp_name(dtype),
+                       " (different element sizes)");
+  };
+  TH_CHECK(self.dim() > 0, "self.dim() cannot be 0", why());
+  TH_CHECK(self.stride(-1) == 1, "self.stride(-1) must be 1", why(), ", but got ", self.stride(-1));
+  IntList sizes = self.sizes(), strides = self.strides();
+  int64_t offset = self.storage_offset();
+  if (from > to) {  // each element becomes `ratio` smaller ones
+    const int64_t ratio = from / to;
+    sizes.back() *= ratio;
+    for (size_t d = 0; d + 1 < strides.size(); ++d) strides[d] *= ratio;
+    offset *= ratio;
+  } else {  // every `ratio` elements become one
+    const int64_t ratio = to / from;
+    TH_CHECK(sizes.back() % ratio == 0, "self.size(-1) must be divisible by ", ratio, why(), ", but got ",
+             sizes.back());
+    TH_CHECK(offset % ratio == 0, "self.storage_offset() must be divisible by ", ratio, why(), ", but got ",
+             offset);
+    for (size_t d = 0; d + 1 < strides.size(); ++d)
+      TH_CHECK(strides[d] % ratio == 0, "self.stride(", d, ") must be divisible by ", ratio, why(),
+               ", but got ", strides[d]);
+    sizes.back() /= ratio;
+    for (size_t d = 0; d + 1 < strides.size(); ++d) strides[d] /= ratio;
+    offset /= ratio;
+  }
+  Tensor v = make_view(self, sizes, strides, offset);
+  v.impl()->dtype = dtype;
+  return v;
+}
+
+/// as_strided in place: self takes the view's sizes, strides and offset (the in-place view ops
+/// t_, transpose_, squeeze_, unsqueeze_ are this with the metadata of their view).
+Tensor& as_strided_(Tensor& self, const IntList& size, const IntList& stride,
+                    std::optional<int64_t> storage_offset) {
+  Tensor v = as_strided(self, size, stride, storage_offset);  // its checks
+  TensorImpl* impl = self.impl();
+  impl->sizes = v.sizes();
+  impl->strides = v.strides();
+  impl->storage_offset = v.storage_offset();
+  return self;
+}
+
+/// PyTorch's Tensor.resize_: contiguous strides for new sizes; the storage grows (keeping its bytes)
+/// when it is too small. Growing gives self a new storage: views taken before no longer share it.
+Tensor& resize_tensor_(Tensor& self, const IntList& size) {
+  TH_CHECK(!self.impl()->requires_grad, "cannot resize variables that require grad");
+  for (int64_t s : size)
+    TH_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", shape_str(size));
+  if (self.sizes() == size) return self;  // as PyTorch: the same sizes keep the strides
+  const size_t needed = size_t(self.storage_offset() + prod(size)) * self.element_size();
+  const size_t have = self.storage()->nbytes();
+  if (needed > have) {
+    const int64_t kept = int64_t(have / self.element_size());
+    Tensor old = make_view(self, {kept}, {1}, 0);
+    self.impl()->storage = std::make_shared<StorageImpl>(needed, self.device());
+    Tensor fresh = make_view(self, {kept}, {1}, 0);
+    if (kept > 0) copy_(fresh, old);
+  }
+  self.impl()->sizes = size;
+  self.impl()->strides = contiguous_strides(size);
+  return self;
+}
+
 }  // namespace th
