@@ -66,9 +66,43 @@ _tensor_api.install()
 _install_autograd()
 is_grad_enabled = _C.is_grad_enabled
 
-from torch import backends, cuda, nn  # noqa: E402
+from torch import _math_composites, _stacking, backends, cuda, nn  # noqa: E402  # noqa: E402
 from torch._clamp import clamp, clamp_  # noqa: E402
 from torch._creation import as_tensor, tensor  # noqa: E402
+from torch._math_composites import (  # noqa: E402
+    addcdiv,
+    addcmul,
+    aminmax,
+    count_nonzero,
+    deg2rad,
+    isneginf,
+    isposinf,
+    logaddexp,
+    nanmean,
+    nansum,
+    rad2deg,
+    signbit,
+    square,
+    std_mean,
+    trace,
+    var_mean,
+)
+from torch._stacking import (  # noqa: E402
+    atleast_1d,
+    atleast_2d,
+    atleast_3d,
+    column_stack,
+    dsplit,
+    dstack,
+    fliplr,
+    flipud,
+    hsplit,
+    hstack,
+    rot90,
+    tensor_split,
+    vsplit,
+    vstack,
+)
 from torch.functional import (  # noqa: E402
     broadcast_shapes,
     broadcast_tensors,
@@ -92,6 +126,7 @@ from torch.functional import (  # noqa: E402
 
 concat = concatenate = cat  # noqa: F821  (cat comes from torch._C above)
 clip, clip_ = clamp, clamp_
+row_stack = vstack
 moveaxis = movedim
 swapaxes = swapdims = transpose  # noqa: F821
 from torch.random import (  # noqa: E402
@@ -164,4 +199,9 @@ __all__ = [
     "get_num_threads",
     "set_num_threads",
     *_C._function_names,
+    *_math_composites.__all__,
+    *_stacking.__all__,
+    "row_stack",
+    "clip",
+    "clip_",
 ]

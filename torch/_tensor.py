@@ -330,6 +330,18 @@ def install() -> None:
 
     Tensor.resize_ = resize_
     Tensor.resize_as_ = lambda self, other: self.resize_(other.shape)
+    from torch import _math_composites, _stacking  # noqa: PLC0415
+
+    for module, names in (
+        (
+            _math_composites,
+            "square addcmul addcdiv logaddexp deg2rad rad2deg signbit isposinf isneginf trace "
+            "count_nonzero aminmax nansum nanmean",
+        ),
+        (_stacking, "tensor_split hsplit vsplit dsplit fliplr flipud rot90"),
+    ):
+        for name in names.split():
+            setattr(Tensor, name, getattr(module, name))
     Tensor.__dlpack__ = _dlpack
     Tensor.__dlpack_device__ = _dlpack_device
     Tensor.index_put_ = _index_put_

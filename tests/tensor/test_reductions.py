@@ -107,3 +107,16 @@ def test_errors():
         torch.ones(2, 3).amax(2)
     with pytest.raises(IndexError, match="Expected reduction dim 1 to have non-zero size"):
         torch.zeros(2, 0).max(1)
+
+
+@pytest.mark.parametrize("op", ["amax", "amin"])
+def test_amax_amin_on_empty_tensors(op):
+    e = torch.ones(0, 3)
+    assert getattr(e, op)(1).shape == (0,)  # the reduced dim is not empty: an empty result
+    assert getattr(torch.ones(2, 0), op)((0,)).shape == (0,)
+    with pytest.raises(IndexError, match=rf"{op}\(\): Expected reduction dim 0 to have non-zero size"):
+        getattr(e, op)(0)
+    with pytest.raises(IndexError, match=rf"{op}\(\): Expected reduction dim -2 to have non-zero size"):
+        getattr(e, op)((-2, 1))
+    with pytest.raises(RuntimeError, match="Expected reduction dim to be specified for input.numel"):
+        getattr(e, op)()

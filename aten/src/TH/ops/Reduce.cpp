@@ -35,13 +35,14 @@ Scalar identity(ReduceOp op, ScalarType t) {
 /// `name` is the op as the user called it, for messages (max, amax, ...).
 Tensor reduce(const Tensor& self, const IntList& dims, bool keepdim, ScalarType compute, ReduceOp op,
               const char* name) {
-  if (op == ReduceOp::Max || op == ReduceOp::Min) {  // no identity a user would expect: refuse empty input
-    bool empty = self.numel() == 0;
-    for (int64_t d : dims) empty = empty || (self.dim() > 0 && self.size(d) == 0);
+  if (op == ReduceOp::Max || op == ReduceOp::Min) {  // no identity: refuse to reduce an empty dim
     TH_CHECK(
-        !empty || (!dims.empty() && self.numel() != 0), name,
+        !dims.empty() || self.numel() != 0, name,
         "(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with "
         "the 'dim' argument.");
+    for (int64_t d : dims)
+      TH_CHECK_T(IndexError, self.dim() == 0 || self.size(d) != 0, name, "(): Expected reduction dim ", d,
+                 " to have non-zero size.");
   }
   if (is_reduced_floating_point(compute) && (op == ReduceOp::Sum || op == ReduceOp::Prod)) {
     // float16/bfloat16 sums accumulate in float32 and round once (as PyTorch's do)

@@ -1,0 +1,212 @@
+"""NumPy-style stacking, splitting and flipping (atleast_*d, hstack/vstack/dstack/column_stack,
+tensor_split/hsplit/vsplit/dsplit, fliplr/flipud/rot90), written over cat, views and flip so that
+autograd and every device come for free. Shapes, results and errors follow PyTorch."""
+
+from __future__ import annotations
+
+import torch
+from torch._C import Tensor
+
+__all__ = [
+    "atleast_1d",
+    "atleast_2d",
+    "atleast_3d",
+    "hstack",
+    "vstack",
+    "dstack",
+    "column_stack",
+    "tensor_split",
+    "hsplit",
+    "vsplit",
+    "dsplit",
+    "fliplr",
+    "flipud",
+    "rot90",
+]
+
+
+def _at_least(n: int, t: Tensor) -> Tensor:
+    if not isinstance(t, Tensor):
+        raise TypeError(f"atleast_{n}d(): expected Tensor, but got {type(t).__name__}")
+    if t.dim() >= n:
+        return t
+    if n == 3 and t.dim() == 2:
+        return t.unsqueeze(-1)  # (m, n) -> (m, n, 1)
+    if n == 3 and t.dim() == 1:
+        return t.reshape(1, -1, 1)  # (n,) -> (1, n, 1)
+    return t.reshape((1,) * (n - t.dim()) + tuple(t.shape))
+
+
+def _atleast(n: int, tensors: tuple):
+    """atleast_{n}d: one tensor gives a tensor; several, or one list/tuple of them, give a tuple."""
+    if len(tensors) == 1 and isinstance(tensors[0], Tensor):
+        return _at_least(n, tensors[0])
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tensors[0]
+    return tuple(_at_least(n, t) for t in tensors)
+
+
+def atleast_1d(*tensors):
+    """Each input as a view with at least 1 dim (a 0-dim tensor becomes shape (1,))."""
+    return _atleast(1, tensors)
+
+
+def atleast_2d(*tensors):
+    """Each input with at least 2 dims: () -> (1, 1), (n,) -> (1, n)."""
+    return _atleast(2, tensors)
+
+
+def atleast_3d(*tensors):
+    """Each input with at least 3 dims: () -> (1, 1, 1), (n,) -> (1, n, 1), (m, n) -> (m, n, 1)."""
+    return _atleast(3, tensors)
+
+
+def _sequence(tensors, name: str) -> tuple:
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        raise TypeError(
+            f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not {type(tensors).__name__}"
+        )
+    if not tensors:
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+    return tuple(tensors)
+
+
+def hstack(tensors) -> Tensor:
+    """Concatenation along dim 1 (dim 0 for 1-D inputs), after atleast_1d."""
+    ts = atleast_1d(_sequence(tensors, "hstack"))
+    return torch.cat(ts, 0 if ts[0].dim() == 1 else 1)
+
+
+def vstack(tensors) -> Tensor:
+    """Concatenation along dim 0, after atleast_2d (1-D inputs become rows)."""
+    ts = atleast_2d(_sequence(tensors, "vstack"))
+    return torch.cat(ts, 0)
+
+
+def dstack(tensors) -> Tensor:
+    """Concatenation along dim 2, after atleast_3d."""
+    ts = atleast_3d(_sequence(tensors, "dstack"))
+    return torch.cat(ts, 2)
+
+
+def column_stack(tensors) -> Tensor:
+    """0-D and 1-D inputs as columns (n, 1), others as they are, concatenated along dim 1."""
+    ts = [t.reshape(t.numel(), 1) if t.dim() <= 1 else t for t in _sequence(tensors, "column_stack")]
+    return torch.cat(ts, 1)
+
+
+def tensor_split(input: Tensor, indices_or_sections, dim: int = 0) -> tuple:
+    """Views of input along dim: `n` sections (the first size % n one element longer), or the pieces
+    between the given indices (NumPy's array_split)."""
+    if input.dim() == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
+    if isinstance(indices_or_sections, Tensor):
+        if indices_or_sections.dtype != torch.int64:
+            from torch._shift import _NAMES  # noqa: PLC0415
+
+            raise RuntimeError(
+                "tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
+                f"{_NAMES[indices_or_sections.dtype]}"
+            )
+        if indices_or_sections.dim() > 1:
+            raise RuntimeError(
+                "tensor_split expected tensor_indices_or_sections to be a zero-dimensional or one-dimensional "
+                f"tensor, but got a tensor with {indices_or_sections.dim()} dims"
+            )
+        indices_or_sections = (
+            indices_or_sections.item() if indices_or_sections.dim() == 0 else indices_or_sections.tolist()
+        )
+    d = dim + input.dim() if dim < 0 else dim
+    if not 0 <= d < input.dim():
+        raise IndexError(
+            f"Dimension out of range (expected to be in range of [{-input.dim()}, {input.dim() - 1}], but got {dim})"
+        )
+    size = input.shape[d]
+    if isinstance(indices_or_sections, int):
+        n = indices_or_sections
+        if n <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {n}")
+        small, extra = divmod(size, n)
+        bounds, start = [], 0
+        for i in range(n):
+            stop = start + small + (1 if i < extra else 0)
+            bounds.append((start, stop))
+            start = stop
+    else:
+        edges = [0, *(int(i) for i in indices_or_sections), size]
+        bounds = []
+        for lo, hi in zip(edges, edges[1:]):
+            lo = min(max(lo + size if lo < 0 else lo, 0), size)
+            hi = min(max(hi + size if hi < 0 else hi, 0), size)
+            bounds.append((lo, max(lo, hi)))
+    return tuple(input.narrow(d, lo, hi - lo) for lo, hi in bounds)
+
+
+def _split_along(name: str, min_dims: int, dim: int, input: Tensor, indices_or_sections) -> tuple:
+    if input.dim() < min_dims:
+        raise RuntimeError(
+            f"torch.{name} requires a tensor with at least {min_dims} dimension{'s' if min_dims > 1 else ''}, "
+            f"but got a tensor with {input.dim()} dimensions!"
+        )
+    if isinstance(indices_or_sections, int):
+        size = input.shape[dim]
+        if indices_or_sections == 0 or size % indices_or_sections:
+            raise RuntimeError(
+                f"torch.{name} attempted to split along dimension {dim}, but the size of the dimension {size} "
+                f"is not divisible by the split_size {indices_or_sections}!"
+            )
+    return tensor_split(input, indices_or_sections, dim)
+
+
+def hsplit(input: Tensor, indices_or_sections) -> tuple:
+    """tensor_split along dim 1 (dim 0 for a 1-D input); a section count must divide the size."""
+    return _split_along("hsplit", 1, 1 if input.dim() > 1 else 0, input, indices_or_sections)
+
+
+def vsplit(input: Tensor, indices_or_sections) -> tuple:
+    """tensor_split along dim 0 of an input with at least 2 dims; a section count must divide the size."""
+    return _split_along("vsplit", 2, 0, input, indices_or_sections)
+
+
+def dsplit(input: Tensor, indices_or_sections) -> tuple:
+    """tensor_split along dim 2 of an input with at least 3 dims; a section count must divide the size."""
+    return _split_along("dsplit", 3, 2, input, indices_or_sections)
+
+
+def fliplr(input: Tensor) -> Tensor:
+    """input with dim 1 reversed (left/right); needs at least 2 dims."""
+    if input.dim() < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return torch.flip(input, (1,))
+
+
+def flipud(input: Tensor) -> Tensor:
+    """input with dim 0 reversed (up/down); needs at least 1 dim."""
+    if input.dim() < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return torch.flip(input, (0,))
+
+
+def rot90(input: Tensor, k: int = 1, dims=(0, 1)) -> Tensor:
+    """input rotated by k * 90 degrees in the plane of dims (from the first towards the second), as
+    NumPy's rot90."""
+    dims = list(dims)
+    if len(dims) != 2:
+        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+    if input.dim() < 2:
+        raise RuntimeError(f"expected total dims >= 2, but got total dims = {input.dim()}")
+    n = input.dim()
+    for d in dims:
+        if not -n <= d < n:
+            raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
+    d0, d1 = (d % n for d in dims)
+    if d0 == d1:
+        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and dim1 = {d1}")
+    k %= 4
+    if k == 1:
+        return torch.flip(input, (d1,)).transpose(d0, d1)
+    if k == 2:
+        return torch.flip(input, (d0, d1))
+    if k == 3:
+        return torch.flip(input, (d0,)).transpose(d0, d1)
+    return input.clone()
