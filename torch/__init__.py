@@ -66,7 +66,7 @@ _tensor_api.install()
 _install_autograd()
 is_grad_enabled = _C.is_grad_enabled
 
-from torch import _math_composites, _stacking, backends, cuda, nn  # noqa: E402  # noqa: E402
+from torch import _math_composites, _order_statistics, _stacking, _unique, backends, cuda, nn  # noqa: E402
 from torch._clamp import clamp, clamp_  # noqa: E402
 from torch._creation import as_tensor, tensor  # noqa: E402
 from torch._math_composites import (  # noqa: E402
@@ -75,6 +75,7 @@ from torch._math_composites import (  # noqa: E402
     aminmax,
     count_nonzero,
     deg2rad,
+    diff,
     isneginf,
     isposinf,
     logaddexp,
@@ -87,10 +88,12 @@ from torch._math_composites import (  # noqa: E402
     trace,
     var_mean,
 )
+from torch._order_statistics import kthvalue, median, msort, nanmedian  # noqa: E402
 from torch._stacking import (  # noqa: E402
     atleast_1d,
     atleast_2d,
     atleast_3d,
+    cartesian_prod,
     column_stack,
     dsplit,
     dstack,
@@ -98,11 +101,13 @@ from torch._stacking import (  # noqa: E402
     flipud,
     hsplit,
     hstack,
+    meshgrid,
     rot90,
     tensor_split,
     vsplit,
     vstack,
 )
+from torch._unique import unique, unique_consecutive  # noqa: E402
 from torch.functional import (  # noqa: E402
     broadcast_shapes,
     broadcast_tensors,
@@ -201,6 +206,8 @@ __all__ = [
     *_C._function_names,
     *_math_composites.__all__,
     *_stacking.__all__,
+    *_order_statistics.__all__,
+    *_unique.__all__,
     "row_stack",
     "clip",
     "clip_",

@@ -31,6 +31,7 @@ __all__ = [
     "std_mean",
     "nansum",
     "nanmean",
+    "diff",
 ]
 
 
@@ -204,3 +205,27 @@ def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Te
     _check_float("nanmean", input)
     kept = (~input.isnan()).sum(tuple(range(input.dim())) if dim is None else dim, keepdim)
     return nansum(input, dim, keepdim, dtype=dtype) / kept
+
+
+def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None, append: Tensor | None = None):
+    """The n-th forward difference along dim (x[i+1] - x[i], n times; bool: x[i+1] != x[i]), after
+    prepend/append are concatenated along dim (same number of dims as input)."""
+    if input.dim() == 0:
+        raise RuntimeError("diff expects input to be at least one-dimensional")
+    if n < 0:
+        raise RuntimeError(f"order must be non-negative but got {n}")
+    for extra in (prepend, append):
+        if extra is not None and extra.dim() != input.dim():
+            raise RuntimeError("diff expects prepend or append to be the same dimension as input")
+    if n == 0:  # as NumPy: prepend/append are not even concatenated
+        return input
+    parts = [p for p in (prepend, input, append) if p is not None]
+    x = torch.cat(parts, dim) if len(parts) > 1 else input
+    d = dim % x.dim()
+    for _ in range(n):
+        size = x.shape[d]
+        if size == 0:
+            break
+        later, earlier = x.narrow(d, 1, size - 1), x.narrow(d, 0, size - 1)
+        x = later != earlier if x.dtype == torch.bool else later - earlier
+    return x

@@ -1,6 +1,6 @@
-"""NumPy-style stacking, splitting and flipping (atleast_*d, hstack/vstack/dstack/column_stack,
-tensor_split/hsplit/vsplit/dsplit, fliplr/flipud/rot90), written over cat, views and flip so that
-autograd and every device come for free. Shapes, results and errors follow PyTorch."""
+"""NumPy-style stacking, splitting, flipping and grids (atleast_*d, hstack/vstack/dstack/column_stack,
+tensor_split/hsplit/vsplit/dsplit, fliplr/flipud/rot90, meshgrid, cartesian_prod), written over cat,
+views and flip so that autograd and every device come for free. Shapes, results and errors follow PyTorch."""
 
 from __future__ import annotations
 
@@ -22,6 +22,8 @@ __all__ = [
     "fliplr",
     "flipud",
     "rot90",
+    "meshgrid",
+    "cartesian_prod",
 ]
 
 
@@ -210,3 +212,53 @@ def rot90(input: Tensor, k: int = 1, dims=(0, 1)) -> Tensor:
     if k == 3:
         return torch.flip(input, (d0,)).transpose(d0, d1)
     return input.clone()
+
+
+def meshgrid(*tensors, indexing: str | None = None) -> tuple:
+    """Coordinate grids from 0-D/1-D tensors, as expanded views: with "ij" output i varies along dim i;
+    with "xy" the first two dims are swapped (NumPy's default). No indexing warns and uses "ij"."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing is None:
+        import warnings  # noqa: PLC0415
+
+        warnings.warn(
+            "torch.meshgrid: in an upcoming release, it will be required to pass the indexing argument.",
+            UserWarning,
+            stacklevel=2,
+        )
+        indexing = "ij"
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f'torch.meshgrid: indexing must be one of "xy" or "ij", but received: {indexing}')
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    for t in tensors:
+        if t.dim() > 1:
+            raise RuntimeError(f"torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got: {t}")
+        if t.dtype != tensors[0].dtype:
+            raise RuntimeError("meshgrid expects all tensors to have the same dtype")
+        if t.device != tensors[0].device:
+            raise RuntimeError("meshgrid expects all tensors to have the same device")
+    axis = list(range(len(tensors)))
+    if indexing == "xy" and len(tensors) >= 2:
+        axis[0], axis[1] = 1, 0
+    shape = [0] * len(tensors)
+    for t, a in zip(tensors, axis):
+        shape[a] = t.numel()
+    grids = []
+    for t, a in zip(tensors, axis):
+        view = [1] * len(tensors)
+        view[a] = -1
+        grids.append(t.reshape(view).expand(shape))
+    return tuple(grids)
+
+
+def cartesian_prod(*tensors) -> Tensor:
+    """Every combination of the elements of the 1-D inputs, one per row (itertools.product order); one
+    input is returned as it is."""
+    for t in tensors:
+        if t.dim() != 1:
+            raise RuntimeError(f"Expect a 1D vector, but got shape {list(t.shape)}")
+    if len(tensors) == 1:
+        return tensors[0]
+    return torch.stack([g.reshape(-1) for g in meshgrid(*tensors, indexing="ij")], 1)

@@ -330,15 +330,17 @@ def install() -> None:
 
     Tensor.resize_ = resize_
     Tensor.resize_as_ = lambda self, other: self.resize_(other.shape)
-    from torch import _math_composites, _stacking  # noqa: PLC0415
+    from torch import _math_composites, _order_statistics, _stacking, _unique  # noqa: PLC0415
 
     for module, names in (
         (
             _math_composites,
             "square addcmul addcdiv logaddexp deg2rad rad2deg signbit isposinf isneginf trace "
-            "count_nonzero aminmax nansum nanmean",
+            "count_nonzero aminmax nansum nanmean diff",
         ),
         (_stacking, "tensor_split hsplit vsplit dsplit fliplr flipud rot90"),
+        (_order_statistics, "median nanmedian kthvalue msort"),
+        (_unique, "unique unique_consecutive"),
     ):
         for name in names.split():
             setattr(Tensor, name, getattr(module, name))
