@@ -113,6 +113,18 @@ UNARY_FLOAT = {
 }
 
 UNARY_ANY = {
+    "view_dtype_bytes": lambda a: a.contiguous().view(torch.uint8),
+    "inplace_views": lambda a: a.clone().t_().unsqueeze_(0).transpose_(0, 2).squeeze_(2),
+    "resize": lambda a: a.clone().resize_(3, 4),
+    "unique": lambda a: torch.unique(a, return_inverse=True, return_counts=True),
+    "unique_dim": lambda a: torch.unique(a.remainder(2), dim=0, return_counts=True),
+    "median_kth": lambda a: torch.stack([torch.median(a, 1).values, torch.kthvalue(a, 2, 1).values]),
+    "median_indices": lambda a: torch.median(a * 0, 0),
+    "stacks": lambda a: torch.cat([torch.vstack([a, a]).reshape(-1), torch.hstack([a, a]).reshape(-1)]),
+    "rot90_split": lambda a: torch.rot90(a, 1).tensor_split(3, 1)[1],
+    "diff": lambda a: torch.diff(a, 2, 0, append=a[:1]),
+    "aminmax_count": lambda a: torch.stack([*torch.aminmax(a, dim=0), torch.count_nonzero(a, 0).to(a.dtype)]),
+    "signbit": lambda a: torch.signbit(a),
     "neg": lambda a: -a,
     "abs": lambda a: a.abs(),
     "sign": lambda a: a.sign(),
@@ -215,6 +227,10 @@ BINARY = {
 }
 
 BINARY_FLOAT = {
+    "addcmul_addcdiv": lambda a, b: torch.addcdiv(torch.addcmul(a, a, b, value=2), a, b.abs() + 1, value=0.5),
+    "logaddexp": lambda a, b: torch.logaddexp(a, b * 10),
+    "nan_reductions": lambda a, b: torch.stack([torch.nansum(a.log(), 1), torch.nanmean(b.log(), 0)[:5]]),
+    "clamp_out": lambda a, b: torch.clamp(a, -1, 1, out=torch.empty_like(b)),
     "pow": lambda a, b: POS(a) ** b,
     "atan2": lambda a, b: torch.atan2(a, b),
     "isclose": lambda a, b: torch.isclose(a, a + b * 1e-3, rtol=1e-3),
