@@ -128,6 +128,7 @@ from torch.functional import (  # noqa: E402
     split,
     where,
 )
+from torch.serialization import load, save  # noqa: E402
 
 concat = concatenate = cat  # noqa: F821  (cat comes from torch._C above)
 clip, clip_ = clamp, clamp_
@@ -209,6 +210,8 @@ __all__ = [
     *_order_statistics.__all__,
     *_unique.__all__,
     "row_stack",
+    "save",
+    "load",
     "clip",
     "clip_",
 ]
