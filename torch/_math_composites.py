@@ -82,14 +82,23 @@ def logaddexp(input: Tensor, other: Tensor) -> Tensor:
     return torch.where(same_inf, m, m + torch.log1p(torch.exp(-safe)))
 
 
+def _scaled(input: Tensor, factor: float) -> Tensor:
+    """input * factor in the result's float type; 16-bit floats multiply in float32 and round once (the
+    factor is not rounded to 16 bits first, as in PyTorch's kernels)."""
+    x = _float_result(input)
+    if x.dtype in (torch.float16, torch.bfloat16):
+        return (x.float() * factor).to(x.dtype)
+    return x * factor
+
+
 def deg2rad(input: Tensor) -> Tensor:
     """Degrees to radians (integers give the default float dtype)."""
-    return _float_result(input) * (math.pi / 180.0)
+    return _scaled(input, math.pi / 180.0)
 
 
 def rad2deg(input: Tensor) -> Tensor:
     """Radians to degrees (integers give the default float dtype)."""
-    return _float_result(input) * (180.0 / math.pi)
+    return _scaled(input, 180.0 / math.pi)
 
 
 def signbit(input: Tensor) -> Tensor:
@@ -121,6 +130,8 @@ def trace(input: Tensor) -> Tensor:
     """The sum of the main diagonal of a matrix (integers sum in int64)."""
     if input.dim() != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.dim()}")
+    if input.dtype == torch.bool:
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
     return torch.diagonal(input).sum()
 
 

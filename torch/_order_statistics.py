@@ -20,6 +20,9 @@ def _wrap(dim: int, n: int) -> int:
 
 def _along(name: str, input: Tensor, dim: int, keepdim: bool, pick) -> tuple:
     """(values, indices) of `pick(sorted values, sorted indices, d)` along dim as a named tuple."""
+    if input.dtype == torch.bool:
+        kernel = "median" if name == "nanmedian" else name
+        raise NotImplementedError(f"\"{kernel}_{input.device.type}\" not implemented for 'Bool'")
     result = return_types.make(name, ("values", "indices"))
     if input.dim() == 0:
         return result(input.clone(), torch.zeros((), dtype=torch.int64, device=input.device))

@@ -205,8 +205,8 @@ def _contains(self: Tensor, element) -> bool:
 
 
 def _index(self: Tensor) -> int:
-    """operator.index(t) for a one-element integer tensor (list indexing, range(), slices)."""
-    if self.dtype.is_floating_point or self.dtype == torch.bool or self.numel() != 1:
+    """operator.index(t) for a one-element integer (or bool) tensor (list indexing, range(), slices)."""
+    if self.dtype.is_floating_point or self.numel() != 1:
         raise TypeError("only integer tensors of a single element can be converted to an index")
     return int(_item(self))
 

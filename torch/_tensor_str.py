@@ -22,16 +22,15 @@ class _Formatter:
             self.width = max((len(str(v)) for v in values.tolist()), default=1)
             return
         finite = values[np.isfinite(values)]
-        if finite.size == 0:
-            self.width = max((len(self._fmt(v)) for v in values.tolist()), default=1)
+        nonzero = finite[finite != 0]
+        if nonzero.size == 0:  # zeros, nan and inf only: printed as they are, no padding (as PyTorch)
             return
-        self.int_mode = bool(np.all(finite == np.ceil(finite)))
-        nonzero = np.abs(finite[finite != 0])
-        if nonzero.size:
-            hi, lo = float(nonzero.max()), float(nonzero.min())
-            self.sci_mode = hi / lo > 1000.0 or hi > 1e8 or (not self.int_mode and lo < 1e-4)
-        # columns are as wide as the widest finite value (nan/inf may stick out, as in PyTorch)
-        self.width = max(len(self._fmt(v)) for v in finite.tolist())
+        self.int_mode = bool(np.all(nonzero == np.ceil(nonzero)))
+        hi, lo = float(np.abs(nonzero).max()), float(np.abs(nonzero).min())
+        self.sci_mode = hi / lo > 1000.0 or hi > 1e8 or (not self.int_mode and lo < 1e-4)
+        # columns are as wide as the widest nonzero finite value (zeros, nan and inf may stick out,
+        # as in PyTorch)
+        self.width = max(len(self._fmt(v)) for v in nonzero.tolist())
 
     def _fmt(self, v) -> str:
         if not self.floating:

@@ -220,6 +220,8 @@ def test_angle_conversions_and_sign_tests():
     np.testing.assert_allclose(torch.deg2rad(t(a)).numpy(), np.deg2rad(a), rtol=1e-15)
     np.testing.assert_allclose(t(a).rad2deg().numpy(), np.rad2deg(a), rtol=1e-15)
     assert torch.deg2rad(torch.tensor([180])).dtype == torch.float32
+    half = torch.deg2rad(torch.tensor([180.0], dtype=torch.float16))  # computed in float32, rounded once
+    assert half.dtype == torch.float16 and half.item() == float(np.float16(np.pi))
     for dtype, npd in ((torch.float32, np.float32), (torch.float64, np.float64), (torch.float16, np.float16)):
         v = np.array([-0.0, 0.0, -1.5, 2.0, -np.inf, np.inf, np.nan, -np.nan], dtype=npd)
         x = t(v).to(dtype)
@@ -240,6 +242,8 @@ def test_trace_count_nonzero():
     assert torch.trace(ints).item() == 12 and torch.trace(ints).dtype == torch.int64
     with pytest.raises(RuntimeError, match="trace: expected a matrix, but got tensor with dim 1"):
         torch.trace(torch.ones(3))
+    with pytest.raises(NotImplementedError, match="not implemented for 'Bool'"):
+        torch.trace(torch.ones(2, 2, dtype=torch.bool))
     z = np.array([[0, 1, 2], [0, 0, 3]])
     assert torch.count_nonzero(t(z)).item() == 3 and torch.count_nonzero(t(z)).dtype == torch.int64
     assert torch.count_nonzero(t(z), dim=0).tolist() == np.count_nonzero(z, axis=0).tolist()

@@ -34,6 +34,28 @@ CASES = [
 ]
 
 
+# zeros, nan and inf never set the column width (PyTorch pads to the widest nonzero finite value)
+NAN, INF = float("nan"), float("inf")
+CASES += [
+    (lambda: torch.tensor([INF, -INF, NAN]), "tensor([inf, -inf, nan])"),
+    (lambda: torch.tensor([INF, 0.0]), "tensor([inf, 0.])"),
+    (lambda: torch.tensor([NAN, 0.0, 1.0]), "tensor([nan, 0., 1.])"),
+    (lambda: torch.tensor([[INF], [-INF]]), "tensor([[inf],\n        [-inf]])"),
+    (lambda: torch.tensor([0.0, -0.0]), "tensor([0., -0.])"),
+    (lambda: torch.tensor([0.0, -0.0, 1.0]), "tensor([0., -0., 1.])"),
+    (lambda: torch.tensor([0.0, 0.5]), "tensor([0.0000, 0.5000])"),
+    (lambda: torch.tensor([-0.5, 0.0, 100.0]), "tensor([ -0.5000,   0.0000, 100.0000])"),
+    (lambda: torch.tensor([1e-5, 0.0, 1.0]), "tensor([1.0000e-05, 0.0000e+00, 1.0000e+00])"),
+    (lambda: torch.zeros(3), "tensor([0., 0., 0.])"),
+    (lambda: torch.tensor([0.0, 1e10]), "tensor([0.0000e+00, 1.0000e+10])"),
+    (lambda: torch.tensor([-INF, 1.5, 1e-9]), "tensor([      -inf, 1.5000e+00, 1.0000e-09])"),
+    (lambda: torch.tensor(-0.0), "tensor(-0.)"),
+    (lambda: torch.tensor([[0.0, 1.0], [-2.5, 0.0]]), "tensor([[ 0.0000,  1.0000],\n        [-2.5000,  0.0000]])"),
+    (lambda: torch.tensor([0.1, -0.0], dtype=torch.float16), "tensor([0.1000, -0.0000], dtype=torch.float16)"),
+    (lambda: torch.tensor([NAN], dtype=torch.bfloat16), "tensor([nan], dtype=torch.bfloat16)"),
+]
+
+
 @pytest.mark.parametrize("make,want", CASES, ids=[w.split("\n")[0][:40] for _, w in CASES])
 def test_repr(make, want):
     assert repr(make()) == want

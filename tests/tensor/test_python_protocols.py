@@ -25,6 +25,7 @@ def test_index():
     assert [10, 11, 12][torch.tensor(1)] == 11
     assert operator.index(torch.tensor([2], dtype=torch.int32)) == 2
     assert list(range(torch.tensor(3))) == [0, 1, 2]
+    assert operator.index(torch.tensor(True)) == 1
     for bad in (torch.tensor(1.0), torch.tensor([1, 2])):
         with pytest.raises(TypeError, match="only integer tensors of a single element can be converted to an index"):
             operator.index(bad)

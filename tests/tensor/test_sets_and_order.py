@@ -110,6 +110,10 @@ def test_median_nan_and_edge_cases():
         torch.median(torch.ones(0, 3), 0)
     v, i = torch.kthvalue(torch.tensor([3.0, NAN, 2.0]), 3)
     assert math.isnan(v.item()) and i.item() == 1  # NaN is the largest
+    flags = torch.tensor([True, False, True])
+    for op in (lambda: torch.median(flags), lambda: torch.nanmedian(flags, 0), lambda: torch.kthvalue(flags, 1)):
+        with pytest.raises(NotImplementedError, match="not implemented for 'Bool'"):
+            op()
     for k in (0, 4):
         with pytest.raises(RuntimeError, match="kthvalue\\(\\): selected number k out of range for dimension 0"):
             torch.kthvalue(torch.tensor([3.0, 1.0, 2.0]), k)
