@@ -70,6 +70,20 @@ def test_logic_and_lerp():
     np.testing.assert_allclose(s.lerp(e, torch.tensor([0.0, 0.5, 1.0])).numpy(), [0.0, 1.0, 4.0])
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float32, torch.float64])
+def test_lerp_ends_exactly_and_rounds_16_bit_floats_once(dtype):
+    rng = np.random.default_rng(1)
+    a = torch.from_numpy(rng.standard_normal(1000) * 100).to(dtype)
+    b = torch.from_numpy(rng.standard_normal(1000)).to(dtype)
+    assert torch.equal(torch.lerp(a, b, 1.0), b) and torch.equal(
+        torch.lerp(a, b, 0.0), a
+    )  # large weights step from end
+    assert torch.equal(torch.lerp(a, b, torch.ones(1000, dtype=dtype)), b)
+    h = torch.tensor([0.3], dtype=torch.float16)
+    # computed in float32 and rounded once: -0.6 to the nearest half, not -0.6006 (two roundings)
+    assert torch.lerp(h, h * 0, 3.0).item() == float(np.float16(-0.6))
+
+
 @pytest.mark.parametrize("descending", [False, True])
 @pytest.mark.parametrize("dim", [0, 1, -1])
 def test_sort_argsort_topk(dim, descending):

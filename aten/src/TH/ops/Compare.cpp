@@ -89,14 +89,43 @@ Tensor bitwise_not(const Tensor& self) {
   return bitwise_xor(self, wrap_number(Scalar(int64_t(-1))));
 }
 
-Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
+namespace {
+/// PyTorch's lerp formula: small weights step from self, large ones back from end (so that a weight
+/// of 1 gives end exactly); 16-bit floats compute in float32 and round once, as its kernels do.
+/// `small` says which side each weight is on (a host bool for a number weight, else a tensor).
+template <typename Small>
+Tensor lerp_formula(const Tensor& self, const Tensor& end, const Tensor& weight, Small small) {
+  const ScalarType t = self.dtype();
+  if (is_reduced_floating_point(t)) {
+    auto up = [](const Tensor& x) {
+      return is_reduced_floating_point(x.dtype()) ? to_dtype(x, ScalarType::Float) : x;
+    };
+    return to_dtype(lerp_formula(up(self), up(end), up(weight), small), t);
+  }
+  const Tensor diff = sub(end, self, one);
+  auto from_self = [&] { return add(self, mul(weight, diff), one); };
+  auto from_end = [&] { return sub(end, mul(diff, sub(wrap_number(one), weight, one)), one); };
+  if constexpr (std::is_same_v<Small, bool>) {
+    return small ? from_self() : from_end();
+  } else {
+    return where(small, from_self(), from_end());
+  }
+}
+
+void check_lerp(const Tensor& self, const Tensor& end) {
   TH_CHECK(self.dtype() == end.dtype(), "expected dtype ", scalar_type_name(self.dtype()),
            " for `end` but got dtype ", scalar_type_name(end.dtype()));
-  return add(self, mul(weight, sub(end, self, one)), one);
+}
+}  // namespace
+
+Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
+  check_lerp(self, end);
+  return lerp_formula(self, end, weight, lt(abs(weight), number(0.5)));
 }
 
 Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight) {
-  return lerp(self, end, wrap_number(weight));
+  check_lerp(self, end);
+  return lerp_formula(self, end, wrap_number(weight), std::abs(weight.to<double>()) < 0.5);
 }
 
 Tensor& lerp_(Tensor& self, const Tensor& end, const Scalar& weight) {
