@@ -82,9 +82,29 @@ def _ragged_error(data) -> ValueError | None:
     return walk(data, 0) if sizes else None
 
 
-def _infer(data) -> tuple[np.ndarray, torch.dtype | None]:
+def _checked_astype(arr: np.ndarray, want: torch.dtype) -> np.ndarray:
+    """arr (parsed from Python data) as `want`, as PyTorch converts Python numbers: floats round once,
+    to inf past the range; integers refuse values out of range (NaN too) and truncate floats; unsigned
+    types let negatives wrap down to -max (c10's checked_convert)."""
+    target = _TO_NUMPY[want]
+    if want.is_floating_point or want == torch.bool:
+        with np.errstate(over="ignore", invalid="ignore"):
+            return arr.astype(target)
+    info = np.iinfo(target)
+    low = -int(info.max) if info.min == 0 else int(info.min)
+    with np.errstate(invalid="ignore"):
+        inside = (arr >= low) & (arr <= int(info.max))
+    if not np.all(inside):
+        raise RuntimeError(f"value cannot be converted to type {np.dtype(target).name} without overflow")
+    if arr.dtype.kind == "f":
+        arr = np.trunc(arr).astype(np.int64)
+    return arr.astype(target)
+
+
+def _infer(data, want: torch.dtype | None = None) -> tuple[np.ndarray, torch.dtype | None]:
     """A new C-contiguous ndarray holding `data`, and the dtype PyTorch infers for it when NumPy has
-    none like it (bfloat16 as a default dtype: the array is float32 then)."""
+    none like it (bfloat16 as a default dtype: the array is float32 then). With a wanted dtype, Python
+    numbers convert straight to it (never through the inferred type: 0.1 as float64 is 0.1)."""
     if isinstance(data, np.ndarray):
         return np.array(data, copy=True, order="C"), None
     if isinstance(data, _SEQUENCES):
@@ -93,12 +113,18 @@ def _infer(data) -> tuple[np.ndarray, torch.dtype | None]:
         dtype = _infer_dtype(data) or torch.get_default_dtype()
     else:
         dtype = _leaf_dtype(data)
+    parse_as = _TO_NUMPY.get(dtype, np.float32)  # bfloat16 travels as float32
+    if want is not None and want != dtype:  # parse exactly, then convert once
+        parse_as = np.float64 if (want.is_floating_point or dtype.is_floating_point) else _TO_NUMPY.get(dtype)
     try:
-        arr = np.array(data, dtype=_TO_NUMPY.get(dtype, np.float32))  # bfloat16 travels as float32
+        with np.errstate(over="ignore"):  # floats past the range are inf, as in PyTorch
+            arr = np.array(data, dtype=parse_as)
     except OverflowError:
         raise ValueError("Overflow when unpacking long long") from None
     except ValueError:
         raise (_ragged_error(data) or TypeError("not a sequence")) from None
+    if want is not None and want != dtype and want in _TO_NUMPY:
+        return _checked_astype(arr, want), None
     return arr, (None if dtype in _TO_NUMPY else dtype)
 
 
@@ -107,7 +133,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     if isinstance(data, torch.Tensor):  # one copy, already in the wanted dtype and device
         t = data.detach().to(device if device is not None else data.device, dtype, copy=True)
     else:
-        arr, inferred = _infer(data)  # already a copy of its own
+        arr, inferred = _infer(data, dtype)  # already a copy of its own
         t = torch.from_numpy(arr)
         dtype = dtype if dtype is not None else inferred
         if dtype is not None or device is not None:

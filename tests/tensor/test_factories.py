@@ -124,3 +124,35 @@ def test_tensor_rejects_what_pytorch_rejects():
     with pytest.raises(TypeError, match="invalid data type 'str'"):
         torch.tensor("a")
     assert torch.tensor([2**63 - 1, -(2**63)]).tolist() == [2**63 - 1, -(2**63)]  # the int64 range is fine
+
+
+@pytest.mark.parametrize(
+    "data, dtype, want",
+    [
+        ([219.9, 0.1], torch.float64, [219.9, 0.1]),  # straight to float64, not through float32
+        (0.1, torch.float64, 0.1),
+        ([1e40], torch.float64, [1e40]),
+        ([2**63], torch.float64, [9.223372036854776e18]),
+        ([[1, 2.5], [3, True]], torch.float64, [[1.0, 2.5], [3.0, 1.0]]),
+        ([0.1], torch.float16, [float(np.float16(0.1))]),
+        ([1e300], torch.float32, [float("inf")]),
+        ([70000.0], torch.float16, [float("inf")]),
+        ([1.7, -1.7], torch.int64, [1, -1]),
+        ([-1], torch.uint8, [255]),
+        ([0.5, 0.0], torch.bool, [True, False]),
+        ([2**53 + 1], torch.float64, [9007199254740992.0]),
+    ],
+)
+def test_tensor_converts_python_numbers_straight_to_the_dtype(data, dtype, want):
+    t = torch.tensor(data, dtype=dtype)
+    assert t.dtype == dtype and t.tolist() == want
+    assert torch.as_tensor(data, dtype=dtype).tolist() == want
+
+
+@pytest.mark.parametrize(
+    "data, dtype, name",
+    [([300], torch.uint8, "uint8"), ([1e10], torch.int32, "int32"), ([float("nan")], torch.int64, "int64")],
+)
+def test_tensor_refuses_numbers_out_of_the_dtypes_range(data, dtype, name):
+    with pytest.raises(RuntimeError, match=f"value cannot be converted to type {name} without overflow"):
+        torch.tensor(data, dtype=dtype)

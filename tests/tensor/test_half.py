@@ -418,3 +418,24 @@ def test_every_binary_op(dtype, op, layout):
         np.testing.assert_array_equal(got.numpy(), want)
     else:
         assert_close_rounded(dtype, got, np.asarray(want, dtype=np.float32))
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+@pytest.mark.parametrize("scalar", [0.1, 1 / 3, 7.77, math.pi / 180])
+def test_mul_div_by_a_scalar_round_once(dtype, scalar):
+    # PyTorch reads a Python-number (or 0-dim CPU tensor) operand of a 16-bit mul/div at float32,
+    # without rounding it to 16 bits first: the result is the float32 result rounded once
+    bits = np.arange(0, 65536, dtype=np.uint16).view(np.float16)
+    x = torch.from_numpy(bits[np.isfinite(bits)].astype(np.float32)).to(dtype)
+    wide = x.float()
+    for got, want in (
+        (x * scalar, wide * scalar),
+        (x / scalar, wide / scalar),
+        (x // scalar, wide // scalar),
+        (x * torch.tensor(scalar), wide * torch.tensor(scalar)),
+        (x.clone().mul_(scalar), wide * scalar),
+        (torch.div(x, scalar, rounding_mode="trunc"), torch.div(wide, scalar, rounding_mode="trunc")),
+    ):
+        assert got.dtype == dtype
+        assert torch.equal(got.isnan(), want.to(dtype).isnan())
+        assert torch.equal(got.nan_to_num(0.0), want.to(dtype).nan_to_num(0.0))

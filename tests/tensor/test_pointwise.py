@@ -308,3 +308,21 @@ def test_broadcasting_property(sa, sb, op):
         return
     got = getattr(torch, op)(torch.from_numpy(a), torch.from_numpy(b))
     np.testing.assert_array_equal(got.numpy(), want)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+def test_float_floor_division_is_pythons(dtype):
+    # Python's float // works from the exact remainder: 219.9 // 0.1 is 2198, though 219.9 / 0.1
+    # rounds to 2199.0000000000005 (and in float32 to 2199 exactly)
+    rng = np.random.default_rng(5)
+    a = np.concatenate([rng.standard_normal(2000) * 300, [219.9, -219.9, 5.0, -5.0, 0.0, -0.0, 1e-30, 7.0]])
+    for b in (0.1, -0.1, 7.77, 0.3, 3.0, -2.5):
+        x = torch.from_numpy(a).to(dtype)
+        xs = x.tolist()
+        bb = float(torch.tensor(b, dtype=dtype))
+        want = [v // bb for v in xs]
+        got = (x // b).tolist() if dtype == torch.float64 else (x.double() // bb).tolist()
+        assert got == want
+        assert torch.div(x, b, rounding_mode="floor").dtype == dtype
+    assert (torch.tensor([1.0, -1.0]) // 0.0).tolist() == [math.inf, -math.inf]
+    assert str((torch.tensor([-0.0, 0.0]) // 3.0).tolist()) == "[-0.0, 0.0]"

@@ -35,7 +35,16 @@ struct Mul<bool> {
 template <typename T>
 TH_HOST_DEVICE T div_floor(T a, T b) {
   if constexpr (is_floating_v<T>) {
-    return std::floor(a / b);
+    // Python's float floordiv (and PyTorch's): from the exact remainder, so that a quotient that
+    // rounds up to an integer (219.9 / 0.1) is not floored one too high
+    if (b == T(0)) return a / b;
+    const T mod = std::fmod(a, b);
+    T div = (a - mod) / b;
+    if (mod != T(0) && (b < T(0)) != (mod < T(0))) div -= T(1);
+    if (div == T(0)) return std::copysign(T(0), a / b);
+    T floordiv = std::floor(div);
+    if (div - floordiv > T(0.5)) floordiv += T(1);
+    return floordiv;
   } else if constexpr (std::is_signed_v<T>) {
     T q = a / b;
     return (a % b != 0 && ((a < 0) != (b < 0))) ? T(q - 1) : q;

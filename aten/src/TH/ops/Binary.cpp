@@ -1,6 +1,7 @@
 // add / sub / mul: broadcasting, type promotion, in-place and out= forms.
 #include "../Functions.h"
 #include "../Kernels.h"
+#include "ScalarOpmath.h"
 
 namespace th {
 
@@ -73,8 +74,21 @@ Tensor& sub_(Tensor& self, const Tensor& other, const Scalar& alpha) {
   return binary_into(add_stub, self, self, other, negate(alpha));
 }
 
-Tensor mul(const Tensor& self, const Tensor& other) { return binary(mul_stub, self, other, Scalar()); }
+namespace {
+/// self * other into `out` (a new tensor when undefined); a 16-bit float times a CPU scalar
+/// computes in float32 and rounds once, as PyTorch's kernel does.
+Tensor& mul_into(Tensor& out, const Tensor& self, const Tensor& other) {
+  if (scalar_at_opmath(self, other))
+    return at_opmath_into(out, self, other, [](const Tensor& a, const Tensor& b) { return mul(a, b); });
+  return binary_into(mul_stub, out, self, other, Scalar());
+}
+}  // namespace
 
-Tensor& mul_(Tensor& self, const Tensor& other) { return binary_into(mul_stub, self, self, other, Scalar()); }
+Tensor mul(const Tensor& self, const Tensor& other) {
+  Tensor out;
+  return mul_into(out, self, other);
+}
+
+Tensor& mul_(Tensor& self, const Tensor& other) { return mul_into(self, self, other); }
 
 }  // namespace th
