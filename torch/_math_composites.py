@@ -11,8 +11,13 @@ import torch
 from torch import return_types
 from torch._C import Tensor
 
-_SIGNED_BITS = {torch.float64: torch.int64, torch.float32: torch.int32, torch.float16: torch.int16}
-_SIGNED_BITS[torch.bfloat16] = torch.int16
+# the signed integer type of each float's width (signbit reads the sign bit through a view)
+_SIGNED_BITS = {
+    torch.float64: torch.int64,
+    torch.float32: torch.int32,
+    torch.float16: torch.int16,
+    torch.bfloat16: torch.int16,
+}
 
 __all__ = [
     "square",

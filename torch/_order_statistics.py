@@ -6,16 +6,9 @@ from __future__ import annotations
 import torch
 from torch import return_types
 from torch._C import Tensor
+from torch.functional import _wrap_dim
 
 __all__ = ["median", "nanmedian", "kthvalue", "msort"]
-
-
-def _wrap(dim: int, n: int) -> int:
-    if not -max(n, 1) <= dim < max(n, 1):
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [{-max(n, 1)}, {max(n, 1) - 1}], but got {dim})"
-        )
-    return dim % max(n, 1)
 
 
 def _along(name: str, input: Tensor, dim: int, keepdim: bool, pick) -> tuple:
@@ -26,7 +19,7 @@ def _along(name: str, input: Tensor, dim: int, keepdim: bool, pick) -> tuple:
     result = return_types.make(name, ("values", "indices"))
     if input.dim() == 0:
         return result(input.clone(), torch.zeros((), dtype=torch.int64, device=input.device))
-    d = _wrap(dim, input.dim())
+    d = _wrap_dim(dim, input.dim())
     if input.shape[d] == 0:
         raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
     values, indices = torch.sort(input, dim=d, stable=True)
@@ -72,9 +65,9 @@ def nanmedian(input: Tensor, dim=None, keepdim: bool = False):
 
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
     """(values, indices) of the k-th smallest element along dim (k from 1; NaN counts as the largest)."""
-    n = input.shape[_wrap(dim, input.dim())] if input.dim() else 1
+    n = input.shape[_wrap_dim(dim, input.dim())] if input.dim() else 1
     if not 1 <= k <= n:
-        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {_wrap(dim, input.dim())}")
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {_wrap_dim(dim, input.dim())}")
     return _along(
         "kthvalue", input, dim, keepdim, lambda v, d: torch.full_like(v.narrow(d, 0, 1), k - 1, dtype=torch.int64)
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import torch
 from torch._C import Tensor
+from torch.functional import _wrap_dim
 
 __all__ = [
     "atleast_1d",
@@ -118,11 +119,7 @@ def tensor_split(input: Tensor, indices_or_sections, dim: int = 0) -> tuple:
         indices_or_sections = (
             indices_or_sections.item() if indices_or_sections.dim() == 0 else indices_or_sections.tolist()
         )
-    d = dim + input.dim() if dim < 0 else dim
-    if not 0 <= d < input.dim():
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [{-input.dim()}, {input.dim() - 1}], but got {dim})"
-        )
+    d = _wrap_dim(dim, input.dim())
     size = input.shape[d]
     if isinstance(indices_or_sections, int):
         n = indices_or_sections
@@ -197,11 +194,7 @@ def rot90(input: Tensor, k: int = 1, dims=(0, 1)) -> Tensor:
         raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
     if input.dim() < 2:
         raise RuntimeError(f"expected total dims >= 2, but got total dims = {input.dim()}")
-    n = input.dim()
-    for d in dims:
-        if not -n <= d < n:
-            raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {d})")
-    d0, d1 = (d % n for d in dims)
+    d0, d1 = (_wrap_dim(d, input.dim()) for d in dims)
     if d0 == d1:
         raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and dim1 = {d1}")
     k %= 4

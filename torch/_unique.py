@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import torch
 from torch._C import Tensor
+from torch.functional import _wrap_dim
 
 __all__ = ["unique", "unique_consecutive"]
 
@@ -13,10 +14,9 @@ def _rows(input: Tensor, dim: int | None) -> tuple[Tensor, int]:
     """input as a 2-D (slices, values) tensor with the slices along `dim` as rows; dim wrapped."""
     if dim is None:
         return input.reshape(-1, 1), 0
-    n = input.dim()
-    if not -n <= dim < max(n, 1):
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
-    d = dim % n
+    if input.dim() == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    d = _wrap_dim(dim, input.dim())
     if input.numel() == 0 and input.shape[d] != 0:
         raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied")
     other = 1

@@ -29,6 +29,16 @@ __all__ = [
     "is_floating_point",
 ]
 
+
+def _wrap_dim(dim: int, ndim: int) -> int:
+    """dim in [0, ndim) from a possibly negative one, with PyTorch's IndexError (a 0-dim tensor takes
+    dim 0 or -1, as in maybe_wrap_dim)."""
+    n = max(ndim, 1)
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim % n
+
+
 _nonzero, _where, _split = torch._C.nonzero, torch._C.where, torch._C.split
 
 
@@ -77,14 +87,7 @@ def movedim(input: Tensor, source, destination) -> Tensor:
             f"of dims as destination ({dst} dims)"
         )
 
-    def wrap(d: int) -> int:
-        if not -max(n, 1) <= d < max(n, 1):
-            raise IndexError(
-                f"Dimension out of range (expected to be in range of [{-max(n, 1)}, {max(n, 1) - 1}], but got {d})"
-            )
-        return d % max(n, 1)
-
-    src, dst = [wrap(d) for d in src], [wrap(d) for d in dst]
+    src, dst = [_wrap_dim(d, n) for d in src], [_wrap_dim(d, n) for d in dst]
     if len(set(src)) != len(src) or len(set(dst)) != len(dst):
         raise RuntimeError("movedim: repeated dim in `source` or `destination`")
     order = [None] * n
@@ -97,10 +100,7 @@ def movedim(input: Tensor, source, destination) -> Tensor:
 def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
     """A view of the diagonal of dims (dim1, dim2), shifted by offset; it becomes the last dim."""
     n = input.dim()
-    d1, d2 = dim1 % n if -n <= dim1 < n else None, dim2 % n if -n <= dim2 < n else None
-    if d1 is None or d2 is None:
-        bad = dim1 if d1 is None else dim2
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {bad})")
+    d1, d2 = _wrap_dim(dim1, n), _wrap_dim(dim2, n)
     if d1 == d2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
     size, stride = list(input.shape), list(input.stride())

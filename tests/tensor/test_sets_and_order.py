@@ -58,6 +58,8 @@ def test_unique_along_a_dim_matches_numpy(dim):
     assert torch.unique(torch.ones(0, 3), dim=0).shape == (0, 3)
     with pytest.raises(RuntimeError, match="There are 0 sized dimensions, and they aren't selected"):
         torch.unique(torch.ones(0, 3), dim=1)
+    with pytest.raises(IndexError, match="Dimension specified as 0 but tensor has no dimensions"):
+        torch.unique(torch.tensor(3), dim=0)
 
 
 def test_unique_consecutive_matches_groupby():

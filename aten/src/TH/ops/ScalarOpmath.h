@@ -10,8 +10,10 @@ namespace th {
 /// Whether `self <op> other` is a 16-bit float op with `other` a CPU scalar (PyTorch's
 /// iter.is_cpu_scalar(2) case), which must compute in float32.
 inline bool scalar_at_opmath(const Tensor& self, const Tensor& other) {
-  return other.dim() == 0 && other.device().is_cpu() && self.dim() > 0 &&
-         is_reduced_floating_point(result_type({self, other}));
+  // cheap tests first: this runs on every mul/div, result_type only for a 16-bit operand
+  return other.dim() == 0 && self.dim() > 0 &&
+         (is_reduced_floating_point(self.dtype()) || is_reduced_floating_point(other.dtype())) &&
+         other.device().is_cpu() && is_reduced_floating_point(result_type({self, other}));
 }
 
 /// Runs `op` on self widened to float32 (other as it is), rounds the result to the 16-bit type,

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "../Functions.h"
+#include "../TensorIterator.h"
 
 namespace th {
 
@@ -354,24 +355,19 @@ Tensor& as_strided_(Tensor& self, const IntList& size, const IntList& stride,
   return self;
 }
 
-/// PyTorch's Tensor.resize_: contiguous strides for new sizes; the storage grows (keeping its bytes)
-/// when it is too small. Growing gives self a new storage: views taken before no longer share it.
+/// PyTorch's Tensor.resize_: the out= resize of TensorIterator (contiguous strides; a new storage
+/// when the old one is too small), keeping the old bytes when it grows. Growing gives self a new
+/// storage: views taken before no longer share it. (torch.Tensor.resize_ refuses tensors that
+/// require grad before this runs.)
 Tensor& resize_tensor_(Tensor& self, const IntList& size) {
-  TH_CHECK(!self.impl()->requires_grad, "cannot resize variables that require grad");
   for (int64_t s : size)
     TH_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", shape_str(size));
-  if (self.sizes() == size) return self;  // as PyTorch: the same sizes keep the strides
-  const size_t needed = size_t(self.storage_offset() + prod(size)) * self.element_size();
-  const size_t have = self.storage()->nbytes();
-  if (needed > have) {
-    const int64_t kept = int64_t(have / self.element_size());
-    Tensor old = make_view(self, {kept}, {1}, 0);
-    self.impl()->storage = std::make_shared<StorageImpl>(needed, self.device());
-    Tensor fresh = make_view(self, {kept}, {1}, 0);
-    if (kept > 0) copy_(fresh, old);
+  const Tensor old = make_view(self, {int64_t(self.storage()->nbytes() / self.element_size())}, {1}, 0);
+  resize_(self, size);
+  if (self.storage() != old.storage() && old.numel() > 0) {
+    Tensor kept = make_view(self, old.sizes(), {1}, 0);
+    copy_(kept, old);
   }
-  self.impl()->sizes = size;
-  self.impl()->strides = contiguous_strides(size);
   return self;
 }
 
