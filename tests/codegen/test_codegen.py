@@ -50,7 +50,7 @@ def test_bad_default_is_reported(tmp_path):
     p = tmp_path / "nf.yaml"
     p.write_text("- func: f(Tensor self, int k=None) -> Tensor\n")
     with pytest.raises(CodegenError, match="not optional"):
-        bindings.render_shards(load(p), 4)
+        bindings.render_shards([bindings.shard_entry(f) for f in load(p)], 4)
 
 
 def test_output_is_deterministic_and_rewritten_only_on_change(tmp_path):
@@ -89,10 +89,9 @@ def test_adding_an_op_changes_one_shard(tmp_path):
 
 
 def test_stub_lists_overloads():
-    funcs = load(YAML)
     from tools.codegen import stubs
 
-    text = stubs.render(funcs)
+    text = stubs.render([stubs.stub_entry(f) for f in load(YAML)])
     assert "def add(self, other: Tensor | Number, *, alpha: Number = ...) -> Tensor: ..." in text
     assert text.count("def sum(") >= 4  # method and function, two overloads each
 
@@ -107,11 +106,11 @@ def test_memory_format_arguments(tmp_path):
     funcs = load(p)
     assert bindings.prototype(funcs[0])[1] == "th::Tensor f(const th::Tensor& self, th::MemoryFormat memory_format);"
     assert "std::optional<th::MemoryFormat> memory_format" in bindings.prototype(funcs[1])[1]
-    text = "".join(bindings.render_shards(funcs, 1).values())
+    text = "".join(bindings.render_shards([bindings.shard_entry(f) for f in funcs], 1).values())
     assert '"memory_format"_a = nb::cast(th::MemoryFormat::Contiguous)' in text
     p.write_text("- func: f(Tensor self, *, MemoryFormat memory_format=channels_first) -> Tensor\n")
     with pytest.raises(CodegenError, match="unsupported default 'channels_first'"):
-        bindings.render_shards(load(p), 1)
+        bindings.render_shards([bindings.shard_entry(f) for f in load(p)], 1)
 
 
 def test_bool_returns_are_plain_python_bools(tmp_path):
@@ -119,8 +118,87 @@ def test_bool_returns_are_plain_python_bools(tmp_path):
     p.write_text("- func: same(Tensor self, Tensor other) -> bool\n  variants: function, method\n")
     funcs = load(p)
     assert bindings.prototype(funcs[0])[1] == "bool same(const th::Tensor& self, const th::Tensor& other);"
-    text = "".join(bindings.render_shards(funcs, 1).values())
+    text = "".join(bindings.render_shards([bindings.shard_entry(f) for f in funcs], 1).values())
     assert "return nb::bool_(th::same(" in text and "autograd::record" not in text
     p.write_text("- func: f(Tensor self) -> int\n")
     with pytest.raises(CodegenError, match="only Tensor and bool returns are supported"):
-        bindings.render_shards(load(p), 1)
+        bindings.render_shards([bindings.shard_entry(f) for f in load(p)], 1)
+
+
+def test_split_entries_cuts_a_block_list_and_refuses_other_shapes():
+    from tools.codegen.memo import split_entries
+
+    text = "# header\n\n- func: a()\n  doc: |\n    - not an entry\n# about b\n- func: b()\n"
+    assert split_entries(text) == [(3, "- func: a()\n  doc: |\n    - not an entry\n# about b\n"), (7, "- func: b()\n")]
+    assert split_entries("[a, b]\n") is None  # a flow list
+    assert split_entries("---\n- func: a()\n") is None  # a document marker
+    assert split_entries("key: 1\n") is None
+    assert split_entries("# only a comment\n") is None
+
+
+def _generate_memoized(yaml_path, out_dir, memo_path, shards=8, autograd=True):
+    from tools.codegen.__main__ import generate_autograd, ops
+    from tools.codegen.memo import Memo
+
+    memo = Memo(memo_path)
+    parsed = ops(yaml_path, memo)
+    out, pyi, nodes = out_dir / "gen", out_dir / "_C.pyi", out_dir / "_generated.py"
+    written = generate(yaml_path, out, pyi, shards, memo, parsed)
+    formulas = ROOT / "torch/autograd/_formulas.py"
+    if autograd and generate_autograd(ROOT / "aten/derivatives.yaml", yaml_path, formulas, nodes, memo, parsed):
+        written.append(nodes)
+    memo.save()
+    return memo, {p.name for p in written}
+
+
+def test_memoized_runs_write_what_a_fresh_run_writes(tmp_path):
+    from tools.codegen.__main__ import generate_autograd
+
+    yaml_copy = tmp_path / "nf.yaml"
+    yaml_copy.write_text(YAML.read_text())
+    fresh = tmp_path / "fresh"
+    generate(yaml_copy, fresh / "gen", fresh / "_C.pyi", 8)
+    generate_autograd(
+        ROOT / "aten/derivatives.yaml", yaml_copy, ROOT / "torch/autograd/_formulas.py", fresh / "_generated.py"
+    )
+    memo_path = tmp_path / "codegen.marshal"
+    memo, _ = _generate_memoized(yaml_copy, tmp_path / "memo", memo_path)
+    assert memo.computed > len(load(yaml_copy))  # a cold memo computes every entry
+    memo, written = _generate_memoized(yaml_copy, tmp_path / "memo", memo_path)
+    assert (memo.computed, written) == (0, set())  # a warm one computes and writes nothing
+
+    # one op added at the end and one comment at the top (every line moves): one entry computed
+    yaml_copy.write_text(
+        "# moved\n" + YAML.read_text() + "- func: plus(Tensor self, Tensor other) -> Tensor\n  dispatch:\n"
+        "    CPU, CUDA: th::add\n"
+    )
+    memo, written = _generate_memoized(yaml_copy, tmp_path / "memo", memo_path)
+    assert memo.computed == 1 and written == {f"shard_{bindings.shard_of('plus', 8)}.cpp", "_C.pyi"}
+    generate(yaml_copy, fresh / "gen", fresh / "_C.pyi", 8)
+    for p in (fresh / "gen").iterdir():
+        assert (tmp_path / "memo/gen" / p.name).read_text() == p.read_text(), p.name
+    assert (tmp_path / "memo/_C.pyi").read_text() == (fresh / "_C.pyi").read_text()
+    assert (tmp_path / "memo/_generated.py").read_text() == (fresh / "_generated.py").read_text()
+
+
+def test_memoized_errors_name_the_current_line(tmp_path):
+    yaml_copy, memo_path = tmp_path / "nf.yaml", tmp_path / "codegen.marshal"
+    yaml_copy.write_text("- func: f(Tensor self) -> Tensor\n- func: g(Tensor self) -> Tensor\n")
+    _generate_memoized(yaml_copy, tmp_path, memo_path, autograd=False)
+    yaml_copy.write_text("\n\n- func: f(Tensor self) -> Tensor\n- func: f(Tensor self) -> Tensor\n")
+    with pytest.raises(CodegenError, match=r"nf.yaml:4: duplicate op 'f' \(first at line 3\)"):
+        _generate_memoized(yaml_copy, tmp_path, memo_path, autograd=False)
+
+
+def test_memo_survives_a_corrupt_file_and_yaml_aliases(tmp_path):
+    yaml_copy, memo_path = tmp_path / "nf.yaml", tmp_path / "codegen.marshal"
+    memo_path.write_bytes(b"\x00not a memo")
+    # an alias to another entry: entries cannot be parsed alone, so the file is parsed whole
+    yaml_copy.write_text(
+        "- func: f(Tensor self) -> Tensor\n  dispatch: &d\n    CPU, CUDA: th::f\n"
+        "- func: g(Tensor self) -> Tensor\n  dispatch: *d\n"
+    )
+    _, written = _generate_memoized(yaml_copy, tmp_path, memo_path, shards=1, autograd=False)
+    assert "shard_0.cpp" in written
+    assert "th::f(" in (tmp_path / "gen/shard_0.cpp").read_text()
+    assert [f.dispatch for f in load(yaml_copy)] == [{"CPU": "th::f", "CUDA": "th::f"}] * 2

@@ -280,31 +280,39 @@ def shard_of(name: str, shards: int) -> int:
     return zlib.crc32(name.encode()) % shards
 
 
-def render_shards(funcs: list[NativeFunction], shards: int) -> dict[str, str]:
-    """{file name: content} for shard_<k>.cpp and register_all.cpp."""
-    by_shard: dict[int, list[NativeFunction]] = defaultdict(list)
-    for f in funcs:
-        by_shard[shard_of(f.schema.name, shards)].append(f)
+def shard_entry(f: NativeFunction) -> tuple:
+    """What one op contributes to its shard, as plain data (memo.py keeps it between runs):
+    (name, namespace, prototype, defs, varargs_defs, is_function) where defs are its m.def /
+    def_method statements and varargs_defs their *args forms."""
+    ns, proto = prototype(f)
+    defs, varargs_defs = [], []
+    for method in (False, True):
+        if ("method" if method else "function") not in f.variants:
+            continue
+        defs.append(binding(f, method, varargs=False))
+        if takes_varargs(list(f.schema.arguments)[1 if method else 0 :]):
+            varargs_defs.append(binding(f, method, varargs=True))
+    return f.schema.name, ns, proto, tuple(defs), tuple(varargs_defs), "function" in f.variants
+
+
+def render_shards(ops: list[tuple], shards: int) -> dict[str, str]:
+    """{file name: content} for shard_<k>.cpp and register_all.cpp, from the ops' `shard_entry`s."""
+    by_shard: dict[int, list[tuple]] = defaultdict(list)
+    for op in ops:
+        by_shard[shard_of(op[0], shards)].append(op)
     files = {}
     for k in range(shards):
-        group = by_shard.get(k, [])
         protos: dict[str, list[str]] = defaultdict(list)
-        for f in group:
-            ns, proto = prototype(f)
+        body, varargs_body, names = [], [], []
+        for name, ns, proto, defs, varargs_defs, is_function in by_shard.get(k, []):
             if proto not in protos[ns]:
                 protos[ns].append(proto)
-        body, varargs_body, names = [], [], []
-        for f in group:
-            for method in (False, True):
-                if ("method" if method else "function") not in f.variants:
-                    continue
-                body.append(binding(f, method, varargs=False))
-                if takes_varargs(list(f.schema.arguments)[1 if method else 0 :]):
-                    # after every exact overload: nanobind tries overloads in order, and the *args form
-                    # of randint(high, *size) would otherwise swallow randint(low, high, size)
-                    varargs_body.append(binding(f, method, varargs=True))
-                if not method and f.schema.name not in names:
-                    names.append(f.schema.name)
+            body += defs
+            # after every exact overload: nanobind tries overloads in order, and the *args form
+            # of randint(high, *size) would otherwise swallow randint(low, high, size)
+            varargs_body += varargs_defs
+            if is_function and name not in names:
+                names.append(name)
         body += varargs_body
         decls = "".join(f"namespace {ns} {{\n" + "".join(f"{p}\n" for p in ps) + "}\n" for ns, ps in protos.items())
         files[f"shard_{k}.cpp"] = (

@@ -5,16 +5,19 @@
       dispatch:
         CPU, CUDA: th::add
 
-Every problem is a CodegenError naming the YAML file and line.
+Every problem is a CodegenError naming the YAML file and line. With a `Memo` (memo.py), an
+entry whose text did not change since the last run is not parsed again.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
-import yaml
+from .memo import Memo, split_entries
 
 BASE_TYPES = ("Tensor", "Scalar", "int", "float", "bool", "str", "ScalarType", "Device", "Generator", "MemoryFormat")
 DEVICES = ("CPU", "CUDA")
@@ -161,14 +164,76 @@ class NativeFunction:
         return f"th::{self.schema.name}" + ("_out" if self.schema.is_out else "")
 
 
-class _LineLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
-    """A YAML loader (libyaml's C parser when available: 10x faster) that records each
-    mapping's line as `__line__`."""
+@cache
+def _loader() -> type:
+    """The YAML loader: libyaml's C parser when available (10x faster), recording each mapping's
+    line as `__line__`. Built on first use: importing yaml is ~20 ms of a memoized run."""
+    import yaml  # noqa: PLC0415
 
-    def construct_mapping(self, node, deep=False):
-        mapping = super().construct_mapping(node, deep=deep)
-        mapping["__line__"] = node.start_mark.line + 1
-        return mapping
+    class LineLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):
+        def construct_mapping(self, node, deep=False):
+            mapping = super().construct_mapping(node, deep=deep)
+            mapping["__line__"] = node.start_mark.line + 1
+            return mapping
+
+    return LineLoader
+
+
+def _parse_yaml(path: Path, text: str) -> object:
+    import yaml  # noqa: PLC0415
+
+    try:
+        return yaml.load(text, Loader=_loader())
+    except yaml.YAMLError as e:
+        raise CodegenError(f"{path}: invalid YAML: {e}") from None
+
+
+class _NotOneEntry(Exception):
+    """A chunk from split_entries did not parse as one entry on its own (the whole file decides)."""
+
+
+def _parse_chunk(line: int, chunk: str) -> dict:
+    """One entry, parsed alone; the blank lines put in front make its line numbers the file's."""
+    import yaml  # noqa: PLC0415
+
+    try:
+        value = yaml.load("\n" * (line - 1) + chunk, Loader=_loader())
+    except yaml.YAMLError:
+        raise _NotOneEntry from None
+    if not (isinstance(value, list) and len(value) == 1 and isinstance(value[0], dict)):
+        raise _NotOneEntry
+    return value[0]
+
+
+def load_list(
+    path: Path, convert: Callable[[dict], object], memo: Memo | None = None, kind: str = ""
+) -> list[tuple[int, str, object]]:
+    """(line, text, value) for each entry of a YAML file that is a list of mappings, in file order:
+    `value` is the entry passed through `convert` (which sees the line as `__line__`).
+
+    With a memo that is kept between runs, each entry's text is the key of its converted value
+    (under `kind`; the value must be plain data), so only entries edited since the last run are
+    parsed and converted. Without one, the file is parsed whole and `text` is empty."""
+    text = path.read_text()
+    chunks = split_entries(text) if memo is not None and memo.path is not None else None
+    if chunks is not None:
+        try:
+            return [(ln, c, memo.get((kind, c), lambda ln=ln, c=c: convert(_parse_chunk(ln, c)))) for ln, c in chunks]
+        except _NotOneEntry:
+            pass  # e.g. an alias to another entry: parse the file whole, as YAML defines it
+    entries = _parse_yaml(path, text)
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise CodegenError(f"{path}: expected a list of entries")
+    return [(e.get("__line__", 0), "", convert(e)) for e in entries]
+
+
+def check_unique(path: Path, ops: Iterable[tuple[int, str]]) -> None:
+    """Raises on an op name (`add.Tensor`) given twice: ops are (line, full name)."""
+    seen: dict[str, int] = {}
+    for line, name in ops:
+        if name in seen:
+            raise CodegenError(f"{path}:{line}: duplicate op '{name}' (first at line {seen[name]})")
+        seen[name] = line
 
 
 def parse_entry(entry: dict, where: str) -> NativeFunction:
@@ -204,21 +269,15 @@ def parse_entry(entry: dict, where: str) -> NativeFunction:
     return NativeFunction(schema, variants, dispatch, str(entry.get("doc", "")).strip(), line)
 
 
+def inplace_name(full_name: str) -> str:
+    """The in-place variant's name of an op (`mul.Tensor` -> `mul_.Tensor`), PyTorch's convention."""
+    name, _, overload = full_name.partition(".")
+    return f"{name}_.{overload}" if overload else f"{name}_"
+
+
 def load(path: Path) -> list[NativeFunction]:
     """Parses native_functions.yaml into NativeFunctions (YAML order), validating every entry."""
-    try:
-        entries = yaml.load(path.read_text(), Loader=_LineLoader)
-    except yaml.YAMLError as e:
-        raise CodegenError(f"{path}: invalid YAML: {e}") from None
-    if not isinstance(entries, list):
-        raise CodegenError(f"{path}: expected a list of entries")
-    funcs, seen = [], {}
-    for entry in entries:
-        f = parse_entry(entry, str(path))
-        if f.schema.full_name in seen:
-            raise CodegenError(
-                f"{path}:{f.line}: duplicate op '{f.schema.full_name}' (first at line {seen[f.schema.full_name]})"
-            )
-        seen[f.schema.full_name] = f.line
-        funcs.append(f)
+    where = str(path)
+    funcs = [f for _, _, f in load_list(path, lambda e: parse_entry(e, where))]
+    check_unique(path, ((f.line, f.schema.full_name) for f in funcs))
     return funcs

@@ -121,14 +121,23 @@ def param(a: Argument) -> str:
     return f"{a.name}: {py_type(a.type)}" + (" = ..." if a.default is not None else "")
 
 
-def render(funcs: list[NativeFunction]) -> str:
-    """The full text of _C.pyi."""
+def stub_entry(f: NativeFunction) -> tuple[str, str | None, str | None]:
+    """(name, method signature, function signature) of one op, as plain data (memoized between runs)."""
+    return (
+        f.schema.name,
+        signature(f, method=True) if "method" in f.variants else None,
+        signature(f, method=False) if "function" in f.variants else None,
+    )
+
+
+def render(ops: list[tuple[str, str | None, str | None]]) -> str:
+    """The full text of _C.pyi, from the ops' `stub_entry`s."""
     methods, functions = defaultdict(list), defaultdict(list)
-    for f in funcs:
-        if "method" in f.variants:
-            methods[f.schema.name].append(signature(f, method=True))
-        if "function" in f.variants:
-            functions[f.schema.name].append(signature(f, method=False))
+    for name, method, function in ops:
+        if method:
+            methods[name].append(method)
+        if function:
+            functions[name].append(function)
 
     def block(groups: dict[str, list[str]], indent: str) -> str:
         out = []
