@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tools import ccache  # noqa: E402
-from tools.builder import copy_worktree  # noqa: E402
+from tools.builder import copy_worktree, tool  # noqa: E402
 from tools.codegen.bindings import shard_of  # noqa: E402
 
 
@@ -59,7 +59,7 @@ class Tree:
         return dt
 
     def invoke(self, *args: str, env: dict | None = None) -> float:
-        return self.run(shutil.which("invoke") or "invoke", *args, env=env)
+        return self.run(tool("invoke"), *args, env=env)
 
     def edit(self, rel: str) -> None:
         """A real code change (a comment would be a ccache hit: it vanishes in preprocessing)."""
@@ -77,7 +77,10 @@ class Tree:
         """Raw link of `target` (the last of `ninja -t commands`, output to a scratch file)."""
         cmds = (
             subprocess.run(
-                ["ninja", "-C", str(self.build), "-t", "commands", target], capture_output=True, text=True, check=True
+                [tool("ninja"), "-C", str(self.build), "-t", "commands", target],
+                capture_output=True,
+                text=True,
+                check=True,
             )
             .stdout.strip()
             .splitlines()
@@ -104,13 +107,15 @@ def copy_tree(dest: Path) -> None:
             shutil.copy2(ROOT / rel, dest / rel)
 
 
-def paired(ours, floor, repeat: int) -> tuple[float, float]:
-    """Medians of `ours` and `floor`, run alternately so that machine noise hits both alike."""
+def paired(ours, floor, repeat: int) -> tuple[float, float, float]:
+    """Medians of `ours` and `floor`, and the median of their per-pair differences: the two run
+    alternately, so each difference is taken a few seconds apart, before this VM's speed (which
+    drifts up to 2x within minutes) moves; the difference of the two medians mixes moments."""
     a, b = [], []
     for _ in range(repeat):
         a.append(ours())
         b.append(floor())
-    return statistics.median(a), statistics.median(b)
+    return statistics.median(a), statistics.median(b), statistics.median(x - y for x, y in zip(a, b))
 
 
 @contextmanager
@@ -148,7 +153,7 @@ def measure(args: argparse.Namespace) -> int:
     env = dict(os.environ, CCACHE_DIR=shared_cache, PYTHONPATH=str(scratch / "repo"))
     tree = Tree(scratch / "repo", env)
     copy_worktree(tree.path)
-    rows: list[tuple[str, float, float, str, str]] = []  # (step, ours, floor, floor is, note)
+    rows: list[tuple] = []  # (step, ours, floor, floor is, note[, over floor: paired rows])
     cuda = shutil.which("nvcc") is not None
     print(f"bench: scratch tree {tree.path}; CUDA build: {cuda}; jobs: {os.cpu_count()} cores", flush=True)
 
@@ -184,12 +189,12 @@ def measure(args: argparse.Namespace) -> int:
             rows.append(("clean rebuild (build dir deleted), warm ccache", warm, configure, "configure alone", note))
     if want("noop"):
         tree.invoke("develop")
-        ours, floor = paired(
+        ours, floor, over = paired(
             lambda: tree.invoke("develop"),
-            lambda: tree.invoke("--version") + tree.run("ninja", "-C", str(tree.build)),
+            lambda: tree.invoke("--version") + tree.run(tool("ninja"), "-C", str(tree.build)),
             args.repeat,
         )
-        rows.append(("no-op `invoke develop`", ours, floor, "invoke start + ninja no-op", ""))
+        rows.append(("no-op `invoke develop`", ours, floor, "invoke start + ninja no-op", "", over))
     for lib, src in (("TH", "aten/src/TH/ops/Fill.cpp"), ("THC", "aten/src/THC/ReduceKernels.cu")):
         if not want(f"edit-{lib}") or (lib == "THC" and not cuda):
             continue
@@ -198,11 +203,12 @@ def measure(args: argparse.Namespace) -> int:
             tree.edit(src)
             return tree.invoke("rebuild-lib", "--name", lib)
 
-        ours, floor = paired(
+        ours, floor, over = paired(
             edit_rebuild, lambda src=src, lib=lib: tree.compile_floor(src) + tree.link_floor(lib), args.repeat
         )
         rows.append(
             (f"edit {Path(src).name} -> `rebuild-lib --name {lib}`", ours, floor, "that file's compile + lib link", "")
+            + (over,)
         )
     if want("op"):
         yaml = tree.path / "aten/native_functions.yaml"
@@ -217,8 +223,8 @@ def measure(args: argparse.Namespace) -> int:
 
         shards = len(list((tree.build / "generated" / "bindings").glob("shard_*.cpp")))
         shard = f"shard_{shard_of('plus', shards)}.cpp"
-        ours, floor = paired(add_op, lambda: tree.compile_floor(shard) + tree.link_floor("_C"), args.repeat)
-        rows.append(("one-op YAML edit -> `gen-bindings relink`", ours, floor, "one shard compile + _C link", ""))
+        ours, floor, over = paired(add_op, lambda: tree.compile_floor(shard) + tree.link_floor("_C"), args.repeat)
+        rows.append(("one-op YAML edit -> `gen-bindings relink`", ours, floor, "one shard compile + _C link", "", over))
         yaml.write_text(original)
         tree.invoke("build")
     if want("python"):
@@ -228,11 +234,11 @@ def measure(args: argparse.Namespace) -> int:
                 f.write(f"\n# bench edit {time.time_ns()}\n")
             return tree.invoke("develop") + tree.run(sys.executable, "-c", "import torch")
 
-        ours, floor = paired(
+        ours, floor, over = paired(
             py_edit,
             lambda: (
                 tree.invoke("--version")
-                + tree.run("ninja", "-C", str(tree.build))
+                + tree.run(tool("ninja"), "-C", str(tree.build))
                 + tree.run(sys.executable, "-c", "import torch")
             ),
             args.repeat,
@@ -244,6 +250,7 @@ def measure(args: argparse.Namespace) -> int:
                 floor,
                 "invoke start + ninja no-op + import",
                 "no build step runs",
+                over,
             )
         )
 
@@ -268,17 +275,18 @@ def measure(args: argparse.Namespace) -> int:
         pytest_env = {"PYTHONPATH": str(site), "PYTHONSAFEPATH": "1", "TORCH_EXPECT_ROOT": str(site / "torch")}
         suites = ["tests/tensor", "tests/autograd", "tests/nn", "tests/codegen", "tests/cuda"]  # noxfile's SUITES
         tree.run(*nox, "-R", "-s", "tests-cpu")  # the first run builds
-        ours, floor = paired(
+        ours, floor, over = paired(
             lambda: tree.run(*nox, "-R", "-s", "tests-cpu"),
             lambda: tree.run(str(venv_bin / "pytest"), "-n", "auto", *suites, env=pytest_env),
             args.repeat,
         )
-        rows.append(("`nox -R -s tests-cpu` (no change)", ours, floor, "pytest's own run", "nox + no-op build"))
+        rows.append(("`nox -R -s tests-cpu` (no change)", ours, floor, "pytest's own run", "nox + no-op build", over))
 
     print("\n| step | ours (s) | floor (s) | over floor (s) | floor is | note |")
     print("|---|---:|---:|---:|---|---|")
-    for step, ours, floor, what, note in rows:
-        print(f"| {step} | {ours:.2f} | {floor:.2f} | {ours - floor:+.2f} | {what} | {note} |")
+    for step, ours, floor, what, note, *paired_over in rows:  # paired rows: the median of the differences
+        over = paired_over[0] if paired_over else ours - floor
+        print(f"| {step} | {ours:.2f} | {floor:.2f} | {over:+.2f} | {what} | {note} |")
     if not args.keep:
         shutil.rmtree(scratch, ignore_errors=True)
     return 0
