@@ -38,3 +38,21 @@ def test_fingerprint_follows_the_knobs(monkeypatch):
 def test_bad_knob_is_a_clear_failure(monkeypatch):
     with pytest.raises(builder.BuildFailure, match="USE_CUDA must be auto, 1 or 0"):
         _cfg(monkeypatch, USE_CUDA="maybe")
+
+
+def test_build_tools_come_from_the_interpreters_environment(tmp_path, monkeypatch):
+    """`.venv/bin/invoke` without an activated venv must still use the venv's ninja and cmake."""
+    bin_dir = tmp_path / "venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    python = bin_dir / "python"
+    for name in ("ninja", "cmake"):
+        (bin_dir / name).write_text("#!/bin/sh\n")
+        (bin_dir / name).chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    assert builder.tool("ninja", str(python)) == str(bin_dir / "ninja")
+    cfg = _cfg(monkeypatch)
+    cfg.python = str(python)
+    args = cfg.cmake_args(detect_archs=False)
+    assert args[0] == str(bin_dir / "cmake") and f"-DCMAKE_MAKE_PROGRAM={bin_dir / 'ninja'}" in args
+    (bin_dir / "ninja").chmod(0o644)  # not executable: not a tool; nothing on PATH either
+    assert builder.tool("ninja", str(python)) == "ninja"

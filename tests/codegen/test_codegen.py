@@ -202,3 +202,18 @@ def test_memo_survives_a_corrupt_file_and_yaml_aliases(tmp_path):
     assert "shard_0.cpp" in written
     assert "th::f(" in (tmp_path / "gen/shard_0.cpp").read_text()
     assert [f.dispatch for f in load(yaml_copy)] == [{"CPU": "th::f", "CUDA": "th::f"}] * 2
+
+
+def test_memo_is_salted_with_the_generator_sources(tmp_path, monkeypatch):
+    from tools.codegen import memo as memo_mod
+
+    sources = tmp_path / "codegen"
+    sources.mkdir()
+    (sources / "model.py").write_text("# v1\n")
+    monkeypatch.setattr(memo_mod, "_SOURCES", str(sources))
+    m = memo_mod.Memo(tmp_path / "m.marshal")
+    assert m.get("k", lambda: "v1") == "v1"
+    m.save()
+    assert memo_mod.Memo(tmp_path / "m.marshal").get("k", lambda: "recomputed") == "v1"
+    (sources / "model.py").write_text("# v2: the generator changed\n")
+    assert memo_mod.Memo(tmp_path / "m.marshal").get("k", lambda: "recomputed") == "recomputed"
