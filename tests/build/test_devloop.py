@@ -68,6 +68,27 @@ def test_adding_one_op_recompiles_one_shard(repo):
         repo.invoke("build")
 
 
+def test_pch_rebuilt_from_the_same_headers_keeps_C_cached(repo):
+    """GCC's .gch differs from build to build; ccache keys _C's objects on <pch>.sum (the contents of
+    the PCH's inputs, tools/pch_sum.py), so a PCH rebuilt from unchanged headers (a branch switched
+    back, a header edit reverted) recompiles nothing else."""
+    from tools import ccache
+
+    build = repo.path / "build/develop"
+    gch = build / "torch/csrc/CMakeFiles/_C_pch.dir/cmake_pch.hxx.gch"
+    checksum = gch.with_name(gch.name + ".sum")
+    before = checksum.read_text()
+    gch.unlink()
+    repo.run("ninja", "-C", str(build), str(gch.relative_to(build)), env={"CCACHE_DISABLE": "1"})  # new bytes
+    hits, misses = ccache.hits_misses()
+    steps = repo.steps(repo.invoke("develop").stdout)
+    assert sum("_C.dir" in s for s in steps) >= 40, steps  # Ninja rebuilt every object on the PCH...
+    new_hits, new_misses = ccache.hits_misses()
+    assert (new_misses - misses, new_hits - hits >= 40) == (0, True)  # ...and ccache had each of them
+    assert checksum.read_text() == before
+    assert repo.explain() == ""
+
+
 def test_derivative_formula_edit_rebuilds_no_cpp(repo):
     deriv = repo.path / "aten/derivatives.yaml"
     original = deriv.read_text()
