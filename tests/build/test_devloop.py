@@ -78,12 +78,15 @@ def test_pch_rebuilt_from_the_same_headers_keeps_C_cached(repo):
     gch = build / "torch/csrc/CMakeFiles/_C_pch.dir/cmake_pch.hxx.gch"
     checksum = gch.with_name(gch.name + ".sum")
     before = checksum.read_text()
-    gch.unlink()
-    repo.run("ninja", "-C", str(build), str(gch.relative_to(build)), env={"CCACHE_DISABLE": "1"})  # new bytes
-    hits, misses = ccache.hits_misses()
-    steps = repo.steps(repo.invoke("develop").stdout)
-    assert sum("_C.dir" in s for s in steps) >= 40, steps  # Ninja rebuilt every object on the PCH...
-    new_hits, new_misses = ccache.hits_misses()
+    # Twice: in a tree's first build the PCH target's own (empty) source compiles before the .sum
+    # exists, so with a cold cache its first rebuild may miss once; from then on nothing may.
+    for _ in range(2):
+        gch.unlink()
+        repo.run("ninja", "-C", str(build), str(gch.relative_to(build)), env={"CCACHE_DISABLE": "1"})  # new bytes
+        hits, misses = ccache.hits_misses()
+        steps = repo.steps(repo.invoke("develop").stdout)
+        assert sum("_C.dir" in s for s in steps) >= 40, steps  # Ninja rebuilt every object on the PCH...
+        new_hits, new_misses = ccache.hits_misses()
     assert (new_misses - misses, new_hits - hits >= 40) == (0, True)  # ...and ccache had each of them
     assert checksum.read_text() == before
     assert repo.explain() == ""
