@@ -23,10 +23,9 @@ sys.dont_write_bytecode = False  # cache tools/' bytecode even under PYTHONDONTW
 from invoke import Exit, task  # noqa: E402  (after the bytecode switch above)
 
 from tools import builder  # noqa: E402
-from tools.builder import ROOT, BuildFailure, Config, say  # noqa: E402
+from tools.builder import PTH_NAME, ROOT, BuildFailure, Config, say  # noqa: E402
 
 DEVELOP_DIR = ROOT / "build" / "develop"
-PTH_NAME = "torch-develop.pth"
 
 
 def _config() -> Config:

@@ -19,10 +19,8 @@ import shutil
 import statistics
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 from nox import project as nox_project
@@ -31,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tools import ccache  # noqa: E402
-from tools.builder import copy_worktree, tool  # noqa: E402
+from tools.builder import copy_worktree, develop_pth_kept, tool  # noqa: E402
 from tools.codegen.bindings import shard_of  # noqa: E402
 
 
@@ -116,21 +114,6 @@ def paired(ours, floor, repeat: int) -> tuple[float, float, float]:
         a.append(ours())
         b.append(floor())
     return statistics.median(a), statistics.median(b), statistics.median(x - y for x, y in zip(a, b))
-
-
-@contextmanager
-def develop_pth_kept():
-    """The scratch tree's `invoke develop` points this venv's torch-develop.pth at the scratch tree
-    (it shares the venv); the developer's entry is put back afterwards, whatever happens."""
-    pth = Path(sysconfig.get_paths()["purelib"]) / "torch-develop.pth"
-    saved = pth.read_text() if pth.exists() else None
-    try:
-        yield
-    finally:
-        if saved is None:
-            pth.unlink(missing_ok=True)
-        else:
-            pth.write_text(saved)
 
 
 def main() -> int:

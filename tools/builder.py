@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -22,6 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LIBRARIES = ("TH", "THNN", "THC", "THCUNN")
 CUDA_LIBRARIES = ("THC", "THCUNN")
 STAMP = ".torch-config.json"
+PTH_NAME = "torch-develop.pth"  # what `invoke develop` writes into the environment's site-packages
 
 
 class BuildFailure(Exception):
@@ -190,6 +192,23 @@ def build(cfg: Config, targets: list[str] | None = None) -> float:
     configure(cfg)
     ninja(cfg, targets or [])
     return time.perf_counter() - t0
+
+
+@contextmanager
+def develop_pth_kept():
+    """For tests and benchmarks that run `invoke develop` in a scratch copy sharing this venv: that
+    points the venv's torch-develop.pth at the copy; the developer's entry is put back afterwards."""
+    import sysconfig
+
+    pth = Path(sysconfig.get_paths()["purelib"]) / PTH_NAME
+    saved = pth.read_text() if pth.exists() else None
+    try:
+        yield
+    finally:
+        if saved is None:
+            pth.unlink(missing_ok=True)
+        else:
+            pth.write_text(saved)
 
 
 def copy_worktree(dest: Path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.builder import copy_worktree
+from tools.builder import copy_worktree, develop_pth_kept
 
 ROOT = Path(__file__).resolve().parents[2]
 STEP = re.compile(r"^\[\d+/\d+\] (.*)$", re.M)
@@ -58,6 +58,13 @@ def built_copy(tmp_path_factory, use_cuda: str) -> Repo:
     repo = Repo(path, use_cuda)
     repo.invoke("build")
     return repo
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _keep_developers_pth():
+    """`invoke develop` in a copy points this venv's torch-develop.pth at the copy: put it back."""
+    with develop_pth_kept():
+        yield
 
 
 @pytest.fixture(scope="session")
