@@ -10,6 +10,8 @@ import math
 import torch
 from torch import return_types
 from torch._C import Tensor
+from torch._shift import _NAMES  # PyTorch's dtype names, as its messages print them
+from torch.functional import _wrap_dim
 
 # the signed integer type of each float's width (signbit reads the sign bit through a view)
 _SIGNED_BITS = {
@@ -79,7 +81,7 @@ def logaddexp(input: Tensor, other: Tensor) -> Tensor:
     give that infinity."""
     dtype = torch.promote_types(input.dtype, other.dtype)
     if not dtype.is_floating_point:
-        raise NotImplementedError(f"\"logaddexp_{input.device.type}\" not implemented for '{_type_name(dtype)}'")
+        raise NotImplementedError(f"\"logaddexp_{input.device.type}\" not implemented for '{_NAMES[dtype]}'")
     a, b = input.to(dtype), other.to(dtype)
     m = torch.maximum(a, b)
     same_inf = (a == b) & a.isinf()
@@ -158,8 +160,9 @@ def aminmax(input: Tensor, *, dim=None, keepdim: bool = False):
         if keepdim:
             lo, hi = lo.reshape((1,) * input.dim()), hi.reshape((1,) * input.dim())
         return result(lo, hi)
-    if input.dim() and input.shape[dim] == 0:
-        raise IndexError(f"aminmax: Expected reduction dim {dim} to have non-zero size.")
+    d = _wrap_dim(dim, input.dim())
+    if input.dim() and input.shape[d] == 0:
+        raise IndexError(f"aminmax: Expected reduction dim {d} to have non-zero size.")
     return result(input.amin(dim, keepdim), input.amax(dim, keepdim))
 
 
@@ -198,14 +201,8 @@ def std_mean(input: Tensor, *args, **kwargs) -> tuple:
 def _check_float(name: str, input: Tensor) -> None:
     if not input.dtype.is_floating_point:
         raise RuntimeError(
-            f"{name}(): expected input to have floating point or complex dtype but got {_type_name(input.dtype)}"
+            f"{name}(): expected input to have floating point or complex dtype but got {_NAMES[input.dtype]}"
         )
-
-
-def _type_name(dtype) -> str:
-    from torch._shift import _NAMES  # noqa: PLC0415
-
-    return _NAMES[dtype]
 
 
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
@@ -235,9 +232,9 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
             raise RuntimeError("diff expects prepend or append to be the same dimension as input")
     if n == 0:  # as NumPy: prepend/append are not even concatenated
         return input
+    d = _wrap_dim(dim, input.dim())
     parts = [p for p in (prepend, input, append) if p is not None]
-    x = torch.cat(parts, dim) if len(parts) > 1 else input
-    d = dim % x.dim()
+    x = torch.cat(parts, d) if len(parts) > 1 else input
     for _ in range(n):
         size = x.shape[d]
         if size == 0:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import torch
 from torch._C import Tensor
+from torch._shift import _NAMES  # PyTorch's dtype names, as its messages print them
 from torch.functional import _wrap_dim
 
 __all__ = [
@@ -105,8 +106,6 @@ def tensor_split(input: Tensor, indices_or_sections, dim: int = 0) -> tuple:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
     if isinstance(indices_or_sections, Tensor):
         if indices_or_sections.dtype != torch.int64:
-            from torch._shift import _NAMES  # noqa: PLC0415
-
             raise RuntimeError(
                 "tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
                 f"{_NAMES[indices_or_sections.dtype]}"

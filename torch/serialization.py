@@ -11,7 +11,6 @@ from __future__ import annotations
 import builtins
 import codecs
 import collections
-import io
 import os
 import pickle
 
@@ -97,8 +96,7 @@ def load(f, map_location=None, pickle_module=None, *, weights_only: bool | None 
         raise TypeError(f"torch.load: unsupported arguments {sorted(pickle_load_args)}")
     fh, owned = _open(f, "rb")
     try:
-        data = fh.read()
+        return _Unpickler(fh, map_location, weights_only).load()
     finally:
         if owned:
             fh.close()
-    return _Unpickler(io.BytesIO(data), map_location, weights_only).load()

@@ -267,6 +267,12 @@ def test_aminmax():
     with pytest.raises(IndexError, match="Expected reduction dim 0 to have non-zero size"):
         torch.aminmax(torch.ones(0, 3), dim=0)
     assert torch.aminmax(torch.ones(0, 3), dim=1).min.shape == (0,)
+    with pytest.raises(IndexError, match="aminmax: Expected reduction dim 1 to have non-zero size"):
+        torch.aminmax(torch.ones(2, 0), dim=-1)  # the wrapped dim, as PyTorch names it
+    with pytest.raises(
+        IndexError, match="Dimension out of range \\(expected to be in range of \\[-2, 1\\], but got 5\\)"
+    ):
+        torch.aminmax(torch.ones(2, 3), dim=5)
 
 
 @pytest.mark.parametrize(

@@ -191,5 +191,9 @@ def test_diff_dtypes_and_errors():
         torch.diff(torch.tensor([1.0, 2.0]), n=-1)
     with pytest.raises(RuntimeError, match="diff expects prepend or append to be the same dimension as input"):
         torch.diff(torch.tensor([1.0, 2.0]), prepend=torch.tensor(0.0))
+    with pytest.raises(
+        IndexError, match="Dimension out of range \\(expected to be in range of \\[-1, 0\\], but got 5\\)"
+    ):
+        torch.diff(torch.ones(3), dim=5)  # not dim % ndim: that was a silent answer along dim 0
     x = torch.rand(5, dtype=torch.float64, requires_grad=True)
     assert torch.autograd.gradcheck(lambda x: torch.diff(x, 2), (x,))

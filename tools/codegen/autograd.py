@@ -112,7 +112,7 @@ def load_entries(path: Path, funcs: list[NativeFunction], helpers: set[str]) -> 
     raw = [item for _, _, item in load_list(path, lambda e: e)]
     by_name = {f.schema.full_name: f for f in funcs}
     entries, counts = [], {}
-    for item in raw or []:
+    for item in raw:
         line = item.pop("__line__", 0)
         where = f"{path}:{line}"
         if "name" not in item:
