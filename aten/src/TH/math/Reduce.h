@@ -3,6 +3,7 @@
 // identity, a step that folds one value into an accumulator, and `combine`, which merges two
 // accumulators (for kernels that reduce in parallel pieces and fold the pieces after).
 #include <limits>
+#include <tuple>
 #include <type_traits>
 
 #include "../Half.h"
@@ -77,17 +78,33 @@ TH_HOST_DEVICE bool better(T candidate, T best, bool is_max) {
   return is_max ? candidate > best : candidate < best;
 }
 
-/// Calls f(Reducer<T>{}) for `op` (the one switch both backends share).
+/// The reducer of `Op` for element type T: `ReducerOf<ReduceOp::Sum, float>` is SumReduce<float>
+/// (the tuple lists them in ReduceOp's order).
+template <ReduceOp Op, typename T>
+using ReducerOf =
+    std::tuple_element_t<static_cast<int>(Op), std::tuple<SumReduce<T>, ProdReduce<T>, MaxReduce<T>,
+                                                          MinReduce<T>, AllReduce<T>, AnyReduce<T>>>;
+static_assert(std::is_same_v<ReducerOf<ReduceOp::Any, int>, AnyReduce<int>>,
+              "ReducerOf follows ReduceOp's order");
+
+/// Calls f(std::integral_constant<ReduceOp, op>{}): `op` as a compile-time constant (the one
+/// switch over the ops that both backends share).
+template <typename F>
+void with_reduce_op(ReduceOp op, F&& f) {
+  switch (op) {
+    case ReduceOp::Sum: return f(std::integral_constant<ReduceOp, ReduceOp::Sum>{});
+    case ReduceOp::Prod: return f(std::integral_constant<ReduceOp, ReduceOp::Prod>{});
+    case ReduceOp::Max: return f(std::integral_constant<ReduceOp, ReduceOp::Max>{});
+    case ReduceOp::Min: return f(std::integral_constant<ReduceOp, ReduceOp::Min>{});
+    case ReduceOp::All: return f(std::integral_constant<ReduceOp, ReduceOp::All>{});
+    case ReduceOp::Any: return f(std::integral_constant<ReduceOp, ReduceOp::Any>{});
+  }
+}
+
+/// Calls f(Reducer<T>{}) for `op`.
 template <typename T, typename F>
 void with_reducer(ReduceOp op, F&& f) {
-  switch (op) {
-    case ReduceOp::Sum: return f(SumReduce<T>{});
-    case ReduceOp::Prod: return f(ProdReduce<T>{});
-    case ReduceOp::Max: return f(MaxReduce<T>{});
-    case ReduceOp::Min: return f(MinReduce<T>{});
-    case ReduceOp::All: return f(AllReduce<T>{});
-    case ReduceOp::Any: return f(AnyReduce<T>{});
-  }
+  with_reduce_op(op, [&](auto tag) { f(ReducerOf<decltype(tag)::value, T>{}); });
 }
 
 }  // namespace th::math
