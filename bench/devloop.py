@@ -95,16 +95,6 @@ class Tree:
             return time.perf_counter() - t0
 
 
-def copy_tree(dest: Path) -> None:
-    files = subprocess.run(
-        ["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT, capture_output=True, text=True, check=True
-    ).stdout.split()
-    for rel in files:
-        if (ROOT / rel).is_file():
-            (dest / rel).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / rel, dest / rel)
-
-
 def paired(ours, floor, repeat: int) -> tuple[float, float, float]:
     """Medians of `ours` and `floor`, and the median of their per-pair differences: the two run
     alternately, so each difference is taken a few seconds apart, before this VM's speed (which

@@ -1,25 +1,18 @@
-// CUDA kernels of the binary op family (arithmetic, comparisons, logical, bitwise):
-// the math/Binary.h functors over gpu_kernel.
-#include <TH/Kernels.h>
-
-#include "Loops.cuh"
+// binary_stub on CUDA: dispatches each op to its functor's kernel, compiled in the family files
+// (BinaryArithmeticKernels.cu, CompareKernels.cu; see Binary.cuh).
+#include "Binary.cuh"
 
 namespace thc {
+
+#define THC_BINARY_EXTERN(name, Functor, expr) extern THC_BINARY_INSTANTIATE(name, Functor, expr)
+TH_BINARY_OPS(THC_BINARY_EXTERN)
+TH_COMPARE_OPS(THC_BINARY_EXTERN)
+#undef THC_BINARY_EXTERN
+
 namespace {
 
 void binary_kernel(th::TensorIterator& iter, th::math::BinaryOp op) {
-  th::math::with_binary_functor(op, [&](auto f) {
-    using F = decltype(f);
-    if constexpr (th::math::kFloatingOnly<F>) {
-      TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "binary_cuda",
-                                 [&] { gpu_kernel<scalar_t, 2>(iter, f); });
-    } else if constexpr (th::math::kIntegralOnly<F>) {
-      TH_DISPATCH_INTEGRAL_TYPES(iter.common_dtype(), "binary_cuda",
-                                 [&] { gpu_kernel<scalar_t, 2>(iter, f); });
-    } else {
-      TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "binary_cuda", [&] { gpu_kernel<scalar_t, 2>(iter, f); });
-    }
-  });
+  th::math::with_binary_functor(op, [&](auto f) { binary_op<decltype(f)>(iter); });
 }
 
 }  // namespace

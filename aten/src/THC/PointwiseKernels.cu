@@ -1,4 +1,5 @@
-// CUDA kernels of fill_, copy_, arange/linspace, add/sub/mul: the math/ functors over gpu_kernel.
+// CUDA kernels of fill_, arange/linspace, add/sub/mul: the math/ functors over gpu_kernel (copy_ is
+// in CopyKernels.cu: its every-dtype-to-every-dtype kernels are the bulk of a compile).
 #include <TH/Kernels.h>
 #include <TH/math/Binary.h>
 
@@ -11,19 +12,6 @@ void fill_kernel(th::TensorIterator& iter, const th::Scalar& value) {
   TH_DISPATCH_ALL_TYPES(iter.dtype(0), "fill_cuda", [&] {
     const scalar_t v = value.to<scalar_t>();
     gpu_kernel<scalar_t, 0>(iter, [v] __device__() { return v; });
-  });
-}
-
-void copy_kernel(th::TensorIterator& iter) {
-  TH_DISPATCH_ALL_TYPES(iter.dtype(0), "copy_cuda", [&] {
-    using dst_t = scalar_t;
-    TH_DISPATCH_ALL_TYPES(iter.dtype(1), "copy_cuda", [&] {
-      Pointers<2> ptrs{{iter.data_ptr(0), iter.data_ptr(1)}};
-      launch<2>(iter, [=] __device__(const int64_t (&off)[2]) {
-        *reinterpret_cast<dst_t*>(ptrs.p[0] + off[0]) =
-            static_cast<dst_t>(*reinterpret_cast<const scalar_t*>(ptrs.p[1] + off[1]));
-      });
-    });
   });
 }
 
@@ -61,7 +49,6 @@ void range_kernel(const th::Tensor& out, double start, double step, double end, 
 
 TH_REGISTER_KERNEL(th::range_stub, CUDA, range_kernel);
 TH_REGISTER_KERNEL(th::fill_stub, CUDA, fill_kernel);
-TH_REGISTER_KERNEL(th::copy_stub, CUDA, copy_kernel);
 TH_REGISTER_KERNEL(th::add_stub, CUDA, add_kernel);
 TH_REGISTER_KERNEL(th::mul_stub, CUDA, mul_kernel);
 

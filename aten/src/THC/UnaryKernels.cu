@@ -1,20 +1,18 @@
-// CUDA kernels of the unary op family: the math/Unary.h functors over gpu_kernel.
-#include <TH/Kernels.h>
-
-#include "Loops.cuh"
+// unary_stub on CUDA: dispatches each op to its functor's kernel, compiled in the family files
+// (UnaryFloatKernels.cu, UnaryKeepKernels.cu; see Unary.cuh).
+#include "Unary.cuh"
 
 namespace thc {
+
+#define THC_UNARY_EXTERN(name, Functor, expr) extern THC_UNARY_INSTANTIATE(name, Functor, expr)
+TH_UNARY_FLOAT_OPS(THC_UNARY_EXTERN)
+TH_UNARY_KEEP_OPS(THC_UNARY_EXTERN)
+#undef THC_UNARY_EXTERN
+
 namespace {
 
 void unary_kernel(th::TensorIterator& iter, th::math::UnaryOp op) {
-  th::math::with_unary_functor(op, [&](auto f) {
-    if constexpr (th::math::kUnaryFloating<decltype(f)>) {
-      TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "unary_cuda",
-                                 [&] { gpu_kernel<scalar_t, 1>(iter, f); });
-    } else {
-      TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "unary_cuda", [&] { gpu_kernel<scalar_t, 1>(iter, f); });
-    }
-  });
+  th::math::with_unary_functor(op, [&](auto f) { unary_op<decltype(f)>(iter); });
 }
 
 }  // namespace

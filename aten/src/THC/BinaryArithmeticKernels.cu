@@ -1,0 +1,9 @@
+// The arithmetic and bitwise binary ops on CUDA (math/Binary.h's TH_BINARY_OPS): div, remainder,
+// fmod, pow, atan2, maximum, minimum, bitwise_and/or/xor.
+#include "Binary.cuh"
+
+namespace thc {
+
+TH_BINARY_OPS(THC_BINARY_INSTANTIATE)
+
+}  // namespace thc

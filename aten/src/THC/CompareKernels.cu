@@ -1,0 +1,9 @@
+// The comparisons and logical ops on CUDA (math/Binary.h's TH_COMPARE_OPS): eq, ne, lt, le, gt,
+// ge, logical_and/or/xor, each with a bool output.
+#include "Binary.cuh"
+
+namespace thc {
+
+TH_COMPARE_OPS(THC_BINARY_INSTANTIATE)
+
+}  // namespace thc
