@@ -168,7 +168,7 @@ def measure(args: argparse.Namespace) -> int:
             args.repeat,
         )
         rows.append(("no-op `invoke develop`", ours, floor, "invoke start + ninja no-op", "", over))
-    for lib, src in (("TH", "aten/src/TH/ops/Fill.cpp"), ("THC", "aten/src/THC/ReduceKernels.cu")):
+    for lib, src in (("TH", "aten/src/TH/ops/Fill.cpp"), ("THC", "aten/src/THC/ReduceSumProdKernels.cu")):
         if not want(f"edit-{lib}") or (lib == "THC" and not cuda):
             continue
 
