@@ -37,6 +37,9 @@ function(torch_add_library name)
   # -fno-trapping-math / -fno-math-errno: nobody reads FP exception flags or errno from a tensor op,
   # and without them GCC keeps branches and libm calls that stop the CPU loops from vectorizing
   target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -fno-trapping-math -fno-math-errno>)
+  # every symbol resolved at link time: a kernel family that is declared but never instantiated
+  # (an `extern template` in a dispatching .cu, see THC/Reduce.cuh) fails the build, not the import
+  target_link_options(${name} PRIVATE "LINKER:--no-undefined")
   set_target_properties(${name} PROPERTIES BUILD_RPATH "$ORIGIN" INSTALL_RPATH "$ORIGIN")
   install(TARGETS ${name} LIBRARY DESTINATION torch/lib)
 endfunction()
