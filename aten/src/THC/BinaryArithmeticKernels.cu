@@ -1,6 +1,6 @@
 // The arithmetic and bitwise binary ops on CUDA (math/Binary.h's TH_BINARY_OPS): div, remainder,
 // fmod, pow, atan2, maximum, minimum, bitwise_and/or/xor.
-#include "Binary.cuh"
+#include "FunctorKernel.cuh"
 
 namespace thc {
 

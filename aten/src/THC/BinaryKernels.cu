@@ -1,6 +1,6 @@
 // binary_stub on CUDA: dispatches each op to its functor's kernel, compiled in the family files
-// (BinaryArithmeticKernels.cu, CompareKernels.cu; see Binary.cuh).
-#include "Binary.cuh"
+// (BinaryArithmeticKernels.cu, CompareKernels.cu; see FunctorKernel.cuh).
+#include "FunctorKernel.cuh"
 
 namespace thc {
 
@@ -12,7 +12,7 @@ TH_COMPARE_OPS(THC_BINARY_EXTERN)
 namespace {
 
 void binary_kernel(th::TensorIterator& iter, th::math::BinaryOp op) {
-  th::math::with_binary_functor(op, [&](auto f) { binary_op<decltype(f)>(iter); });
+  th::math::with_binary_functor(op, [&](auto f) { functor_kernel<2, decltype(f)>(iter); });
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The comparisons and logical ops on CUDA (math/Binary.h's TH_COMPARE_OPS): eq, ne, lt, le, gt,
 // ge, logical_and/or/xor, each with a bool output.
-#include "Binary.cuh"
+#include "FunctorKernel.cuh"
 
 namespace thc {
 

@@ -1,6 +1,6 @@
 // The unary ops that compute in floating point on CUDA (math/Unary.h's TH_UNARY_FLOAT_OPS: exp,
 // log, the trigonometric and hyperbolic functions, sqrt, erf, sigmoid...), for the float types.
-#include "Unary.cuh"
+#include "FunctorKernel.cuh"
 
 namespace thc {
 

@@ -1,6 +1,6 @@
 // The unary ops that keep the input dtype on CUDA (math/Unary.h's TH_UNARY_KEEP_OPS: neg, abs,
 // sign, the roundings...), for every dtype.
-#include "Unary.cuh"
+#include "FunctorKernel.cuh"
 
 namespace thc {
 

@@ -1,6 +1,6 @@
 // unary_stub on CUDA: dispatches each op to its functor's kernel, compiled in the family files
-// (UnaryFloatKernels.cu, UnaryKeepKernels.cu; see Unary.cuh).
-#include "Unary.cuh"
+// (UnaryFloatKernels.cu, UnaryKeepKernels.cu; see FunctorKernel.cuh).
+#include "FunctorKernel.cuh"
 
 namespace thc {
 
@@ -12,7 +12,7 @@ TH_UNARY_KEEP_OPS(THC_UNARY_EXTERN)
 namespace {
 
 void unary_kernel(th::TensorIterator& iter, th::math::UnaryOp op) {
-  th::math::with_unary_functor(op, [&](auto f) { unary_op<decltype(f)>(iter); });
+  th::math::with_unary_functor(op, [&](auto f) { functor_kernel<1, decltype(f)>(iter); });
 }
 
 }  // namespace

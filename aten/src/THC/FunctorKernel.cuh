@@ -1,0 +1,31 @@
+#pragma once
+// gpu_kernel of one math/ functor (Unary.h, Binary.h) over the iterator's common dtype, for the
+// dtypes that functor is defined on. functor_kernel<Arity, F> is instantiated in the op family's
+// .cu file (UnaryFloatKernels.cu, UnaryKeepKernels.cu, BinaryArithmeticKernels.cu,
+// CompareKernels.cu), as PyTorch splits its kernels: an edit recompiles one family, and a build
+// compiles them in parallel. UnaryKernels.cu and BinaryKernels.cu dispatch their stubs to them.
+#include <TH/Kernels.h>
+
+#include "Loops.cuh"
+
+namespace thc {
+
+template <int Arity, typename F>
+void functor_kernel(th::TensorIterator& iter) {
+  constexpr const char* name = Arity == 1 ? "unary_cuda" : "binary_cuda";  // for the dtype error
+  if constexpr (th::math::kUnaryFloating<F> || th::math::kFloatingOnly<F>) {
+    TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), name, [&] { gpu_kernel<scalar_t, Arity>(iter, F{}); });
+  } else if constexpr (th::math::kIntegralOnly<F>) {
+    TH_DISPATCH_INTEGRAL_TYPES(iter.common_dtype(), name, [&] { gpu_kernel<scalar_t, Arity>(iter, F{}); });
+  } else {
+    TH_DISPATCH_ALL_TYPES(iter.common_dtype(), name, [&] { gpu_kernel<scalar_t, Arity>(iter, F{}); });
+  }
+}
+
+// Entries of math/'s X-macro lists (name, Functor, expr) -> the explicit instantiation of their kernel.
+#define THC_UNARY_INSTANTIATE(name, Functor, expr) \
+  template void functor_kernel<1, th::math::Functor>(th::TensorIterator&);
+#define THC_BINARY_INSTANTIATE(name, Functor, expr) \
+  template void functor_kernel<2, th::math::Functor>(th::TensorIterator&);
+
+}  // namespace thc
