@@ -409,3 +409,20 @@ def test_errors_on_the_gpu():
     with pytest.raises(TypeError, match="cuda"):
         a.numpy()
     assert a.tolist() == [[1.0] * 4] * 3 and a[1, 2].item() == 1.0
+
+
+@pytest.mark.parametrize("dtype", HALVES)
+def test_mul_div_by_a_python_number_round_once_on_the_gpu(dtype):
+    # as on the CPU (tests/tensor/test_half.py): the scalar is read at float32, the result rounded once
+    x = torch.arange(-2000, 2000, dtype=F64).mul(0.37).to(dtype)
+    g = x.cuda()
+    for s in (0.1, 1 / 3, 7.77):
+        for got, want in (
+            (g * s, x * s),
+            (g / s, x / s),
+            (g // s, x // s),
+            (g[::3] * s, x[::3] * s),
+            (g.clone().div_(torch.tensor(s)), x.clone().div_(torch.tensor(s))),
+        ):
+            assert got.device.type == "cuda" and got.dtype == dtype
+            assert torch.equal(got.cpu(), want)

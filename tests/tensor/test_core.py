@@ -186,6 +186,27 @@ class TestArithmetic:
         r = torch.add(torch.ones(2, 3), torch.ones(3), out=out)
         assert r is out and out.shape == (2, 3) and out.sum().item() == 12
 
+    @pytest.mark.parametrize("name", ["add", "sub", "mul"])
+    def test_out_forms(self, name):
+        a, b = torch.from_numpy(np.arange(6.0).reshape(2, 3)), torch.from_numpy(np.array([1.5, -2.0, 4.0]))
+        out = torch.empty(0, dtype=torch.float64)
+        r = getattr(torch, name)(a.t(), b[:2], out=out)
+        want = {"add": np.add, "sub": np.subtract, "mul": np.multiply}[name](a.numpy().T, b.numpy()[:2])
+        assert r is out
+        np.testing.assert_array_equal(out.numpy(), want)
+        ints = torch.empty(0, dtype=torch.int64)
+        with pytest.raises(RuntimeError, match="result type Double can't be cast to the desired output type Long"):
+            getattr(torch, name)(a, b, out=ints)
+
+    def test_sub_out_alpha_and_bool(self):
+        out = torch.empty(3)
+        torch.sub(torch.ones(3), torch.full((3,), 2.0), alpha=0.5, out=out)
+        assert out.tolist() == [0.0, 0.0, 0.0]
+        with pytest.raises(RuntimeError, match="Subtraction, the `-` operator, with two bool tensors"):
+            torch.sub(
+                torch.ones(2, dtype=torch.bool), torch.ones(2, dtype=torch.bool), out=torch.empty(2, dtype=torch.bool)
+            )
+
     def test_sub_bool_error(self):
         with pytest.raises(RuntimeError, match="Subtraction, the `-` operator, with two bool tensors"):
             torch.ones(2, dtype=torch.bool) - torch.ones(2, dtype=torch.bool)

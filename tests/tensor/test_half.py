@@ -435,7 +435,32 @@ def test_mul_div_by_a_scalar_round_once(dtype, scalar):
         (x * torch.tensor(scalar), wide * torch.tensor(scalar)),
         (x.clone().mul_(scalar), wide * scalar),
         (torch.div(x, scalar, rounding_mode="trunc"), torch.div(wide, scalar, rounding_mode="trunc")),
+        (x.clone().div_(torch.tensor(scalar, dtype=torch.float64)), wide / scalar),
+        # the kernels read the scalar (not the op): strided and broadcast operands, out= of float32
+        (x[::7] * scalar, wide[::7] * scalar),
+        (x[:60].view(6, 10).t() / scalar, wide[:60].view(6, 10).t() / scalar),
+        (x[:5].view(5, 1).expand(5, 4) * scalar, wide[:5].view(5, 1).expand(5, 4) * scalar),
     ):
         assert got.dtype == dtype
         assert torch.equal(got.isnan(), want.to(dtype).isnan())
         assert torch.equal(got.nan_to_num(0.0), want.to(dtype).nan_to_num(0.0))
+    # a 0-dim 16-bit tensor times a Python number is read the same way
+    for v in (1.7, -0.3, 1000.0):
+        assert torch.equal(
+            torch.tensor(v, dtype=dtype) * scalar, (torch.tensor(v, dtype=dtype).float() * scalar).to(dtype)
+        )
+    # out= of a wider dtype: computed in the 16-bit type (rounded once), then converted
+    out = torch.empty(0, dtype=torch.float32)
+    assert torch.mul(x, scalar, out=out) is out
+    assert torch.equal(out.nan_to_num(0.0), (wide * scalar).to(dtype).float().nan_to_num(0.0))
+    out = torch.empty(0, dtype=torch.float32)
+    torch.div(x, scalar, out=out)
+    assert torch.equal(out.nan_to_num(0.0), (wide / scalar).to(dtype).float().nan_to_num(0.0))
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_scalar_first_is_rounded_to_the_16_bit_type(dtype):
+    # only the second operand is read at float32, as in PyTorch's kernels: 0.1 * x rounds 0.1 first
+    x = torch.tensor([3.0, 7.0, 11.0, 300.0], dtype=dtype)
+    s = torch.tensor(0.1)
+    assert torch.equal(torch.mul(s, x), x * torch.tensor(0.1).to(dtype))

@@ -57,8 +57,10 @@ Tensor& add_(Tensor& self, const Tensor& other, const Scalar& alpha);
 Tensor& add_out(Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha);
 Tensor sub(const Tensor& self, const Tensor& other, const Scalar& alpha);
 Tensor& sub_(Tensor& self, const Tensor& other, const Scalar& alpha);
+Tensor& sub_out(Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha);
 Tensor mul(const Tensor& self, const Tensor& other);
 Tensor& mul_(Tensor& self, const Tensor& other);
+Tensor& mul_out(Tensor& out, const Tensor& self, const Tensor& other);
 
 // unary op families: name(self), name_(self), name_out(out, self) (ops/Pointwise.cpp)
 #define TH_DECLARE_UNARY(name, Functor, expr) \

@@ -149,7 +149,7 @@ void TensorIterator::compute_types(const TensorIteratorConfig& cfg) {
     if (cfg.promote_inputs_ && t.dtype() != common_dtype_) in = to_dtype(t, common_dtype_);
     // a CPU scalar joining an op on another device: move its one element there
     if (in.device() != device_) in = to(in, device_, std::nullopt, false, false);
-    operands_.push_back({in, Tensor(), Tensor(), {}});
+    operands_.push_back({in, Tensor(), Tensor(), {}, t});
   }
 }
 
@@ -292,6 +292,11 @@ bool TensorIterator::is_contiguous() const {
     if (ndim() == 1 && op.strides[0] != static_cast<int64_t>(op.tensor.element_size())) return false;
   }
   return true;
+}
+
+void TensorIterator::remove_operand(int arg) {
+  TH_CHECK(arg >= noutputs_ && arg < ntensors(), "remove_operand: ", arg, " is not an input");
+  operands_.erase(operands_.begin() + arg);
 }
 
 void TensorIterator::cast_outputs() {

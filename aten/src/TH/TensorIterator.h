@@ -49,6 +49,7 @@ class TensorIterator {
     Tensor result;     // outputs: the tensor the caller gets back
     Tensor writeback;  // outputs computed in a temporary: where cast_outputs() copies it
     IntList strides;   // byte strides over the iteration shape, innermost first
+    Tensor original;   // inputs: the tensor as the op passed it (before promotion or a device move)
   };
 
   int ndim() const { return static_cast<int>(shape_.size()); }
@@ -68,6 +69,25 @@ class TensorIterator {
   bool is_contiguous() const;
   /// Copies results computed in a temporary back into outputs of another dtype.
   void cast_outputs();
+
+  /// True when input `arg` was passed as a 0-dim CPU tensor (a Python number, a CPU scalar),
+  /// which may join an op on any device.
+  bool is_cpu_scalar(int arg) const {
+    const Tensor& t = operands_[arg].original;
+    return t.defined() && t.dim() == 0 && t.device().is_cpu();
+  }
+  /// The value of CPU scalar `arg` as the op passed it, converted to T: not rounded to the common
+  /// dtype first (a 16-bit mul/div reads a Python number at float32, as PyTorch's kernels do).
+  template <typename T>
+  T original_scalar_value(int arg) const {
+    const Tensor& t = operands_[arg].original;
+    TH_CHECK(is_cpu_scalar(arg), "original_scalar_value: operand ", arg, " is not a CPU scalar");
+    return TH_DISPATCH_ALL_TYPES(t.dtype(), "original_scalar_value", [&] {
+      return static_cast<T>(*reinterpret_cast<const scalar_t*>(t.data_ptr()));
+    });
+  }
+  /// Drops input `arg` (a kernel that read a scalar operand's value itself, then runs on the rest).
+  void remove_operand(int arg);
 
   /// Calls loop(char** data, const int64_t* strides, int64_t n) once per innermost row.
   template <typename Loop>
@@ -149,5 +169,12 @@ ScalarType result_type(const std::vector<Tensor>& inputs);
 IntList broadcast_shapes(const IntList& a, const IntList& b);
 /// Makes `t` have `sizes` (contiguous), reallocating its storage only if it is too small.
 void resize_(const Tensor& t, const IntList& sizes);
+
+/// Whether a binary kernel of a 16-bit float reads its second input at opmath_t (float32) rather
+/// than at the common dtype: it is a CPU scalar (a Python number, a 0-dim CPU tensor), which
+/// PyTorch's mul and div kernels read once, at float32, so that the result is rounded only once.
+inline bool scalar_at_opmath(const TensorIterator& iter) {
+  return is_reduced_floating_point(iter.common_dtype()) && iter.ntensors() == 3 && iter.is_cpu_scalar(2);
+}
 
 }  // namespace th

@@ -10,15 +10,25 @@
 
 namespace thc {
 
+/// gpu_kernel<T, Arity> of F{}; div reads a CPU scalar at opmath_t (th::math::kScalarAtOpmath).
+template <typename T, int Arity, typename F>
+void functor_loop(th::TensorIterator& iter) {
+  if constexpr (Arity == 2 && th::math::kScalarAtOpmath<F>) {
+    gpu_kernel_with_scalars<T>(iter, F{});
+  } else {
+    gpu_kernel<T, Arity>(iter, F{});
+  }
+}
+
 template <int Arity, typename F>
 void functor_kernel(th::TensorIterator& iter) {
   constexpr const char* name = Arity == 1 ? "unary_cuda" : "binary_cuda";  // for the dtype error
   if constexpr (th::math::kUnaryFloating<F> || th::math::kFloatingOnly<F>) {
-    TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), name, [&] { gpu_kernel<scalar_t, Arity>(iter, F{}); });
+    TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), name, [&] { functor_loop<scalar_t, Arity, F>(iter); });
   } else if constexpr (th::math::kIntegralOnly<F>) {
-    TH_DISPATCH_INTEGRAL_TYPES(iter.common_dtype(), name, [&] { gpu_kernel<scalar_t, Arity>(iter, F{}); });
+    TH_DISPATCH_INTEGRAL_TYPES(iter.common_dtype(), name, [&] { functor_loop<scalar_t, Arity, F>(iter); });
   } else {
-    TH_DISPATCH_ALL_TYPES(iter.common_dtype(), name, [&] { gpu_kernel<scalar_t, Arity>(iter, F{}); });
+    TH_DISPATCH_ALL_TYPES(iter.common_dtype(), name, [&] { functor_loop<scalar_t, Arity, F>(iter); });
   }
 }
 

@@ -2,9 +2,11 @@
 // The CUDA loop: one grid-stride kernel runs a scalar functor over a TensorIterator,
 // turning each linear index into per-operand byte offsets.
 #include <algorithm>
+#include <type_traits>
 #include <utility>
 
 #include <TH/TensorIterator.h>
+#include <TH/math/Binary.h>
 
 #include "DeviceGuard.h"
 
@@ -92,6 +94,21 @@ void gpu_kernel(th::TensorIterator& iter, const F& f) {
   Pointers<Arity + 1> ptrs;
   for (int i = 0; i <= Arity; ++i) ptrs.p[i] = iter.data_ptr(i);
   launch<Arity + 1>(iter, Elementwise<T, Arity, F>{f, ptrs});
+}
+
+/// out = f(a, b) as gpu_kernel<T, 2>, except that for the 16-bit floats a CPU scalar b is read
+/// once at opmath_t<T> (float32), not rounded to T first (th::scalar_at_opmath), as PyTorch's mul
+/// and div kernels read a Python number: the operand is dropped and the rest runs as a unary loop.
+template <typename T, typename F>
+void gpu_kernel_with_scalars(th::TensorIterator& iter, const F& f) {
+  if constexpr (!std::is_same_v<T, th::opmath_t<T>>) {
+    if (th::scalar_at_opmath(iter)) {
+      const auto b = iter.original_scalar_value<th::opmath_t<T>>(2);
+      iter.remove_operand(2);
+      return gpu_kernel<T, 1>(iter, th::math::BindSecond<F, th::opmath_t<T>>{f, b});
+    }
+  }
+  gpu_kernel<T, 2>(iter, f);
 }
 
 }  // namespace thc

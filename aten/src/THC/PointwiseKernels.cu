@@ -23,8 +23,9 @@ void add_kernel(th::TensorIterator& iter, const th::Scalar& alpha) {
 }
 
 void mul_kernel(th::TensorIterator& iter, const th::Scalar&) {
-  TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "mul_cuda",
-                        [&] { gpu_kernel<scalar_t, 2>(iter, th::math::Mul<th::opmath_t<scalar_t>>{}); });
+  TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "mul_cuda", [&] {
+    gpu_kernel_with_scalars<scalar_t>(iter, th::math::Mul<th::opmath_t<scalar_t>>{});
+  });
 }
 
 template <typename T>

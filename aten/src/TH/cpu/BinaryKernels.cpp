@@ -14,8 +14,9 @@ void add_kernel(TensorIterator& iter, const Scalar& alpha) {
 }
 
 void mul_kernel(TensorIterator& iter, const Scalar&) {
-  TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "mul_cpu",
-                        [&] { cpu::cpu_kernel<scalar_t, 2>(iter, math::Mul<opmath_t<scalar_t>>{}); });
+  TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "mul_cpu", [&] {
+    cpu::cpu_kernel_with_scalars<scalar_t>(iter, math::Mul<opmath_t<scalar_t>>{});
+  });
 }
 
 }  // namespace

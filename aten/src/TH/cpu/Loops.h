@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "../TensorIterator.h"
+#include "../math/Binary.h"
 #include "VecKernels.h"
 
 namespace th::cpu {
@@ -164,6 +165,21 @@ void cpu_kernel(TensorIterator& iter, const F& f) {
   iter.parallel_for_each([&](char** data, const int64_t* strides, int64_t n) {
     detail::apply_row_fast<F, T>(f, data, strides, n, Seq{});
   });
+}
+
+/// out = f(a, b) as cpu_kernel<T, 2>, except that for the 16-bit floats a CPU scalar b is read
+/// once at opmath_t<T> (float32), not rounded to T first (scalar_at_opmath), as PyTorch's mul and
+/// div kernels read a Python number: the operand is dropped and the rest runs as a unary loop.
+template <typename T, typename F>
+void cpu_kernel_with_scalars(TensorIterator& iter, const F& f) {
+  if constexpr (!std::is_same_v<T, opmath_t<T>>) {
+    if (scalar_at_opmath(iter)) {
+      const auto b = iter.original_scalar_value<opmath_t<T>>(2);
+      iter.remove_operand(2);
+      return cpu_kernel<T, 1>(iter, math::BindSecond<F, opmath_t<T>>{f, b});
+    }
+  }
+  cpu_kernel<T, 2>(iter, f);
 }
 
 }  // namespace th::cpu

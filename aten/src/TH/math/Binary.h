@@ -212,6 +212,21 @@ void with_binary_functor(BinaryOp op, F&& f) {
   }
 }
 
+/// f(a, b) with b fixed: a binary functor as a unary one, for kernels that read their second
+/// operand once (a CPU scalar, see scalar_at_opmath in TensorIterator.h).
+template <typename F, typename T>
+struct BindSecond {
+  F f;
+  T b;
+  TH_HOST_DEVICE auto operator()(T a) const { return f(a, b); }
+};
+
+/// The binary functors whose kernels read a CPU scalar at opmath_t, as PyTorch's do (mul has its
+/// own stub and kernel; Mul is read the same way there).
+template <typename Functor>
+constexpr bool kScalarAtOpmath = std::is_same_v<Functor, DivTrue> || std::is_same_v<Functor, DivTrunc> ||
+                                 std::is_same_v<Functor, DivFloor>;
+
 /// The accumulator type of sums: wide enough not to lose precision or overflow (at least opmath_t:
 /// float for the 16-bit floats).
 template <typename T>

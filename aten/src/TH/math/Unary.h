@@ -37,14 +37,24 @@
 // ops that keep integer dtypes (rounding is the identity on integers)
 #define TH_UNARY_KEEP_OPS(_)                                                            \
   _(neg, Neg, T(-x))                                                                    \
-  _(abs, Abs, x < T(0) ? T(-x) : x)                                                     \
-  _(sign, Sign, T((T(0) < x) - (x < T(0))))                                             \
+  _(abs, Abs, th::math::is_negative(x) ? T(-x) : x)                                     \
+  _(sign, Sign, T((T(0) < x) - th::math::is_negative(x)))                               \
   _(floor, Floor, th::math::round_like<T>(x, [](auto v) { return std::floor(v); }))     \
   _(ceil, Ceil, th::math::round_like<T>(x, [](auto v) { return std::ceil(v); }))        \
   _(round, Round, th::math::round_like<T>(x, [](auto v) { return std::nearbyint(v); })) \
   _(trunc, Trunc, th::math::round_like<T>(x, [](auto v) { return std::trunc(v); }))
 
 namespace th::math {
+
+/// x < 0; false for the unsigned types (and bool) without comparing, which nvcc warns about.
+template <typename T>
+TH_HOST_DEVICE bool is_negative(T x) {
+  if constexpr (std::is_unsigned_v<T>) {
+    return false;
+  } else {
+    return x < T(0);
+  }
+}
 
 /// Rounding functions: applied to floating values, the identity on integers.
 template <typename T, typename F>

@@ -1,7 +1,6 @@
 // add / sub / mul: broadcasting, type promotion, in-place and out= forms.
 #include "../Functions.h"
 #include "../Kernels.h"
-#include "ScalarOpmath.h"
 
 namespace th {
 
@@ -74,21 +73,20 @@ Tensor& sub_(Tensor& self, const Tensor& other, const Scalar& alpha) {
   return binary_into(add_stub, self, self, other, negate(alpha));
 }
 
-namespace {
-/// self * other into `out` (a new tensor when undefined); a 16-bit float times a CPU scalar
-/// computes in float32 and rounds once, as PyTorch's kernel does.
-Tensor& mul_into(Tensor& out, const Tensor& self, const Tensor& other) {
-  if (scalar_at_opmath(self, other))
-    return at_opmath_into(out, self, other, [](const Tensor& a, const Tensor& b) { return mul(a, b); });
+Tensor& sub_out(Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  check_sub(self, other);
+  check_alpha(self, other, alpha);
+  return binary_into(add_stub, out, self, other, negate(alpha));
+}
+
+// A 16-bit float times a CPU scalar computes in float32 and rounds once, as in PyTorch: the
+// kernels read the scalar at opmath (cpu_kernel_with_scalars, gpu_kernel_with_scalars).
+Tensor mul(const Tensor& self, const Tensor& other) { return binary(mul_stub, self, other, Scalar()); }
+
+Tensor& mul_(Tensor& self, const Tensor& other) { return binary_into(mul_stub, self, self, other, Scalar()); }
+
+Tensor& mul_out(Tensor& out, const Tensor& self, const Tensor& other) {
   return binary_into(mul_stub, out, self, other, Scalar());
 }
-}  // namespace
-
-Tensor mul(const Tensor& self, const Tensor& other) {
-  Tensor out;
-  return mul_into(out, self, other);
-}
-
-Tensor& mul_(Tensor& self, const Tensor& other) { return mul_into(self, self, other); }
 
 }  // namespace th

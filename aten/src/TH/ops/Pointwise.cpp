@@ -8,7 +8,6 @@
 
 #include "../Functions.h"
 #include "../Kernels.h"
-#include "ScalarOpmath.h"
 
 namespace th {
 
@@ -65,13 +64,6 @@ void check_int_divisor(const Tensor& self, const Tensor& other) {
 }
 
 Tensor& binary_into(Tensor& out, const Tensor& self, const Tensor& other, BinaryOp op, const char* name) {
-  const bool is_div = op == BinaryOp::DivTrue || op == BinaryOp::DivTrunc || op == BinaryOp::DivFloor;
-  if (is_div && scalar_at_opmath(self, other)) {
-    return at_opmath_into(out, self, other, [&](const Tensor& wide, const Tensor& scalar) {
-      Tensor r;
-      return binary_into(r, wide, scalar, op, name);
-    });
-  }
   ScalarType common = result_type({self, other});
   std::optional<ScalarType> compute, result;
   switch (op) {
