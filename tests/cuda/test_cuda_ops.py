@@ -308,6 +308,14 @@ def test_factories_on_the_gpu(dtype):
         assert_same(make_(cuda), make_("cpu"), dtype)
 
 
+@pytest.mark.parametrize("dtype", [F32, F64, F16, BF16, I64])
+def test_linspace_on_the_gpu_is_the_cpus_bit_for_bit(dtype):
+    # the same math/ formula on both devices (PyTorch's, see tests/tensor/test_factories.py)
+    for start, end, steps in ((-300, 300, 2001), (3, -7, 333), (-5.5, 17.25, 77), (2.5, 2.5, 1)):
+        got = torch.linspace(start, end, steps, dtype=dtype, device="cuda")
+        assert torch.equal(got.cpu(), torch.linspace(start, end, steps, dtype=dtype))
+
+
 def test_random_on_the_gpu():
     torch.manual_seed(3)
     a = torch.rand(1000, device="cuda")

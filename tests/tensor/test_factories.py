@@ -3,6 +3,8 @@ values, errors). Runs against upstream PyTorch too."""
 
 from __future__ import annotations
 
+from fractions import Fraction as F
+
 import numpy as np
 import pytest
 
@@ -36,6 +38,51 @@ def test_linspace_logspace(start, end, steps):
         assert t[0].item() == start and t[-1].item() == end  # exact endpoints
     lg = torch.logspace(start, end, steps, base=2.0, dtype=torch.float64)
     np.testing.assert_allclose(lg.numpy(), np.logspace(start, end, steps, base=2.0), rtol=1e-12)
+
+
+LINSPACE_CASES = [
+    (-300, 300, 2001),
+    (0, 1, 7),
+    (-1, 1, 101),
+    (0, 10, 1000),
+    (3, -7, 333),
+    (-5.5, 17.25, 77),
+    (2.5, 2.5, 1),
+]
+
+
+def _rounder(dtype):
+    """One rounding to `dtype` of an exact value (a Fraction)."""
+    np_type = {torch.float64: np.float64, torch.float32: np.float32, torch.float16: np.float16}[dtype]
+    return lambda x: np_type(float(x)) if dtype != torch.float16 else np.float16(np.float32(float(x)))
+
+
+@pytest.mark.parametrize("start,end,steps", LINSPACE_CASES)
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32, torch.float16])
+def test_linspace_is_pytorchs_bit_for_bit(dtype, start, end, steps):
+    # PyTorch's formula: start/end cast to the dtype, step = (end - start) / (steps - 1) in it, and
+    # element i counted from the nearer end (float/double: one rounding of start + i * step, an fma;
+    # float16: every operation rounded to float16, as c10::Half's operators do)
+    r = _rounder(dtype)
+    s, e = r(F(start)), r(F(end))
+    got = torch.linspace(start, end, steps, dtype=dtype).double().tolist()
+    if steps == 1:
+        assert got == [float(s)]
+        return
+    x = lambda v: F(float(v))  # noqa: E731  (an exact value of a rounded one)
+    if dtype == torch.float16:
+        d = r(x(r(x(e) - x(s))) / x(r(F(steps - 1))))
+        near = lambda base, k, sign: r(x(base) + sign * x(r(x(d) * x(r(F(k))))))  # noqa: E731
+    else:
+        d = r((x(e) - x(s)) / (steps - 1))
+        near = lambda base, k, sign: r(x(base) + sign * x(d) * k)  # noqa: E731
+    assert got == [float(near(s, i, 1) if i < steps // 2 else near(e, steps - 1 - i, -1)) for i in range(steps)]
+
+
+def test_linspace_of_integers_truncates_the_ends_first():
+    # start and end are cast to the dtype before the step is taken (as PyTorch does)
+    assert torch.linspace(0.5, 9.7, 5, dtype=torch.int64).tolist() == [0, 2, 4, 6, 9]
+    assert torch.linspace(-5.5, 17.25, 9, dtype=torch.int32).tolist() == [-5, -2, 0, 3, 6, 8, 11, 14, 17]
 
 
 @pytest.mark.parametrize("n,m", [(3, None), (2, 4), (4, 2), (0, None)])

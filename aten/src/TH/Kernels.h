@@ -19,7 +19,8 @@ using argreduce_fn = void(const Tensor& rows, Tensor& values, Tensor& indices, b
 using unary_fn = void(TensorIterator&, math::UnaryOp);
 /// out[i] = start + i * step over a contiguous 1-D output; linspace mode (`symmetric`) computes
 /// the upper half from `end` backwards, as PyTorch does, so both endpoints are exact.
-using range_fn = void(const Tensor& out, double start, double step, double end, bool symmetric);
+/// arange(start, end, step) into out, or linspace(start, end, out.numel()) when `linspace` (step unused).
+using range_fn = void(const Tensor& out, double start, double step, double end, bool linspace);
 using binary_op_fn = void(TensorIterator&, math::BinaryOp);
 /// c[i] = alpha * a[i] @ b[i] + beta * c[i] for every batch i: a [B, M, K] and b [B, K, N] with any
 /// strides, c a contiguous [B, M, N]; all of one dtype and device. beta == 0 ignores c's contents.

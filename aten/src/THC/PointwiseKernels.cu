@@ -29,19 +29,19 @@ void mul_kernel(th::TensorIterator& iter, const th::Scalar&) {
 }
 
 template <typename T>
-__global__ void range_rows(int64_t n, T* out, double start, double step, double end, bool symmetric) {
+__global__ void range_rows(int64_t n, T* out, double start, double step, double end, bool linspace) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
        i += int64_t(blockDim.x) * gridDim.x) {
-    out[i] = static_cast<T>(th::math::range_value(i, n, start, step, end, symmetric));
+    out[i] = th::math::range_value<T>(i, n, start, step, end, linspace);
   }
 }
 
-void range_kernel(const th::Tensor& out, double start, double step, double end, bool symmetric) {
+void range_kernel(const th::Tensor& out, double start, double step, double end, bool linspace) {
   const int64_t n = out.numel();
   DeviceGuard guard(out.device());
   TH_DISPATCH_NUMERIC_TYPES(out.dtype(), "range_cuda", [&] {
     range_rows<scalar_t><<<grid_for(n, 256), 256>>>(n, reinterpret_cast<scalar_t*>(out.data_ptr()), start,
-                                                    step, end, symmetric);
+                                                    step, end, linspace);
   });
   THC_CHECK(cudaGetLastError());
 }

@@ -58,12 +58,11 @@ void copy_kernel(TensorIterator& iter) {
   });
 }
 
-void range_kernel(const Tensor& out, double start, double step, double end, bool symmetric) {
+void range_kernel(const Tensor& out, double start, double step, double end, bool linspace) {
   TH_DISPATCH_NUMERIC_TYPES(out.dtype(), "range_cpu", [&] {
     auto* p = reinterpret_cast<scalar_t*>(out.data_ptr());
     const int64_t n = out.numel();
-    for (int64_t i = 0; i < n; ++i)
-      p[i] = static_cast<scalar_t>(math::range_value(i, n, start, step, end, symmetric));
+    for (int64_t i = 0; i < n; ++i) p[i] = math::range_value<scalar_t>(i, n, start, step, end, linspace);
   });
 }
 

@@ -88,9 +88,7 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::opti
   TH_CHECK(steps >= 0, "number of steps must be non-negative");
   Tensor out = empty_tensor({steps}, dtype.value_or(get_default_dtype()), device.value_or(Device()));
   if (steps == 0) return out;
-  const double s = start.to<double>(), e = end.to<double>();
-  const double step = steps > 1 ? (e - s) / double(steps - 1) : 0.0;
-  range_stub[out.device().type](out, s, step, e, steps > 1);
+  range_stub[out.device().type](out, start.to<double>(), 0.0, end.to<double>(), /*linspace=*/true);
   return out;
 }
 
