@@ -203,3 +203,37 @@ def test_tensor_converts_python_numbers_straight_to_the_dtype(data, dtype, want)
 def test_tensor_refuses_numbers_out_of_the_dtypes_range(data, dtype, name):
     with pytest.raises(RuntimeError, match=f"value cannot be converted to type {name} without overflow"):
         torch.tensor(data, dtype=dtype)
+
+
+@pytest.mark.parametrize(
+    "dtype,value,name",
+    [
+        (torch.uint8, 256, "uint8_t"),
+        (torch.uint8, -256, "uint8_t"),
+        (torch.uint8, -1.0, "uint8_t"),
+        (torch.int8, 128, "int8_t"),
+        (torch.int16, -70000, "int16_t"),
+        (torch.int32, 2**31, "int"),
+        (torch.int64, 1e300, "int64_t"),
+        (torch.int32, float("nan"), "int"),
+        (torch.int64, float("inf"), "int64_t"),
+        (torch.float32, 1e300, "float"),
+    ],
+)
+def test_a_number_that_does_not_fit_the_dtype_is_refused(dtype, value, name):
+    # never a silently wrapped (or undefined) value: PyTorch's checked Scalar conversion
+    with pytest.raises(RuntimeError, match=f"value cannot be converted to type {name} without overflow"):
+        torch.full((2,), value, dtype=dtype)
+    with pytest.raises(RuntimeError, match="without overflow"):
+        torch.zeros(3, dtype=dtype).fill_(value)
+    with pytest.raises(RuntimeError, match="without overflow"):
+        torch.linspace(0, value, 3, dtype=dtype)
+
+
+def test_numbers_that_fit_or_wrap_as_in_pytorch():
+    assert torch.full((2,), -1, dtype=torch.uint8).tolist() == [255, 255]  # ints wrap into unsigned down to -max
+    assert torch.full((1,), -255, dtype=torch.uint8).tolist() == [1]
+    assert torch.full((1,), 127, dtype=torch.int8).tolist() == [127]
+    assert torch.full((1,), float("inf"), dtype=torch.float32).tolist() == [float("inf")]
+    assert torch.full((1,), 1e5, dtype=torch.float16).tolist() == [float("inf")]  # 16-bit floats round
+    assert torch.full((1,), 300, dtype=torch.bool).tolist() == [True]

@@ -17,9 +17,8 @@ using reduce_fn = void(TensorIterator&, math::ReduceOp);
 /// max/min with indices over the rows of a contiguous [R, n] tensor (n > 0).
 using argreduce_fn = void(const Tensor& rows, Tensor& values, Tensor& indices, bool is_max);
 using unary_fn = void(TensorIterator&, math::UnaryOp);
-/// out[i] = start + i * step over a contiguous 1-D output; linspace mode (`symmetric`) computes
-/// the upper half from `end` backwards, as PyTorch does, so both endpoints are exact.
-/// arange(start, end, step) into out, or linspace(start, end, out.numel()) when `linspace` (step unused).
+/// arange into a contiguous 1-D out (out[i] = start + i * step), or linspace(start, end, out.numel())
+/// when `linspace` (step unused; see math::range_value).
 using range_fn = void(const Tensor& out, double start, double step, double end, bool linspace);
 using binary_op_fn = void(TensorIterator&, math::BinaryOp);
 /// c[i] = alpha * a[i] @ b[i] + beta * c[i] for every batch i: a [B, M, K] and b [B, K, N] with any

@@ -1,7 +1,11 @@
 #pragma once
 // A Python number crossing into C++: bool, int or float, kept exactly.
+#include <cmath>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
+#include "Half.h"
 #include "ScalarType.h"
 
 namespace th {
@@ -19,9 +23,18 @@ class Scalar {
   bool is_integral() const { return kind_ == Kind::Int; }
   bool is_bool() const { return kind_ == Kind::Bool; }
 
-  /// The value converted to T (the usual C++ conversion).
+  /// The value converted to T. A value T cannot hold raises PyTorch's "value cannot be converted
+  /// to type uint8_t without overflow" (as c10's checked Scalar::to): an int may wrap into an
+  /// unsigned type from as low as -max (uint8: -1 is 255, -256 is refused); infinities and NaN
+  /// convert to the floating types only. Converting to bool is never refused, nor to the 16-bit
+  /// floats, which round out-of-range values to infinity (torch.full((1,), 1e5, dtype=float16)).
   template <typename T>
   T to() const {
+    if constexpr (!std::is_same_v<T, bool> && std::is_same_v<T, opmath_t<T>>) {
+      if (kind_ == Kind::Float ? overflows<T>(d_) : kind_ == Kind::Int && overflows<T>(i_))
+        throw Error(
+            detail::str("value cannot be converted to type ", cpp_type_name<T>(), " without overflow"));
+    }
     return kind_ == Kind::Float ? static_cast<T>(d_) : static_cast<T>(i_);
   }
   /// The dtype a tensor made from this number alone would get.
@@ -31,6 +44,42 @@ class Scalar {
   }
 
  private:
+  template <typename T>
+  static bool overflows(double v) {
+    using limits = std::numeric_limits<T>;
+    if constexpr (is_floating_v<T>) {
+      return std::isfinite(v) && (v < double(limits::lowest()) || v > double(limits::max()));
+    } else {
+      // 2^63 itself does not fit int64 (its max rounds up to it as a double)
+      return !std::isfinite(v) || v < double(limits::lowest()) || v >= std::ldexp(1.0, limits::digits);
+    }
+  }
+  template <typename T>
+  static bool overflows(int64_t v) {
+    using limits = std::numeric_limits<T>;
+    if constexpr (is_floating_v<T>) {
+      return double(v) < double(limits::lowest()) || double(v) > double(limits::max());
+    } else if constexpr (std::is_unsigned_v<T>) {
+      return v > int64_t(limits::max()) || v < -int64_t(limits::max());
+    } else {
+      return v < int64_t(limits::lowest()) || v > int64_t(limits::max());
+    }
+  }
+  /// The C++ type names PyTorch's overflow error gives.
+  template <typename T>
+  static const char* cpp_type_name() {
+    if constexpr (std::is_same_v<T, uint8_t>) return "uint8_t";
+    if constexpr (std::is_same_v<T, int8_t>) return "int8_t";
+    if constexpr (std::is_same_v<T, int16_t>) return "int16_t";
+    if constexpr (std::is_same_v<T, int32_t>) return "int";
+    if constexpr (std::is_same_v<T, int64_t>) return "int64_t";
+    if constexpr (std::is_same_v<T, float>) return "float";
+    if constexpr (std::is_same_v<T, double>) return "double";
+    if constexpr (std::is_same_v<T, Half>) return "c10::Half";
+    if constexpr (std::is_same_v<T, BFloat16>) return "c10::BFloat16";
+    return "?";
+  }
+
   enum class Kind { Bool, Int, Float } kind_;
   union {
     double d_;

@@ -88,6 +88,10 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::opti
   TH_CHECK(steps >= 0, "number of steps must be non-negative");
   Tensor out = empty_tensor({steps}, dtype.value_or(get_default_dtype()), device.value_or(Device()));
   if (steps == 0) return out;
+  TH_DISPATCH_NUMERIC_TYPES(out.dtype(), "linspace", [&] {  // the ends must fit the dtype (Scalar::to)
+    (void)start.to<scalar_t>();
+    (void)end.to<scalar_t>();
+  });
   range_stub[out.device().type](out, start.to<double>(), 0.0, end.to<double>(), /*linspace=*/true);
   return out;
 }
