@@ -65,7 +65,7 @@ class Scalar {
       return v < int64_t(limits::lowest()) || v > int64_t(limits::max());
     }
   }
-  /// The C++ type names PyTorch's overflow error gives.
+  /// The C++ type names PyTorch's overflow error gives (the 16-bit floats are never checked).
   template <typename T>
   static const char* cpp_type_name() {
     if constexpr (std::is_same_v<T, uint8_t>) return "uint8_t";
@@ -75,8 +75,6 @@ class Scalar {
     if constexpr (std::is_same_v<T, int64_t>) return "int64_t";
     if constexpr (std::is_same_v<T, float>) return "float";
     if constexpr (std::is_same_v<T, double>) return "double";
-    if constexpr (std::is_same_v<T, Half>) return "c10::Half";
-    if constexpr (std::is_same_v<T, BFloat16>) return "c10::BFloat16";
     return "?";
   }
 

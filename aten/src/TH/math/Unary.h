@@ -91,19 +91,20 @@ TH_HOST_DEVICE T range_value(int64_t i, int64_t n, double start, double step, do
     if (n == 1) return T(s);
     const float d = r(r(e - s) / r(float(n - 1)));
     return T(i < n / 2 ? s + r(d * r(float(i))) : e - r(d * r(float(n - 1 - i))));
+  } else {  // float, double and the integers
+    using step_t = std::conditional_t<is_floating_v<T>, T, double>;
+    auto as_t = [](double v) {
+      if constexpr (is_floating_v<T>) {
+        return step_t(static_cast<T>(v));
+      } else {
+        return step_t(static_cast<T>(static_cast<int64_t>(v)));  // truncated (the ends are checked to fit)
+      }
+    };
+    const step_t s = as_t(start), e = as_t(end);
+    if (n == 1) return static_cast<T>(s);
+    const step_t d = (e - s) / step_t(n - 1);
+    return static_cast<T>(i < n / 2 ? std::fma(d, step_t(i), s) : std::fma(-d, step_t(n - 1 - i), e));
   }
-  using step_t = std::conditional_t<is_floating_v<T>, opmath_t<T>, double>;
-  auto as_t = [](double v) {
-    if constexpr (is_floating_v<T>) {
-      return step_t(static_cast<T>(v));
-    } else {
-      return step_t(static_cast<T>(static_cast<int64_t>(v)));  // truncated, wrapping as in PyTorch
-    }
-  };
-  const step_t s = as_t(start), e = as_t(end);
-  if (n == 1) return static_cast<T>(s);
-  const step_t d = (e - s) / step_t(n - 1);
-  return static_cast<T>(i < n / 2 ? std::fma(d, step_t(i), s) : std::fma(-d, step_t(n - 1 - i), e));
 }
 
 /// Whether a functor computes in floating point only (its kernels exist for float types only).
