@@ -9,8 +9,11 @@ device come from those two ops.
 
 from __future__ import annotations
 
+import warnings
+
 import torch
 from torch._C import Tensor
+from torch._shift import _NAMES  # PyTorch's dtype names, as its messages print them
 
 __all__ = ["getitem", "setitem", "index_put_"]
 
@@ -23,9 +26,21 @@ def _as_index(item):
     return None
 
 
+def _as_mask(item):
+    """A uint8 index tensor is a mask, as in PyTorch (deprecated there in favour of bool)."""
+    if isinstance(item, Tensor) and item.dtype == torch.uint8:
+        warnings.warn(
+            "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.",
+            UserWarning,
+            stacklevel=4,
+        )
+        return item.to(torch.bool)
+    return item
+
+
 def _split(self: Tensor, key) -> tuple:
     """(basic key with full slices for the advanced items, [(view dim, int64 index tensor)])."""
-    items = list(key) if isinstance(key, tuple) else [key]
+    items = [_as_mask(it) for it in (list(key) if isinstance(key, tuple) else [key])]
     consumed = 0
     for it in items:
         if it is None or it is Ellipsis:
@@ -63,7 +78,7 @@ def _split(self: Tensor, key) -> tuple:
                 out_dim += 1
             src_dim += t.dim()
         else:
-            if t.dtype not in (torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8):
+            if t.dtype not in (torch.int64, torch.int32, torch.int16, torch.int8):
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
             basic.append(slice(None))
             advanced.append((out_dim, t.to(torch.int64)))
@@ -118,7 +133,17 @@ def getitem(self: Tensor, key) -> Tensor:
 
 
 def index_put_(self: Tensor, key, value, accumulate: bool = False) -> Tensor:
-    """self[key] = value (or += with accumulate, duplicates summing) for advanced keys."""
+    """self[key] = value (or += with accumulate, duplicates summing) for advanced keys; a tensor
+    value must have self's dtype, as in PyTorch (setitem converts it first)."""
+    if isinstance(value, Tensor) and value.dtype != self.dtype:
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{_NAMES[self.dtype]} for the destination and {_NAMES[value.dtype]} for the source."
+        )
+    return _put(self, key, value, accumulate)
+
+
+def _put(self: Tensor, key, value, accumulate: bool) -> Tensor:
     key = tuple(key) if isinstance(key, list) and any(isinstance(k, Tensor) for k in key) else key
     basic, advanced = _split(self, key)
     view = self[basic] if basic else self
@@ -132,4 +157,5 @@ def index_put_(self: Tensor, key, value, accumulate: bool = False) -> Tensor:
 
 
 def setitem(self: Tensor, key, value) -> None:
-    index_put_(self, key, value)
+    """self[key] = value for advanced keys (a tensor value of another dtype is converted)."""
+    _put(self, key, value, False)

@@ -80,8 +80,16 @@ bool is_advanced(nb::handle index) {
 }
 
 nb::object advanced_indexing(const char* fn) {
-  static nb::object* module = new nb::object(nb::module_::import_("torch._indexing"));  // lives to exit
-  return module->attr(fn);
+  // Not a function-local static initialised by the import: its guard would be held while the import
+  // releases the GIL, and a second thread indexing meanwhile would wait on the guard holding the GIL
+  // (a deadlock). A constant-initialised pointer has no guard; two threads may both import (the same
+  // module object, from sys.modules), under the GIL each.
+  static PyObject* module = nullptr;  // a reference kept to exit
+  if (!module) {
+    nb::object m = nb::module_::import_("torch._indexing");
+    if (!module) module = m.release().ptr();
+  }
+  return nb::borrow(module).attr(fn);
 }
 
 void bind_indexing(nb::handle tensor_cls) {
@@ -111,7 +119,11 @@ void bind_indexing(nb::handle tensor_cls) {
           return;
         }
         th::Tensor view = index_view(self, index);
-        th::copy_(view, value.t);  // broadcasts, converts the dtype, crosses devices
+        if (value.t.impl()->wrapped_number) {  // a Python number: the checked conversion of fill_
+          th::fill_(view, nb::cast<th::Scalar>(value.obj));
+        } else {
+          th::copy_(view, value.t);  // broadcasts, converts the dtype, crosses devices
+        }
       },
       "index"_a.none(), "value"_a);
 }

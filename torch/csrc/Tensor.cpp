@@ -60,7 +60,13 @@ th::IntList int_list_from_args(const nb::args& args, const char* fn, const char*
       throw th::TypeError(th::detail::str(fn, "(): argument '", arg,
                                           "' must be tuple of ints, but found element of type ",
                                           Py_TYPE(h.ptr())->tp_name));
-    out.push_back(nb::cast<int64_t>(h));
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(h.ptr(), &overflow);
+    if (overflow)
+      throw th::TypeError(th::detail::str(fn, "(): argument '", arg, "' failed to unpack the object at pos ",
+                                          out.size() + 1,
+                                          " with error \"Overflow when unpacking long long\""));
+    out.push_back(v);
   }
   return out;
 }

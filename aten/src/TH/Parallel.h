@@ -1,13 +1,38 @@
 #pragma once
 // Intra-op parallelism (OpenMP when the build has it): split [0, n) into one chunk per thread.
-// Bodies must not throw (they run inside an OpenMP region); checks happen before the loops.
+// A body may throw (a kernel's checked math, e.g. ZeroDivisionError): the first exception of any
+// chunk is caught inside the OpenMP region and rethrown on the calling thread once all are done.
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
+#include <exception>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
 namespace th {
+
+namespace detail {
+/// Keeps the first exception thrown by any thread of a parallel region, to rethrow after it.
+class FirstException {
+ public:
+  template <typename F>
+  void run(const F& f) noexcept {
+    try {
+      f();
+    } catch (...) {
+      if (!taken_.exchange(true)) error_ = std::current_exception();
+    }
+  }
+  void rethrow() const {
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  std::atomic<bool> taken_{false};
+  std::exception_ptr error_;
+};
+}  // namespace detail
 
 /// Below this many elements an op runs on the calling thread.
 constexpr int64_t kGrainSize = 32768;
@@ -17,13 +42,15 @@ template <typename F>
 void parallel_for(int64_t n, int64_t grain, const F& f) {
 #ifdef _OPENMP
   if (n > grain && omp_get_max_threads() > 1 && !omp_in_parallel()) {
+    detail::FirstException error;
 #pragma omp parallel
     {
       const int64_t threads = omp_get_num_threads(), tid = omp_get_thread_num();
       const int64_t chunk = (n + threads - 1) / threads, begin = tid * chunk,
                     end = std::min(n, begin + chunk);
-      if (begin < end) f(begin, end);
+      if (begin < end) error.run([&] { f(begin, end); });
     }
+    error.rethrow();
     return;
   }
 #endif
@@ -40,11 +67,14 @@ Acc parallel_reduce(int64_t n, int64_t grain, Acc init, const F& f, const C& com
   if (threads > 1) {
     Acc partial[64];
     const int64_t nt = std::min<int64_t>(threads, 64), chunk = (n + nt - 1) / nt;
+    detail::FirstException error;
 #pragma omp parallel for num_threads(static_cast<int>(nt)) schedule(static, 1)
     for (int64_t t = 0; t < nt; ++t) {
       const int64_t begin = t * chunk, end = std::min(n, begin + chunk);
-      partial[t] = begin < end ? f(begin, end) : init;
+      partial[t] = init;
+      if (begin < end) error.run([&] { partial[t] = f(begin, end); });
     }
+    error.rethrow();
     Acc total = init;
     for (int64_t t = 0; t < nt; ++t) total = combine(total, partial[t]);
     return total;

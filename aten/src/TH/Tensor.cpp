@@ -113,20 +113,54 @@ bool size_overflows(const IntList& sizes, int64_t scale) {
 }
 }  // namespace
 
-Tensor make_view(const Tensor& base, IntList sizes, IntList strides, int64_t offset) {
-  TH_CHECK(!size_overflows(sizes, 1), "numel: integer multiplication overflow");
+void check_in_storage(const IntList& sizes, const IntList& strides, int64_t offset, size_t itemsize,
+                      size_t nbytes) {
+  TH_CHECK(sizes.size() == strides.size(), "mismatch in length of strides and shape");
+  TH_CHECK(offset >= 0, "Tensor: invalid storage offset ", offset);
+  for (int64_t s : sizes)
+    TH_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", shape_str(sizes));
+  TH_CHECK(sizes.size() <= TH_MAX_DIMS, "tensors have at most ", TH_MAX_DIMS, " dimensions");
+  TH_CHECK(!size_overflows(sizes, int64_t(itemsize)),
+           "Storage size calculation overflowed with sizes=", shape_str(sizes));
+  if (prod(sizes) == 0) return;  // touches no element: any offset fits (as in PyTorch)
+  int64_t lo = offset, hi = offset, span = 0, needed = 0;  // lowest and highest element reached
+  bool overflow = false;
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    overflow |= __builtin_mul_overflow(sizes[d] - 1, strides[d], &span);
+    overflow |= __builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi);
+  }
+  overflow |=
+      __builtin_add_overflow(hi, 1, &needed) || __builtin_mul_overflow(needed, int64_t(itemsize), &needed);
+  TH_CHECK(!overflow, "Storage size calculation overflowed with sizes=", shape_str(sizes),
+           " and strides=", shape_str(strides));
+  TH_CHECK(lo >= 0 && needed <= int64_t(nbytes), "setStorage: sizes ", shape_str(sizes), ", strides ",
+           shape_str(strides), ", storage offset ", offset, ", and itemsize ", itemsize,
+           " requiring a storage size of ", needed, " are out of bounds for storage of size ", nbytes);
+}
+
+Tensor make_view(const Tensor& base, IntList sizes, IntList strides, int64_t offset, ScalarType dtype) {
+  if (dtype == ScalarType::Undefined) dtype = base.dtype();
+  check_in_storage(sizes, strides, offset, th::element_size(dtype), base.storage()->nbytes());
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = base.storage();
   impl->sizes = std::move(sizes);
   impl->strides = std::move(strides);
   impl->storage_offset = offset;
-  impl->dtype = base.dtype();
+  impl->dtype = dtype;
   return Tensor(std::move(impl));
 }
 
 Tensor wrap_number(const Scalar& value) {
   Tensor t = empty_tensor({}, value.type(), Device());
   TH_DISPATCH_ALL_TYPES(value.type(), "wrap_number",
+                        [&] { *reinterpret_cast<scalar_t*>(t.data_ptr()) = value.to<scalar_t>(); });
+  t.impl()->wrapped_number = true;
+  return t;
+}
+
+Tensor scalar_tensor(const Scalar& value, ScalarType dtype) {
+  Tensor t = empty_tensor({}, dtype, Device());
+  TH_DISPATCH_ALL_TYPES(dtype, "scalar_tensor",
                         [&] { *reinterpret_cast<scalar_t*>(t.data_ptr()) = value.to<scalar_t>(); });
   t.impl()->wrapped_number = true;
   return t;

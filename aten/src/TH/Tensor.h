@@ -81,10 +81,23 @@ IntList format_strides(const IntList& sizes, MemoryFormat format);
 int64_t prod(const IntList& sizes);
 /// Wraps a possibly negative `dim` into [0, ndim) or raises IndexError like PyTorch.
 int64_t wrap_dim(int64_t dim, int64_t ndim);
-/// A new view of `base`'s storage with the given metadata.
-Tensor make_view(const Tensor& base, IntList sizes, IntList strides, int64_t offset);
+/// Raises PyTorch's error unless a tensor of (sizes, strides, offset), in elements of `itemsize`
+/// bytes, lies inside a storage of `nbytes`: the one validation every view constructor and resize
+/// goes through (negative sizes or offset, overflowing size arithmetic, elements out of bounds;
+/// negative strides are fine as long as every element they reach is inside).
+void check_in_storage(const IntList& sizes, const IntList& strides, int64_t offset, size_t itemsize,
+                      size_t nbytes);
+/// A new view of `base`'s storage with the given metadata (checked by check_in_storage), of
+/// `dtype` (default: base's) when the bytes are reinterpreted.
+Tensor make_view(const Tensor& base, IntList sizes, IntList strides, int64_t offset,
+                 ScalarType dtype = ScalarType::Undefined);
 /// A 0-dim CPU tensor holding a Python number, marked as a wrapped number (Long, Double or Bool).
 Tensor wrap_number(const class Scalar& value);
+/// A Python number as a 0-dim CPU tensor of `dtype` (a wrapped number), converted by the checked
+/// Scalar::to: the one way an op writes a number into a tensor of a given dtype (fill_, masked_fill,
+/// clamp's bounds, scatter's value), so a number the dtype cannot hold raises PyTorch's overflow
+/// error instead of wrapping (uint8 300) or becoming garbage (int64 inf).
+Tensor scalar_tensor(const class Scalar& value, ScalarType dtype);
 /// A new, uninitialized, contiguous tensor.
 Tensor empty_tensor(const IntList& sizes, ScalarType dtype, Device device);
 /// A new, uninitialized tensor of `sizes` laid out in `format`. Preserve (PyTorch's

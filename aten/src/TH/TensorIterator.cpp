@@ -23,12 +23,15 @@ IntList broadcast_shapes(const IntList& a, const IntList& b) {
 void resize_(const Tensor& t, const IntList& sizes) {
   TensorImpl* impl = t.impl();
   if (impl->sizes == sizes) return;
-  size_t needed = (t.storage_offset() + prod(sizes)) * t.element_size();
+  IntList strides = contiguous_strides(sizes);
+  // checked against a storage as big as any int64 size allows: negative and overflowing sizes raise
+  check_in_storage(sizes, strides, t.storage_offset(), t.element_size(), size_t(INT64_MAX));
+  const size_t needed = size_t(t.storage_offset() + prod(sizes)) * t.element_size();
   if (needed > impl->storage->nbytes()) {
     impl->storage = std::make_shared<StorageImpl>(needed, t.device());
   }
   impl->sizes = sizes;
-  impl->strides = contiguous_strides(sizes);
+  impl->strides = std::move(strides);
 }
 
 namespace {

@@ -14,7 +14,7 @@ void copy_kernel(th::TensorIterator& iter) {
       Pointers<2> ptrs{{iter.data_ptr(0), iter.data_ptr(1)}};
       launch<2>(iter, [=] __device__(const int64_t (&off)[2]) {
         *reinterpret_cast<dst_t*>(ptrs.p[0] + off[0]) =
-            static_cast<dst_t>(*reinterpret_cast<const scalar_t*>(ptrs.p[1] + off[1]));
+            static_cast<dst_t>(th::load(reinterpret_cast<const scalar_t*>(ptrs.p[1] + off[1])));
       });
     });
   });

@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <TH/Load.h>
 #include <TH/TensorIterator.h>
 #include <TH/math/Binary.h>
 
@@ -84,7 +85,7 @@ struct Elementwise {
     using op_t = th::opmath_t<T>;
     using out_t = th::storage_t<decltype(f((I, op_t())...)), T>;
     *reinterpret_cast<out_t*>(ptrs.p[0] + off[0]) =
-        out_t(f(static_cast<op_t>(*reinterpret_cast<const T*>(ptrs.p[I + 1] + off[I + 1]))...));
+        out_t(f(static_cast<op_t>(th::load(reinterpret_cast<const T*>(ptrs.p[I + 1] + off[I + 1])))...));
   }
 };
 

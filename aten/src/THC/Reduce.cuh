@@ -91,7 +91,7 @@ __global__ void reduce_inner(int64_t n_red, int64_t splits, DimSplit kept, DimSp
   kept.get(i, out_off, in_base);
   A a = R::identity();
   for (int64_t k = begin + threadIdx.x; k < end; k += blockDim.x)
-    a = r(a, *reinterpret_cast<const T*>(in + in_base + red.in_offset(k)));
+    a = r(a, th::load(reinterpret_cast<const T*>(in + in_base + red.in_offset(k))));
   a = block_reduce(a, shared, [](A x, A y) { return R::combine(x, y); });
   if (threadIdx.x == 0) {
     if (splits == 1)
@@ -115,7 +115,7 @@ __global__ void reduce_outer(int64_t n_out, int64_t n_red, DimSplit kept, DimSpl
   kept.get(i, out_off, in_base);
   A a = R::identity();
   for (int64_t k = begin; k < end; ++k)
-    a = r(a, *reinterpret_cast<const T*>(in + in_base + red.in_offset(k)));
+    a = r(a, th::load(reinterpret_cast<const T*>(in + in_base + red.in_offset(k))));
   if (splits == 1)
     *reinterpret_cast<T*>(out + out_off) = T(a);
   else

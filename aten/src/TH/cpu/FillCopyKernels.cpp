@@ -22,7 +22,7 @@ void convert_dense(const S* src, D* dst, int64_t n, cpu::vec_convert_fn cv) {
                 (std::is_same_v<S, float> && !std::is_same_v<D, opmath_t<D>>)) {
     cpu::convert_16bit(src, dst, n, cv);
   } else {
-    for (int64_t k = 0; k < n; ++k) dst[k] = static_cast<D>(src[k]);
+    for (int64_t k = 0; k < n; ++k) dst[k] = static_cast<D>(th::load(src + k));
   }
 }
 
@@ -51,7 +51,7 @@ void copy_kernel(TensorIterator& iter) {
       iter.parallel_for_each([](char** data, const int64_t* strides, int64_t n) {
         for (int64_t k = 0; k < n; ++k) {
           *reinterpret_cast<dst_t*>(data[0] + k * strides[0]) =
-              static_cast<dst_t>(*reinterpret_cast<const scalar_t*>(data[1] + k * strides[1]));
+              static_cast<dst_t>(th::load(reinterpret_cast<const scalar_t*>(data[1] + k * strides[1])));
         }
       });
     });

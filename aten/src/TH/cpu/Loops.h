@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "../Load.h"
 #include "../TensorIterator.h"
 #include "../math/Binary.h"
 #include "VecKernels.h"
@@ -52,7 +53,7 @@ using out_type = storage_t<decltype(result_of<F, T>(Seq{})), T>;
 /// One input value as the functor takes it.
 template <typename T>
 inline opmath_t<T> in(const char* p) {
-  return static_cast<opmath_t<T>>(*reinterpret_cast<const T*>(p));
+  return static_cast<opmath_t<T>>(th::load(reinterpret_cast<const T*>(p)));
 }
 
 template <typename F, typename T, size_t... I>
@@ -70,7 +71,7 @@ void apply_dense(const F& f, char** data, int64_t n, std::index_sequence<I...> s
   using out_t = out_type<F, T, decltype(seq)>;
   out_t* __restrict out = reinterpret_cast<out_t*>(data[0]);
   for (int64_t k = 0; k < n; ++k)
-    out[k] = out_t(f(opmath_t<T>(reinterpret_cast<const T*>(data[I + 1])[k])...));
+    out[k] = out_t(f(opmath_t<T>(th::load(reinterpret_cast<const T*>(data[I + 1]) + k))...));
 }
 
 /// The dense loop for 16-bit float inputs: chunks of each input are widened to float in one loop,
@@ -103,7 +104,7 @@ inline opmath_t<T> load(const T* p, opmath_t<T> scalar, int64_t k) {
   if constexpr ((Mask >> I) & 1) {
     return scalar;
   } else {
-    return static_cast<opmath_t<T>>(p[k]);
+    return static_cast<opmath_t<T>>(th::load(p + k));
   }
 }
 

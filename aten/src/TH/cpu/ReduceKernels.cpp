@@ -40,8 +40,8 @@ typename R::acc reduce_contiguous(const T* p, int64_t n, R r) {
     for (int64_t j = 0; j < kLanes; ++j) lane[j] = R::identity();
     int64_t k = 0;
     for (; k + kLanes <= m; k += kLanes)
-      for (int64_t j = 0; j < kLanes; ++j) lane[j] = r(lane[j], q[k + j]);
-    for (; k < m; ++k) lane[0] = r(lane[0], q[k]);
+      for (int64_t j = 0; j < kLanes; ++j) lane[j] = r(lane[j], th::load(q + k + j));
+    for (; k < m; ++k) lane[0] = r(lane[0], th::load(q + k));
     for (int64_t j = 0; j < kLanes; ++j) total = combine<T, R>(total, lane[j]);
   }
   return total;
@@ -102,7 +102,7 @@ void reduce_loop(TensorIterator& iter, R r) {
     *out = T(combine<T, R>(acc(*out), total));
     return;
   }
-  auto load = [](const char* p) { return T(*reinterpret_cast<const In*>(p)); };
+  auto load = [](const char* p) { return T(th::load(reinterpret_cast<const In*>(p))); };
   const cpu::vec_convert_fn cv = cpu::vec_convert();
   iter.for_each([r, load, cv](char** data, const int64_t* strides, int64_t n) {
     const char* in = data[1];
@@ -119,7 +119,7 @@ void reduce_loop(TensorIterator& iter, R r) {
       T* __restrict out = reinterpret_cast<T*>(data[0]);
       const In* __restrict src = reinterpret_cast<const In*>(in);
       if constexpr (std::is_same_v<In, T>) {
-        for (int64_t k = 0; k < n; ++k) out[k] = T(r(acc(out[k]), src[k]));
+        for (int64_t k = 0; k < n; ++k) out[k] = T(r(acc(out[k]), th::load(src + k)));
       } else {
         cpu::for_each_widened<1024>(src, n, cv, [&](const float* buf, int64_t b, int64_t m) {
           for (int64_t k = 0; k < m; ++k) out[b + k] = T(r(acc(out[b + k]), buf[k]));

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "../Exception.h"
 #include "../Half.h"
 #include "../Macros.h"
 
@@ -31,6 +32,32 @@ struct Mul<bool> {
   TH_HOST_DEVICE bool operator()(bool a, bool b) const { return a && b; }
 };
 
+/// The one checked integer division every integer quotient and remainder goes through, on both
+/// devices. Its two traps are handled here, never at the call site: a zero divisor raises PyTorch's
+/// "ZeroDivisionError" (on the host; a CUDA kernel cannot raise, and gives 0 as the quotient and
+/// `a` as the remainder instead of trapping), and lowest / -1, whose quotient does not fit, wraps
+/// as two's complement does (lowest // -1 == lowest, lowest % -1 == 0, as PyTorch's CPU kernels
+/// give) instead of raising SIGFPE.
+template <typename T>
+struct IntDivision {
+  T quot, rem;  // a == quot * b + rem, rem with the sign of a (C's truncation)
+};
+template <typename T>
+TH_HOST_DEVICE IntDivision<T> int_divide(T a, T b) {
+  static_assert(std::is_integral_v<T>, "int_divide is for integer types");
+  if (b == T(0)) {
+#ifndef __CUDA_ARCH__
+    throw Error("ZeroDivisionError");
+#else
+    return {T(0), a};
+#endif
+  }
+  if constexpr (std::is_signed_v<T>) {
+    if (b == T(-1)) return {T(T(0) - static_cast<std::make_unsigned_t<T>>(a)), T(0)};  // wraps, never traps
+  }
+  return {T(a / b), T(a % b)};
+}
+
 /// Python's floor division (rounds toward -inf); on floats like torch.div(rounding_mode='floor').
 template <typename T>
 TH_HOST_DEVICE T div_floor(T a, T b) {
@@ -45,11 +72,12 @@ TH_HOST_DEVICE T div_floor(T a, T b) {
     T floordiv = std::floor(div);
     if (div - floordiv > T(0.5)) floordiv += T(1);
     return floordiv;
-  } else if constexpr (std::is_signed_v<T>) {
-    T q = a / b;
-    return (a % b != 0 && ((a < 0) != (b < 0))) ? T(q - 1) : q;
   } else {
-    return T(a / b);
+    const auto d = int_divide(a, b);
+    if constexpr (std::is_signed_v<T>) {
+      if (d.rem != 0 && ((d.rem < 0) != (b < 0))) return T(d.quot - 1);
+    }
+    return d.quot;
   }
 }
 
@@ -58,7 +86,7 @@ TH_HOST_DEVICE T div_trunc(T a, T b) {
   if constexpr (is_floating_v<T>) {
     return std::trunc(a / b);
   } else {
-    return T(a / b);
+    return int_divide(a, b).quot;
   }
 }
 
@@ -68,11 +96,12 @@ TH_HOST_DEVICE T remainder(T a, T b) {
   if constexpr (is_floating_v<T>) {
     T r = std::fmod(a, b);
     return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
-  } else if constexpr (std::is_signed_v<T>) {
-    T r = a % b;
-    return (r != 0 && ((r < 0) != (b < 0))) ? T(r + b) : r;
   } else {
-    return T(a % b);
+    const T r = int_divide(a, b).rem;
+    if constexpr (std::is_signed_v<T>) {
+      if (r != 0 && ((r < 0) != (b < 0))) return T(r + b);
+    }
+    return r;
   }
 }
 
@@ -82,7 +111,7 @@ TH_HOST_DEVICE T fmod(T a, T b) {
   if constexpr (is_floating_v<T>) {
     return std::fmod(a, b);
   } else {
-    return T(a % b);
+    return int_divide(a, b).rem;
   }
 }
 

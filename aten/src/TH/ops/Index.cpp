@@ -3,6 +3,7 @@
 // ordinary broadcasting arithmetic on int64 tensors, so every device gets every op.
 #include "../Functions.h"
 #include "../IndexKernels.h"
+#include "../Load.h"
 #include "../TensorIterator.h"
 
 namespace th {
@@ -29,20 +30,28 @@ void check_index_dtype(const char* op, const Tensor& index) {
              "(): Expected dtype int32/int64 for index but got: ", scalar_type_name(index.dtype()));
 }
 
-/// `index` as contiguous int64 positions in [0, size), negative ones wrapped; IndexError if any is
-/// out of range (PyTorch's message).
-Tensor checked_positions(const Tensor& index, int64_t size, int64_t dim, const char* what) {
+/// How an op treats its indices, with PyTorch's error for each: take/put_ wrap negative ones
+/// (IndexError naming the element count), index_select/index_add refuse them (IndexError "index out
+/// of range in self"), gather/scatter refuse them (RuntimeError naming the dim).
+enum class IndexRule { Take, Select, Gather };
+
+/// `index` as contiguous int64 positions in [0, size) (negative ones wrapped where `rule` allows
+/// them); raises `rule`'s error if any is out of range.
+Tensor checked_positions(const Tensor& index, int64_t size, int64_t dim, IndexRule rule) {
   Tensor idx = contiguous(to_dtype(index, ScalarType::Long));
   if (idx.numel() == 0) return idx;
   const int64_t lo = to_long(amin(idx, {}, false)), hi = to_long(amax(idx, {}, false));
-  if (lo < -size || hi >= size) {
+  const int64_t lowest = rule == IndexRule::Take ? -size : 0;
+  if (lo < lowest || hi >= size) {
     const int64_t bad = hi >= size ? hi : lo;
-    if (dim < 0) {
-      throw IndexError(
-          detail::str("out of range: tried to access index ", bad, " on a tensor of ", size, " elements."));
+    switch (rule) {
+      case IndexRule::Take:
+        throw IndexError(
+            detail::str("out of range: tried to access index ", bad, " on a tensor of ", size, " elements."));
+      case IndexRule::Select: throw IndexError("index out of range in self");
+      case IndexRule::Gather:
+        throw Error(detail::str("index ", bad, " is out of bounds for dimension ", dim, " with size ", size));
     }
-    throw IndexError(
-        detail::str(what, "index ", bad, " is out of bounds for dimension ", dim, " with size ", size));
   }
   if (lo < 0) idx = add(idx, mul(lt(idx, wrap_number(Scalar(int64_t(0)))), wrap_number(Scalar(size))), one);
   return idx;
@@ -88,7 +97,7 @@ Tensor scatter_impl(const Tensor& self, int64_t dim, const Tensor& index, const 
   }
   Tensor out = inplace ? self : clone(self);
   if (index.numel() == 0) return out;
-  Tensor idx = checked_positions(index, self.dim() ? self.size(d) : 1, d, "");
+  Tensor idx = checked_positions(index, self.dim() ? self.size(d) : 1, d, IndexRule::Gather);
   Tensor pos = positions(index.sizes(), self.sizes(), d, idx);
   // the part of src that index covers, in index's shape
   Tensor part = src;
@@ -106,7 +115,7 @@ Tensor take(const Tensor& self, const Tensor& index) {
   TH_CHECK(self.device() == index.device(), "take(): self and index expected to be on the same device");
   TH_CHECK_T(IndexError, self.numel() > 0 || index.numel() == 0,
              "take(): tried to take from an empty tensor");
-  Tensor pos = checked_positions(index, self.numel(), -1, "");
+  Tensor pos = checked_positions(index, self.numel(), -1, IndexRule::Take);
   Tensor out = empty_tensor(index.sizes(), self.dtype(), self.device());
   if (pos.numel() > 0) take_stub[self.device().type](self, pos, out);
   return out;
@@ -121,7 +130,7 @@ Tensor& put_(Tensor& self, const Tensor& index, const Tensor& source, bool accum
            " and source.dtype = ", scalar_type_name(source.dtype()));
   TH_CHECK(source.numel() == index.numel(), "put_(): Expected source and index to have the same number of ",
            "elements, but got source.numel() = ", source.numel(), ", index.numel() = ", index.numel());
-  Tensor pos = checked_positions(index, self.numel(), -1, "");
+  Tensor pos = checked_positions(index, self.numel(), -1, IndexRule::Take);
   if (pos.numel() == 0) return self;
   TH_CHECK(!may_overlap(self, source),
            "unsupported operation: some elements of the input tensor and the "
@@ -135,8 +144,8 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
   check_index_dtype("index_select", index);
   TH_CHECK_T(IndexError, index.dim() <= 1, "index_select(): Index is supposed to be a vector");
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
-  if (self.dim() == 0) return take(self, contiguous(to_dtype(view(index, {}), ScalarType::Long)));
-  Tensor idx = checked_positions(view(index, {-1}), self.size(d), d, "index_select(): ");
+  Tensor idx = checked_positions(view(index, {-1}), self.dim() ? self.size(d) : 1, d, IndexRule::Select);
+  if (self.dim() == 0) return take(self, view(idx, {}));
   IntList shape = self.sizes();
   shape[size_t(d)] = idx.numel();
   IntList ishape(size_t(self.dim()), 1);
@@ -153,8 +162,8 @@ Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
     TH_CHECK(k == d || index.size(k) <= self.size(k), "Size does not match at dimension ", k,
              " expected index ", shape_str(index.sizes()), " to be no larger than self ",
              shape_str(self.sizes()), " apart from dimension ", d);
-  if (self.dim() == 0) return take(self, contiguous(to_dtype(index, ScalarType::Long)));
-  Tensor idx = checked_positions(index, self.size(d), d, "");
+  Tensor idx = checked_positions(index, self.dim() ? self.size(d) : 1, d, IndexRule::Gather);
+  if (self.dim() == 0) return take(self, idx);
   return take(self, positions(index.sizes(), self.sizes(), d, idx));
 }
 
@@ -166,10 +175,11 @@ Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& s
   return self;
 }
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
-  return scatter_impl(self, dim, index, expand(wrap_number(value), index.sizes()), false, false);
+  return scatter_impl(self, dim, index, expand(scalar_tensor(value, self.dtype()), index.sizes()), false,
+                      false);
 }
 Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
-  scatter_impl(self, dim, index, expand(wrap_number(value), index.sizes()), false, true);
+  scatter_impl(self, dim, index, expand(scalar_tensor(value, self.dtype()), index.sizes()), false, true);
   return self;
 }
 Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
@@ -188,11 +198,11 @@ Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor&
   const int64_t n = index.numel();
   TH_CHECK(source.dim() == 0 ? n == 1 : source.size(d) == n, "index_add_(): Number of indices (", n,
            ") should be equal to source.size(dim) (", source.dim() ? source.size(d) : 1, ")");
+  Tensor idx = checked_positions(view(index, {-1}), self.dim() ? self.size(d) : 1, d, IndexRule::Select);
   if (self.dim() == 0) {
     Tensor v = contiguous(to_dtype(mul(view(source, {1}), wrap_number(alpha)), self.dtype()));
-    return put_(self, contiguous(to_dtype(view(index, {1}), ScalarType::Long)), v, true);
+    return put_(self, idx, v, true);
   }
-  Tensor idx = checked_positions(view(index, {-1}), self.size(d), d, "index_add_(): ");
   IntList ishape(size_t(self.dim()), 1);
   ishape[size_t(d)] = n;
   Tensor pos = positions(source.sizes(), self.sizes(), d, view(idx, ishape));
@@ -211,11 +221,11 @@ Tensor nonzero(const Tensor& self) {
   const int64_t n = mask.numel(), nd = self.dim();
   const bool* m = reinterpret_cast<const bool*>(mask.data_ptr());
   int64_t count = 0;
-  for (int64_t i = 0; i < n; ++i) count += m[i];
+  for (int64_t i = 0; i < n; ++i) count += th::load(m + i);
   Tensor out = empty_tensor({count, nd}, ScalarType::Long, Device());
   auto* o = reinterpret_cast<int64_t*>(out.data_ptr());
   for (int64_t i = 0, row = 0; i < n; ++i) {
-    if (!m[i]) continue;
+    if (!th::load(m + i)) continue;
     int64_t rest = i;
     for (int64_t d = nd - 1; d >= 0; --d) {
       o[row * nd + d] = rest % self.size(d);
@@ -230,7 +240,7 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) 
   TH_CHECK(mask.dtype() == ScalarType::Bool,
            "masked_fill_ only supports boolean masks, but got mask with dtype ",
            scalar_type_name(mask.dtype()));
-  return to_dtype(where(mask, wrap_number(value), self), self.dtype());
+  return where(mask, scalar_tensor(value, self.dtype()), self);
 }
 
 Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& value) {

@@ -5,15 +5,18 @@ namespace th {
 
 Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
   TH_CHECK(!tensors.empty(), "torch.cat(): expected a non-empty list of Tensors");
-  // legacy rule kept by PyTorch: 1-D empty tensors are skipped
+  // legacy rule kept by PyTorch: 1-D empty tensors are skipped for shapes, but every input,
+  // skipped or not, takes part in the result's dtype
   std::vector<const Tensor*> parts;
-  for (const Tensor& t : tensors)
+  ScalarType dtype = tensors[0].dtype();
+  for (const Tensor& t : tensors) {
+    dtype = promote_types(dtype, t.dtype());
     if (!(t.dim() == 1 && t.numel() == 0)) parts.push_back(&t);
-  if (parts.empty()) return clone(tensors[0]);
+  }
+  if (parts.empty()) return empty_tensor(tensors[0].sizes(), dtype, tensors[0].device());
   const Tensor& first = *parts[0];
   TH_CHECK(first.dim() > 0, "zero-dimensional tensor (at position 0) cannot be concatenated");
   const int64_t d = wrap_dim(dim, first.dim());
-  ScalarType dtype = first.dtype();
   IntList sizes = first.sizes();
   sizes[size_t(d)] = 0;
   for (size_t i = 0; i < parts.size(); ++i) {
@@ -31,7 +34,6 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
                " in the list.");
     }
     sizes[size_t(d)] += t.size(d);
-    dtype = promote_types(dtype, t.dtype());
   }
   Tensor out = empty_tensor(sizes, dtype, first.device());
   int64_t offset = 0;

@@ -56,13 +56,6 @@ Tensor& unary_into(Tensor& out, const Tensor& self, UnaryOp op, bool floating, c
                   [&](TensorIterator& it) { unary_stub[it.device().type](it, op); });
 }
 
-/// Integer division by zero traps the CPU: refuse it as PyTorch does.
-void check_int_divisor(const Tensor& self, const Tensor& other) {
-  if (!is_integral(result_type({self, other}), true) || !other.device().is_cpu()) return;
-  Tensor zeros = sum(eq(other, wrap_number(Scalar(int64_t(0)))), std::nullopt);  // an int64 count
-  TH_CHECK(*reinterpret_cast<const int64_t*>(zeros.data_ptr()) == 0, "ZeroDivisionError");
-}
-
 Tensor& binary_into(Tensor& out, const Tensor& self, const Tensor& other, BinaryOp op, const char* name) {
   ScalarType common = result_type({self, other});
   std::optional<ScalarType> compute, result;
@@ -73,8 +66,8 @@ Tensor& binary_into(Tensor& out, const Tensor& self, const Tensor& other, Binary
     case BinaryOp::DivFloor:
     case BinaryOp::Remainder:
     case BinaryOp::Fmod:
+      // a zero divisor raises in the kernel (math::int_divide), after the cast to the common dtype
       TH_CHECK(common != ScalarType::Bool, "\"", name, "\" not implemented for 'Bool'");
-      check_int_divisor(self, other);
       break;
     case BinaryOp::BitwiseAnd:
     case BinaryOp::BitwiseOr:

@@ -23,12 +23,17 @@ Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
 }
 
 namespace {
-/// max(self, min) then min(., max): the dtype promotes self with the bounds (weak numbers).
+/// max(self, min) then min(., max), both in the dtype that promotes self with both bounds (weak
+/// numbers), into which each bound converts checked (uint8 clamp(1, 300) raises, as in PyTorch).
 Tensor clamp_value(const Tensor& self, const std::optional<Scalar>& min, const std::optional<Scalar>& max) {
   TH_CHECK(min || max, "torch.clamp: At least one of 'min' or 'max' must not be None");
+  std::vector<Tensor> operands{self};
+  for (const auto& bound : {min, max})
+    if (bound) operands.push_back(wrap_number(*bound));
+  const ScalarType t = result_type(operands);
   Tensor r = self;
-  if (min) r = maximum(r, wrap_number(*min));
-  if (max) r = minimum(r, wrap_number(*max));
+  if (min) r = maximum(r, scalar_tensor(*min, t));
+  if (max) r = minimum(r, scalar_tensor(*max, t));
   return r;
 }
 }  // namespace

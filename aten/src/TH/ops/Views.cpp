@@ -11,28 +11,13 @@ namespace th {
 Tensor as_strided(const Tensor& self, const IntList& size, const IntList& stride,
                   std::optional<int64_t> storage_offset) {
   TH_CHECK(size.size() == stride.size(), "mismatch in length of strides and shape");
-  int64_t offset = storage_offset.value_or(self.storage_offset());
-  int64_t last = offset;
   for (size_t d = 0; d < size.size(); ++d) {
     TH_CHECK(size[d] >= 0, "as_strided: Negative sizes are not allowed, got ", size[d]);
     TH_CHECK(stride[d] >= 0, "as_strided: Negative strides are not supported at the moment, got strides: ",
              shape_str(stride));
-    if (size[d] == 0) last = -1;
-    int64_t span = 0;
-    TH_CHECK(last < 0 || (!__builtin_mul_overflow(size[d] - 1, stride[d], &span) &&
-                          !__builtin_add_overflow(last, span, &last)),
-             "Storage size calculation overflowed with sizes=", shape_str(size),
-             " and strides=", shape_str(stride));
   }
-  int64_t needed = 0;  // bytes
-  TH_CHECK(!__builtin_mul_overflow(last + 1, int64_t(self.element_size()), &needed),
-           "Storage size calculation overflowed with sizes=", shape_str(size),
-           " and strides=", shape_str(stride));
-  int64_t capacity = static_cast<int64_t>(self.storage()->nbytes() / self.element_size());
-  TH_CHECK(last < capacity, "setStorage: sizes ", shape_str(size), ", strides ", shape_str(stride),
-           ", storage offset ", offset, " requiring a storage size of ", needed,
-           " are out of bounds for storage of size ", self.storage()->nbytes());
-  return make_view(self, size, stride, offset);
+  return make_view(self, size, stride,
+                   storage_offset.value_or(self.storage_offset()));  // bounds checked there
 }
 
 namespace {
@@ -338,9 +323,7 @@ Tensor view(const Tensor& self, ScalarType dtype) {
     for (size_t d = 0; d + 1 < strides.size(); ++d) strides[d] /= ratio;
     offset /= ratio;
   }
-  Tensor v = make_view(self, sizes, strides, offset);
-  v.impl()->dtype = dtype;
-  return v;
+  return make_view(self, sizes, strides, offset, dtype);
 }
 
 /// as_strided in place: self takes the view's sizes, strides and offset (the in-place view ops
