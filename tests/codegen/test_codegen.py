@@ -119,7 +119,20 @@ def test_bool_returns_are_plain_python_bools(tmp_path):
     funcs = load(p)
     assert bindings.prototype(funcs[0])[1] == "bool same(const th::Tensor& self, const th::Tensor& other);"
     text = "".join(bindings.render_shards([bindings.shard_entry(f) for f in funcs], 1).values())
-    assert "return nb::bool_(th::same(" in text and "autograd::record" not in text
+    assert "return nb::bool_(torch::without_gil_if_long({&(self.t), &(other.t)}, [&] { return th::same(" in text
+    assert "autograd::record" not in text
+
+
+def test_calls_release_the_gil_when_a_tensor_argument_is_long(tmp_path):
+    p = tmp_path / "nf.yaml"
+    p.write_text(
+        "- func: f(Tensor self, Tensor? w, Tensor[] many, int n) -> Tensor\n"
+        "- func: g_(Tensor(a!) self, Tensor other) -> Tensor(a!)\n  variants: method\n"
+    )
+    text = "".join(bindings.render_shards([bindings.shard_entry(f) for f in load(p)], 1).values())
+    # plain tensor arguments decide (optional and list ones are not looked at); the result is cast after
+    assert "nb::cast(torch::without_gil_if_long({&(self.t)}, [&] { return th::f(self.t, w, many, n); }))" in text
+    assert "torch::without_gil_if_long({&(*nb::inst_ptr<th::Tensor>(self_obj)), &(other.t)}" in text
     p.write_text("- func: f(Tensor self) -> int\n")
     with pytest.raises(CodegenError, match="only Tensor and bool returns are supported"):
         bindings.render_shards([bindings.shard_entry(f) for f in load(p)], 1)

@@ -202,6 +202,11 @@ def call_body(f: NativeFunction, exprs: dict[str, str], method: bool, va: Argume
             f"{'true' if 'CPU' in keys else 'false'}, {'true' if 'CUDA' in keys else 'false'});"
         )
     call = f"{f.cpp_name}({', '.join(exprs[a.name] for a in cpp_arguments(f))})"
+    # the GIL is released around long kernels (Gil.h); what they return is cast back under it
+    plain = [a for a in f.schema.arguments if _is_tensor(a) and not a.type.is_list and not a.type.optional]
+    if plain:
+        tensors = ", ".join(f"&({exprs[a.name]})" for a in plain)
+        call = f"torch::without_gil_if_long({{{tensors}}}, [&] {{ return {call}; }})"
     rets = f.schema.returns
     outs = {a.name for a in f.schema.arguments if a.kwarg_only and a.type.mutable} if f.schema.is_out else set()
     inputs = [a for a in f.schema.arguments if _is_tensor(a) and a.name not in outs]

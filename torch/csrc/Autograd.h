@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "Gil.h"
 #include "bind.h"
 
 namespace torch::autograd {

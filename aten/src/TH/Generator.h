@@ -31,12 +31,9 @@ class Generator {
     impl_->offset = 0;
   }
   Device device() const { return impl_->device; }
-  /// Reserves `n` counters; returns the first.
-  uint64_t advance(uint64_t n) {
-    const uint64_t first = impl_->offset;
-    impl_->offset += n;
-    return first;
-  }
+  /// Reserves `n` counters; returns the first. Atomic: ops on several threads (the GIL is
+  /// released around long kernels) draw disjoint counters from one generator.
+  uint64_t advance(uint64_t n) { return __atomic_fetch_add(&impl_->offset, n, __ATOMIC_RELAXED); }
 
  private:
   std::shared_ptr<GeneratorImpl> impl_;
