@@ -333,3 +333,16 @@ def test_threads_doing_ops_indexing_and_backward_get_right_results():
         t.join(120)
     assert not any(t.is_alive() for t in threads), "a thread hung"
     assert errors == []
+
+
+def test_integers_to_negative_integer_powers_are_refused():
+    for call in (lambda: torch.tensor([1, 2]).pow(-1), lambda: torch.tensor([0]) ** -2):
+        with pytest.raises(RuntimeError, match="Integers to negative integer powers are not allowed"):
+            call()
+    assert torch.tensor([1, 2]).pow(torch.tensor([-1, 2])).tolist() == [1, 4]  # tensor exponents compute
+    assert torch.tensor([2.0]).pow(-1).tolist() == [0.5]
+
+
+def test_empty_shapes_never_overflow():
+    assert torch.zeros(0).as_strided([2**62, 0], [1, 1]).sum().item() == 0
+    assert torch.empty(2**62, 0).shape == (2**62, 0)

@@ -104,8 +104,10 @@ int64_t wrap_dim(int64_t dim, int64_t ndim) {
 }
 
 namespace {
-/// Whether prod(sizes) * scale overflows int64 (shapes PyTorch refuses: never a wrapped size).
+/// Whether prod(sizes) * scale overflows int64 (shapes PyTorch refuses: never a wrapped size); an
+/// empty shape never does ([2**62, 0] is fine, as in PyTorch).
 bool size_overflows(const IntList& sizes, int64_t scale) {
+  if (std::find(sizes.begin(), sizes.end(), 0) != sizes.end()) return false;
   int64_t n = scale;
   for (int64_t s : sizes)
     if (__builtin_mul_overflow(n, s, &n)) return true;

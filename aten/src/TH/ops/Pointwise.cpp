@@ -69,6 +69,12 @@ Tensor& binary_into(Tensor& out, const Tensor& self, const Tensor& other, Binary
       // a zero divisor raises in the kernel (math::int_divide), after the cast to the common dtype
       TH_CHECK(common != ScalarType::Bool, "\"", name, "\" not implemented for 'Bool'");
       break;
+    case BinaryOp::Pow:
+      TH_CHECK(!is_integral(common, true) || !other.impl()->wrapped_number ||
+                   other.dtype() != ScalarType::Long ||
+                   *reinterpret_cast<const int64_t*>(other.data_ptr()) >= 0,
+               "Integers to negative integer powers are not allowed.");
+      break;
     case BinaryOp::BitwiseAnd:
     case BinaryOp::BitwiseOr:
     case BinaryOp::BitwiseXor:
