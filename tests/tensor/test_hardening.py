@@ -346,3 +346,10 @@ def test_integers_to_negative_integer_powers_are_refused():
 def test_empty_shapes_never_overflow():
     assert torch.zeros(0).as_strided([2**62, 0], [1, 1]).sum().item() == 0
     assert torch.empty(2**62, 0).shape == (2**62, 0)
+
+
+def test_unflatten_of_a_0_dim_tensor_raises():
+    # found by the fuzz (SIGSEGV: the size of dim 0 read from an empty shape)
+    for dtype in (torch.uint8, torch.float32):
+        with pytest.raises(RuntimeError, match="Dimension specified as 0 but tensor has no dimensions"):
+            torch.tensor(3, dtype=dtype).unflatten(0, (1, 1))
