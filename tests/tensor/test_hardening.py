@@ -353,3 +353,17 @@ def test_unflatten_of_a_0_dim_tensor_raises():
     for dtype in (torch.uint8, torch.float32):
         with pytest.raises(RuntimeError, match="Dimension specified as 0 but tensor has no dimensions"):
             torch.tensor(3, dtype=dtype).unflatten(0, (1, 1))
+
+
+def test_in_place_ops_never_resize_an_empty_self():
+    x = torch.zeros((0,), dtype=torch.int32)
+    with pytest.raises(RuntimeError, match="doesn't match the broadcast shape"):
+        x.gt_(torch.zeros((1, 0), dtype=torch.int32))
+    assert x.shape == (0,)
+
+
+def test_round_decimals_of_16_bit_floats_scales_in_float32():
+    for dtype in (torch.float16, torch.bfloat16):
+        x = torch.tensor([-65504.0, 1.2345, 3.14159], dtype=dtype)
+        want = torch.round(x.float(), decimals=2).to(dtype)
+        assert torch.round(x, decimals=2).tolist() == want.tolist()

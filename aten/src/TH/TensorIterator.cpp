@@ -193,8 +193,10 @@ void TensorIterator::allocate_outputs(const TensorIteratorConfig& cfg) {
       outs.push_back(std::move(op));
       continue;
     }
-    const bool aliases_input = std::any_of(cfg.inputs_.begin(), cfg.inputs_.end(),
-                                           [&](const Tensor& t) { return may_overlap(t, given); });
+    // an in-place op's self is never resized, empty or not (may_overlap is false for empty tensors)
+    const bool aliases_input = std::any_of(cfg.inputs_.begin(), cfg.inputs_.end(), [&](const Tensor& t) {
+      return t.is_same(given) || may_overlap(t, given);
+    });
     if (given.sizes() != result_shape) {
       TH_CHECK(!aliases_input && cfg.resize_outputs_, "output with shape ", shape_str(given.sizes()),
                " doesn't match the broadcast shape ", shape_str(result_shape));
