@@ -367,3 +367,17 @@ def test_round_decimals_of_16_bit_floats_scales_in_float32():
         x = torch.tensor([-65504.0, 1.2345, 3.14159], dtype=dtype)
         want = torch.round(x.float(), decimals=2).to(dtype)
         assert torch.round(x, decimals=2).tolist() == want.tolist()
+
+
+def test_set_num_threads_holds_for_threads_started_later():
+    # one count for the process, as in PyTorch (OpenMP's own setting is per calling thread)
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(1)
+        seen = []
+        t = threading.Thread(target=lambda: seen.append(torch.get_num_threads()))
+        t.start()
+        t.join()
+        assert seen == [1]
+    finally:
+        torch.set_num_threads(before)

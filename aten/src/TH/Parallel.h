@@ -37,13 +37,19 @@ class FirstException {
 /// Below this many elements an op runs on the calling thread.
 constexpr int64_t kGrainSize = 32768;
 
+/// torch.get_num_threads / set_num_threads: one count for the whole process, as in PyTorch
+/// (OpenMP's own setting is per calling thread: a Python thread started later would not see it).
+int get_num_threads();
+void set_num_threads(int n);
+
 /// Calls f(begin, end) over chunks of [0, n), in parallel when n > grain.
 template <typename F>
 void parallel_for(int64_t n, int64_t grain, const F& f) {
 #ifdef _OPENMP
-  if (n > grain && omp_get_max_threads() > 1 && !omp_in_parallel()) {
+  const int threads = get_num_threads();
+  if (n > grain && threads > 1 && !omp_in_parallel()) {
     detail::FirstException error;
-#pragma omp parallel
+#pragma omp parallel num_threads(threads)
     {
       const int64_t threads = omp_get_num_threads(), tid = omp_get_thread_num();
       const int64_t chunk = (n + threads - 1) / threads, begin = tid * chunk,
@@ -63,7 +69,7 @@ template <typename Acc, typename F, typename C>
 Acc parallel_reduce(int64_t n, int64_t grain, Acc init, const F& f, const C& combine) {
 #ifdef _OPENMP
   const int64_t threads =
-      omp_in_parallel() ? 1 : std::min<int64_t>(omp_get_max_threads(), (n + grain - 1) / grain);
+      omp_in_parallel() ? 1 : std::min<int64_t>(get_num_threads(), (n + grain - 1) / grain);
   if (threads > 1) {
     Acc partial[64];
     const int64_t nt = std::min<int64_t>(threads, 64), chunk = (n + nt - 1) / nt;
@@ -82,9 +88,5 @@ Acc parallel_reduce(int64_t n, int64_t grain, Acc init, const F& f, const C& com
 #endif
   return n > 0 ? combine(init, f(0, n)) : init;
 }
-
-/// torch.get_num_threads / set_num_threads.
-int get_num_threads();
-void set_num_threads(int n);
 
 }  // namespace th
