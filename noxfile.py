@@ -6,6 +6,8 @@
     nox -s tests-build       the dev-loop contracts (tests/build): no-op, rebuild scope, codegen, guards
     nox -s lint              ruff + clang-format
     nox -s tests-reference   the tensor suite against upstream PyTorch 2.13 (its own venv)
+    nox -s fuzz              differential fuzz against upstream (not a default session; tests-cpu runs a short one)
+    nox -s tests-sanitize    ASan+UBSan build (not a default session), tensor/autograd suites under it
 
 Each test session builds its own configuration into build/nox-<session>/ (sharing the
 ccache), puts that build first on the path, and tests it: never the develop build, never
@@ -14,6 +16,7 @@ the source tree. `nox -R` reuses the venv and the build dir, so a re-run is incr
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from pathlib import Path
@@ -22,7 +25,7 @@ import nox
 
 ROOT = Path(__file__).resolve().parent
 PYPROJECT = nox.project.load_toml(ROOT / "pyproject.toml")
-SUITES = ["tests/tensor", "tests/autograd", "tests/nn", "tests/codegen", "tests/cuda"]
+SUITES = ["tests/tensor", "tests/autograd", "tests/nn", "tests/codegen", "tests/cuda", "tests/fuzz"]
 
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.sessions = ["tests-cpu", "tests-cuda", "tests-build", "lint", "tests-reference"]
@@ -37,12 +40,10 @@ def _install(session: nox.Session, *groups: str) -> None:
     session.install(*nox.project.dependency_groups(PYPROJECT, *groups))
 
 
-def _build_and_test(session: nox.Session, use_cuda: str) -> None:
-    t0 = time.perf_counter()
-    _install(session, "build", "test")
-    t_env = time.perf_counter() - t0
-    name = session.name
-    build_dir = ROOT / "build" / f"nox-{name}"
+def _build(session: nox.Session, use_cuda: str, sanitize: str = "") -> dict[str, str]:
+    """Builds the session's configuration into build/nox-<session>/ and returns the environment that
+    imports that build (and checks it is the one imported)."""
+    build_dir = ROOT / "build" / f"nox-{session.name}"
     site = build_dir / "python"
     session.run(
         "python",
@@ -53,18 +54,66 @@ def _build_and_test(session: nox.Session, use_cuda: str) -> None:
         "--package-dir",
         str(site / "torch"),
         "--sync-python",
-        env={"USE_CUDA": use_cuda},
+        env={"USE_CUDA": use_cuda, "SANITIZE": sanitize},
     )
+    return {"PYTHONPATH": str(site), "PYTHONSAFEPATH": "1", "TORCH_EXPECT_ROOT": str(site / "torch")}
+
+
+def _build_and_test(
+    session: nox.Session, use_cuda: str, sanitize: str = "", suites: list[str] = SUITES
+) -> dict[str, str]:
+    """Builds (see `_build`) and runs the suites on the build; returns the environment they ran in."""
+    t0 = time.perf_counter()
+    _install(session, "build", "test")
+    t_env = time.perf_counter() - t0
+    name = session.name
+    build_dir = ROOT / "build" / f"nox-{name}"
+    env = _build(session, use_cuda, sanitize)
     t_build = time.perf_counter() - t0 - t_env
-    env = {"PYTHONPATH": str(site), "PYTHONSAFEPATH": "1", "TORCH_EXPECT_ROOT": str(site / "torch")}
-    session.run("pytest", "-n", os.environ.get("PYTEST_XDIST_WORKERS", "auto"), *SUITES, *session.posargs, env=env)
+    args = ["-n", os.environ.get("PYTEST_XDIST_WORKERS", "auto"), *suites]
+    if sanitize:  # the sanitizer's runtime preloaded, and its options (tools/builder.py: sanitizer_env)
+        cmd = ("python", "-m", "tools.builder", "--sanitizer-env", "--build-dir", str(build_dir))
+        env.update(json.loads(session.run(*cmd, silent=True) or "{}"))  # None under --install-only
+        session.log(" ".join(f"{k}={v}" for k, v in env.items()))
+        args.append("--capture=sys")  # a report (stderr) of a process the sanitizer stops is shown, not lost
+    session.run("pytest", *args, *session.posargs, env=env)
     session.log(f"{name}: env {t_env:.1f}s, build {t_build:.1f}s, total {time.perf_counter() - t0:.1f}s")
+    return env
+
+
+def _reference_python(session: nox.Session, venv: Path) -> str:
+    """A venv with upstream PyTorch 2.13 (CPU) and NumPy, for the differential fuzz: created once beside
+    the session's build (pip, not uv, so the locally provided torch wheel is found), reused after."""
+    import subprocess
+
+    python = venv / "bin" / "python"
+    probe = "import numpy, torch; assert torch.__version__.startswith('2.13.0')"
+    # run from the venv dir: from the repo root, the source tree's torch/ would be imported
+    if python.exists() and subprocess.run([python, "-c", probe], cwd=venv, capture_output=True).returncode == 0:
+        return str(python)
+    session.run("python", "-m", "venv", "--clear", str(venv))
+    session.run(str(python), "-m", "pip", "install", "-q", "--no-compile", "torch==2.13.0", "numpy", external=True)
+    return str(python)
+
+
+def _fuzz(session: nox.Session, env: dict[str, str], *args: str) -> None:
+    """`python -m tools.fuzz` with the session's build as ours and upstream from `_reference_python`;
+    the report goes to build/nox-<session>/fuzz/."""
+    build_dir = ROOT / "build" / f"nox-{session.name}"
+    reference = _reference_python(session, build_dir / "reference")
+    env = dict(env, PYTHONSAFEPATH="")  # the runner imports tools/ from the root (its workers never do)
+    session.run(
+        "python", "-m", "tools.fuzz", "--reference", reference, "--out", str(build_dir / "fuzz"), *args, env=env
+    )
 
 
 @nox.session(name="tests-cpu")
 def tests_cpu(session: nox.Session) -> None:
-    """CPU-only build (USE_CUDA=0) and the tensor, nn and codegen suites."""
-    _build_and_test(session, "0")
+    """CPU-only build (USE_CUDA=0) and the tensor, nn and codegen suites; then a short differential fuzz
+    (10,000 seeded calls against upstream, ~15 s): fails on a crash or hang of ours, or a divergence not
+    in tools/fuzz/known.txt."""
+    env = _build_and_test(session, "0")
+    _fuzz(session, env, "--calls", "10000", "--seed", "0", "--jobs", "2", "--minimize-budget", "10", "--quiet")
 
 
 @nox.session(name="tests-cuda")
@@ -75,6 +124,23 @@ def tests_cuda(session: nox.Session) -> None:
     if not shutil.which("nvcc") and not os.environ.get("CUDACXX"):
         session.error("tests-cuda needs nvcc (CUDA toolkit on PATH, or CUDACXX); see `invoke doctor`")
     _build_and_test(session, "1")
+
+
+@nox.session(name="tests-sanitize")
+def tests_sanitize(session: nox.Session) -> None:
+    """The tensor and autograd suites on an ASan+UBSan build (USE_CUDA=0) in build/nox-tests-sanitize.
+    Not a default session: the instrumented build takes ~3 min cold on 2 cores."""
+    _build_and_test(session, "0", "address,undefined", ["tests/tensor", "tests/autograd"])
+
+
+@nox.session
+def fuzz(session: nox.Session) -> None:
+    """The differential fuzz (tools/fuzz) at length, not a default session: a CPU build in build/nox-fuzz,
+    upstream PyTorch 2.13 in a venv beside it, 100,000 seeded calls; the arguments after `--` override
+    (`nox -s fuzz -- --calls 20000 --seed 7`). Report: build/nox-fuzz/fuzz/summary.txt, *.jsonl."""
+    _install(session, "build")
+    env = _build(session, "0")
+    _fuzz(session, env, "--calls", "100000", "--seed", "0", "--jobs", "2", *session.posargs)
 
 
 @nox.session(name="tests-build")

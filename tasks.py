@@ -37,10 +37,12 @@ def _config() -> Config:
 
 @contextmanager
 def _step(what: str):
-    """Times a task; turns build failures into a clean non-zero exit."""
+    """Times a task, holding build/develop's lock (a second build task waits for the first); turns build
+    failures into a clean non-zero exit."""
     t0 = time.perf_counter()
     try:
-        yield
+        with builder.build_lock(DEVELOP_DIR):
+            yield
     except BuildFailure as e:
         raise Exit(f"[torch] {what}: FAILED after {time.perf_counter() - t0:.2f}s: {e}", code=1) from None
     say(f"{what}: done in {time.perf_counter() - t0:.2f}s")
@@ -121,12 +123,16 @@ def develop(c):
             code=1,
         )
     with _step("develop"):
-        builder.build(_config())
+        cfg = _config()
+        builder.build(cfg)
         link = ROOT / "compile_commands.json"  # for clangd and other IDE tooling
         if not link.is_symlink():
             link.symlink_to(DEVELOP_DIR / "compile_commands.json")
         if _ensure_pth():
             say(f"develop: {ROOT} is now importable as `torch` in {sys.prefix}")
+        if cfg.sanitize:  # `invoke test` sets this environment itself
+            env = " ".join(f"{k}='{v}'" for k, v in builder.sanitizer_env(DEVELOP_DIR).items())
+            say(f"develop: a SANITIZE={cfg.sanitize} build: run Python with {env}")
 
 
 @task(help={"name": "one of TH, THNN, THC, THCUNN"})
@@ -135,14 +141,23 @@ def rebuild_lib(c, name):
     if name not in builder.LIBRARIES:
         raise Exit(f"[torch] rebuild-lib: unknown library '{name}'; valid: {', '.join(builder.LIBRARIES)}", code=2)
     cfg = _config()
+    cuda = name in builder.CUDA_LIBRARIES
     with _step(f"rebuild-lib {name}"):
+        if cuda and cfg.use_cuda == "0":  # refused before configuring: a CUDA build dir stays one
+            knob = f"SANITIZE={cfg.sanitize}" if cfg.sanitize else "USE_CUDA=0"
+            raise BuildFailure(_cpu_only(name, f"{knob} asks for a CPU-only build"))
         builder.configure(cfg)
-        if name in builder.CUDA_LIBRARIES and not cfg.cuda_enabled():
-            raise BuildFailure(
-                f"{name} is not part of this configuration (CUDA is off). Enable it with "
-                "`USE_CUDA=1 invoke develop` (needs nvcc; `invoke doctor` checks)."
-            )
+        if cuda and not cfg.cuda_enabled():
+            raise BuildFailure(_cpu_only(name, f"USE_CUDA={cfg.use_cuda} found no nvcc, so {DEVELOP_DIR} is CPU-only"))
         builder.ninja(cfg, [name])
+
+
+def _cpu_only(name: str, why: str) -> str:
+    return (
+        f"{name} is a CUDA library, and {why}: it has no {name} target. Enable CUDA with `USE_CUDA=1 invoke "
+        "develop` (or USE_CUDA=auto, the default, with nvcc on PATH, in $CUDA_HOME/bin or /usr/local/cuda/bin; "
+        "`invoke doctor` shows what is found), then `invoke rebuild-lib --name " + name + "`"
+    )
 
 
 def _targets(what: str, *targets: str) -> None:
@@ -162,7 +177,7 @@ def gen_bindings(c):
 @task
 def relink(c):
     """Recompile changed binding shards and relink the torch._C extension."""
-    _targets("relink", "_C")
+    _targets("relink", "_C_install")  # links _C, then installs it into torch/ once it loads
 
 
 @task
@@ -208,7 +223,8 @@ def test(c, args="", cuda=True):
     develop(c)
     suites = ["tests/tensor", "tests/autograd", "tests/nn", "tests/codegen"] + (["tests/cuda"] if cuda else [])
     t0 = time.perf_counter()
-    res = c.run(f"{sys.executable} -m pytest -q -n auto {' '.join(suites)} {args}", warn=True, pty=False)
+    env = builder.sanitizer_env(DEVELOP_DIR)  # a SANITIZE build: its runtime preloaded
+    res = c.run(f"{sys.executable} -m pytest -q -n auto {' '.join(suites)} {args}", warn=True, pty=False, env=env)
     say(f"test: {'passed' if res.ok else 'FAILED'} in {time.perf_counter() - t0:.2f}s")
     if not res.ok:
         raise Exit(code=res.exited)

@@ -8,6 +8,9 @@
 # stale rest (DESIGN.md contract 5). tools/build_id.py writes the id into a tiny
 # generated source, only when it changed, with a depfile listing the headers it hashed.
 set(TORCH_BUILD_CONFIG "${CMAKE_BUILD_TYPE},cuda=${TORCH_USE_CUDA},${CMAKE_CXX_COMPILER_ID}-${CMAKE_CXX_COMPILER_VERSION}")
+if(SANITIZE)
+  string(APPEND TORCH_BUILD_CONFIG ",sanitize=${SANITIZE}")
+endif()
 
 # torch_build_id_source(<out-var> <symbol-prefix> <LIB>...): generated source defining
 # `extern "C" const char* <prefix>_build_info()` = "LIB=hash;..." for the given libraries.

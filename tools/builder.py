@@ -2,15 +2,19 @@
 changed, then one Ninja call for the requested targets.
 
 Knobs (environment, PyTorch's names): USE_CUDA=auto|1|0, DEBUG=1, REL_WITH_DEB_INFO=1,
-TORCH_CUDA_ARCH_LIST="8.0;9.0+PTX", MAX_JOBS=N, CMAKE_FRESH=1. Kept light: `invoke develop`
-on an up-to-date tree must take well under 0.3 s, most of it Python start-up.
+TORCH_CUDA_ARCH_LIST="8.0;9.0+PTX", MAX_JOBS=N, CMAKE_FRESH=1, SANITIZE=address,undefined. Each is
+checked before anything runs (a bad value never reaches CMake's cache). One build at a time per build
+dir (a lock file in it). Kept light: `invoke develop` on an up-to-date tree must take well under 0.3 s,
+most of it Python start-up.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -23,15 +27,86 @@ ROOT = Path(__file__).resolve().parent.parent
 LIBRARIES = ("TH", "THNN", "THC", "THCUNN")
 CUDA_LIBRARIES = ("THC", "THCUNN")
 STAMP = ".torch-config.json"
+LOCK = ".torch-build.lock"
 PTH_NAME = "torch-develop.pth"  # what `invoke develop` writes into the environment's site-packages
+# PyTorch's spellings of on and off for its boolean knobs (tools/setup_helpers/env.py)
+ON, OFF = ("1", "ON", "YES", "TRUE", "Y"), ("0", "OFF", "NO", "FALSE", "N", "")
+SWITCH = "1 or 0 (also ON/OFF, YES/NO, TRUE/FALSE)"
+# one TORCH_CUDA_ARCH_LIST entry, PyTorch's syntax: a compute capability, `a` for the arch-specific
+# features (9.0a), `+PTX` to also embed PTX that newer GPUs can JIT-compile
+CUDA_ARCH = re.compile(r"[0-9]+\.[0-9]+a?(\+PTX)?")
+SANITIZERS = ("address", "undefined", "thread")
 
 
 class BuildFailure(Exception):
     """A build step failed; the message says which and how to fix it."""
 
 
-def _truthy(value: str | None) -> bool:
-    return (value or "").strip().upper() in ("1", "ON", "YES", "TRUE")
+def knob(name: str) -> bool:
+    """A boolean knob (DEBUG, REL_WITH_DEB_INFO, CMAKE_FRESH): unset is off; anything but PyTorch's
+    spellings of on and off is refused."""
+    value = os.environ.get(name, "")
+    if value.strip().upper() in ON:
+        return True
+    if value.strip().upper() in OFF:
+        return False
+    raise BuildFailure(f"{name} must be {SWITCH}, not '{value}'")
+
+
+def use_cuda_knob() -> str:
+    """USE_CUDA as `auto`, `1` or `0` (unset: auto)."""
+    value = os.environ.get("USE_CUDA", "")
+    v = value.strip().upper()
+    if v in ("", "AUTO"):
+        return "auto"
+    if v in ON or v in OFF:
+        return "1" if v in ON else "0"
+    raise BuildFailure(
+        f"USE_CUDA must be auto, 1 or 0 (or ON/OFF, YES/NO, TRUE/FALSE), not '{value}': auto builds THC/THCUNN "
+        "if nvcc is found, 1 requires them, 0 builds for the CPU only"
+    )
+
+
+def cuda_arch_list_knob() -> str:
+    """TORCH_CUDA_ARCH_LIST, each entry checked, as CMake wants it (';'-separated); '' when unset."""
+    value = os.environ.get("TORCH_CUDA_ARCH_LIST", "")
+    entries = [e for e in re.split(r"[;,\s]+", value) if e]
+    bad = [e for e in entries if not CUDA_ARCH.fullmatch(e)]
+    if bad or (value.strip() and not entries):
+        raise BuildFailure(
+            f"TORCH_CUDA_ARCH_LIST='{value}': cannot use {', '.join(repr(e) for e in bad) or 'it'}. Entries are "
+            "compute capabilities such as 7.5, 8.0, 9.0a or 9.0+PTX, separated by ';', ',' or spaces "
+            '(e.g. TORCH_CUDA_ARCH_LIST="8.0;9.0+PTX"); unset, it is the GPUs\' own, else 7.5+PTX'
+        )
+    return ";".join(entries)
+
+
+def sanitize_knob() -> str:
+    """SANITIZE: a comma-separated subset of address, undefined, thread (address and thread exclude each
+    other), in a canonical order; '' when unset."""
+    value = os.environ.get("SANITIZE", "")
+    names = [n for n in re.split(r"[;,\s]+", value.strip().lower()) if n]
+    bad = [n for n in names if n not in SANITIZERS]
+    if bad or ("address" in names and "thread" in names):
+        why = f"unknown {', '.join(repr(n) for n in bad)}" if bad else "address and thread cannot be combined"
+        raise BuildFailure(
+            f"SANITIZE='{value}': {why}. Use a comma-separated subset of {', '.join(SANITIZERS)}, "
+            "e.g. SANITIZE=address,undefined (ASan+UBSan) or SANITIZE=thread"
+        )
+    return ",".join(n for n in SANITIZERS if n in names)
+
+
+def max_jobs_knob() -> int | None:
+    """MAX_JOBS as a positive integer, or None when unset."""
+    value = os.environ.get("MAX_JOBS", "").strip()
+    if not value:
+        return None
+    if not re.fullmatch(r"[0-9]+", value) or int(value) < 1:
+        raise BuildFailure(
+            f"MAX_JOBS must be a positive integer (parallel compile jobs; unset: as many as cores and memory "
+            f"allow), not '{os.environ['MAX_JOBS']}'"
+        )
+    return int(value)
 
 
 def say(msg: str) -> None:
@@ -64,8 +139,9 @@ def default_cuda_archs() -> str:
 
 def max_jobs() -> int:
     """MAX_JOBS, else as many jobs as cores and free memory (1.5 GiB per compile) allow."""
-    if os.environ.get("MAX_JOBS"):
-        return max(1, int(os.environ["MAX_JOBS"]))
+    jobs = max_jobs_knob()
+    if jobs:
+        return jobs
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     try:
         with open("/proc/meminfo") as f:
@@ -86,22 +162,27 @@ class Config:
     build_type: str = "Release"
     cuda_arch_list: str = ""
     python: str = sys.executable
+    sanitize: str = ""
 
     @classmethod
     def from_env(cls, build_dir: Path, package_dir: Path, **overrides) -> Config:
-        """The configuration the environment's knobs ask for."""
-        env = os.environ
-        build_type = (
-            "Debug"
-            if _truthy(env.get("DEBUG"))
-            else ("RelWithDebInfo" if _truthy(env.get("REL_WITH_DEB_INFO")) else "Release")
-        )
-        use_cuda = env.get("USE_CUDA", "auto").strip() or "auto"
-        if use_cuda.lower() not in ("auto", "0", "1", "on", "off"):
-            raise BuildFailure(f"USE_CUDA must be auto, 1 or 0, not '{use_cuda}'")
-        cfg = cls(Path(build_dir), Path(package_dir), use_cuda, build_type, env.get("TORCH_CUDA_ARCH_LIST", ""))
+        """The configuration the environment's knobs ask for; BuildFailure (naming the knob and what it
+        accepts) for a value that is not one, before anything runs."""
+        debug, rel_with_deb_info = knob("DEBUG"), knob("REL_WITH_DEB_INFO")
+        build_type = "Debug" if debug else ("RelWithDebInfo" if rel_with_deb_info else "Release")
+        knob("CMAKE_FRESH")
+        max_jobs_knob()
+        cfg = cls(Path(build_dir), Path(package_dir), use_cuda_knob(), build_type, cuda_arch_list_knob())
+        cfg.sanitize = sanitize_knob()
         for k, v in overrides.items():
             setattr(cfg, k, v)
+        if cfg.sanitize and cfg.use_cuda != "0":
+            if cfg.use_cuda == "1":
+                raise BuildFailure(
+                    f"SANITIZE={cfg.sanitize} builds for the CPU only (nvcc's device code cannot be "
+                    "instrumented): use USE_CUDA=0 or auto with it, not USE_CUDA=1"
+                )
+            cfg.use_cuda = "0"
         return cfg
 
     def cmake_args(self, detect_archs: bool = True) -> list[str]:
@@ -122,9 +203,10 @@ class Config:
             f"-DUSE_CUDA={self.use_cuda}",
             f"-DDEBUG={'ON' if self.build_type == 'Debug' else 'OFF'}",
             f"-DREL_WITH_DEB_INFO={'ON' if self.build_type == 'RelWithDebInfo' else 'OFF'}",
+            f"-DSANITIZE={self.sanitize}",
         ]
         archs = self.cuda_arch_list
-        if not archs and self.use_cuda.lower() not in ("0", "off"):
+        if not archs and self.use_cuda != "0":
             archs = default_cuda_archs() if detect_archs else "detected"
         if archs:
             args.append(f"-DTORCH_CUDA_ARCH_LIST={archs}")
@@ -137,8 +219,12 @@ class Config:
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
     def cuda_enabled(self) -> bool:
-        """Whether this (configured) build has THC/THCUNN."""
-        return (self.build_dir / "aten/src/THC").is_dir()
+        """Whether this (configured) build has THC/THCUNN: what CMake resolved USE_CUDA to (its cache).
+        Not the presence of build/<config>/aten/src/THC: a CUDA configuration switched off leaves it."""
+        try:
+            return "\nTORCH_CUDA_ENABLED:INTERNAL=ON\n" in (self.build_dir / "CMakeCache.txt").read_text()
+        except OSError:
+            return False
 
 
 def run(cmd: list[str], **kw) -> None:
@@ -151,47 +237,197 @@ def run(cmd: list[str], **kw) -> None:
         raise BuildFailure(f"`{' '.join(cmd[:4])} ...` failed (exit {rc})")
 
 
+_held_locks: dict[Path, int] = {}
+
+
+@contextmanager
+def build_lock(build_dir: Path):
+    """Holds the lock of `build_dir` (fcntl.flock on its .torch-build.lock): a second build of the same
+    dir (another `invoke develop`, a nox session...) waits here, saying for whom, and then finds the work
+    done. Re-entrant within a process; the kernel releases it when its holder dies."""
+    key = Path(os.path.abspath(build_dir))
+    if key in _held_locks:
+        _held_locks[key] += 1
+        try:
+            yield
+        finally:
+            _held_locks[key] -= 1
+        return
+    path = key / LOCK
+    while True:
+        key.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 200, 0).decode(errors="replace").strip() or "pid unknown"
+            say(f"waiting for the other build of {key} to finish ({holder})")
+            t0 = time.perf_counter()
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            say(f"the other build finished; went on after waiting {time.perf_counter() - t0:.1f}s")
+        try:  # still the lock file of the dir (and not one that `invoke clean` deleted while we waited)?
+            if os.stat(path).st_ino == os.fstat(fd).st_ino:
+                break
+        except FileNotFoundError:
+            pass
+        os.close(fd)
+    os.ftruncate(fd, 0)
+    command = " ".join([Path(sys.argv[0]).name, *sys.argv[1:]])[:150] if sys.argv and sys.argv[0] else "python"
+    os.pwrite(fd, f"pid {os.getpid()}: {command}\n".encode(), 0)
+    _held_locks[key] = 1
+    try:
+        yield
+    finally:
+        del _held_locks[key]
+        os.close(fd)
+
+
 def configure(cfg: Config, force: bool = False) -> bool:
     """Runs CMake if the build dir is new or the configuration changed; True if it ran.
 
     With CMAKE_FRESH=1 the cache is discarded (object files are kept: ccache and Ninja
     then redo only what the new flags change). Edits to CMakeLists are Ninja's business:
-    it re-runs CMake itself when they change.
+    it re-runs CMake itself when they change. A configure that fails (or is killed) leaves
+    nothing behind: CMake's cache is put back as it was, and the next build configures again.
     """
     stamp = cfg.build_dir / STAMP
     fingerprint = cfg.fingerprint()
-    fresh = _truthy(os.environ.get("CMAKE_FRESH"))
+    fresh = knob("CMAKE_FRESH")
     if not force and not fresh and (cfg.build_dir / "build.ninja").exists():
         try:
             if json.loads(stamp.read_text())["fingerprint"] == fingerprint:
                 return False
         except (OSError, ValueError, KeyError):
             pass
-    t0 = time.perf_counter()
-    say(f"configuring {cfg.build_dir} (USE_CUDA={cfg.use_cuda}, {cfg.build_type})")
-    if fresh and (cfg.build_dir / "CMakeCache.txt").exists():
-        (cfg.build_dir / "CMakeCache.txt").unlink()
-    args = cfg.cmake_args()
-    run(args)
-    cfg.build_dir.mkdir(parents=True, exist_ok=True)
-    record = {"fingerprint": fingerprint, "config": asdict(cfg), "cmake": args}
-    stamp.write_text(json.dumps(record, default=str, indent=1))
-    say(f"configured in {time.perf_counter() - t0:.1f}s")
+    with build_lock(cfg.build_dir):
+        t0 = time.perf_counter()
+        say(f"configuring {cfg.build_dir} (USE_CUDA={cfg.use_cuda}, {cfg.build_type}{_sanitized(cfg)})")
+        cache = cfg.build_dir / "CMakeCache.txt"
+        saved = cfg.build_dir / "CMakeCache.txt.before-configure"
+        if saved.exists():  # the last configure was killed before it could put the cache back
+            os.replace(saved, cache)
+        if fresh:
+            cache.unlink(missing_ok=True)
+        elif cache.exists():
+            shutil.copy2(cache, saved)
+        stamp.unlink(missing_ok=True)  # until CMake succeeds, this build dir is not configured
+        args = cfg.cmake_args()
+        try:
+            run(args)
+        except BaseException as e:
+            if saved.exists():
+                os.replace(saved, cache)  # e.g. a bad CMAKE_CUDA_COMPILER must not stay cached
+            else:
+                cache.unlink(missing_ok=True)  # no good configuration to go back to
+            if isinstance(e, BuildFailure):
+                raise BuildFailure(
+                    f"{e}: CMake failed to configure {cfg.build_dir} (its first error is above). Nothing of this "
+                    "attempt was kept: the next build configures again, from the knobs it is given"
+                ) from None
+            raise
+        saved.unlink(missing_ok=True)
+        cfg.build_dir.mkdir(parents=True, exist_ok=True)
+        record = {"fingerprint": fingerprint, "config": asdict(cfg), "cmake": args}
+        stamp.write_text(json.dumps(record, default=str, indent=1))
+        say(f"configured in {time.perf_counter() - t0:.1f}s")
     return True
+
+
+def _sanitized(cfg: Config) -> str:
+    return f", SANITIZE={cfg.sanitize}" if cfg.sanitize else ""
 
 
 def ninja(cfg: Config, targets: list[str]) -> None:
     """Builds `targets` (all when empty) with Ninja, MAX_JOBS jobs."""
     cmd = [tool("ninja", cfg.python), "-C", str(cfg.build_dir), f"-j{max_jobs()}", *targets]
-    run(cmd)
+    with build_lock(cfg.build_dir):
+        run(cmd)
 
 
 def build(cfg: Config, targets: list[str] | None = None) -> float:
     """Configures if needed and builds; returns the seconds it took."""
     t0 = time.perf_counter()
-    configure(cfg)
-    ninja(cfg, targets or [])
+    with build_lock(cfg.build_dir):
+        configure(cfg)
+        ninja(cfg, targets or [])
     return time.perf_counter() - t0
+
+
+def install_extension(staged: Path, package_dir: Path) -> Path:
+    """Puts the freshly linked extension `staged` into `package_dir` (the file `import torch` loads), but
+    only once it loads: imported here under its real name, so the dynamic loader resolves every symbol
+    (RTLD_NOW) and its init runs. A module that does not load raises BuildFailure naming what is wrong,
+    and the installed one, the last that loaded, stays. The replacement is atomic (a rename).
+
+    This stands in for ld's --no-undefined, which the libraries link with: an extension must leave the
+    Python API undefined (the interpreter provides it; linking libpython would load a second one)."""
+    import faulthandler
+    import importlib.util
+
+    faulthandler.enable()  # a crash in the module's init shows where, and the installed one stays too
+    dest = package_dir / staged.name
+    spec = importlib.util.spec_from_file_location(f"torch.{staged.name.split('.')[0]}", staged)
+    try:
+        spec.loader.exec_module(importlib.util.module_from_spec(spec))  # dlopen, then its (multi-phase) init
+    except Exception as e:  # ImportError from the loader; anything its init raises
+        msg = str(e) if isinstance(e, ImportError) else f"its init raised {type(e).__name__}: {e}"
+        raise BuildFailure(
+            f"the new {staged.name} does not load, so {dest} was not replaced "
+            f"(the last good one stays and still imports):\n  {_explain_load_error(msg)}"
+        ) from None
+    partial = package_dir / "_C-partial.so"  # ignored like _C*.so; a killed install leaves only this
+    shutil.copy(staged, partial)
+    os.replace(partial, dest)
+    return dest
+
+
+def _explain_load_error(msg: str) -> str:
+    """The loader's message, with a missing C++ symbol demangled and traced to the YAML entry naming it."""
+    m = re.search(r"undefined symbol: (\S+)", msg)
+    if not m:
+        return msg
+    mangled = m.group(1)
+    try:
+        symbol = subprocess.run(["c++filt", mangled], capture_output=True, text=True).stdout.strip() or mangled
+    except OSError:
+        symbol = mangled
+    lines = [f"undefined symbol: {symbol}" + (f" ({mangled})" if symbol != mangled else "")]
+    name = symbol.split("(")[0]
+    yaml = ROOT / "aten" / "native_functions.yaml"
+    pattern = re.compile(rf"(?<![\w:]){re.escape(name)}(?![\w:])")
+    found = [i for i, line in enumerate(yaml.read_text().splitlines(), 1) if pattern.search(line)] if name else []
+    where = ", ".join(f"aten/native_functions.yaml:{i}" for i in found[:5])
+    if found:
+        lines.append(
+            f"{where} dispatches to {name}, which no library (TH, THNN, THC, THCUNN) defines: "
+            "fix the name there or define it in aten/src/"
+        )
+    else:
+        lines.append(f"torch/csrc or a generated binding calls {name}, which no linked library defines")
+    return "\n  ".join(lines)
+
+
+def sanitizer_env(build_dir: Path) -> dict[str, str]:
+    """What a Python process needs to run a SANITIZE build of `build_dir` ({} for an unsanitized one): the
+    sanitizer's runtime preloaded (it must come before everything else; CPython is not built with it), and
+    the options: no leak report of the interpreter's own allocations at exit (detect_leaks=0), UBSan stops
+    at its first report (halt_on_error) with a stack, CPython's objects allocated through malloc so that
+    ASan sees them (PYTHONMALLOC), and the suppressions in cmake/sanitizers/<name>.supp, each explained there."""
+    cache = {}
+    for line in (build_dir / "CMakeCache.txt").read_text().splitlines():
+        name, _, value = line.partition("=")
+        if name in ("SANITIZE:STRING", "TORCH_SANITIZER_PRELOAD:INTERNAL"):
+            cache[name.split(":")[0]] = value
+    if not cache.get("SANITIZE"):
+        return {}
+    env = {"LD_PRELOAD": cache["TORCH_SANITIZER_PRELOAD"], "PYTHONMALLOC": "malloc"}
+    defaults = {"address": ("asan", "detect_leaks=0"), "undefined": ("ubsan", "halt_on_error=1:print_stacktrace=1")}
+    for name, options in (defaults.get(s, ("tsan", "")) for s in cache["SANITIZE"].split(",")):
+        supp = ROOT / "cmake" / "sanitizers" / f"{name}.supp"
+        if supp.exists():
+            options += f":suppressions={supp}"
+        env[f"{name.upper()}_OPTIONS"] = options.strip(":")
+    return env
 
 
 @contextmanager
@@ -247,22 +483,44 @@ def main(argv: list[str] | None = None) -> int:
 
     Builds one configuration with the current interpreter (nox sessions run this inside
     their venv, so that venv's cmake, ninja, ccache and nanobind are the ones used).
+    `--install-extension STAGED --package-dir P` is the build's own last step for torch._C;
+    `--sanitizer-env --build-dir B` prints the environment that runs a SANITIZE build.
     """
     import argparse
 
     ap = argparse.ArgumentParser(prog="python -m tools.builder", description=main.__doc__.splitlines()[0])
-    ap.add_argument("--build-dir", type=Path, required=True)
-    ap.add_argument("--package-dir", type=Path, required=True, help="receives _C and lib/")
+    ap.add_argument("--build-dir", type=Path)
+    ap.add_argument("--package-dir", type=Path, help="receives _C and lib/")
     ap.add_argument("--sync-python", action="store_true", help="mirror torch/**/*.py into the package dir")
+    ap.add_argument("--install-extension", type=Path, metavar="STAGED", help=install_extension.__doc__.split(",")[0])
+    ap.add_argument("--sanitizer-env", action="store_true", help="print (JSON) what a Python process needs to run it")
     ap.add_argument("targets", nargs="*")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
+    if args.sanitizer_env:
+        if not args.build_dir:
+            ap.error("--sanitizer-env needs --build-dir")
+        print(json.dumps(sanitizer_env(args.build_dir.resolve())))
+        return 0
+    if args.install_extension:
+        if not args.package_dir:
+            ap.error("--install-extension needs --package-dir")
+        try:
+            dest = install_extension(args.install_extension, args.package_dir)
+        except BuildFailure as e:
+            say(f"torch._C: {e}")
+            return 1
+        say(f"installed {dest} (it loads) in {time.perf_counter() - t0:.2f}s")
+        return 0
+    if not args.build_dir or not args.package_dir:
+        ap.error("--build-dir and --package-dir are required")
     try:
         cfg = Config.from_env(args.build_dir.resolve(), args.package_dir.resolve())
-        if args.sync_python:
-            n = sync_python_sources(cfg.package_dir)
-            say(f"synced {n} changed Python file(s) into {cfg.package_dir}")
-        build(cfg, args.targets)
+        with build_lock(cfg.build_dir):
+            if args.sync_python:
+                n = sync_python_sources(cfg.package_dir)
+                say(f"synced {n} changed Python file(s) into {cfg.package_dir}")
+            build(cfg, args.targets)
     except BuildFailure as e:
         say(f"build FAILED: {e}")
         return 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import shutil
 import subprocess
@@ -38,6 +39,17 @@ def _module(name: str, fix: str, required: bool = True) -> tuple:
     return (f"python: {name}", ver, spec.origin if spec else "", fix, required)
 
 
+def _runtime(cxx: str, lib: str, knob: str) -> tuple:
+    """A sanitizer runtime of the C++ compiler (what SANITIZE=... links and preloads), optional."""
+    try:
+        out = subprocess.run([cxx, f"-print-file-name={lib}"], capture_output=True, text=True).stdout.strip()
+    except OSError:  # no compiler: its own row says so
+        out = ""
+    found = out if os.path.isabs(out) and os.path.exists(out) else ""
+    fix = f"apt-get install {lib.split('.')[0]}<N> matching your g++ (optional: only {knob} needs it)"
+    return (lib, "found" if found else None, found, fix, False)
+
+
 def checks() -> list[tuple]:
     """(what, version or None, where, fix, required) for each piece of the toolchain."""
     cxx = shutil.which("c++") and "c++" or "g++"
@@ -57,6 +69,14 @@ def checks() -> list[tuple]:
             "nvcc",
             "install the CUDA toolkit, or pip install nvidia-cuda-nvcc (optional: USE_CUDA=auto skips CUDA)",
             required=False,
+        ),
+        *(
+            _runtime(cxx, lib, knob)
+            for lib, knob in (
+                ("libasan.so", "SANITIZE=address"),
+                ("libubsan.so", "SANITIZE=undefined"),
+                ("libtsan.so", "SANITIZE=thread"),
+            )
         ),
         _tool(
             "nvidia-smi",

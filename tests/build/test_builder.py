@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from tools import builder
 
+KNOBS = ("USE_CUDA", "TORCH_CUDA_ARCH_LIST", "DEBUG", "REL_WITH_DEB_INFO", "MAX_JOBS", "CMAKE_FRESH", "SANITIZE")
+
 
 def _cfg(monkeypatch, **env) -> builder.Config:
-    for k in ("USE_CUDA", "TORCH_CUDA_ARCH_LIST", "DEBUG", "REL_WITH_DEB_INFO"):
+    for k in KNOBS:
         monkeypatch.delenv(k, raising=False)
     for k, v in env.items():
         monkeypatch.setenv(k, v)
@@ -40,6 +43,83 @@ def test_bad_knob_is_a_clear_failure(monkeypatch):
         _cfg(monkeypatch, USE_CUDA="maybe")
 
 
+@pytest.mark.parametrize(
+    "knob, value, allowed",
+    [
+        ("MAX_JOBS", "abc", "positive integer"),
+        ("MAX_JOBS", "0", "positive integer"),
+        ("MAX_JOBS", "-3", "positive integer"),
+        ("MAX_JOBS", "1.5", "positive integer"),
+        ("USE_CUDA", "2", "auto, 1 or 0"),
+        ("DEBUG", "please", "1 or 0"),
+        ("REL_WITH_DEB_INFO", "2", "1 or 0"),
+        ("CMAKE_FRESH", "sure", "1 or 0"),
+        ("TORCH_CUDA_ARCH_LIST", "garbage", "7.5, 8.0, 9.0a or 9.0+PTX"),
+        ("TORCH_CUDA_ARCH_LIST", "8.0;sm_90", "'sm_90'"),
+        ("TORCH_CUDA_ARCH_LIST", "9.0+ptx", "'9.0+ptx'"),
+        ("TORCH_CUDA_ARCH_LIST", " ; ", "separated by"),
+        ("SANITIZE", "memory", "address, undefined, thread"),
+        ("SANITIZE", "address,thread", "cannot be combined"),
+    ],
+)
+def test_every_knob_is_checked_before_anything_runs(monkeypatch, knob, value, allowed):
+    """A bad value is refused with the knob's name and what it accepts, never a traceback, never
+    silently bent (MAX_JOBS=0 used to become 1) or passed on to CMake's cache."""
+    with pytest.raises(builder.BuildFailure) as e:
+        _cfg(monkeypatch, **{knob: value})
+    assert knob in str(e.value) and allowed in str(e.value) and repr(value).strip("'") in str(e.value)
+
+
+def test_knobs_take_pytorchs_spellings(monkeypatch):
+    assert _cfg(monkeypatch, USE_CUDA="ON").use_cuda == "1"
+    assert _cfg(monkeypatch, USE_CUDA="no").use_cuda == "0"
+    assert _cfg(monkeypatch, USE_CUDA="Auto").use_cuda == _cfg(monkeypatch).use_cuda == "auto"
+    assert _cfg(monkeypatch, DEBUG="true", REL_WITH_DEB_INFO="1").build_type == "Debug"
+    assert _cfg(monkeypatch, REL_WITH_DEB_INFO="y").build_type == "RelWithDebInfo"
+    assert _cfg(monkeypatch, DEBUG="OFF").build_type == "Release"
+    cfg = _cfg(monkeypatch, TORCH_CUDA_ARCH_LIST=" 7.5 8.0,9.0a;10.0+PTX ")
+    assert "-DTORCH_CUDA_ARCH_LIST=7.5;8.0;9.0a;10.0+PTX" in cfg.cmake_args(detect_archs=False)
+    monkeypatch.setenv("MAX_JOBS", "3")
+    assert builder.max_jobs() == 3
+
+
+def test_sanitizers_build_for_the_cpu(monkeypatch):
+    cfg = _cfg(monkeypatch, SANITIZE="undefined, address")
+    assert (cfg.sanitize, cfg.use_cuda) == ("address,undefined", "0")
+    assert "-DSANITIZE=address,undefined" in cfg.cmake_args(detect_archs=False)
+    assert "-DSANITIZE=" in _cfg(monkeypatch).cmake_args(detect_archs=False)  # off clears a sanitized cache
+    with pytest.raises(builder.BuildFailure, match="USE_CUDA=0"):
+        _cfg(monkeypatch, SANITIZE="address", USE_CUDA="1")
+
+
+def test_tools_builder_refuses_a_bad_knob_before_creating_anything(monkeypatch, tmp_path, capsys):
+    """The nox sessions' entry point: a clear message and exit 1, not a traceback, and no build dir."""
+    _cfg(monkeypatch)
+    monkeypatch.setenv("TORCH_CUDA_ARCH_LIST", "garbage")
+    assert builder.main(["--build-dir", str(tmp_path / "b"), "--package-dir", str(tmp_path / "p")]) == 1
+    assert "TORCH_CUDA_ARCH_LIST" in capsys.readouterr().out
+    assert not (tmp_path / "b").exists()
+
+
+def test_cuda_enabled_is_what_cmake_resolved(tmp_path):
+    """Not the presence of build/<config>/aten/src/THC, which a CUDA configuration switched off leaves."""
+    cfg = builder.Config(tmp_path, tmp_path / "torch")
+    (tmp_path / "aten/src/THC").mkdir(parents=True)
+    assert not cfg.cuda_enabled()
+    (tmp_path / "CMakeCache.txt").write_text("USE_CUDA:STRING=auto\nTORCH_CUDA_ENABLED:INTERNAL=OFF\n")
+    assert not cfg.cuda_enabled()
+    (tmp_path / "CMakeCache.txt").write_text("USE_CUDA:STRING=auto\nTORCH_CUDA_ENABLED:INTERNAL=ON\n")
+    assert cfg.cuda_enabled()
+
+
+def test_build_lock_is_reentrant_and_names_its_holder(tmp_path):
+    with builder.build_lock(tmp_path / "b"):
+        with builder.build_lock(tmp_path / "b"):  # configure() inside build() inside a task
+            pass
+        holder = (tmp_path / "b" / builder.LOCK).read_text()
+        assert holder.startswith(f"pid {os.getpid()}: ")
+
+
 def test_build_tools_come_from_the_interpreters_environment(tmp_path, monkeypatch):
     """`.venv/bin/invoke` without an activated venv must still use the venv's ninja and cmake."""
     bin_dir = tmp_path / "venv" / "bin"
@@ -56,3 +136,17 @@ def test_build_tools_come_from_the_interpreters_environment(tmp_path, monkeypatc
     assert args[0] == str(bin_dir / "cmake") and f"-DCMAKE_MAKE_PROGRAM={bin_dir / 'ninja'}" in args
     (bin_dir / "ninja").chmod(0o644)  # not executable: not a tool; nothing on PATH either
     assert builder.tool("ninja", str(python)) == "ninja"
+
+
+def test_sanitizer_env_preloads_the_runtime_of_a_sanitized_build(tmp_path):
+    """What `nox -s tests-sanitize` runs pytest with: nothing for a plain build."""
+    cache = tmp_path / "CMakeCache.txt"
+    cache.write_text("SANITIZE:STRING=\nTORCH_SANITIZER_PRELOAD:INTERNAL=\n")
+    assert builder.sanitizer_env(tmp_path) == {}
+    cache.write_text(
+        "SANITIZE:STRING=address,undefined\nTORCH_SANITIZER_PRELOAD:INTERNAL=/l/libasan.so:/l/libstdc++.so\n"
+    )
+    env = builder.sanitizer_env(tmp_path)
+    assert env["LD_PRELOAD"] == "/l/libasan.so:/l/libstdc++.so"
+    assert "detect_leaks=0" in env["ASAN_OPTIONS"] and "halt_on_error=1" in env["UBSAN_OPTIONS"]
+    assert "TSAN_OPTIONS" not in env
