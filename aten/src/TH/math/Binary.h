@@ -9,16 +9,43 @@
 
 namespace th::math {
 
+/// Integer arithmetic wraps (two's complement), as PyTorch's does: an int32/int64 product or sum
+/// is computed in the unsigned type, where wrapping is defined, so no kernel has signed overflow
+/// (undefined behaviour, which UBSan reports). The narrower types compute in int, which cannot
+/// overflow for them, and round back by the cast; floats are untouched.
+template <typename T>
+struct wrapping {
+  using type = T;
+};
+template <>
+struct wrapping<int32_t> {
+  using type = uint32_t;
+};
+template <>
+struct wrapping<int64_t> {
+  using type = uint64_t;
+};
+template <typename T>
+TH_HOST_DEVICE T wrapping_mul(T a, T b) {
+  using W = typename wrapping<T>::type;
+  return static_cast<T>(W(a) * W(b));
+}
+template <typename T>
+TH_HOST_DEVICE T wrapping_add(T a, T b) {
+  using W = typename wrapping<T>::type;
+  return static_cast<T>(W(a) + W(b));
+}
+
 /// a + alpha * b (add and sub: sub passes -alpha).
 template <typename T>
 struct Add {
   T alpha;
-  TH_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a + alpha * b); }
+  TH_HOST_DEVICE T operator()(T a, T b) const { return wrapping_add(a, wrapping_mul(alpha, b)); }
 };
 
 template <typename T>
 struct Mul {
-  TH_HOST_DEVICE T operator()(T a, T b) const { return static_cast<T>(a * b); }
+  TH_HOST_DEVICE T operator()(T a, T b) const { return wrapping_mul(a, b); }
 };
 
 // bool arithmetic is logical, as in PyTorch (True + True == True).
@@ -126,9 +153,9 @@ TH_HOST_DEVICE T pow(T a, T b) {
     }
     T result = 1;
     while (b) {
-      if (b & 1) result = T(result * a);
+      if (b & 1) result = wrapping_mul(result, a);
       b = T(b >> 1);
-      a = T(a * a);
+      if (b) a = wrapping_mul(a, a);
     }
     return result;
   }

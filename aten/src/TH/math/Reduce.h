@@ -21,15 +21,15 @@ template <typename T>
 struct SumReduce {
   using acc = acc_t<T>;
   static TH_HOST_DEVICE acc identity() { return acc(0); }
-  TH_HOST_DEVICE acc operator()(acc a, T b) const { return a + acc(b); }
-  static TH_HOST_DEVICE acc combine(acc a, acc b) { return a + b; }
+  TH_HOST_DEVICE acc operator()(acc a, T b) const { return wrapping_add(a, acc(b)); }
+  static TH_HOST_DEVICE acc combine(acc a, acc b) { return wrapping_add(a, b); }
 };
 template <typename T>
 struct ProdReduce {
   using acc = acc_t<T>;
   static TH_HOST_DEVICE acc identity() { return acc(1); }
-  TH_HOST_DEVICE acc operator()(acc a, T b) const { return a * acc(b); }
-  static TH_HOST_DEVICE acc combine(acc a, acc b) { return a * b; }
+  TH_HOST_DEVICE acc operator()(acc a, T b) const { return wrapping_mul(a, acc(b)); }
+  static TH_HOST_DEVICE acc combine(acc a, acc b) { return wrapping_mul(a, b); }
 };
 /// max/min propagate NaN (like torch.amax).
 template <typename T>
