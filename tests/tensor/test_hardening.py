@@ -381,3 +381,13 @@ def test_set_num_threads_holds_for_threads_started_later():
         assert seen == [1]
     finally:
         torch.set_num_threads(before)
+
+
+def test_integer_arithmetic_wraps():
+    # two's complement, as in PyTorch (computed in the unsigned type: never undefined behaviour)
+    big = torch.tensor([2**62, -(2**63)])
+    assert (big * 4).tolist() == [0, 0]
+    assert (big + big).tolist() == [-(2**63), 0]
+    assert torch.tensor([2**31 - 1], dtype=torch.int32).add(1).tolist() == [-(2**31)]
+    assert torch.tensor([3]).pow(41).tolist() == [(3**41 + 2**63) % 2**64 - 2**63]
+    assert torch.tensor([2**62, 2**62]).sum().item() == -(2**63)
