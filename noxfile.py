@@ -8,6 +8,7 @@
     nox -s tests-reference   the tensor suite against upstream PyTorch 2.13 (its own venv)
     nox -s fuzz              differential fuzz against upstream (not a default session; tests-cpu runs a short one)
     nox -s tests-sanitize    ASan+UBSan build (not a default session), tensor/autograd suites under it
+    nox -s tests-tsan        ThreadSanitizer build (not a default session), the threading tests under it
 
 Each test session builds its own configuration into build/nox-<session>/ (sharing the
 ccache), puts that build first on the path, and tests it: never the develop build, never
@@ -131,6 +132,15 @@ def tests_sanitize(session: nox.Session) -> None:
     """The tensor and autograd suites on an ASan+UBSan build (USE_CUDA=0) in build/nox-tests-sanitize.
     Not a default session: the instrumented build takes ~3 min cold on 2 cores."""
     _build_and_test(session, "0", "address,undefined", ["tests/tensor", "tests/autograd"])
+
+
+@nox.session(name="tests-tsan")
+def tests_tsan(session: nox.Session) -> None:
+    """The threading tests (tests/tensor/test_hardening.py -k thread: ops, indexing, backward and random
+    draws on four Python threads, the GIL released around their kernels) on a ThreadSanitizer build, which
+    has no OpenMP (TSan cannot see libgomp's fork and join). A data race fails the run. Not a default
+    session (~1.5 min cold)."""
+    _build_and_test(session, "0", "thread", ["tests/tensor/test_hardening.py", "-k", "thread"])
 
 
 @nox.session

@@ -1,9 +1,9 @@
 # SANITIZE=address,undefined | thread (tools/builder.py checks the value; `nox -s tests-sanitize` runs the
 # suites under ASan+UBSan): every C/C++ target of this build (TH, THNN, _C, nanobind) is compiled and linked
 # with the sanitizers, like DEBUG a configuration reconfigured in place. CPU only: nvcc cannot instrument
-# device code, so tools/builder.py turns CUDA off under SANITIZE. TSan builds and runs, but GCC's libgomp
-# is not instrumented: TSan does not see an OpenMP region's fork and join, and reports every parallel_for
-# as racing with the code around it (hundreds of false reports in the suites).
+# device code, so tools/builder.py turns CUDA off under SANITIZE. GCC's libgomp is not instrumented: TSan
+# does not see an OpenMP region's fork and join and reported every parallel_for as racing with the code
+# around it (hundreds of false reports), so a TSan build has no OpenMP (aten/src/TH/CMakeLists.txt).
 # A Python process must load the sanitizer's runtime before anything else (LD_PRELOAD): what to preload
 # is cached as TORCH_SANITIZER_PRELOAD, and the build step that loads _C (its install check) preloads it.
 set(SANITIZE "" CACHE STRING "Sanitizers for every C/C++ target: a comma-separated subset of address, undefined, thread")

@@ -421,8 +421,12 @@ def sanitizer_env(build_dir: Path) -> dict[str, str]:
     if not cache.get("SANITIZE"):
         return {}
     env = {"LD_PRELOAD": cache["TORCH_SANITIZER_PRELOAD"], "PYTHONMALLOC": "malloc"}
-    defaults = {"address": ("asan", "detect_leaks=0"), "undefined": ("ubsan", "halt_on_error=1:print_stacktrace=1")}
-    for name, options in (defaults.get(s, ("tsan", "")) for s in cache["SANITIZE"].split(",")):
+    defaults = {
+        "address": ("asan", "detect_leaks=0"),
+        "undefined": ("ubsan", "halt_on_error=1:print_stacktrace=1"),
+        "thread": ("tsan", "halt_on_error=1"),  # a data race fails the process that has it
+    }
+    for name, options in (defaults[s] for s in cache["SANITIZE"].split(",")):
         supp = ROOT / "cmake" / "sanitizers" / f"{name}.supp"
         if supp.exists():
             options += f":suppressions={supp}"

@@ -323,6 +323,12 @@ def test_threads_doing_ops_indexing_and_backward_get_right_results():
                 assert torch.allclose(w.grad[:, 2], expected) and torch.allclose(w.grad[:, 3], expected)
                 assert (w.grad[:, :2] == 0).all()
                 assert (a // 7).equal(torch.floor_divide(a, 7)) and a.sum().item() == a.numpy().sum()
+                # big enough that the bindings release the GIL: the kernels run on several threads at once
+                big = torch.arange(50_000, dtype=torch.float64) + seed
+                assert (big * 2 - big).equal(big) and big.sum().item() == 50_000 * seed + 49_999 * 25_000
+                assert big[big > seed + 49_990].tolist() == [seed + 49_991.0 + i for i in range(9)]
+                r = torch.empty(50_000).uniform_()  # one default generator, drawn from by every thread
+                assert 0 <= r.min().item() and r.max().item() < 1
         except Exception as e:  # noqa: BLE001  (reported on the main thread)
             errors.append(repr(e))
 
