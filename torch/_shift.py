@@ -80,6 +80,10 @@ def bitwise_right_shift(input, other) -> Tensor:
 def _in_place(fn, name: str):
     def method(self: Tensor, other) -> Tensor:
         result = fn(self, other)
+        if result.shape != self.shape:  # checked here: copy_ into an empty self checks nothing (as upstream's)
+            raise RuntimeError(
+                f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(result.shape)}"
+            )
         if not torch.can_cast(result.dtype, self.dtype):
             raise RuntimeError(
                 f"result type {_NAMES[result.dtype]} can't be cast to the desired output type {_NAMES[self.dtype]}"
