@@ -142,6 +142,8 @@ void check_in_storage(const IntList& sizes, const IntList& strides, int64_t offs
 
 Tensor make_view(const Tensor& base, IntList sizes, IntList strides, int64_t offset, ScalarType dtype) {
   if (dtype == ScalarType::Undefined) dtype = base.dtype();
+  TH_CHECK(!size_overflows(sizes, 1),
+           "numel: integer multiplication overflow");  // PyTorch's message for views
   check_in_storage(sizes, strides, offset, th::element_size(dtype), base.storage()->nbytes());
   auto impl = std::make_shared<TensorImpl>();
   impl->storage = base.storage();

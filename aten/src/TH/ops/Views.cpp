@@ -16,8 +16,10 @@ Tensor as_strided(const Tensor& self, const IntList& size, const IntList& stride
     TH_CHECK(stride[d] >= 0, "as_strided: Negative strides are not supported at the moment, got strides: ",
              shape_str(stride));
   }
-  return make_view(self, size, stride,
-                   storage_offset.value_or(self.storage_offset()));  // bounds checked there
+  const int64_t offset = storage_offset.value_or(self.storage_offset());
+  // checked against the storage first: PyTorch's message for as_strided names the storage, not numel
+  check_in_storage(size, stride, offset, self.element_size(), self.storage()->nbytes());
+  return make_view(self, size, stride, offset);
 }
 
 namespace {
