@@ -92,12 +92,26 @@ def _checked_astype(arr: np.ndarray, want: torch.dtype) -> np.ndarray:
             return arr.astype(target)
     info = np.iinfo(target)
     low = -int(info.max) if info.min == 0 else int(info.min)
+    if arr.dtype == object:  # Python ints exactly; the floats among them as a float array is converted
+        flat = arr.ravel()
+        ints = [isinstance(x, int) for x in flat]
+        if not all(-(2**63) <= x < 2**63 for x, i in zip(flat, ints) if i):
+            raise ValueError("Overflow when unpacking long long")  # a Python int past int64, as PyTorch
+        if not all(low <= x <= int(info.max) for x, i in zip(flat, ints) if i):
+            raise RuntimeError(f"value cannot be converted to type {np.dtype(target).name} without overflow")
+        out = np.empty(len(flat), dtype=target)
+        unsigned = info.min == 0  # negatives wrap into an unsigned type (down to -max, checked above)
+        out[ints] = [x % (int(info.max) + 1) if unsigned and x < 0 else x for x, i in zip(flat, ints) if i]
+        floats = [not i for i in ints]
+        out[floats] = _checked_astype(np.array([x for x, i in zip(flat, ints) if not i], np.float64), want)
+        return out
     with np.errstate(invalid="ignore"):
         inside = (arr >= low) & (arr <= int(info.max))
     if not np.all(inside):
         raise RuntimeError(f"value cannot be converted to type {np.dtype(target).name} without overflow")
     if arr.dtype.kind == "f":
-        arr = np.trunc(arr).astype(np.int64)
+        with np.errstate(invalid="ignore"):  # 2**63 as a float wraps to int64's lowest, as in PyTorch
+            arr = np.trunc(arr).astype(np.int64)
     return arr.astype(target)
 
 
@@ -124,6 +138,11 @@ def _infer(data, want: torch.dtype | None = None) -> tuple[np.ndarray, torch.dty
     except ValueError:
         raise (_ragged_error(data) or TypeError("not a sequence")) from None
     if want is not None and want != dtype and want in _TO_NUMPY:
+        if dtype.is_floating_point and not (want.is_floating_point or want == torch.bool):
+            # ints mixed with floats into an integer dtype: each number converts exactly, never through a
+            # double (2**63 - 1 would round up to 2**63 and wrap); the float parse above checked the shape
+            exact = np.array(data, dtype=object)
+            return _checked_astype(exact, want).reshape(arr.shape), None
         return _checked_astype(arr, want), None
     return arr, (None if dtype in _TO_NUMPY else dtype)
 

@@ -404,3 +404,17 @@ def test_in_place_shifts_never_resize_an_empty_self():
     with pytest.raises(RuntimeError, match="doesn't match the broadcast shape"):
         x.bitwise_right_shift_(torch.tensor([[[-9]]], dtype=torch.int32))
     assert x.shape == (3, 0)
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.int32, torch.uint8], ids=str)
+def test_tensor_of_mixed_ints_and_floats_converts_each_number_exactly(dtype):
+    # found by the fuzz: the list was parsed as float64 first, and 2**63 - 1 rounded up and wrapped
+    if dtype == torch.int64:
+        assert torch.tensor([2**63 - 1, -3.0], dtype=dtype).tolist() == [2**63 - 1, -3]
+        assert torch.tensor([[-(2**63), -2.7]], dtype=dtype).tolist() == [[-(2**63), -2]]
+    assert torch.tensor([True, 2.5], dtype=dtype).tolist() == [1, 2]
+    assert torch.tensor([-1, 2.9], dtype=dtype).tolist() == ([255, 2] if dtype == torch.uint8 else [-1, 2])
+    with pytest.raises(RuntimeError, match="without overflow"):
+        torch.tensor([float("nan"), 1], dtype=dtype)
+    with pytest.raises(ValueError, match="Overflow when unpacking long long"):
+        torch.tensor([2**63, 1.0], dtype=dtype)
