@@ -2,7 +2,6 @@
 // The GIL around the libraries' calls: released while a long kernel runs, as PyTorch's bindings do,
 // so that Python threads run alongside it (and the kernel's own OpenMP threads do not wait on it).
 #include <initializer_list>
-#include <utility>
 
 #include <TH/Parallel.h>
 #include <TH/Tensor.h>

@@ -14,26 +14,15 @@ namespace th::math {
 /// (undefined behaviour, which UBSan reports). The narrower types compute in int, which cannot
 /// overflow for them, and round back by the cast; floats are untouched.
 template <typename T>
-struct wrapping {
-  using type = T;
-};
-template <>
-struct wrapping<int32_t> {
-  using type = uint32_t;
-};
-template <>
-struct wrapping<int64_t> {
-  using type = uint64_t;
-};
+using wrapping_t = std::conditional_t<std::is_same_v<T, int32_t>, uint32_t,
+                                      std::conditional_t<std::is_same_v<T, int64_t>, uint64_t, T>>;
 template <typename T>
 TH_HOST_DEVICE T wrapping_mul(T a, T b) {
-  using W = typename wrapping<T>::type;
-  return static_cast<T>(W(a) * W(b));
+  return static_cast<T>(wrapping_t<T>(a) * wrapping_t<T>(b));
 }
 template <typename T>
 TH_HOST_DEVICE T wrapping_add(T a, T b) {
-  using W = typename wrapping<T>::type;
-  return static_cast<T>(W(a) + W(b));
+  return static_cast<T>(wrapping_t<T>(a) + wrapping_t<T>(b));
 }
 
 /// a + alpha * b (add and sub: sub passes -alpha).
