@@ -1,4 +1,5 @@
-"""Shared pytest setup: report which torch is under test and refuse the wrong one.
+"""Shared pytest setup: report which torch is under test and refuse the wrong one; the `device` of
+device-generic tests.
 
 torch is imported lazily: tests/build has no torch of its own (it builds copies of the tree).
 """
@@ -59,3 +60,23 @@ def pytest_configure(config):
         raise pytest.UsageError(f"the build under test is not importable: {torch}")
     if Path(torch.__file__).resolve().parent != Path(expect).resolve():
         raise pytest.UsageError(f"testing the wrong torch: imported {torch.__file__}, expected the build in {expect}")
+
+
+DEVICES = ("cpu", "cuda")
+NO_CUDA = "CUDA not available: no GPU on this machine (torch.cuda.is_available() is False)"
+
+
+@pytest.fixture(params=DEVICES)
+def device(request) -> str:
+    """The device of a device-generic test (one that takes `device`), which runs once per device as
+    with PyTorch's instantiate_device_type_tests: 'cpu', and 'cuda', which skips (with one reason,
+    NO_CUDA) where no GPU is present."""
+    if request.param == "cuda" and not _torch().cuda.is_available():
+        pytest.skip(NO_CUDA)
+    return request.param
+
+
+def pytest_runtest_setup(item):
+    """Tests marked `cuda` skip with the same one reason where no GPU is present."""
+    if item.get_closest_marker("cuda") and not _torch().cuda.is_available():
+        pytest.skip(NO_CUDA)

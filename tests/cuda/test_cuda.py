@@ -7,7 +7,7 @@ import pytest
 
 import torch
 
-gpu = pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA GPU: torch.cuda.is_available() is False")
+gpu = pytest.mark.cuda  # skips, with one reason, where no GPU is present (tests/conftest.py)
 
 
 @pytest.mark.skipif(torch.cuda.is_available(), reason="checks the no-GPU behaviour")

@@ -17,28 +17,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_pointwise import BINARY as TABLE_BINARY
-from test_pointwise import LAYOUTS
-from test_pointwise import UNARY as TABLE_UNARY
+from opinfo import EPS, bf16_round, round_to
 
 import torch
 
 HALVES = (torch.float16, torch.bfloat16)
-EPS = {torch.float16: 2.0**-10, torch.bfloat16: 2.0**-7}
-
-
-def bf16_round(x: np.ndarray) -> np.ndarray:
-    """float32 -> bfloat16 -> float32 with round-to-nearest-even (NaN stays NaN)."""
-    bits = np.ascontiguousarray(x, dtype=np.float32).view(np.uint32).astype(np.uint64)
-    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16) << 16
-    out = rounded.astype(np.uint32).view(np.float32)
-    return np.where(np.isnan(x), np.float32(np.nan), out)
-
-
-def round_to(dtype, x: np.ndarray) -> np.ndarray:
-    """float32 values rounded to `dtype`, returned as float32."""
-    x = np.asarray(x, dtype=np.float32)
-    return x.astype(np.float16).astype(np.float32) if dtype == torch.float16 else bf16_round(x)
 
 
 def as_f32(t: torch.Tensor) -> np.ndarray:
@@ -249,33 +232,6 @@ class TestVectorizedPaths:
         assert p.returncode == 0, p.stderr[-2000:]
 
 
-UNARY = {
-    "exp": (np.exp, (-3, 3)),
-    "log": (np.log, (0.1, 5)),
-    "sqrt": (np.sqrt, (0.1, 5)),
-    "rsqrt": (lambda x: 1 / np.sqrt(x), (0.1, 5)),
-    "sin": (np.sin, (-3, 3)),
-    "tanh": (np.tanh, (-3, 3)),
-    "sigmoid": (lambda x: 1 / (1 + np.exp(-x)), (-3, 3)),
-    "neg": (np.negative, (-3, 3)),
-    "abs": (np.abs, (-3, 3)),
-    "floor": (np.floor, (-3, 3)),
-    "round": (np.round, (-3, 3)),
-    "reciprocal": (lambda x: 1 / x, (0.5, 4)),
-}
-
-BINARY = {
-    "add": np.add,
-    "sub": np.subtract,
-    "mul": np.multiply,
-    "div": np.divide,
-    "maximum": np.maximum,
-    "minimum": np.minimum,
-    "atan2": np.arctan2,
-    "remainder": lambda a, b: a - np.floor(a / b) * b,
-}
-
-
 def assert_close_rounded(dtype, got: torch.Tensor, want32: np.ndarray, ulps=1):
     """got (a 16-bit tensor) equals the float32 reference rounded to dtype, within `ulps` ulps."""
     assert got.dtype == dtype
@@ -285,23 +241,6 @@ def assert_close_rounded(dtype, got: torch.Tensor, want32: np.ndarray, ulps=1):
 
 @pytest.mark.parametrize("dtype", HALVES)
 class TestOps:
-    @pytest.mark.parametrize("name", sorted(UNARY))
-    def test_unary(self, dtype, name):
-        ref, (lo, hi) = UNARY[name]
-        t, x = sample(dtype, (7, 9), lo, hi)
-        assert_close_rounded(dtype, getattr(torch, name)(t), ref(x))
-        assert_close_rounded(dtype, getattr(torch, name)(t.t()), ref(x.T))  # non-contiguous
-        out = t.clone()
-        getattr(out, name + "_")()
-        assert_close_rounded(dtype, out, ref(x))
-
-    @pytest.mark.parametrize("name", sorted(BINARY))
-    def test_binary_broadcast(self, dtype, name):
-        a, x = sample(dtype, (5, 6), 0.5, 3, seed=1)
-        b, y = sample(dtype, (6,), 0.5, 3, seed=2)
-        assert_close_rounded(dtype, getattr(torch, name)(a, b), BINARY[name](x, y))
-        assert_close_rounded(dtype, getattr(torch, name)(a.t(), b[:5]), BINARY[name](x.T, y[:5]))
-
     def test_add_alpha_and_scalars(self, dtype):
         a, x = sample(dtype, (4, 4), seed=3)
         b, y = sample(dtype, (4, 4), seed=4)
@@ -382,42 +321,6 @@ class TestOps:
     def test_bitwise_is_refused(self, dtype):
         with pytest.raises(RuntimeError, match="not implemented for"):
             torch.ones(2, dtype=dtype) & torch.ones(2, dtype=dtype)
-
-
-# Every op of the pointwise OpInfo tables (test_pointwise.py) in the 16-bit floats: inputs rounded
-# to the type, the reference computed in float32 (the type both we and PyTorch compute in) and
-# rounded back, within one ulp (libm results may differ in the last float32 bit).
-
-
-@pytest.mark.parametrize("dtype", HALVES)
-@pytest.mark.parametrize("op", TABLE_UNARY, ids=lambda o: o.name)
-@pytest.mark.parametrize("layout", LAYOUTS)
-def test_every_unary_op(dtype, op, layout):
-    tview, aview = LAYOUTS[layout]
-    t, x = sample(dtype, (3, 4), *op.domain, seed=12)
-    with np.errstate(all="ignore"):
-        want = np.asarray(op.ref(aview(x)), dtype=np.float32)
-    assert_close_rounded(dtype, getattr(torch, op.name)(tview(t)), want)
-
-
-@pytest.mark.parametrize("dtype", HALVES)
-@pytest.mark.parametrize("op", [op for op in TABLE_BINARY if torch.float32 in op.dtypes], ids=lambda o: o.name)
-@pytest.mark.parametrize("layout", LAYOUTS)
-def test_every_binary_op(dtype, op, layout):
-    tview, aview = LAYOUTS[layout]
-    a, x = sample(dtype, (3, 4), seed=13)
-    b, y = sample(dtype, (3, 4), *op.rhs_domain, seed=14)
-    if op.nonzero_rhs:
-        y = np.where(y == 0, np.float32(1), y)
-        b = torch.from_numpy(y.copy()).to(dtype)
-    got = getattr(torch, op.name)(tview(a), tview(b))
-    with np.errstate(all="ignore"):
-        want = op.ref(aview(x), aview(y))
-    if op.bool_out:
-        assert got.dtype == torch.bool
-        np.testing.assert_array_equal(got.numpy(), want)
-    else:
-        assert_close_rounded(dtype, got, np.asarray(want, dtype=np.float32))
 
 
 @pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
