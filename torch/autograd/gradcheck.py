@@ -41,7 +41,7 @@ def _numerical_jacobian(func, inputs, out_index: int, eps: float) -> list:
             set_(x, idx, orig - eps)
             minus = _as_tuple(func(*inputs))[out_index].detach().clone()
             set_(x, idx, orig)
-            rows.append(((plus - minus) / (2 * eps)).reshape(-1).to(torch.float64).numpy().copy())
+            rows.append(((plus - minus) / (2 * eps)).reshape(-1).to(torch.float64).cpu().numpy().copy())
         jacobians.append(rows)
     return jacobians
 
@@ -59,7 +59,7 @@ def _analytical_jacobian(func, inputs, out_index: int, create_graph: bool = Fals
         grads = torch.autograd.grad(out, diff_inputs, g, retain_graph=True, allow_unused=True)
         for k, gk in enumerate(grads):
             if gk is not None:
-                cols[k][:, j] = gk.detach().reshape(-1).to(torch.float64).numpy()
+                cols[k][:, j] = gk.detach().reshape(-1).to(torch.float64).cpu().numpy()
     return cols
 
 
@@ -147,7 +147,8 @@ def gradgradcheck(
 
         rng = np.random.default_rng(0)
         grad_outputs = tuple(
-            torch.from_numpy(rng.standard_normal(tuple(o.shape))).to(o.dtype).requires_grad_() for o in outputs
+            torch.from_numpy(rng.standard_normal(tuple(o.shape))).to(o.device, o.dtype).requires_grad_()
+            for o in outputs
         )
     grad_outputs = _as_tuple(grad_outputs)
     n_in = len(inputs)
