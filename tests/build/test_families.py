@@ -1,0 +1,84 @@
+"""One stem per op family (DESIGN.md §2): TH/ops/<Family>.h declares the family's kernels, and only
+that family's files include it, so adding or changing a stub recompiles that family and nothing else."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+FAMILIES = sorted(p.stem for p in (ROOT / "aten/src/TH/ops").glob("*.h") if p.stem != "Pointwise")
+# entry points of one family that start another family's kernel (arange/linspace fill with range_stub)
+ALSO = {"Fill": {"aten/src/TH/ops/Factories.cpp"}}
+
+
+def family_sources(family: str) -> set[str]:
+    """The sources of a family's stem: ops/<F>.cpp, cpu/<F>Kernels.cpp, THC/<F>[<Part>]Kernels.cu."""
+    src = ROOT / "aten/src"
+    files = {src / f"TH/ops/{family}.cpp", src / f"TH/cpu/{family}Kernels.cpp"}
+    files |= set((src / "THC").glob(f"{family}*Kernels.cu"))
+    return {str(p.relative_to(ROOT)) for p in files if p.exists()} | ALSO.get(family, set())
+
+
+def dependents(repo, header: str) -> set[str]:
+    """The sources whose objects depend on `header`, from the deps Ninja recorded in the last build."""
+    out = repo.run("ninja", "-C", "build/develop", "-t", "deps").stdout
+    users, source = set(), None
+    for line in out.splitlines():
+        if not line.startswith(" "):  # "<object>: #deps N, deps mtime ..."
+            source = None
+            continue
+        dep = line.strip()
+        if source is None:  # the first dependency of an object is its source file
+            source = str(Path(dep).resolve().relative_to(repo.path.resolve())) if "aten/src" in dep else ""
+        if dep.endswith(header) and source:
+            users.add(source)
+    return users
+
+
+def test_every_family_has_the_mirrored_stems():
+    """Each ops/<F>.h has its entry points and its CPU loop; the CUDA twin shares the stem."""
+    assert FAMILIES, "no family headers found"
+    src = ROOT / "aten/src"
+    for family in FAMILIES:
+        assert (src / f"TH/ops/{family}.cpp").exists(), family
+        assert (src / f"TH/cpu/{family}Kernels.cpp").exists(), family
+        assert list((src / "THC").glob(f"{family}*Kernels.cu")), family
+    assert not (src / "TH/Kernels.h").exists(), "one stub header per family, not one for all"
+    stubs = re.compile(r"TH_DECLARE_STUB")
+    for header in src.rglob("*.h"):
+        if stubs.search(header.read_text()):
+            assert header.parent.name == "ops", f"{header}: stubs are declared in ops/<Family>.h"
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_family_header_is_included_by_its_family_only(repo, family):
+    users = dependents(repo, f"TH/ops/{family}.h")
+    assert users, f"nothing includes TH/ops/{family}.h"
+    assert users <= family_sources(family), sorted(users - family_sources(family))
+
+
+def test_cuda_family_headers_are_included_by_their_twins_only(cuda_repo):
+    for family in FAMILIES:
+        users = dependents(cuda_repo, f"TH/ops/{family}.h")
+        assert users <= family_sources(family), (family, sorted(users - family_sources(family)))
+        assert any(u.endswith(".cu") for u in users), f"no CUDA kernel registers {family}'s stubs"
+
+
+def test_editing_a_family_header_recompiles_that_family_only(repo):
+    header = repo.path / "aten/src/TH/ops/Unary.h"
+    original = header.read_text()
+    try:
+        repo.append("aten/src/TH/ops/Unary.h", "\n// a stub edit\n")
+        steps = repo.steps(repo.invoke("rebuild-lib", "--name", "TH").stdout)
+        compiled = sorted(s.rsplit("/", 1)[-1] for s in steps if s.startswith("Building"))
+        assert compiled == ["Unary.cpp.o", "UnaryKernels.cpp.o"], steps
+        assert steps[-1].startswith("Linking") and steps[-1].endswith("libTH.so"), steps
+        assert repo.explain() == ""  # no other library, and not _C
+    finally:
+        header.write_text(original)
+        repo.invoke("build")
