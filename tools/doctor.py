@@ -9,6 +9,8 @@ import shutil
 import subprocess
 import sys
 
+from tools.builder import tool
+
 PIP = f"{sys.executable} -m pip install"
 
 
@@ -22,7 +24,8 @@ def _version(cmd: list[str]) -> str | None:
 
 
 def _tool(name: str, fix: str, required: bool = True, args=("--version",)) -> tuple:
-    path = shutil.which(name)
+    """The program the build would run (builder.tool: this environment's scripts dir first, then PATH)."""
+    path = shutil.which(tool(name))
     return (name, _version([path, *args]) if path else None, path or "", fix, required)
 
 

@@ -1,19 +1,32 @@
-"""The Python-level part of torch.Tensor: operators, conversions, printing.
+"""The Python-level part of torch.Tensor: operators, conversions, Python protocols (pickle, copy,
+DLPack, NumPy), and the torch functions that ask what a tensor is (is_tensor, numel, is_floating_point).
 
-The class itself is torch._C.Tensor (ops are generated bindings); this module adds what is
-simplest in Python.
+The class itself is torch._C.Tensor (ops are generated bindings); each method here is added with
+torch._registry.register. Composites with a method form live in torch/_refs/, printing in
+torch/_tensor_str.py, the autograd API in torch/autograd/tensor_api.py.
 """
 
 from __future__ import annotations
 
 import torch
+from torch import _C
 from torch._C import Tensor
-from torch._tensor_str import tensor_repr
+from torch._dtypes import BY_DTYPE, BY_LEGACY_TYPE, DTYPES
+from torch._registry import register
+
+
+def host_values(t: Tensor):
+    """The values of `t` as a NumPy array in host memory (bfloat16, which NumPy lacks, as float32)."""
+    t = t.detach().cpu()
+    return (t.float() if BY_DTYPE[t.dtype].numpy is None else t).numpy()
+
+
+# ---- operators: the C++ methods take tensors and Python numbers
 
 
 def _reflected(op: str):
     """`other <op> self` for a Python number on the left (torch.<op>(other, self))."""
-    fn = getattr(torch, op)
+    fn = getattr(_C, op)
 
     def method(self, other):
         return fn(other, self)
@@ -36,83 +49,7 @@ def _comparison(op: str):
     return method
 
 
-def host_values(t: Tensor):
-    """The values of `t` as a NumPy array in host memory (bfloat16, which NumPy lacks, as float32)."""
-    t = t.detach().cpu()
-    return (t.float() if t.dtype == torch.bfloat16 else t).numpy()
-
-
-def _item(self: Tensor):
-    """The value of a one-element tensor as a Python number."""
-    if self.numel() != 1:
-        raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
-    return host_values(self).reshape(()).item()
-
-
-def _tolist(self: Tensor):
-    """The tensor as (nested) Python lists."""
-    return host_values(self).tolist()
-
-
-_TYPE_NAMES = {
-    "torch.float32": "FloatTensor",
-    "torch.float64": "DoubleTensor",
-    "torch.float16": "HalfTensor",
-    "torch.bfloat16": "BFloat16Tensor",
-    "torch.int64": "LongTensor",
-    "torch.int32": "IntTensor",
-    "torch.int16": "ShortTensor",
-    "torch.int8": "CharTensor",
-    "torch.uint8": "ByteTensor",
-    "torch.bool": "BoolTensor",
-}
-_DTYPE_OF_TYPE_NAME = {name: dtype.replace("torch.", "") for dtype, name in _TYPE_NAMES.items()}
-
-
-def _type(self: Tensor, dtype=None, non_blocking: bool = False):
-    """With no dtype, the legacy type name ('torch.FloatTensor', 'torch.cuda.HalfTensor'); else
-    the tensor converted to `dtype` (a torch.dtype or such a name)."""
-    if dtype is None:
-        name = _TYPE_NAMES[str(self.dtype)]
-        return f"torch.cuda.{name}" if self.device.type == "cuda" else f"torch.{name}"
-    if isinstance(dtype, str):
-        name = dtype.rsplit(".", 1)[-1]
-        if name not in _DTYPE_OF_TYPE_NAME:
-            raise ValueError(f"invalid type: '{dtype}'")
-        device = "cuda" if ".cuda." in dtype else "cpu"
-        return self.to(device, getattr(torch, _DTYPE_OF_TYPE_NAME[name]), non_blocking)
-    return self.to(dtype, non_blocking=non_blocking)
-
-
-def _cpu(self: Tensor) -> Tensor:
-    """This tensor in CPU memory (itself if already there)."""
-    return self.to("cpu")
-
-
-def _cuda(self: Tensor, device=None) -> Tensor:
-    """This tensor in GPU memory."""
-    return self.to(torch.device("cuda", device) if isinstance(device, int) else device or "cuda")
-
-
-def _array(self: Tensor, dtype=None):
-    arr = self.cpu().numpy()
-    return arr if dtype is None else arr.astype(dtype)
-
-
-def _iter(self: Tensor):
-    """Iterates over the first dimension (views), like PyTorch."""
-    if self.dim() == 0:
-        raise TypeError("iteration over a 0-d tensor")
-    return (self[i] for i in range(len(self)))
-
-
-def _bool(self: Tensor) -> bool:
-    if self.numel() != 1:
-        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
-    return bool(_item(self))
-
-
-# Python operator -> (op, reflected form); the C++ methods take tensors and Python numbers
+# Python operator -> (op, reflected form when the op is commutative)
 _OPERATORS = {
     "add": ("add", "add"),
     "sub": ("sub", None),
@@ -127,83 +64,115 @@ _OPERATORS = {
     "matmul": ("matmul", None),
 }
 
-
-def _index_put_(self: Tensor, indices, values, accumulate: bool = False) -> Tensor:
-    """self[indices] = values (+= with accumulate) for a tuple of index tensors."""
-    from torch import _indexing  # noqa: PLC0415
-
-    return _indexing.index_put_(self, tuple(indices), values, accumulate)
-
-
-def _dlpack(self: Tensor, *, stream=None, max_version=None, dl_device=None, copy=None):
-    """DLPack export: a capsule over this tensor's memory (any dtype, CPU or CUDA), made by
-    nanobind's ndarray. A CUDA tensor's pending kernels finish first unless stream is -1."""
-    if self.requires_grad:
-        raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
-    if self.is_cuda and stream != -1:
-        torch.cuda.synchronize(self.device)
-    given = {"max_version": max_version, "dl_device": dl_device, "copy": copy}
-    return torch._C._dlpack_view(self).__dlpack__(**{k: v for k, v in given.items() if v is not None})
-
-
-def _dlpack_device(self: Tensor) -> tuple:
-    return (1, 0) if self.device.type == "cpu" else (2, self.device.index or 0)
-
-
-def _new_tensor(self: Tensor, data, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """A tensor of `data` with this tensor's dtype and device unless given."""
-    return torch.tensor(
-        data,
-        dtype=self.dtype if dtype is None else dtype,
-        device=self.device if device is None else device,
-        requires_grad=requires_grad,
+for _dunder, (_op, _commutative) in _OPERATORS.items():
+    register(getattr(Tensor, _op), name=f"__{_dunder}__", function=False, method=True)
+    register(
+        getattr(Tensor, _commutative) if _commutative else _reflected(_op),
+        name=f"__r{_dunder}__",
+        function=False,
+        method=True,
     )
+    if hasattr(Tensor, _op + "_"):  # `a @= b` falls back to `a = a @ b`, as in PyTorch
+        register(getattr(Tensor, _op + "_"), name=f"__i{_dunder}__", function=False, method=True)
+for _op in ("eq", "ne", "lt", "le", "gt", "ge"):
+    register(_comparison(_op), function=False, method=True)
+register(object.__hash__, name="__hash__", function=False, method=True)  # defining __eq__ would drop it
+register(Tensor.neg, name="__neg__", function=False, method=True)
+register(Tensor.abs, name="__abs__", function=False, method=True)
+register(Tensor.bitwise_not, name="__invert__", function=False, method=True)
 
 
-def _new_factory(factory):
-    def method(self: Tensor, *size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-        return factory(
-            *size,
-            dtype=self.dtype if dtype is None else dtype,
-            device=self.device if device is None else device,
-            requires_grad=requires_grad,
-        )
-
-    method.__doc__ = f"torch.{factory.__name__}(size) with this tensor's dtype and device unless given."
-    return method
+@register(name="__pos__", function=False, method=True)
+def _pos(self: Tensor) -> Tensor:
+    """+t is t."""
+    return self
 
 
-def _new_full(self: Tensor, size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
-    """torch.full(size, fill_value) with this tensor's dtype and device unless given."""
-    return torch.full(
-        size,
-        fill_value,
-        dtype=self.dtype if dtype is None else dtype,
-        device=self.device if device is None else device,
-        requires_grad=requires_grad,
-    )
+# ---- conversions
+
+for _d in DTYPES:  # t.float(), t.long(), ...
+    register(lambda self, _d=_d.dtype: self.to(_d), name=_d.method, function=False, method=True)
 
 
-def _inplace_view(view, name: str):
-    """The in-place form of a view op (t_, transpose_, ...): self takes the view's sizes, strides
-    and offset, as PyTorch's in-place view ops do."""
-
-    def method(self, *args, **kwargs):
-        v = view(self, *args, **kwargs)
-        return self.as_strided_(v.shape, v.stride(), v.storage_offset())
-
-    method.__name__ = name
-    method.__doc__ = f"{view.__name__} in place: self becomes that view of its storage."
-    return method
+@register(name="item", function=False, method=True)
+def _item(self: Tensor):
+    """The value of a one-element tensor as a Python number."""
+    if self.numel() != 1:
+        raise RuntimeError(f"a Tensor with {self.numel()} elements cannot be converted to Scalar")
+    return host_values(self).reshape(()).item()
 
 
-def _contains(self: Tensor, element) -> bool:
-    """`element in t`: whether any element of t equals element (a number or a tensor), as PyTorch."""
-    if isinstance(element, (Tensor, int, float, bool)):
-        return bool((self == element).any().item())
-    raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}.")
+@register(function=False, method=True)
+def tolist(self: Tensor):
+    """The tensor as (nested) Python lists."""
+    return host_values(self).tolist()
 
 
+@register(name="type", function=False, method=True)
+def _type(self: Tensor, dtype=None, non_blocking: bool = False):
+    """With no dtype, the legacy type name ('torch.FloatTensor', 'torch.cuda.HalfTensor'); else
+    the tensor converted to `dtype` (a torch.dtype or such a name)."""
+    if dtype is None:
+        name = BY_DTYPE[self.dtype].legacy_type
+        return f"torch.cuda.{name}" if self.device.type == "cuda" else f"torch.{name}"
+    if isinstance(dtype, str):
+        name = dtype.rsplit(".", 1)[-1]
+        if name not in BY_LEGACY_TYPE:
+            raise ValueError(f"invalid type: '{dtype}'")
+        device = "cuda" if ".cuda." in dtype else "cpu"
+        return self.to(device, BY_LEGACY_TYPE[name].dtype, non_blocking)
+    return self.to(dtype, non_blocking=non_blocking)
+
+
+@register(function=False, method=True)
+def type_as(self: Tensor, other: Tensor) -> Tensor:
+    """self converted to other's dtype."""
+    return self.to(other.dtype)
+
+
+@register(function=False, method=True)
+def cpu(self: Tensor) -> Tensor:
+    """This tensor in CPU memory (itself if already there)."""
+    return self.to("cpu")
+
+
+@register(function=False, method=True)
+def cuda(self: Tensor, device=None) -> Tensor:
+    """This tensor in GPU memory."""
+    return self.to(torch.device("cuda", device) if isinstance(device, int) else device or "cuda")
+
+
+@register(name="__array__", function=False, method=True)
+def _array(self: Tensor, dtype=None):
+    """np.asarray(t): the values in a NumPy array (of `dtype` if given)."""
+    arr = self.cpu().numpy()
+    return arr if dtype is None else arr.astype(dtype)
+
+
+register(1000, name="__array_priority__", function=False, method=True)  # NumPy defers: np.float64(2) * t is a tensor
+
+
+@register(name="__bool__", function=False, method=True)
+def _bool(self: Tensor) -> bool:
+    """bool(t) of a one-element tensor."""
+    if self.numel() != 1:
+        raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+    return bool(_item(self))
+
+
+@register(name="__float__", function=False, method=True)
+def _float(self: Tensor) -> float:
+    """float(t) of a one-element tensor."""
+    return float(_item(self))
+
+
+@register(name="__int__", function=False, method=True)
+def _int(self: Tensor) -> int:
+    """int(t) of a one-element tensor."""
+    return int(_item(self))
+
+
+@register(name="__index__", function=False, method=True)
 def _index(self: Tensor) -> int:
     """operator.index(t) for a one-element integer (or bool) tensor (list indexing, range(), slices)."""
     if self.dtype.is_floating_point or self.numel() != 1:
@@ -211,6 +180,7 @@ def _index(self: Tensor) -> int:
     return int(_item(self))
 
 
+@register(name="__format__", function=False, method=True)
 def _format(self: Tensor, spec: str) -> str:
     """format(t, spec): a 0-dim tensor formats as its value (f"{loss:.3f}"), others as object does."""
     if self.dim() == 0:
@@ -218,8 +188,27 @@ def _format(self: Tensor, spec: str) -> str:
     return object.__format__(self, spec)
 
 
+# ---- Python protocols
+
+
+@register(name="__iter__", function=False, method=True)
+def _iter(self: Tensor):
+    """Iterates over the first dimension (views), like PyTorch."""
+    if self.dim() == 0:
+        raise TypeError("iteration over a 0-d tensor")
+    return (self[i] for i in range(len(self)))
+
+
+@register(name="__contains__", function=False, method=True)
+def _contains(self: Tensor, element) -> bool:
+    """`element in t`: whether any element of t equals element (a number or a tensor), as PyTorch."""
+    if isinstance(element, (Tensor, int, float, bool)):
+        return bool((self == element).any().item())
+    raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}.")
+
+
 def _rebuild(data: bytes, dtype: torch.dtype, shape: tuple, requires_grad: bool, device: str) -> Tensor:
-    """Unpickles a tensor written by _reduce_ex."""
+    """Unpickles a tensor written by _reduce_ex (pickles name it: torch._tensor._rebuild)."""
     import numpy as np  # noqa: PLC0415
 
     flat = torch.from_numpy(np.frombuffer(bytearray(data), dtype=np.uint8)).view(dtype)
@@ -227,6 +216,7 @@ def _rebuild(data: bytes, dtype: torch.dtype, shape: tuple, requires_grad: bool,
     return t.requires_grad_() if requires_grad else t
 
 
+@register(name="__reduce_ex__", function=False, method=True)
 def _reduce_ex(self: Tensor, protocol):
     """Pickles the values (as bytes), dtype, shape, device and requires_grad; views are pickled as
     copies (storage sharing between pickled tensors is not kept)."""
@@ -235,6 +225,7 @@ def _reduce_ex(self: Tensor, protocol):
     return (_rebuild, (data, self.dtype, tuple(self.shape), self.requires_grad, str(self.device)))
 
 
+@register(name="__deepcopy__", function=False, method=True)
 def _deepcopy(self: Tensor, memo) -> Tensor:
     """copy.deepcopy of a graph leaf: new memory, same values, requires_grad and .grad."""
     if not self.is_leaf:
@@ -255,112 +246,89 @@ def _deepcopy(self: Tensor, memo) -> Tensor:
     return new
 
 
-def install() -> None:
-    """Adds the methods above to torch.Tensor (called once by torch/__init__.py)."""
-    for dunder, (op, commutative) in _OPERATORS.items():
-        setattr(Tensor, f"__{dunder}__", getattr(Tensor, op))
-        setattr(Tensor, f"__r{dunder}__", getattr(Tensor, commutative) if commutative else _reflected(op))
-        if hasattr(Tensor, op + "_"):  # `a @= b` falls back to `a = a @ b`, as in PyTorch
-            setattr(Tensor, f"__i{dunder}__", getattr(Tensor, op + "_"))
-    for op in ("eq", "ne", "lt", "le", "gt", "ge"):
-        setattr(Tensor, f"__{op}__", _comparison(op))
-    Tensor.__hash__ = object.__hash__  # defining __eq__ would otherwise make tensors unhashable
-    Tensor.__neg__ = Tensor.neg
-    Tensor.__abs__ = Tensor.abs
-    Tensor.__pos__ = lambda self: self
-    conversions = {
-        "float": torch.float32,
-        "double": torch.float64,
-        "half": torch.float16,
-        "bfloat16": torch.bfloat16,
-        "long": torch.int64,
-        "int": torch.int32,
-        "short": torch.int16,
-        "char": torch.int8,
-        "byte": torch.uint8,
-        "bool": torch.bool,
-    }
-    for name, dtype in conversions.items():
-        setattr(Tensor, name, lambda self, _d=dtype: self.to(_d))
-    Tensor.norm = lambda self, p="fro", dim=None, keepdim=False, dtype=None: torch.norm(self, p, dim, keepdim, dtype)
-    Tensor.nonzero = lambda self, *, as_tuple=False: torch.nonzero(self, as_tuple=as_tuple)
-    Tensor.softmax = lambda self, dim, dtype=None: torch.softmax(self, dim, dtype)
-    Tensor.log_softmax = lambda self, dim, dtype=None: torch.log_softmax(self, dim, dtype)
-    Tensor.split = lambda self, split_size, dim=0: torch.split(self, split_size, dim)
-    Tensor.zero_ = lambda self: self.fill_(0)
-    Tensor.type_as = lambda self, other: self.to(other.dtype)
-    Tensor.expand_as = lambda self, other: self.expand(other.shape)
-    Tensor.view_as = lambda self, other: self.view(other.shape)
-    Tensor.reshape_as = lambda self, other: self.reshape(other.shape)
-    Tensor.movedim = Tensor.moveaxis = lambda self, source, destination: torch.movedim(self, source, destination)
-    Tensor.swapaxes = Tensor.swapdims = lambda self, dim0, dim1: self.transpose(dim0, dim1)
-    Tensor.diagonal = lambda self, offset=0, dim1=0, dim2=1: torch.diagonal(self, offset, dim1, dim2)
-    from torch._clamp import clamp, clamp_
+@register(name="__dlpack__", function=False, method=True)
+def _dlpack(self: Tensor, *, stream=None, max_version=None, dl_device=None, copy=None):
+    """DLPack export: a capsule over this tensor's memory (any dtype, CPU or CUDA), made by
+    nanobind's ndarray. A CUDA tensor's pending kernels finish first unless stream is -1."""
+    if self.requires_grad:
+        raise BufferError("Can't export tensors that require gradient, use tensor.detach()")
+    if self.is_cuda and stream != -1:
+        torch.cuda.synchronize(self.device)
+    given = {"max_version": max_version, "dl_device": dl_device, "copy": copy}
+    return _C._dlpack_view(self).__dlpack__(**{k: v for k, v in given.items() if v is not None})
 
-    Tensor.clamp = Tensor.clip = lambda self, min=None, max=None: clamp(self, min, max)
-    Tensor.clamp_ = Tensor.clip_ = lambda self, min=None, max=None: clamp_(self, min, max)
-    Tensor.clamp_min = lambda self, min: clamp(self, min=min)
-    Tensor.clamp_max = lambda self, max: clamp(self, max=max)
-    Tensor.is_floating_point = lambda self: self.dtype.is_floating_point
-    Tensor.is_complex = lambda self: False  # no complex dtypes here
-    Tensor.nelement = Tensor.numel
-    Tensor.ndimension = Tensor.dim
-    Tensor.itemsize = property(lambda self: self.element_size(), doc="Bytes per element.")
-    Tensor.nbytes = property(lambda self: self.numel() * self.element_size(), doc="Bytes of the elements.")
-    Tensor.new_tensor = _new_tensor
-    Tensor.new_full = _new_full
-    for factory in (torch.empty, torch.zeros, torch.ones):
-        setattr(Tensor, f"new_{factory.__name__}", _new_factory(factory))
-    Tensor.__invert__ = Tensor.bitwise_not
-    Tensor.__contains__ = _contains
-    Tensor.__index__ = _index
-    Tensor.__format__ = _format
-    Tensor.__array_priority__ = 1000  # NumPy defers to the tensor: np.float64(2) * t is a tensor
-    Tensor.__reduce_ex__ = _reduce_ex
-    Tensor.__deepcopy__ = _deepcopy
-    for view in ("t", "transpose", "squeeze", "unsqueeze", "swapaxes", "swapdims"):
-        setattr(Tensor, view + "_", _inplace_view(getattr(Tensor, view), view + "_"))
-    resize = Tensor.resize_
 
-    def resize_(self, *size):
-        """Contiguous with the new sizes; the storage grows (keeping its bytes) when too small."""
-        if self.requires_grad:
-            raise RuntimeError("cannot resize variables that require grad")
-        return resize(self, *size)
+@register(name="__dlpack_device__", function=False, method=True)
+def _dlpack_device(self: Tensor) -> tuple:
+    """(device type, index) in DLPack's numbering: (1, 0) for the CPU, (2, i) for GPU i."""
+    return (1, 0) if self.device.type == "cpu" else (2, self.device.index or 0)
 
-    Tensor.resize_ = resize_
-    Tensor.resize_as_ = lambda self, other: self.resize_(other.shape)
-    from torch import _math_composites, _order_statistics, _stacking, _unique  # noqa: PLC0415
 
-    for module, names in (
-        (
-            _math_composites,
-            "square addcmul addcdiv logaddexp deg2rad rad2deg signbit isposinf isneginf trace "
-            "count_nonzero aminmax nansum nanmean diff",
-        ),
-        (_stacking, "tensor_split hsplit vsplit dsplit fliplr flipud rot90"),
-        (_order_statistics, "median nanmedian kthvalue msort"),
-        (_unique, "unique unique_consecutive"),
-    ):
-        for name in names.split():
-            setattr(Tensor, name, getattr(module, name))
-    Tensor.__dlpack__ = _dlpack
-    Tensor.__dlpack_device__ = _dlpack_device
-    Tensor.index_put_ = _index_put_
-    Tensor.index_put = lambda self, indices, values, accumulate=False: _index_put_(
-        self.clone(), indices, values, accumulate
-    )
-    Tensor.__repr__ = tensor_repr
-    Tensor.__str__ = tensor_repr
-    Tensor.item = _item
-    Tensor.tolist = _tolist
-    Tensor.cpu = _cpu
-    Tensor.cuda = _cuda
-    Tensor.__array__ = _array
-    Tensor.type = _type
-    Tensor.__bool__ = _bool
-    Tensor.__iter__ = _iter
-    Tensor.T = property(lambda self: self.permute(*reversed(range(self.dim()))), doc="Dims reversed.")
-    Tensor.mT = property(lambda self: self.transpose(-2, -1), doc="The last two dims swapped.")
-    Tensor.__float__ = lambda self: float(_item(self))
-    Tensor.__int__ = lambda self: int(_item(self))
+# ---- size and memory
+
+register(Tensor.numel, name="nelement", function=False, method=True)
+register(Tensor.dim, name="ndimension", function=False, method=True)
+
+
+@register(function=False, method=True)
+@property
+def itemsize(self: Tensor) -> int:
+    """Bytes per element."""
+    return self.element_size()
+
+
+@register(function=False, method=True)
+@property
+def nbytes(self: Tensor) -> int:
+    """Bytes of the elements."""
+    return self.numel() * self.element_size()
+
+
+_resize = Tensor.resize_  # the binding, wrapped by resize_ below
+
+
+@register(function=False, method=True)
+def resize_(self: Tensor, *size) -> Tensor:
+    """Contiguous with the new sizes; the storage grows (keeping its bytes) when too small."""
+    if self.requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    return _resize(self, *size)
+
+
+@register(function=False, method=True)
+def resize_as_(self: Tensor, other: Tensor) -> Tensor:
+    """resize_ to other's shape."""
+    return self.resize_(other.shape)
+
+
+@register(function=False, method=True)
+def zero_(self: Tensor) -> Tensor:
+    """Fills self with zeros."""
+    return self.fill_(0)
+
+
+# ---- what a tensor is
+
+
+@register
+def is_tensor(obj) -> bool:
+    """Whether obj is a torch.Tensor."""
+    return isinstance(obj, Tensor)
+
+
+@register
+def numel(input: Tensor) -> int:
+    """The number of elements of input."""
+    return input.numel()
+
+
+@register(method=True)
+def is_floating_point(input: Tensor) -> bool:
+    """Whether input's dtype is a floating-point type."""
+    return input.dtype.is_floating_point
+
+
+@register(function=False, method=True)
+def is_complex(self: Tensor) -> bool:
+    """Whether self's dtype is complex: never, there are no complex dtypes here."""
+    return False

@@ -8,6 +8,8 @@ import math
 import numpy as np
 
 import torch
+from torch._registry import register
+from torch._tensor import host_values
 
 PRECISION, THRESHOLD, EDGEITEMS, LINEWIDTH = 4, 1000, 3, 80
 
@@ -63,10 +65,9 @@ def _body(arr: np.ndarray, fmt: _Formatter, indent: int, summarize: bool) -> str
     return "[" + sep.join(rows) + "]"
 
 
+@register(name="__repr__", aliases=("__str__",), function=False, method=True)
 def tensor_repr(t: torch.Tensor) -> str:
     """`repr(t)` as PyTorch prints it (values, then the dtype/device PyTorch shows)."""
-    from torch._tensor import host_values  # noqa: PLC0415
-
     arr = host_values(t)
     summarize = arr.size > THRESHOLD
     shown = arr

@@ -16,6 +16,7 @@ import pickle
 
 import torch
 from torch import _tensor
+from torch._size import Size
 
 __all__ = ["save", "load"]
 
@@ -24,8 +25,8 @@ DEFAULT_PROTOCOL = 4  # the first with native bytes (protocol 2 spells bytes as 
 _SAFE_BUILTINS = frozenset("set frozenset list dict tuple slice complex int float bool str bytes bytearray".split())
 _SAFE_GLOBALS = {
     ("collections", "OrderedDict"): collections.OrderedDict,
-    ("torch._size", "Size"): torch.Size,
-    ("torch", "Size"): torch.Size,
+    ("torch._size", "Size"): Size,
+    ("torch", "Size"): Size,
     ("_codecs", "encode"): codecs.encode,  # bytes under protocol 2
 }
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -150,3 +152,59 @@ def test_sanitizer_env_preloads_the_runtime_of_a_sanitized_build(tmp_path):
     assert env["LD_PRELOAD"] == "/l/libasan.so:/l/libstdc++.so"
     assert "detect_leaks=0" in env["ASAN_OPTIONS"] and "halt_on_error=1" in env["UBSAN_OPTIONS"]
     assert "TSAN_OPTIONS" not in env
+
+
+def test_run_echoes_a_line_to_paste_into_a_shell(capfd, monkeypatch, tmp_path):
+    """Every command the dev loop runs is printed first (`$ ...`, as spin does), with the variables it adds
+    to the environment: pasted into a shell, that line does the same thing."""
+    monkeypatch.chdir(tmp_path)
+    code = "import os, sys; print(os.environ['GREETING'], sys.argv[1:])"
+    cmd = [sys.executable, "-c", code, "a b", "it's"]
+    assert builder.run(cmd, env={"GREETING": "hi there"}) == 0
+    echo, output = capfd.readouterr().out.splitlines()
+    assert echo.startswith("$ GREETING='hi there' ") and output == "hi there ['a b', \"it's\"]"
+    pasted = subprocess.run(["sh", "-c", echo[2:]], capture_output=True, text=True)
+    assert pasted.stdout.strip() == output
+
+
+def test_run_returns_or_raises_the_exit_status(capfd):
+    fail = [sys.executable, "-c", "raise SystemExit(3)"]
+    assert builder.run(fail, check=False) == 3
+    with pytest.raises(builder.BuildFailure, match="exit 3"):
+        builder.run(fail)
+    with pytest.raises(builder.BuildFailure, match="invoke doctor"):
+        builder.run(["no-such-program-anywhere"])
+
+
+def test_shown_commands_use_paths_relative_to_the_current_directory(monkeypatch, tmp_path):
+    monkeypatch.chdir(tmp_path)
+    cmd = [str(tmp_path / ".venv/bin/ninja"), "-C", str(tmp_path / "build/develop"), "/elsewhere", f"-DX={tmp_path}"]
+    assert builder.shown(cmd) == f".venv/bin/ninja -C build/develop /elsewhere -DX={tmp_path}"
+    assert builder.shown([str(tmp_path / "tool"), str(tmp_path)]) == "./tool ."  # not a program on PATH
+
+
+def _upstream_on_path(monkeypatch, tmp_path) -> None:
+    dist = tmp_path / "site" / "torch-2.13.0.dist-info"
+    dist.mkdir(parents=True)
+    monkeypatch.syspath_prepend(str(dist.parent))
+
+
+def test_develop_in_place_refuses_an_upstream_torch_before_any_work(monkeypatch, tmp_path):
+    """Our package is also called `torch`: `invoke develop` never puts it beside PyTorch's."""
+    _upstream_on_path(monkeypatch, tmp_path)
+    monkeypatch.setattr(builder, "build", lambda *a: pytest.fail("built despite an upstream torch"))
+    cfg = builder.Config(tmp_path / "b", builder.ROOT / "torch")
+    with pytest.raises(builder.BuildFailure, match="refusing to install .* PyTorch 2.13.0"):
+        builder.develop(cfg)
+    assert not (tmp_path / "b").exists()
+
+
+def test_develop_into_a_package_dir_of_its_own_syncs_the_python_sources(monkeypatch, tmp_path):
+    """What the nox sessions run (`python -m tools.builder --sync-python`): their venv is theirs, so no
+    upstream check, no .pth; torch/**/*.py mirrored into the package dir, then the build."""
+    _upstream_on_path(monkeypatch, tmp_path)
+    built = []
+    monkeypatch.setattr(builder, "build", lambda cfg, targets=None: built.append(targets))
+    monkeypatch.setattr(builder, "ensure_pth", lambda: pytest.fail("wrote a .pth for a session's build"))
+    builder.develop(builder.Config(tmp_path / "b", tmp_path / "p" / "torch"), sync_python=True, targets=["TH"])
+    assert built == [["TH"]] and (tmp_path / "p" / "torch" / "__init__.py").exists()

@@ -323,7 +323,8 @@ def render(entries: list[Entry]) -> str:
     """The whole generated module."""
     parts = [
         HEADER,
-        '"""Backward nodes of the ops in aten/derivatives.yaml (see tools/codegen/autograd.py)."""\n',
+        '"""Backward nodes of the ops in aten/derivatives.yaml (see tools/codegen/autograd.py), and their\n'
+        'tables RECORDERS and INPLACE, which torch/autograd/_recording.py hands to torch._C."""\n',
         "# ruff: noqa",
         "import torch",
         "from torch._C import Tensor",

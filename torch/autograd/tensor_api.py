@@ -3,8 +3,8 @@ detach (PyTorch's names, semantics and errors)."""
 
 from __future__ import annotations
 
-from torch import _C
 from torch._C import Tensor
+from torch._registry import register
 from torch.autograd.engine import run_backward
 from torch.autograd.graph import _RemovableHandle, meta
 
@@ -27,6 +27,7 @@ def _set_requires_grad(self: Tensor, value: bool) -> None:
     self._requires_grad = bool(value)
 
 
+@register(function=False, method=True)
 def requires_grad_(self: Tensor, requires_grad: bool = True) -> Tensor:
     """Sets requires_grad in place (leaves only) and returns self."""
     _set_requires_grad(self, requires_grad)
@@ -77,11 +78,13 @@ def _grad_deleter(self: Tensor) -> None:
     meta(self).grad = None
 
 
+@register(function=False, method=True)
 def detach(self: Tensor) -> Tensor:
     """A new tensor sharing this one's memory, outside the graph (requires_grad=False)."""
     return self._alias()
 
 
+@register(function=False, method=True)
 def detach_(self: Tensor) -> Tensor:
     """Detaches this tensor from the graph in place (it becomes a leaf)."""
     if self._base is not None and self._requires_grad:
@@ -99,6 +102,7 @@ def detach_(self: Tensor) -> Tensor:
     return self
 
 
+@register(function=False, method=True)
 def retain_grad(self: Tensor) -> None:
     """Keeps the gradient of this non-leaf tensor in .grad during backward."""
     if not self._requires_grad:
@@ -135,6 +139,7 @@ def _retains_grad(self: Tensor) -> bool:
     return m is not None and m.retains_grad
 
 
+@register(function=False, method=True)
 def register_hook(self: Tensor, hook) -> _RemovableHandle:
     """hook(grad) runs when this tensor's gradient is computed; a non-None result replaces it."""
     if not self._requires_grad:
@@ -148,6 +153,7 @@ def register_hook(self: Tensor, hook) -> _RemovableHandle:
     return _add_pre_hook(m.grad_fn, m.output_nr, hook)
 
 
+@register(function=False, method=True)
 def register_post_accumulate_grad_hook(self: Tensor, hook) -> _RemovableHandle:
     """hook(tensor) runs after this leaf's .grad was updated."""
     if not _is_leaf(self):
@@ -159,6 +165,7 @@ def register_post_accumulate_grad_hook(self: Tensor, hook) -> _RemovableHandle:
     return _RemovableHandle(m.post_acc_hooks, hook)
 
 
+@register(function=False, method=True)
 def backward(self: Tensor, gradient=None, retain_graph=None, create_graph=False, inputs=None) -> None:
     """Computes the gradient of this tensor w.r.t. the graph leaves (see torch.autograd.backward)."""
     if inputs is None and gradient is None and not create_graph:  # the common case, kept short
@@ -182,20 +189,14 @@ def _output_nr(self: Tensor) -> int:
     return 0 if m is None else m.output_nr
 
 
-def install() -> None:
-    """Adds the autograd API to torch.Tensor (called once by torch/__init__.py)."""
-    Tensor.requires_grad = property(_get_requires_grad, _set_requires_grad, doc="Whether gradients flow here.")
-    Tensor.requires_grad_ = requires_grad_
-    Tensor.grad_fn = property(_grad_fn, doc="The backward node that produced this tensor (None for leaves).")
-    Tensor.is_leaf = property(_is_leaf, doc="Whether this tensor was created by the user (not by a recorded op).")
-    Tensor.grad = property(_get_grad, _set_grad, _grad_deleter, doc="The accumulated gradient (leaves).")
-    Tensor.detach = detach
-    Tensor.detach_ = detach_
-    Tensor.retain_grad = retain_grad
-    Tensor.retains_grad = property(_retains_grad)
-    Tensor.register_hook = register_hook
-    Tensor.register_post_accumulate_grad_hook = register_post_accumulate_grad_hook
-    Tensor.backward = backward
-    Tensor.data = property(_data, _set_data, doc="This tensor's memory, detached from the graph.")
-    Tensor.output_nr = property(_output_nr)
-    _C  # noqa: B018 - the module's extension is loaded
+# Tensor's autograd attributes
+for _name, _property in {
+    "requires_grad": property(_get_requires_grad, _set_requires_grad, doc="Whether gradients flow here."),
+    "grad_fn": property(_grad_fn, doc="The backward node that produced this tensor (None for leaves)."),
+    "is_leaf": property(_is_leaf, doc="Whether this tensor was created by the user (not by a recorded op)."),
+    "grad": property(_get_grad, _set_grad, _grad_deleter, doc="The accumulated gradient (leaves)."),
+    "retains_grad": property(_retains_grad),
+    "data": property(_data, _set_data, doc="This tensor's memory, detached from the graph."),
+    "output_nr": property(_output_nr),
+}.items():
+    register(_property, name=_name, function=False, method=True)

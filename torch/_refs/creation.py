@@ -1,32 +1,26 @@
-"""Tensors from Python data: torch.tensor, torch.as_tensor (NumPy does the parsing)."""
+"""Creating tensors from data: torch.tensor and torch.as_tensor from Python data or NumPy arrays
+(NumPy does the parsing), torch.from_dlpack, and the Tensor.new_* factories."""
 
 from __future__ import annotations
 
 import numpy as np
 
 import torch
+from torch._C import Tensor, empty, ones, zeros
+from torch._dtypes import FROM_NUMPY, TO_NUMPY
+from torch._registry import register
 
 _FROM_NUMPY_KINDS = "biuf"
 _SEQUENCES = (list, tuple, range)
-
-
-def _numpy_dtypes() -> dict:
-    """torch dtype -> NumPy scalar type, for the dtypes NumPy has."""
-    names = ("bool", "uint8", "int8", "int16", "int32", "int64", "float16", "float32", "float64")
-    return {getattr(torch, n): np.dtype(n if n != "bool" else np.bool_).type for n in names}
-
-
-_TO_NUMPY = _numpy_dtypes()
-_FROM_NUMPY = {v: k for k, v in _TO_NUMPY.items()}
 
 
 def _leaf_dtype(x) -> torch.dtype:
     """The dtype PyTorch infers for one non-sequence element (a Python or NumPy scalar, an ndarray,
     a tensor)."""
     if isinstance(x, (np.generic, np.ndarray)):  # before float: np.float64 is a float subclass
-        if x.dtype.type not in _FROM_NUMPY:
+        if x.dtype.type not in FROM_NUMPY:
             raise TypeError(f"Could not infer dtype of {type(x).__name__}")
-        return _FROM_NUMPY[x.dtype.type]
+        return FROM_NUMPY[x.dtype.type]
     if isinstance(x, bool):
         return torch.bool
     if isinstance(x, int):
@@ -86,7 +80,7 @@ def _checked_astype(arr: np.ndarray, want: torch.dtype) -> np.ndarray:
     """arr (parsed from Python data) as `want`, as PyTorch converts Python numbers: floats round once,
     to inf past the range; integers refuse values out of range (NaN too) and truncate floats; unsigned
     types let negatives wrap down to -max (c10's checked_convert)."""
-    target = _TO_NUMPY[want]
+    target = TO_NUMPY[want]
     if want.is_floating_point or want == torch.bool:
         with np.errstate(over="ignore", invalid="ignore"):
             return arr.astype(target)
@@ -127,9 +121,9 @@ def _infer(data, want: torch.dtype | None = None) -> tuple[np.ndarray, torch.dty
         dtype = _infer_dtype(data) or torch.get_default_dtype()
     else:
         dtype = _leaf_dtype(data)
-    parse_as = _TO_NUMPY.get(dtype, np.float32)  # bfloat16 travels as float32
+    parse_as = TO_NUMPY.get(dtype, np.float32)  # bfloat16 travels as float32
     if want is not None and want != dtype:  # parse exactly, then convert once
-        parse_as = np.float64 if (want.is_floating_point or dtype.is_floating_point) else _TO_NUMPY.get(dtype)
+        parse_as = np.float64 if (want.is_floating_point or dtype.is_floating_point) else TO_NUMPY.get(dtype)
     try:
         with np.errstate(over="ignore"):  # floats past the range are inf, as in PyTorch
             arr = np.array(data, dtype=parse_as)
@@ -137,16 +131,17 @@ def _infer(data, want: torch.dtype | None = None) -> tuple[np.ndarray, torch.dty
         raise ValueError("Overflow when unpacking long long") from None
     except ValueError:
         raise (_ragged_error(data) or TypeError("not a sequence")) from None
-    if want is not None and want != dtype and want in _TO_NUMPY:
+    if want is not None and want != dtype and want in TO_NUMPY:
         if dtype.is_floating_point and not (want.is_floating_point or want == torch.bool):
             # ints mixed with floats into an integer dtype: each number converts exactly, never through a
             # double (2**63 - 1 would round up to 2**63 and wrap); the float parse above checked the shape
             exact = np.array(data, dtype=object)
             return _checked_astype(exact, want).reshape(arr.shape), None
         return _checked_astype(arr, want), None
-    return arr, (None if dtype in _TO_NUMPY else dtype)
+    return arr, (None if dtype in TO_NUMPY else dtype)
 
 
+@register
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> torch.Tensor:
     """A new tensor copying `data` (nested lists, scalars, NumPy arrays, tensors); a leaf."""
     if isinstance(data, torch.Tensor):  # one copy, already in the wanted dtype and device
@@ -162,6 +157,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
     return t
 
 
+@register
 def as_tensor(data, dtype=None, device=None) -> torch.Tensor:
     """Like tensor(), but shares memory with a NumPy array or tensor when it can."""
     if isinstance(data, torch.Tensor):
@@ -171,3 +167,59 @@ def as_tensor(data, dtype=None, device=None) -> torch.Tensor:
     else:
         return tensor(data, dtype=dtype, device=device)
     return t.to(device if device is not None else t.device, dtype)
+
+
+@register
+def from_dlpack(ext_tensor) -> Tensor:
+    """A tensor sharing the memory of an object with __dlpack__ (NumPy, PyTorch, JAX, CuPy, ...) or of a
+    DLPack capsule: any of our dtypes, CPU or CUDA memory."""
+    try:
+        return torch._C._from_dlpack(ext_tensor)
+    except TypeError:
+        if hasattr(ext_tensor, "__dlpack__"):
+            raise
+        # anything else is taken for a capsule, as upstream does
+        raise RuntimeError(
+            "from_dlpack received an invalid capsule. Note that DLTensor capsules can be consumed only "
+            "once, so you might have already constructed a tensor from it once."
+        ) from None
+
+
+@register(name="new_tensor", function=False, method=True)
+def _new_tensor(self: Tensor, data, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A tensor of `data` with this tensor's dtype and device unless given."""
+    return tensor(
+        data,
+        dtype=self.dtype if dtype is None else dtype,
+        device=self.device if device is None else device,
+        requires_grad=requires_grad,
+    )
+
+
+def _new_factory(factory):
+    def method(self: Tensor, *size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+        return factory(
+            *size,
+            dtype=self.dtype if dtype is None else dtype,
+            device=self.device if device is None else device,
+            requires_grad=requires_grad,
+        )
+
+    method.__doc__ = f"torch.{factory.__name__}(size) with this tensor's dtype and device unless given."
+    return method
+
+
+for _factory in (empty, zeros, ones):
+    register(_new_factory(_factory), name=f"new_{_factory.__name__}", function=False, method=True)
+
+
+@register(name="new_full", function=False, method=True)
+def _new_full(self: Tensor, size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """torch.full(size, fill_value) with this tensor's dtype and device unless given."""
+    return torch.full(
+        size,
+        fill_value,
+        dtype=self.dtype if dtype is None else dtype,
+        device=self.device if device is None else device,
+        requires_grad=requires_grad,
+    )

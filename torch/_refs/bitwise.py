@@ -8,20 +8,8 @@ from __future__ import annotations
 
 import torch
 from torch._C import Tensor
-
-# PyTorch's ScalarType names, as its messages print them
-_NAMES = {
-    torch.float32: "Float",
-    torch.float64: "Double",
-    torch.float16: "Half",
-    torch.bfloat16: "BFloat16",
-    torch.int64: "Long",
-    torch.int32: "Int",
-    torch.int16: "Short",
-    torch.int8: "Char",
-    torch.uint8: "Byte",
-    torch.bool: "Bool",
-}
+from torch._dtypes import scalar_type
+from torch._registry import in_place, register
 
 
 def _promotion_proxy(x):
@@ -37,7 +25,7 @@ def _operands(a, b, name: str):
     pa, pb = _promotion_proxy(a), _promotion_proxy(b)
     dtype = (pa + pb).dtype if type(a) is Tensor else (pb + pa).dtype
     if dtype.is_floating_point:
-        raise NotImplementedError(f"\"{name}\" not implemented for '{_NAMES.get(dtype, str(dtype))}'")
+        raise NotImplementedError(f"\"{name}\" not implemented for '{scalar_type(dtype)}'")
     a = a.to(dtype) if type(a) is Tensor else torch.tensor(a, dtype=dtype, device=b.device)
     if type(b) is Tensor:
         b = b.to(torch.int64)
@@ -53,6 +41,7 @@ def _by_powers_of_two(a: Tensor, s, op):
     return op(op(a, (2**h).to(a.dtype)), (2 ** (s - h)).to(a.dtype))
 
 
+@register(method=True, inplace=True)
 def bitwise_left_shift(input, other) -> Tensor:
     """input << other elementwise (wrapping; 0 for shifts < 0 or >= the bit width)."""
     a, s, dtype = _operands(input, other, "lshift_cpu")
@@ -63,6 +52,7 @@ def bitwise_left_shift(input, other) -> Tensor:
     return torch.where((s >= 0) & (s < bits), shifted, torch.zeros((), dtype=dtype, device=shifted.device))
 
 
+@register(method=True, inplace=True)
 def bitwise_right_shift(input, other) -> Tensor:
     """input >> other elementwise (arithmetic for signed types; the sign fill for shifts < 0 or >= the
     bit width)."""
@@ -77,25 +67,9 @@ def bitwise_right_shift(input, other) -> Tensor:
     return torch.where((s >= 0) & (s < bits), shifted, fill)
 
 
-def _in_place(fn, name: str):
-    def method(self: Tensor, other) -> Tensor:
-        result = fn(self, other)
-        if result.shape != self.shape:  # checked here: copy_ into an empty self checks nothing (as upstream's)
-            raise RuntimeError(
-                f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(result.shape)}"
-            )
-        if not torch.can_cast(result.dtype, self.dtype):
-            raise RuntimeError(
-                f"result type {_NAMES[result.dtype]} can't be cast to the desired output type {_NAMES[self.dtype]}"
-            )
-        return self.copy_(result)
-
-    method.__name__ = name
-    method.__doc__ = f"In-place {fn.__name__}: self is overwritten with the result."
-    return method
-
-
 def _operator(fn, reflected: bool = False):
+    """The operator method over fn (`a << b`, or `b << a` reflected); NotImplemented for what it does not take."""
+
     def method(self: Tensor, other):
         if not isinstance(other, (Tensor, int)):
             return NotImplemented
@@ -104,17 +78,7 @@ def _operator(fn, reflected: bool = False):
     return method
 
 
-def install() -> None:
-    """Adds the shift functions to torch and the methods and operators to torch.Tensor."""
-    torch.bitwise_left_shift = bitwise_left_shift
-    torch.bitwise_right_shift = bitwise_right_shift
-    Tensor.bitwise_left_shift = bitwise_left_shift
-    Tensor.bitwise_right_shift = bitwise_right_shift
-    Tensor.bitwise_left_shift_ = _in_place(bitwise_left_shift, "bitwise_left_shift_")
-    Tensor.bitwise_right_shift_ = _in_place(bitwise_right_shift, "bitwise_right_shift_")
-    Tensor.__lshift__ = _operator(bitwise_left_shift)
-    Tensor.__rshift__ = _operator(bitwise_right_shift)
-    Tensor.__rlshift__ = _operator(bitwise_left_shift, reflected=True)
-    Tensor.__rrshift__ = _operator(bitwise_right_shift, reflected=True)
-    Tensor.__ilshift__ = Tensor.bitwise_left_shift_
-    Tensor.__irshift__ = Tensor.bitwise_right_shift_
+for _op, _fn in (("lshift", bitwise_left_shift), ("rshift", bitwise_right_shift)):
+    register(_operator(_fn), name=f"__{_op}__", function=False, method=True)
+    register(_operator(_fn, reflected=True), name=f"__r{_op}__", function=False, method=True)
+    register(in_place(_fn, f"__i{_op}__"), function=False, method=True)

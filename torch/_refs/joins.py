@@ -1,32 +1,17 @@
-"""NumPy-style stacking, splitting, flipping and grids (atleast_*d, hstack/vstack/dstack/column_stack,
-tensor_split/hsplit/vsplit/dsplit, fliplr/flipud/rot90, meshgrid, cartesian_prod), written over cat,
-views and flip so that autograd and every device come for free. Shapes, results and errors follow PyTorch."""
+"""Joining and splitting, NumPy style (atleast_*d, hstack/vstack/dstack/column_stack, tensor_split/
+hsplit/vsplit/dsplit, split), and grids (meshgrid, cartesian_prod), written over cat, stack and views
+so that autograd and every device come for free. Shapes, results and errors follow PyTorch."""
 
 from __future__ import annotations
 
 import torch
-from torch._C import Tensor
-from torch._shift import _NAMES  # PyTorch's dtype names, as its messages print them
-from torch.functional import _wrap_dim
+from torch._C import Tensor, cat
+from torch._C import split as _split
+from torch._dtypes import scalar_type
+from torch._refs._dims import wrap_dim
+from torch._registry import register
 
-__all__ = [
-    "atleast_1d",
-    "atleast_2d",
-    "atleast_3d",
-    "hstack",
-    "vstack",
-    "dstack",
-    "column_stack",
-    "tensor_split",
-    "hsplit",
-    "vsplit",
-    "dsplit",
-    "fliplr",
-    "flipud",
-    "rot90",
-    "meshgrid",
-    "cartesian_prod",
-]
+register(cat, name="concat", aliases=("concatenate",))  # NumPy's names of cat (a generated op)
 
 
 def _at_least(n: int, t: Tensor) -> Tensor:
@@ -50,16 +35,19 @@ def _atleast(n: int, tensors: tuple):
     return tuple(_at_least(n, t) for t in tensors)
 
 
+@register
 def atleast_1d(*tensors):
     """Each input as a view with at least 1 dim (a 0-dim tensor becomes shape (1,))."""
     return _atleast(1, tensors)
 
 
+@register
 def atleast_2d(*tensors):
     """Each input with at least 2 dims: () -> (1, 1), (n,) -> (1, n)."""
     return _atleast(2, tensors)
 
 
+@register
 def atleast_3d(*tensors):
     """Each input with at least 3 dims: () -> (1, 1, 1), (n,) -> (1, n, 1), (m, n) -> (m, n, 1)."""
     return _atleast(3, tensors)
@@ -75,30 +63,35 @@ def _sequence(tensors, name: str) -> tuple:
     return tuple(tensors)
 
 
+@register
 def hstack(tensors) -> Tensor:
     """Concatenation along dim 1 (dim 0 for 1-D inputs), after atleast_1d."""
     ts = atleast_1d(_sequence(tensors, "hstack"))
     return torch.cat(ts, 0 if ts[0].dim() == 1 else 1)
 
 
+@register(aliases=("row_stack",))
 def vstack(tensors) -> Tensor:
     """Concatenation along dim 0, after atleast_2d (1-D inputs become rows)."""
     ts = atleast_2d(_sequence(tensors, "vstack"))
     return torch.cat(ts, 0)
 
 
+@register
 def dstack(tensors) -> Tensor:
     """Concatenation along dim 2, after atleast_3d."""
     ts = atleast_3d(_sequence(tensors, "dstack"))
     return torch.cat(ts, 2)
 
 
+@register
 def column_stack(tensors) -> Tensor:
     """0-D and 1-D inputs as columns (n, 1), others as they are, concatenated along dim 1."""
     ts = [t.reshape(t.numel(), 1) if t.dim() <= 1 else t for t in _sequence(tensors, "column_stack")]
     return torch.cat(ts, 1)
 
 
+@register(method=True)
 def tensor_split(input: Tensor, indices_or_sections, dim: int = 0) -> tuple:
     """Views of input along dim: `n` sections (the first size % n one element longer), or the pieces
     between the given indices (NumPy's array_split)."""
@@ -108,7 +101,7 @@ def tensor_split(input: Tensor, indices_or_sections, dim: int = 0) -> tuple:
         if indices_or_sections.dtype != torch.int64:
             raise RuntimeError(
                 "tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
-                f"{_NAMES[indices_or_sections.dtype]}"
+                f"{scalar_type(indices_or_sections.dtype)}"
             )
         if indices_or_sections.dim() > 1:
             raise RuntimeError(
@@ -118,7 +111,7 @@ def tensor_split(input: Tensor, indices_or_sections, dim: int = 0) -> tuple:
         indices_or_sections = (
             indices_or_sections.item() if indices_or_sections.dim() == 0 else indices_or_sections.tolist()
         )
-    d = _wrap_dim(dim, input.dim())
+    d = wrap_dim(dim, input.dim())
     size = input.shape[d]
     if isinstance(indices_or_sections, int):
         n = indices_or_sections
@@ -156,56 +149,53 @@ def _split_along(name: str, min_dims: int, dim: int, input: Tensor, indices_or_s
     return tensor_split(input, indices_or_sections, dim)
 
 
+@register(method=True)
 def hsplit(input: Tensor, indices_or_sections) -> tuple:
     """tensor_split along dim 1 (dim 0 for a 1-D input); a section count must divide the size."""
     return _split_along("hsplit", 1, 1 if input.dim() > 1 else 0, input, indices_or_sections)
 
 
+@register(method=True)
 def vsplit(input: Tensor, indices_or_sections) -> tuple:
     """tensor_split along dim 0 of an input with at least 2 dims; a section count must divide the size."""
     return _split_along("vsplit", 2, 0, input, indices_or_sections)
 
 
+@register(method=True)
 def dsplit(input: Tensor, indices_or_sections) -> tuple:
     """tensor_split along dim 2 of an input with at least 3 dims; a section count must divide the size."""
     return _split_along("dsplit", 3, 2, input, indices_or_sections)
 
 
-def fliplr(input: Tensor) -> Tensor:
-    """input with dim 1 reversed (left/right); needs at least 2 dims."""
-    if input.dim() < 2:
-        raise RuntimeError("Input must be >= 2-d.")
-    return torch.flip(input, (1,))
+@register
+def split(tensor: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
+    """Views of `tensor` along dim: chunks of split_size_or_sections elements (the last one smaller), or
+    one chunk per entry of a list of sizes (which must sum to the size of dim)."""
+    if isinstance(split_size_or_sections, int) or (
+        type(split_size_or_sections) is Tensor and split_size_or_sections.dim() == 0
+    ):
+        return _split(tensor, int(split_size_or_sections), dim)
+    sizes = [int(s) for s in split_size_or_sections]
+    n = tensor.size(dim)
+    if sum(sizes) != n or any(s < 0 for s in sizes):
+        raise RuntimeError(
+            f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size at dimension "
+            f"{dim}), but got split_sizes={sizes}"
+        )
+    out, start = [], 0
+    for s in sizes:
+        out.append(tensor.narrow(dim, start, s))
+        start += s
+    return tuple(out)
 
 
-def flipud(input: Tensor) -> Tensor:
-    """input with dim 0 reversed (up/down); needs at least 1 dim."""
-    if input.dim() < 1:
-        raise RuntimeError("Input must be >= 1-d.")
-    return torch.flip(input, (0,))
+@register(name="split", function=False, method=True)
+def _split_method(self: Tensor, split_size, dim: int = 0) -> tuple:
+    """Tensor.split: torch.split with PyTorch's method argument names."""
+    return split(self, split_size, dim)
 
 
-def rot90(input: Tensor, k: int = 1, dims=(0, 1)) -> Tensor:
-    """input rotated by k * 90 degrees in the plane of dims (from the first towards the second), as
-    NumPy's rot90."""
-    dims = list(dims)
-    if len(dims) != 2:
-        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
-    if input.dim() < 2:
-        raise RuntimeError(f"expected total dims >= 2, but got total dims = {input.dim()}")
-    d0, d1 = (_wrap_dim(d, input.dim()) for d in dims)
-    if d0 == d1:
-        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {d0} and dim1 = {d1}")
-    k %= 4
-    if k == 1:
-        return torch.flip(input, (d1,)).transpose(d0, d1)
-    if k == 2:
-        return torch.flip(input, (d0, d1))
-    if k == 3:
-        return torch.flip(input, (d0,)).transpose(d0, d1)
-    return input.clone()
-
-
+@register
 def meshgrid(*tensors, indexing: str | None = None) -> tuple:
     """Coordinate grids from 0-D/1-D tensors, as expanded views: with "ij" output i varies along dim i;
     with "xy" the first two dims are swapped (NumPy's default). No indexing warns and uses "ij"."""
@@ -245,6 +235,7 @@ def meshgrid(*tensors, indexing: str | None = None) -> tuple:
     return tuple(grids)
 
 
+@register
 def cartesian_prod(*tensors) -> Tensor:
     """Every combination of the elements of the 1-D inputs, one per row (itertools.product order); one
     input is returned as it is."""

@@ -1,0 +1,30 @@
+"""Composites: torch functions and Tensor methods written with other torch ops, so that autograd and
+every device come from the ops they are made of. One module per family, named after the math:
+
+    pointwise    clamp/clip (tensor bounds), square, addcmul, addcdiv, logaddexp, deg2rad, signbit, ...
+    bitwise      bitwise_left_shift / bitwise_right_shift, `<<` and `>>`
+    reductions   trace, count_nonzero, aminmax, var_mean, nansum, nanmean, diff, softmax, log_softmax
+    linalg       einsum, norm
+    joins        atleast_*d, hstack/vstack/dstack, tensor_split/hsplit/..., split, meshgrid, concat
+    rearrange    fliplr, flipud, rot90
+    views        movedim, swapaxes, diagonal, broadcast_to/broadcast_tensors, T/mT, t_/transpose_/...
+    order        median, nanmedian, kthvalue, msort, unique, unique_consecutive
+    indexing     advanced indexing (torch._C's __getitem__/__setitem__ call it), index_put_, nonzero, where
+    creation     tensor, as_tensor, from_dlpack, Tensor.new_*
+
+Each function says where it goes (torch, Tensor, aliases) with torch._registry.register, next to its
+definition; importing this package registers them all (torch/__init__.py installs them).
+"""
+
+from torch._refs import (  # noqa: F401
+    bitwise,
+    creation,
+    indexing,
+    joins,
+    linalg,
+    order,
+    pointwise,
+    rearrange,
+    reductions,
+    views,
+)

@@ -1,0 +1,213 @@
+"""Elementwise composites: clamp/clip with tensor bounds, square, addcmul, addcdiv, logaddexp,
+deg2rad/rad2deg, signbit, isposinf/isneginf. Dtypes, results and errors follow PyTorch."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch._C import Tensor
+from torch._C import clamp as _clamp
+from torch._C import clamp_ as _clamp_
+from torch._dtypes import scalar_type, signed_integer
+from torch._registry import register
+
+# ---- clamp / clip: number bounds go straight to the generated kernel; tensor bounds (PyTorch's
+# `clamp.Tensor` overload) are written with `where`, so autograd and every device come for free
+
+
+def _overload(min, max) -> tuple:
+    """(tensor overload?, min, max) as PyTorch's parser picks them: tensor bounds (at least one) take
+    the tensor overload; number bounds, or none, the number one (whose kernel raises for none); a
+    number mixed with a 0-dim tensor the number one too (the tensor as its value); any other mix is
+    a TypeError."""
+    tensors = [isinstance(b, Tensor) for b in (min, max) if b is not None]
+    if not any(tensors):
+        return False, min, max
+    if all(tensors):
+        return True, min, max
+    if all(b.dim() == 0 for b in (min, max) if isinstance(b, Tensor)):
+        return False, *(b.item() if isinstance(b, Tensor) else b for b in (min, max))
+    got = ", ".join(f"{n}={type(b).__name__}" for n, b in (("min", min), ("max", max)))
+    raise TypeError(
+        f"clamp() received an invalid combination of arguments - got (Tensor, {got}), but expected one of:\n"
+        " * (Tensor input, Tensor min = None, Tensor max = None)\n"
+        " * (Tensor input, Number min = None, Number max = None)"
+    )
+
+
+def _clamp_tensors(input: Tensor, min: Tensor | None, max: Tensor | None) -> Tensor:
+    # a NaN bound gives NaN, and on a tie the input wins (its gradient, PyTorch's convention)
+    out = input
+    if min is not None:
+        out = torch.where((out < min) | min.isnan(), min, out)
+    if max is not None:
+        out = torch.where((out > max) | max.isnan(), max, out)
+    return out
+
+
+@register(aliases=("clip",))
+def clamp(input: Tensor, min=None, max=None, *, out: Tensor | None = None) -> Tensor:
+    """Every element of input limited to [min, max]: bounds are numbers or tensors (broadcast with input;
+    the result's dtype promotes all three). NaN stays NaN; a NaN bound gives NaN. With out=, the result
+    goes there, resized to the result's shape; as in PyTorch, out must have the result's dtype with
+    number bounds, and the result must cast to out's dtype with tensor bounds."""
+    tensors, min, max = _overload(min, max)
+    if not tensors:
+        return _clamp(input, min, max) if out is None else _clamp(input, min, max, out=out)
+    if out is None:
+        return _clamp_tensors(input, min, max)
+    if torch.is_grad_enabled() and any(isinstance(t, Tensor) and t.requires_grad for t in (input, min, max)):
+        raise RuntimeError(
+            "clamp(): functions with out=... arguments don't support automatic differentiation, "
+            "but one of the arguments requires grad."
+        )
+    result = _clamp_tensors(input, min, max)
+    if not torch.can_cast(result.dtype, out.dtype):  # this overload casts into out, as PyTorch's
+        raise RuntimeError(
+            f"result type {scalar_type(result.dtype)} can't be cast to the desired output type {scalar_type(out.dtype)}"
+        )
+    if out.shape != result.shape:
+        out.resize_(result.shape)
+    return out.copy_(result)
+
+
+@register(method=True, aliases=("clip_",))
+def clamp_(input: Tensor, min=None, max=None) -> Tensor:
+    """clamp in place: the promoted result must be castable to input's dtype."""
+    tensors, min, max = _overload(min, max)
+    if not tensors:
+        return _clamp_(input, min, max)
+    out = _clamp_tensors(input, min, max)
+    if (out.dtype.is_floating_point and not input.dtype.is_floating_point) or (
+        input.dtype == torch.bool and out.dtype != torch.bool
+    ):
+        raise RuntimeError(
+            f"result type {scalar_type(out.dtype)} can't be cast to the desired output type {scalar_type(input.dtype)}"
+        )
+    if out.shape != input.shape:
+        raise RuntimeError(f"output with shape {list(input.shape)} doesn't match the broadcast shape {list(out.shape)}")
+    return input.copy_(out)
+
+
+@register(name="clamp", function=False, method=True, aliases=("clip",))
+def _clamp_method(self: Tensor, min=None, max=None) -> Tensor:
+    """Tensor.clamp: torch.clamp without out=."""
+    return clamp(self, min, max)
+
+
+@register(function=False, method=True)
+def clamp_min(self: Tensor, min) -> Tensor:
+    """Every element at least min."""
+    return clamp(self, min=min)
+
+
+@register(function=False, method=True)
+def clamp_max(self: Tensor, max) -> Tensor:
+    """Every element at most max."""
+    return clamp(self, max=max)
+
+
+# ---- arithmetic
+
+
+def _float_result(input: Tensor) -> Tensor:
+    """input as the float dtype an integer input promotes to (the default dtype)."""
+    return input if input.dtype.is_floating_point else input.to(torch.get_default_dtype())
+
+
+@register(method=True)
+def square(input: Tensor) -> Tensor:
+    """input ** 2 (bool promotes to int64, as pow does)."""
+    return torch.pow(input, 2)
+
+
+@register(method=True)
+def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
+    """input + value * tensor1 * tensor2 (broadcast; the tensors promote, value is cast to their type,
+    so an integer result truncates a float value, as in PyTorch)."""
+    tensors = (input, tensor1, tensor2)
+    if all(t.dtype == torch.bool for t in tensors):
+        raise NotImplementedError(f"\"addcmul_{input.device.type}_out\" not implemented for 'Bool'")
+    if not any(t.dtype.is_floating_point for t in tensors):
+        value = int(value)
+    return input + value * tensor1 * tensor2
+
+
+@register(method=True)
+def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
+    """input + value * tensor1 / tensor2 (true division; integer tensor1 and tensor2 are an error)."""
+    if not tensor1.dtype.is_floating_point and not tensor2.dtype.is_floating_point:
+        raise RuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform "
+            "a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as "
+            "(input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as "
+            "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the "
+            "latter implementation: (input + value * tensor1 / tensor2), for all dtypes."
+        )
+    return input + value * tensor1 / tensor2
+
+
+@register(method=True)
+def logaddexp(input: Tensor, other: Tensor) -> Tensor:
+    """log(exp(input) + exp(other)) without overflow: max + log1p(exp(-|input - other|)); equal infinities
+    give that infinity."""
+    dtype = torch.promote_types(input.dtype, other.dtype)
+    if not dtype.is_floating_point:
+        raise NotImplementedError(f"\"logaddexp_{input.device.type}\" not implemented for '{scalar_type(dtype)}'")
+    a, b = input.to(dtype), other.to(dtype)
+    m = torch.maximum(a, b)
+    same_inf = (a == b) & a.isinf()
+    safe = torch.where(same_inf, torch.zeros_like(m), (a - b).abs())
+    return torch.where(same_inf, m, m + torch.log1p(torch.exp(-safe)))
+
+
+def _scaled(input: Tensor, factor: float) -> Tensor:
+    """input * factor in the result's float type; 16-bit floats multiply in float32 and round once (the
+    factor is not rounded to 16 bits first, as in PyTorch's kernels)."""
+    x = _float_result(input)
+    if x.dtype in (torch.float16, torch.bfloat16):
+        return (x.float() * factor).to(x.dtype)
+    return x * factor
+
+
+@register(method=True)
+def deg2rad(input: Tensor) -> Tensor:
+    """Degrees to radians (integers give the default float dtype)."""
+    return _scaled(input, math.pi / 180.0)
+
+
+@register(method=True)
+def rad2deg(input: Tensor) -> Tensor:
+    """Radians to degrees (integers give the default float dtype)."""
+    return _scaled(input, 180.0 / math.pi)
+
+
+# ---- classification
+
+
+@register(method=True)
+def signbit(input: Tensor) -> Tensor:
+    """Whether each element's sign bit is set: true for -0.0 and negative NaNs too (floats read as
+    integers of their width); false for every unsigned or bool element."""
+    if input.dtype.is_floating_point:
+        return input.detach().view(signed_integer(input.dtype.itemsize)) < 0
+    if not input.dtype.is_signed:
+        return torch.zeros_like(input, dtype=torch.bool)
+    return input < 0
+
+
+@register(method=True)
+def isposinf(input: Tensor) -> Tensor:
+    """Whether each element is +inf (false everywhere for integer dtypes)."""
+    if not input.dtype.is_floating_point:
+        return torch.zeros_like(input, dtype=torch.bool)
+    return input == math.inf
+
+
+@register(method=True)
+def isneginf(input: Tensor) -> Tensor:
+    """Whether each element is -inf (false everywhere for integer dtypes)."""
+    if not input.dtype.is_floating_point:
+        return torch.zeros_like(input, dtype=torch.bool)
+    return input == -math.inf

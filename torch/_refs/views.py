@@ -1,0 +1,142 @@
+"""Views: movedim/moveaxis, swapaxes/swapdims, diagonal, broadcast_to/broadcast_tensors (and
+broadcast_shapes), the shape-alike methods (expand_as, view_as, reshape_as), T and mT, and the
+in-place view methods (t_, transpose_, ...). Each tensor they return shares its input's memory."""
+
+from __future__ import annotations
+
+import torch
+from torch._C import Tensor, transpose
+from torch._refs._dims import wrap_dim
+from torch._registry import register
+
+# NumPy's names of transpose (a generated op)
+register(transpose, name="swapaxes", aliases=("swapdims",))
+register(Tensor.transpose, name="swapaxes", aliases=("swapdims",), function=False, method=True)
+
+
+@register(method=True, aliases=("moveaxis",))
+def movedim(input: Tensor, source, destination) -> Tensor:
+    """A view with the dims in `source` moved to the positions in `destination` (the others keep their order)."""
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    n = input.dim()
+    if len(src) != len(dst):
+        raise RuntimeError(
+            f"movedim: Invalid source or destination dims: source ({src} dims) should contain the same number "
+            f"of dims as destination ({dst} dims)"
+        )
+
+    src, dst = [wrap_dim(d, n) for d in src], [wrap_dim(d, n) for d in dst]
+    if len(set(src)) != len(src) or len(set(dst)) != len(dst):
+        raise RuntimeError("movedim: repeated dim in `source` or `destination`")
+    order = [None] * n
+    for s, d in zip(src, dst):
+        order[d] = s
+    rest = iter(d for d in range(n) if d not in src)
+    return input.permute([o if o is not None else next(rest) for o in order])
+
+
+@register(method=True)
+def diagonal(input: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """A view of the diagonal of dims (dim1, dim2), shifted by offset; it becomes the last dim."""
+    n = input.dim()
+    d1, d2 = wrap_dim(dim1, n), wrap_dim(dim2, n)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    size, stride = list(input.shape), list(input.stride())
+    start = input.storage_offset()
+    if offset >= 0:
+        length = max(0, min(size[d1], size[d2] - offset))
+        start += offset * stride[d2] if length else 0
+    else:
+        length = max(0, min(size[d1] + offset, size[d2]))
+        start += -offset * stride[d1] if length else 0
+    keep = [d for d in range(n) if d not in (d1, d2)]
+    return input.as_strided(
+        [size[d] for d in keep] + [length], [stride[d] for d in keep] + [stride[d1] + stride[d2]], start
+    )
+
+
+@register
+def broadcast_to(input: Tensor, size) -> Tensor:
+    """input expanded (a view) to `size`, as broadcasting would."""
+    return input.expand(size)
+
+
+@register
+def broadcast_tensors(*tensors) -> tuple:
+    """The tensors expanded (views) to their common broadcast shape."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    shape = broadcast_shapes(*(t.shape for t in tensors))
+    return tuple(t.expand(shape) for t in tensors)
+
+
+@register
+def broadcast_shapes(*shapes) -> torch.Size:
+    """The shape tensors of these shapes broadcast to (RuntimeError if they cannot)."""
+    out: list = []
+    for shape in shapes:
+        shape = (shape,) if isinstance(shape, int) else tuple(shape)
+        if len(shape) > len(out):
+            out = [1] * (len(shape) - len(out)) + out
+        for i, n in enumerate(shape):
+            j = len(out) - len(shape) + i
+            if n != out[j] and n != 1 and out[j] != 1:
+                raise RuntimeError(
+                    f"Shape mismatch: objects cannot be broadcast to a single shape.  Mismatch is between arg "
+                    f"and {n} at dimension {i}"
+                )
+            if out[j] == 1:
+                out[j] = n
+    return torch.Size(out)
+
+
+@register(function=False, method=True)
+def expand_as(self: Tensor, other: Tensor) -> Tensor:
+    """self expanded to other's shape."""
+    return self.expand(other.shape)
+
+
+@register(function=False, method=True)
+def view_as(self: Tensor, other: Tensor) -> Tensor:
+    """self viewed with other's shape."""
+    return self.view(other.shape)
+
+
+@register(function=False, method=True)
+def reshape_as(self: Tensor, other: Tensor) -> Tensor:
+    """self reshaped to other's shape."""
+    return self.reshape(other.shape)
+
+
+@register(function=False, method=True)
+@property
+def T(self: Tensor) -> Tensor:
+    """Dims reversed."""
+    return self.permute(*reversed(range(self.dim())))
+
+
+@register(function=False, method=True)
+@property
+def mT(self: Tensor) -> Tensor:
+    """The last two dims swapped."""
+    return self.transpose(-2, -1)
+
+
+def _inplace_view(view, name: str):
+    """The in-place form of a view op (t_, transpose_, ...): self takes the view's sizes, strides
+    and offset, as PyTorch's in-place view ops do."""
+
+    def method(self, *args, **kwargs):
+        v = view(self, *args, **kwargs)
+        return self.as_strided_(v.shape, v.stride(), v.storage_offset())
+
+    method.__name__ = name
+    method.__doc__ = f"{view.__name__} in place: self becomes that view of its storage."
+    return method
+
+
+for _view in ("t", "transpose", "squeeze", "unsqueeze"):
+    register(_inplace_view(getattr(Tensor, _view), _view + "_"), function=False, method=True)
+register(_inplace_view(Tensor.transpose, "swapaxes_"), aliases=("swapdims_",), function=False, method=True)

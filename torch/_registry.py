@@ -1,0 +1,88 @@
+"""The one way to add a Python function or method to torch: the @register decorator.
+
+Where a function goes is declared next to it:
+
+    @register                                 torch.square (and so in torch.__all__)
+    @register(method=True)                    torch.square and Tensor.square
+    @register(method=True, inplace=True)      also Tensor.bitwise_left_shift_, the checked in-place form
+    @register(aliases=("clip",))              torch.clamp and torch.clip
+    @register(function=False, method=True)    Tensor.item only
+    register(Tensor.neg, name="__neg__", function=False, method=True)   an existing callable or value
+
+Registering only records. torch/__init__.py imports the modules that register (torch/_refs/,
+_tensor.py, _tensor_str.py, _type_info.py, autograd/tensor_api.py), then calls install() once. A name
+is registered once: a second registration is an error, so no two modules shadow each other by
+accident; a registered name does replace the generated binding of torch._C with that name (that is
+how a composite such as torch.clamp extends an op).
+"""
+
+from __future__ import annotations
+
+from torch._C import can_cast
+from torch._dtypes import scalar_type
+
+FUNCTIONS: dict[str, object] = {}  # torch.<name>
+METHODS: dict[str, object] = {}  # torch.Tensor.<name>
+_installed = False
+
+
+def _put(table: dict, name: str, obj) -> None:
+    if _installed:
+        raise RuntimeError(
+            f"torch._registry: {name!r} is registered after install(); import its module in torch/__init__.py"
+        )
+    if name in table:
+        raise RuntimeError(f"torch._registry: {name!r} is registered twice ({table[name]!r} and {obj!r})")
+    table[name] = obj
+
+
+def register(obj=None, /, *, name=None, function=True, method=False, inplace=False, aliases=()):
+    """Registers obj (a function, class, property or value) under its __name__ (or `name`) and each of
+    `aliases`: as torch.<name> unless function=False, as the method Tensor.<name> with method=True, and
+    with inplace=True also as Tensor.<name>_, its checked in-place form (in_place). Returns obj: a
+    decorator with or without arguments."""
+
+    def add(obj):
+        own = name or (obj.fget if isinstance(obj, property) else obj).__name__
+        for n in (own, *aliases):
+            if function:
+                _put(FUNCTIONS, n, obj)
+            if method:
+                _put(METHODS, n, obj)
+        if inplace:
+            _put(METHODS, own + "_", in_place(obj, own + "_"))
+        return obj
+
+    return add if obj is None else add(obj)
+
+
+def in_place(fn, name: str):
+    """The in-place form of fn as a method: self is overwritten with fn(self, ...), whose result must
+    have self's shape and cast to self's dtype (PyTorch's rules for in-place ops)."""
+
+    def method(self, *args, **kwargs):
+        result = fn(self, *args, **kwargs)
+        if result.shape != self.shape:  # checked here: copy_ into an empty self checks nothing (as upstream's)
+            raise RuntimeError(
+                f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(result.shape)}"
+            )
+        if not can_cast(result.dtype, self.dtype):
+            raise RuntimeError(
+                f"result type {scalar_type(result.dtype)} can't be cast to the desired output type "
+                f"{scalar_type(self.dtype)}"
+            )
+        return self.copy_(result)
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"In-place {fn.__name__}: self is overwritten with the result."
+    return method
+
+
+def install(namespace: dict, tensor: type) -> None:
+    """Puts every registered function into `namespace` (torch's globals) and every method on `tensor`
+    (torch.Tensor). Called once, by torch/__init__.py."""
+    global _installed
+    namespace.update(FUNCTIONS)
+    for name, obj in METHODS.items():
+        setattr(tensor, name, obj)
+    _installed = True
