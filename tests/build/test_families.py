@@ -1,5 +1,6 @@
 """One stem per op family (DESIGN.md §2): TH/ops/<Family>.h declares the family's kernels, and only
-that family's files include it, so adding or changing a stub recompiles that family and nothing else."""
+that family's files include it, so adding or changing a stub recompiles that family and nothing else.
+The same holds for THNN's families (THNN/ops/<Family>.h) and their CUDA twins in THCUNN."""
 
 from __future__ import annotations
 
@@ -11,17 +12,21 @@ import pytest
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
-FAMILIES = sorted(p.stem for p in (ROOT / "aten/src/TH/ops").glob("*.h") if p.stem != "Pointwise")
+TWINS = {"TH": "THC", "THNN": "THCUNN"}  # a CPU library and the CUDA library of its families' twins
+# (library, family) for every family header; ops/Pointwise.h is the unary and binary entry points' helper
+FAMILIES = sorted(
+    (lib, p.stem) for lib in TWINS for p in (ROOT / "aten/src" / lib / "ops").glob("*.h") if p.stem != "Pointwise"
+)
 # entry points of one family that start another family's kernel (arange/linspace fill with range_stub)
 ALSO = {"Fill": {"aten/src/TH/ops/Factories.cpp"}}
 OBJECT = re.compile(r"^(?P<dir>aten/src/\w+)/CMakeFiles/[^/]+\.dir/(?P<file>.+)\.o: #deps")
 
 
-def family_sources(family: str) -> set[str]:
+def family_sources(lib: str, family: str) -> set[str]:
     """The sources of a family's stem: ops/<F>.cpp, cpu/<F>Kernels.cpp, THC/<F>[<Part>]Kernels.cu."""
     src = ROOT / "aten/src"
-    files = {src / f"TH/ops/{family}.cpp", src / f"TH/cpu/{family}Kernels.cpp"}
-    files |= set((src / "THC").glob(f"{family}*Kernels.cu"))
+    files = {src / f"{lib}/ops/{family}.cpp", src / f"{lib}/cpu/{family}Kernels.cpp"}
+    files |= set((src / TWINS[lib]).glob(f"{family}*Kernels.cu"))
     return {str(p.relative_to(ROOT)) for p in files if p.exists()} | ALSO.get(family, set())
 
 
@@ -43,10 +48,10 @@ def test_every_family_has_the_mirrored_stems():
     """Each ops/<F>.h has its entry points and its CPU loop; the CUDA twin shares the stem."""
     assert FAMILIES, "no family headers found"
     src = ROOT / "aten/src"
-    for family in FAMILIES:
-        assert (src / f"TH/ops/{family}.cpp").exists(), family
-        assert (src / f"TH/cpu/{family}Kernels.cpp").exists(), family
-        assert list((src / "THC").glob(f"{family}*Kernels.cu")), family
+    for lib, family in FAMILIES:
+        assert (src / f"{lib}/ops/{family}.cpp").exists(), family
+        assert (src / f"{lib}/cpu/{family}Kernels.cpp").exists(), family
+        assert list((src / TWINS[lib]).glob(f"{family}*Kernels.cu")), family
     assert not (src / "TH/Kernels.h").exists(), "one stub header per family, not one for all"
     stubs = re.compile(r"^TH_DECLARE_STUB\(", re.M)
     for header in src.rglob("*.h"):
@@ -54,17 +59,17 @@ def test_every_family_has_the_mirrored_stems():
             assert header.parent.name == "ops", f"{header}: stubs are declared in ops/<Family>.h"
 
 
-@pytest.mark.parametrize("family", FAMILIES)
-def test_family_header_is_included_by_its_family_only(repo, family):
-    users = dependents(repo, f"TH/ops/{family}.h")
-    assert users, f"nothing includes TH/ops/{family}.h"
-    assert users <= family_sources(family), sorted(users - family_sources(family))
+@pytest.mark.parametrize("lib,family", FAMILIES)
+def test_family_header_is_included_by_its_family_only(repo, lib, family):
+    users = dependents(repo, f"{lib}/ops/{family}.h")
+    assert users, f"nothing includes {lib}/ops/{family}.h"
+    assert users <= family_sources(lib, family), sorted(users - family_sources(lib, family))
 
 
 def test_cuda_family_headers_are_included_by_their_twins_only(cuda_repo):
-    for family in FAMILIES:
-        users = dependents(cuda_repo, f"TH/ops/{family}.h")
-        assert users <= family_sources(family), (family, sorted(users - family_sources(family)))
+    for lib, family in FAMILIES:
+        users = dependents(cuda_repo, f"{lib}/ops/{family}.h")
+        assert users <= family_sources(lib, family), (family, sorted(users - family_sources(lib, family)))
         assert any(u.endswith(".cu") for u in users), f"no CUDA kernel registers {family}'s stubs"
 
 
