@@ -27,7 +27,7 @@ endif()
 # -g1: function and file:line in the reports at a fraction of -g's compile time; frame pointers: full stacks
 add_compile_options(-fsanitize=${SANITIZE} -fno-omit-frame-pointer -g1)
 # -O1 instead of Release's -O3 (what ASan recommends): instrumented, the biggest kernel file compiles in
-# 101 s at -O1 and 224 s at -O3 (TH/cpu/PointwiseKernels.cpp, ASan+UBSan, 2-core VM)
+# 101 s at -O1 and 224 s at -O3 (TH/cpu/PointwiseKernels.cpp, since split into Unary/BinaryKernels.cpp; ASan+UBSan, 2-core VM)
 if(CMAKE_BUILD_TYPE STREQUAL "Release")
   add_compile_options(-O1)
 endif()

@@ -19,18 +19,20 @@ from tools.writer import write_if_changed
 
 from . import bindings, stubs
 from .memo import Memo
-from .model import CodegenError, Schema, check_unique, inplace_name, load, load_list, parse_entry
+from .model import CodegenError, Schema, check_unique, inplace_name, load, load_list, parse_entries
 
 
 def ops(yaml_path: Path, memo: Memo | None = None) -> list[tuple[int, str, tuple]]:
-    """(line, YAML text, (full name, shard entry, stub entry)) of every op, validated, in YAML order."""
+    """(line, YAML text, (full name, shard entry, stub entry)) of every op, validated, in YAML order (the
+    in-place and out= forms an entry declares follow it, with its line and text)."""
     where = str(yaml_path)
 
     def convert(entry: dict) -> tuple:
-        f = parse_entry(entry, where)
-        return f.schema.full_name, bindings.shard_entry(f), stubs.stub_entry(f)
+        return tuple(
+            (f.schema.full_name, bindings.shard_entry(f), stubs.stub_entry(f)) for f in parse_entries(entry, where)
+        )
 
-    result = load_list(yaml_path, convert, memo, "op")
+    result = [(line, text, op) for line, text, forms in load_list(yaml_path, convert, memo, "op") for op in forms]
     check_unique(yaml_path, ((line, op[0]) for line, _, op in result))
     return result
 

@@ -2,8 +2,13 @@
 
     - func: add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
       variants: function, method
-      dispatch:
-        CPU, CUDA: th::add
+      inplace: method      # also add_.Tensor(Tensor(a!) self, ...) -> Tensor(a!), a Tensor method
+      out: True            # also add.out(..., *, Tensor(a!) out) -> Tensor(a!), a torch function
+
+One entry declares an op's functional form and, with `inplace:` / `out:`, its in-place and out=
+forms (PyTorch's structured ops): all three call the one implementation of the op in the library,
+th::add, th::add_ and th::add_out. `dispatch:` names the C++ entry point only where it is not
+th::<name> (th::<name>_out for an out= overload), or where an op runs on some devices only.
 
 Every problem is a CodegenError naming the YAML file and line. With a `Memo` (memo.py), an
 entry whose text did not change since the last run is not parsed again.
@@ -13,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 
@@ -240,7 +245,7 @@ def parse_entry(entry: dict, where: str) -> NativeFunction:
     """Validates and converts one YAML entry."""
     line = entry.pop("__line__", 0)
     loc = f"{where}:{line}"
-    unknown = set(entry) - {"func", "variants", "dispatch", "doc"}
+    unknown = set(entry) - {"func", "variants", "dispatch", "doc", "inplace", "out"}
     if unknown:
         raise CodegenError(f"{loc}: unknown key(s) {sorted(unknown)}")
     if "func" not in entry:
@@ -269,6 +274,52 @@ def parse_entry(entry: dict, where: str) -> NativeFunction:
     return NativeFunction(schema, variants, dispatch, str(entry.get("doc", "")).strip(), line)
 
 
+def parse_entries(entry: dict, where: str) -> list[NativeFunction]:
+    """The ops one YAML entry declares: its functional form, then the in-place form (`inplace:`, the
+    in-place op's variants) and the out= form (`out: True`) derived from its schema."""
+    entry = dict(entry)
+    inplace, out = entry.pop("inplace", None), entry.pop("out", False)
+    f = parse_entry(entry, where)
+    loc = f"{where}:{f.line}"
+    if (inplace or out) and (f.schema.is_out or f.schema.name.endswith("_") or f.dispatch):
+        raise CodegenError(f"{loc}: 'inplace:' and 'out:' derive from a functional op with the default dispatch")
+    if out not in (True, False):
+        raise CodegenError(f"{loc}: 'out:' is True or False, got {out!r}")
+    funcs = [f]
+    if inplace:
+        funcs.append(_inplace_form(f, inplace, loc))
+    if out:
+        funcs.append(_out_form(f, loc))
+    return funcs
+
+
+def _single_tensor_return(f: NativeFunction, loc: str, form: str) -> None:
+    if f.schema.returns != (Type("Tensor"),):
+        raise CodegenError(f"{loc}: an {form} form needs an op that returns one Tensor")
+
+
+def _inplace_form(f: NativeFunction, variants: str, loc: str) -> NativeFunction:
+    """`name_.overload(Tensor(a!) self, ...) -> Tensor(a!)` with the given variants."""
+    _single_tensor_return(f, loc, "in-place")
+    args = f.schema.arguments
+    if not args or args[0].name != "self" or args[0].type != Type("Tensor"):
+        raise CodegenError(f"{loc}: an in-place form needs 'Tensor self' as first argument")
+    mutable = Type("Tensor", alias="a", mutable=True)
+    schema = replace(
+        f.schema, name=f.schema.name + "_", arguments=(replace(args[0], type=mutable), *args[1:]), returns=(mutable,)
+    )
+    return parse_entry({"func": str(schema), "variants": variants, "__line__": f.line}, loc.rsplit(":", 1)[0])
+
+
+def _out_form(f: NativeFunction, loc: str) -> NativeFunction:
+    """`name.out(..., *, Tensor(a!) out) -> Tensor(a!)`, a torch function."""
+    _single_tensor_return(f, loc, "out=")
+    mutable = Type("Tensor", alias="a", mutable=True)
+    out = Argument("out", mutable, None, kwarg_only=True)
+    schema = replace(f.schema, overload="out", arguments=(*f.schema.arguments, out), returns=(mutable,))
+    return parse_entry({"func": str(schema), "__line__": f.line}, loc.rsplit(":", 1)[0])
+
+
 def inplace_name(full_name: str) -> str:
     """The in-place variant's name of an op (`mul.Tensor` -> `mul_.Tensor`), PyTorch's convention."""
     name, _, overload = full_name.partition(".")
@@ -278,6 +329,6 @@ def inplace_name(full_name: str) -> str:
 def load(path: Path) -> list[NativeFunction]:
     """Parses native_functions.yaml into NativeFunctions (YAML order), validating every entry."""
     where = str(path)
-    funcs = [f for _, _, f in load_list(path, lambda e: parse_entry(e, where))]
+    funcs = [f for _, _, fs in load_list(path, lambda e: parse_entries(e, where)) for f in fs]
     check_unique(path, ((f.line, f.schema.full_name) for f in funcs))
     return funcs

@@ -9,7 +9,7 @@ thread_local bool grad_enabled = true;
 
 namespace {
 
-/// The engine's entry points (torch/autograd/graph.py installs them at import).
+/// The engine's entry points (torch/autograd/_recording.py installs them at import).
 /// The engine's entry points: recorder_for(name) / inplace_for(name) give the Python function that
 /// records one op overload; it is looked up once per binding (keyed by its name literal) and cached.
 struct Hooks {

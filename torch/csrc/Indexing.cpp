@@ -68,7 +68,7 @@ th::Tensor index_view(const th::Tensor& self, nb::handle index) {
 
 }  // namespace
 
-/// Whether `index` has an advanced item (an index tensor or a list), which torch/_indexing.py handles.
+/// Whether `index` has an advanced item (an index tensor or a list), which torch/_refs/indexing.py handles.
 bool is_advanced(nb::handle index) {
   auto advanced = [](nb::handle h) { return nb::isinstance<th::Tensor>(h) || PyList_Check(h.ptr()); };
   if (PyTuple_Check(index.ptr())) {
@@ -86,7 +86,7 @@ nb::object advanced_indexing(const char* fn) {
   // module object, from sys.modules), under the GIL each.
   static PyObject* module = nullptr;  // a reference kept to exit
   if (!module) {
-    nb::object m = nb::module_::import_("torch._indexing");
+    nb::object m = nb::module_::import_("torch._refs.indexing");
     if (!module) module = m.release().ptr();
   }
   return nb::borrow(module).attr(fn);

@@ -62,7 +62,7 @@ Tensor mul(const Tensor& self, const Tensor& other);
 Tensor& mul_(Tensor& self, const Tensor& other);
 Tensor& mul_out(Tensor& out, const Tensor& self, const Tensor& other);
 
-// unary op families: name(self), name_(self), name_out(out, self) (ops/Pointwise.cpp)
+// unary op families: name(self), name_(self), name_out(out, self) (ops/Unary.cpp)
 #define TH_DECLARE_UNARY(name, Functor, expr) \
   Tensor name(const Tensor& self);            \
   Tensor& name##_(Tensor& self);              \
@@ -141,7 +141,7 @@ Tensor rand_like(const Tensor& self, std::optional<ScalarType> dtype, std::optio
 Tensor randn_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
                   std::optional<MemoryFormat> memory_format = std::nullopt);
 
-// joining, selecting, clamping, scans and moments (ops/Join.cpp, ops/Select.cpp, ops/Moments.cpp)
+// joining, selecting, clamping, scans and moments (ops/Join, Select, Scan, Moments.cpp)
 Tensor cat(const std::vector<Tensor>& tensors, int64_t dim);
 Tensor stack(const std::vector<Tensor>& tensors, int64_t dim);
 Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other);

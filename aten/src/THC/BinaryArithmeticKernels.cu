@@ -1,5 +1,6 @@
-// The arithmetic and bitwise binary ops on CUDA (math/Binary.h's TH_BINARY_OPS): div, remainder,
-// fmod, pow, atan2, maximum, minimum, bitwise_and/or/xor.
+// Part of the binary family on CUDA (BinaryKernels.cu): the arithmetic and bitwise ops
+// (math/Binary.h's TH_BINARY_OPS: div, remainder, fmod, pow, atan2, maximum, minimum,
+// bitwise_and/or/xor).
 #include "FunctorKernel.cuh"
 
 namespace thc {

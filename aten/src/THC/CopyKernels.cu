@@ -1,6 +1,6 @@
 // copy_ on CUDA between any two dtypes (the destination's and the source's): one kernel per pair,
 // converting each element with static_cast.
-#include <TH/Kernels.h>
+#include <TH/ops/Copy.h>
 
 #include "Loops.cuh"
 

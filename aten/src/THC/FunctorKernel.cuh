@@ -1,10 +1,12 @@
 #pragma once
 // gpu_kernel of one math/ functor (Unary.h, Binary.h) over the iterator's common dtype, for the
-// dtypes that functor is defined on. functor_kernel<Arity, F> is instantiated in the op family's
-// .cu file (UnaryFloatKernels.cu, UnaryKeepKernels.cu, BinaryArithmeticKernels.cu,
-// CompareKernels.cu), as PyTorch splits its kernels: an edit recompiles one family, and a build
-// compiles them in parallel. UnaryKernels.cu and BinaryKernels.cu dispatch their stubs to them.
-#include <TH/Kernels.h>
+// dtypes that functor is defined on. functor_kernel<Arity, F> is instantiated in the parts of the
+// unary and binary families (UnaryTranscendentalKernels.cu, UnarySignRoundKernels.cu,
+// BinaryArithmeticKernels.cu, BinaryCompareKernels.cu), as PyTorch splits its kernels: nvcc
+// compiles the parts in parallel. UnaryKernels.cu and BinaryKernels.cu dispatch their stubs to them.
+#include <TH/TensorIterator.h>
+#include <TH/math/Binary.h>
+#include <TH/math/Unary.h>
 
 #include "Loops.cuh"
 

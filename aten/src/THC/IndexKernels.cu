@@ -1,7 +1,7 @@
 // CUDA take / put: one thread per index; accumulating puts use atomicAdd (float, double, int32,
 // int64; a compare-and-swap loop for float16/bfloat16), so duplicates sum in any order.
-#include <TH/IndexKernels.h>
 #include <TH/ScalarType.h>
+#include <TH/ops/Index.h>
 
 #include "DeviceGuard.h"
 #include "Exception.h"

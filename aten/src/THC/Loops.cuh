@@ -7,7 +7,7 @@
 
 #include <TH/Load.h>
 #include <TH/TensorIterator.h>
-#include <TH/math/Binary.h>
+#include <TH/math/BindSecond.h>
 
 #include "DeviceGuard.h"
 

@@ -1,6 +1,6 @@
 // CUDA kernel of the random ops: the same Philox values as the CPU kernel (math/Philox.h), one
 // thread per element.
-#include <TH/Kernels.h>
+#include <TH/ops/Random.h>
 
 #include "DeviceGuard.h"
 #include "Exception.h"

@@ -14,8 +14,8 @@
 // ReduceMinMaxKernels.cu, ReduceLogicKernels.cu), as PyTorch splits its Reduce*Kernel.cu: an
 // edit recompiles one family (13-17 s of nvcc, where all of them in one file took ~39 s), and a
 // build compiles them in parallel. ReduceKernels.cu holds the host helpers and the dispatch.
-#include <TH/Kernels.h>
 #include <TH/math/Reduce.h>
+#include <TH/ops/Reduce.h>
 
 #include "Loops.cuh"
 

@@ -1,5 +1,8 @@
-// unary_stub on CUDA: dispatches each op to its functor's kernel, compiled in the family files
-// (UnaryFloatKernels.cu, UnaryKeepKernels.cu; see FunctorKernel.cuh).
+// The unary pointwise family on CUDA: unary_stub dispatches each math/Unary.h op to its functor's
+// kernel, compiled in the parts UnaryTranscendentalKernels.cu and UnarySignRoundKernels.cu (see
+// FunctorKernel.cuh).
+#include <TH/ops/Unary.h>
+
 #include "FunctorKernel.cuh"
 
 namespace thc {

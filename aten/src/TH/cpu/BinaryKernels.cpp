@@ -1,6 +1,5 @@
-// CPU kernels of add/sub/mul: the shared functors from math/Binary.h over cpu_kernel.
-#include "../Kernels.h"
-#include "../math/Binary.h"
+// CPU kernels of the binary pointwise family: add/sub/mul and math/Binary.h's functors over cpu_kernel.
+#include "../ops/Binary.h"
 #include "Loops.h"
 
 namespace th {
@@ -19,9 +18,34 @@ void mul_kernel(TensorIterator& iter, const Scalar&) {
   });
 }
 
+/// The loop of one binary functor: div reads a CPU scalar at opmath_t (kScalarAtOpmath).
+template <typename T, typename F>
+void binary_loop(TensorIterator& iter, const F& f) {
+  if constexpr (math::kScalarAtOpmath<F>) {
+    cpu::cpu_kernel_with_scalars<T>(iter, f);
+  } else {
+    cpu::cpu_kernel<T, 2>(iter, f);
+  }
+}
+
+void binary_kernel(TensorIterator& iter, math::BinaryOp op) {
+  math::with_binary_functor(op, [&](auto f) {
+    using F = decltype(f);
+    if constexpr (math::kFloatingOnly<F>) {
+      TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "binary_cpu", [&] { binary_loop<scalar_t>(iter, f); });
+    } else if constexpr (math::kIntegralOnly<F>) {
+      TH_DISPATCH_INTEGRAL_TYPES(iter.common_dtype(), "binary_cpu",
+                                 [&] { cpu::cpu_kernel<scalar_t, 2>(iter, f); });
+    } else {
+      TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "binary_cpu", [&] { binary_loop<scalar_t>(iter, f); });
+    }
+  });
+}
+
 }  // namespace
 
 TH_REGISTER_KERNEL(add_stub, CPU, add_kernel);
 TH_REGISTER_KERNEL(mul_stub, CPU, mul_kernel);
+TH_REGISTER_KERNEL(binary_stub, CPU, binary_kernel);
 
 }  // namespace th

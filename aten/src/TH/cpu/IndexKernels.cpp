@@ -1,7 +1,7 @@
 // CPU take / put: positions -> storage offsets through the tensor's strides.
-#include "../IndexKernels.h"
 #include "../Parallel.h"
 #include "../ScalarType.h"
+#include "../ops/Index.h"
 
 namespace th {
 namespace {

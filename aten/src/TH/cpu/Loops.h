@@ -7,7 +7,7 @@
 
 #include "../Load.h"
 #include "../TensorIterator.h"
-#include "../math/Binary.h"
+#include "../math/BindSecond.h"
 #include "VecKernels.h"
 
 namespace th::cpu {

@@ -2,8 +2,8 @@
 // number of threads produce the same tensor.
 #include <cmath>
 
-#include "../Kernels.h"
 #include "../Parallel.h"
+#include "../ops/Random.h"
 
 namespace th {
 namespace {

@@ -2,8 +2,8 @@
 // stride 0 along reduced dims and holds the identity on entry), and row-wise max/min with indices.
 #include <algorithm>
 
-#include "../Kernels.h"
 #include "../Parallel.h"
+#include "../ops/Reduce.h"
 #include "Loops.h"
 #include "VecKernels.h"
 

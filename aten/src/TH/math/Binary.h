@@ -257,15 +257,6 @@ void with_binary_functor(BinaryOp op, F&& f) {
   }
 }
 
-/// f(a, b) with b fixed: a binary functor as a unary one, for kernels that read their second
-/// operand once (a CPU scalar, see scalar_at_opmath in TensorIterator.h).
-template <typename F, typename T>
-struct BindSecond {
-  F f;
-  T b;
-  TH_HOST_DEVICE auto operator()(T a) const { return f(a, b); }
-};
-
 /// The binary functors whose kernels read a CPU scalar at opmath_t, as PyTorch's do (mul has its
 /// own stub and kernel; Mul is read the same way there).
 template <typename Functor>

@@ -5,6 +5,7 @@
 
 #include "../Macros.h"
 #include "Binary.h"
+#include "Reduce.h"  // acc_t
 
 namespace th::math {
 

@@ -1,13 +1,24 @@
-// add / sub / mul: broadcasting, type promotion, in-place and out= forms.
+// Entry points of the binary pointwise family: add / sub / mul (add_stub, mul_stub, with alpha) and
+// the ops of math/Binary.h (binary_stub: arithmetic, bitwise, comparisons), with PyTorch's dtype
+// rules and checks. Functional, in-place (name_) and out= (name_out) forms share one implementation.
+#include <optional>
+#include <string>
+
 #include "../Functions.h"
-#include "../Kernels.h"
+#include "Binary.h"
+#include "Pointwise.h"
 
 namespace th {
 
 TH_DEFINE_STUB(binary_fn, add_stub);
 TH_DEFINE_STUB(binary_fn, mul_stub);
+TH_DEFINE_STUB(binary_op_fn, binary_stub);
 
 namespace {
+
+using math::BinaryOp;
+using pointwise::floating_compute;
+using pointwise::run_into;
 
 Tensor& binary_into(DispatchStub<binary_fn>& stub, Tensor& out, const Tensor& a, const Tensor& b,
                     const Scalar& alpha) {
@@ -42,6 +53,53 @@ void check_sub(const Tensor& a, const Tensor& b) {
   TH_CHECK(a.dtype() != ScalarType::Bool || b.dtype() != ScalarType::Bool,
            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
            "or `logical_xor()` operator instead.");
+}
+
+Tensor& binary_op_into(Tensor& out, const Tensor& self, const Tensor& other, BinaryOp op, const char* name) {
+  ScalarType common = result_type({self, other});
+  std::optional<ScalarType> compute, result;
+  switch (op) {
+    case BinaryOp::DivTrue:
+    case BinaryOp::Atan2: compute = floating_compute({self, other}); break;
+    case BinaryOp::DivTrunc:
+    case BinaryOp::DivFloor:
+    case BinaryOp::Remainder:
+    case BinaryOp::Fmod:
+      // a zero divisor raises in the kernel (math::int_divide), after the cast to the common dtype
+      TH_CHECK(common != ScalarType::Bool, "\"", name, "\" not implemented for 'Bool'");
+      break;
+    case BinaryOp::Pow:
+      TH_CHECK(!is_integral(common, true) || !other.impl()->wrapped_number ||
+                   other.dtype() != ScalarType::Long ||
+                   *reinterpret_cast<const int64_t*>(other.data_ptr()) >= 0,
+               "Integers to negative integer powers are not allowed.");
+      break;
+    case BinaryOp::BitwiseAnd:
+    case BinaryOp::BitwiseOr:
+    case BinaryOp::BitwiseXor:
+      TH_CHECK(is_integral(common, true), "\"", name, "_cpu\" not implemented for '",
+               scalar_type_cpp_name(common), "'");
+      break;
+    case BinaryOp::Eq:
+    case BinaryOp::Ne:
+    case BinaryOp::Lt:
+    case BinaryOp::Le:
+    case BinaryOp::Gt:
+    case BinaryOp::Ge:
+    case BinaryOp::LogicalAnd:
+    case BinaryOp::LogicalOr:
+    case BinaryOp::LogicalXor: result = ScalarType::Bool; break;
+    default: break;
+  }
+  return run_into(out, {self, other}, compute, result,
+                  [&](TensorIterator& it) { binary_stub[it.device().type](it, op); });
+}
+
+BinaryOp div_op(const std::optional<std::string>& mode) {
+  if (!mode) return BinaryOp::DivTrue;
+  if (*mode == "trunc") return BinaryOp::DivTrunc;
+  if (*mode == "floor") return BinaryOp::DivFloor;
+  throw Error("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" + *mode + "'");
 }
 
 }  // namespace
@@ -87,6 +145,62 @@ Tensor& mul_(Tensor& self, const Tensor& other) { return binary_into(mul_stub, s
 
 Tensor& mul_out(Tensor& out, const Tensor& self, const Tensor& other) {
   return binary_into(mul_stub, out, self, other, Scalar());
+}
+
+#define TH_BINARY_ENTRY(name, op)                                            \
+  Tensor name(const Tensor& self, const Tensor& other) {                     \
+    Tensor out;                                                              \
+    return binary_op_into(out, self, other, op, #name);                      \
+  }                                                                          \
+  Tensor& name##_(Tensor& self, const Tensor& other) {                       \
+    return binary_op_into(self, self, other, op, #name);                     \
+  }                                                                          \
+  Tensor& name##_out(Tensor& out, const Tensor& self, const Tensor& other) { \
+    return binary_op_into(out, self, other, op, #name);                      \
+  }
+TH_BINARY_ENTRY(floor_divide, BinaryOp::DivFloor)
+TH_BINARY_ENTRY(remainder, BinaryOp::Remainder)
+TH_BINARY_ENTRY(fmod, BinaryOp::Fmod)
+TH_BINARY_ENTRY(pow, BinaryOp::Pow)
+TH_BINARY_ENTRY(atan2, BinaryOp::Atan2)
+TH_BINARY_ENTRY(maximum, BinaryOp::Maximum)
+TH_BINARY_ENTRY(minimum, BinaryOp::Minimum)
+TH_BINARY_ENTRY(bitwise_and, BinaryOp::BitwiseAnd)
+TH_BINARY_ENTRY(bitwise_or, BinaryOp::BitwiseOr)
+TH_BINARY_ENTRY(bitwise_xor, BinaryOp::BitwiseXor)
+TH_BINARY_ENTRY(eq, BinaryOp::Eq)
+TH_BINARY_ENTRY(ne, BinaryOp::Ne)
+TH_BINARY_ENTRY(lt, BinaryOp::Lt)
+TH_BINARY_ENTRY(le, BinaryOp::Le)
+TH_BINARY_ENTRY(gt, BinaryOp::Gt)
+TH_BINARY_ENTRY(ge, BinaryOp::Ge)
+TH_BINARY_ENTRY(logical_and, BinaryOp::LogicalAnd)
+TH_BINARY_ENTRY(logical_or, BinaryOp::LogicalOr)
+TH_BINARY_ENTRY(logical_xor, BinaryOp::LogicalXor)
+
+Tensor div(const Tensor& self, const Tensor& other, const std::optional<std::string>& rounding_mode) {
+  Tensor out;
+  return binary_op_into(out, self, other, div_op(rounding_mode), "div");
+}
+Tensor& div_(Tensor& self, const Tensor& other, const std::optional<std::string>& rounding_mode) {
+  return binary_op_into(self, self, other, div_op(rounding_mode), "div");
+}
+Tensor& div_out(Tensor& out, const Tensor& self, const Tensor& other,
+                const std::optional<std::string>& rounding_mode) {
+  return binary_op_into(out, self, other, div_op(rounding_mode), "div");
+}
+
+/// Rounded half to even at `decimals` places, computed as PyTorch does: round(x * 10^d) / 10^d, or
+/// round(x / 10^-d) * 10^-d for negative d, in the input's floating type.
+Tensor round(const Tensor& self, int64_t decimals) {
+  if (decimals == 0) return round(self);
+  TH_CHECK_T(NotImplementedError, is_floating_point(self.dtype()), "\"round_cpu\" not implemented for '",
+             scalar_type_name(self.dtype()), "'");
+  if (is_reduced_floating_point(self.dtype()))  // scaled in float32, rounded to 16 bits once (as PyTorch)
+    return to_dtype(round(to_dtype(self, ScalarType::Float), decimals), self.dtype());
+  const Tensor ten_pow = wrap_number(Scalar(std::pow(10.0, double(decimals < 0 ? -decimals : decimals))));
+  return decimals > 0 ? div(round(mul(self, ten_pow)), ten_pow, std::nullopt)
+                      : mul(round(div(self, ten_pow, std::nullopt)), ten_pow);
 }
 
 }  // namespace th

@@ -1,7 +1,7 @@
 // copy_ (with broadcasting, dtype conversion and device transfer), to, contiguous, clone. to and
 // clone keep a dense source's layout (PyTorch's preserve_format).
+#include "Copy.h"
 #include "../Functions.h"
-#include "../Kernels.h"
 
 namespace th {
 

@@ -2,7 +2,7 @@
 #include <cmath>
 
 #include "../Functions.h"
-#include "../Kernels.h"
+#include "Fill.h"
 
 namespace th {
 

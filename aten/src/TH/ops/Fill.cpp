@@ -1,6 +1,6 @@
 // fill_: writes one value into every element (any layout, any device).
+#include "Fill.h"
 #include "../Functions.h"
-#include "../Kernels.h"
 
 namespace th {
 

@@ -1,8 +1,8 @@
-// Index-based ops, all built on two kernels (IndexKernels.h): take (read at positions) and put_
+// Index-based ops, all built on two kernels (Index.h): take (read at positions) and put_
 // (write or accumulate at positions). Each op computes the logical positions it touches with
 // ordinary broadcasting arithmetic on int64 tensors, so every device gets every op.
+#include "Index.h"
 #include "../Functions.h"
-#include "../IndexKernels.h"
 #include "../Load.h"
 #include "../TensorIterator.h"
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "../Functions.h"
-#include "../Kernels.h"
 #include "../TensorIterator.h"
+#include "Linear.h"
 
 namespace th {
 

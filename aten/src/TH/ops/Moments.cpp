@@ -1,28 +1,11 @@
-// cumsum / cumprod (a scan kernel per device) and var / std (composites of mean and sum).
+// var / std: composites of mean and sum.
 #include <cmath>
 
 #include "../Functions.h"
-#include "../Kernels.h"
 
 namespace th {
 
-TH_DEFINE_STUB(scan_fn, scan_stub);
-
 namespace {
-Tensor scan(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype, bool prod) {
-  const int64_t d = wrap_dim(dim, self.dim());
-  ScalarType t = dtype.value_or(is_integral(self.dtype(), true) ? ScalarType::Long : self.dtype());
-  Tensor in = contiguous(to_dtype(self, t));
-  Tensor out = empty_tensor(self.sizes(), t, self.device());
-  if (self.numel() == 0) return out;
-  int64_t outer = 1, inner = 1;
-  for (int64_t k = 0; k < d; ++k) outer *= self.size(k);
-  for (int64_t k = d + 1; k < self.dim(); ++k) inner *= self.size(k);
-  const int64_t n = self.dim() ? self.size(d) : 1;
-  scan_stub[self.device().type](in, out, outer, n, inner, prod);
-  return out;
-}
-
 /// The number of elements each output of a reduction over `dim` averages.
 int64_t reduced_count(const Tensor& self, const std::optional<IntList>& dim) {
   if (!dim || dim->empty()) return self.numel();
@@ -44,14 +27,6 @@ Tensor var_computed(const Tensor& self, const std::optional<IntList>& dim,
   return div(sq, wrap_number(Scalar(std::max(0.0, double(n) - c))), std::nullopt);
 }
 }  // namespace
-
-Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
-  return scan(self, dim, dtype, false);
-}
-
-Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
-  return scan(self, dim, dtype, true);
-}
 
 Tensor var(const Tensor& self, const std::optional<IntList>& dim, const std::optional<Scalar>& correction,
            bool keepdim) {

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "../Functions.h"
-#include "../Kernels.h"
+#include "Random.h"
 
 namespace th {
 

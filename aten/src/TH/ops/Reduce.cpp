@@ -3,7 +3,7 @@
 #include <numeric>
 
 #include "../Functions.h"
-#include "../Kernels.h"
+#include "Reduce.h"
 
 namespace th {
 

@@ -1,6 +1,6 @@
 // where (one ternary kernel per device) and clamp (maximum / minimum with Python-number bounds).
+#include "Select.h"
 #include "../Functions.h"
-#include "../Kernels.h"
 
 namespace th {
 

@@ -1,8 +1,9 @@
-// CUDA kernels of fill_, arange/linspace, add/sub/mul: the math/ functors over gpu_kernel (copy_ is
-// in CopyKernels.cu: its every-dtype-to-every-dtype kernels are the bulk of a compile).
-#include <TH/Kernels.h>
-#include <TH/math/Binary.h>
+// CUDA kernels of the fill family: fill_ (a 0-ary functor over gpu_kernel) and arange/linspace
+// (math/Fill.h, one thread per element).
+#include <TH/ops/Fill.h>
 
+#include "DeviceGuard.h"
+#include "Exception.h"
 #include "Loops.cuh"
 
 namespace thc {
@@ -12,19 +13,6 @@ void fill_kernel(th::TensorIterator& iter, const th::Scalar& value) {
   TH_DISPATCH_ALL_TYPES(iter.dtype(0), "fill_cuda", [&] {
     const scalar_t v = value.to<scalar_t>();
     gpu_kernel<scalar_t, 0>(iter, [v] __device__() { return v; });
-  });
-}
-
-void add_kernel(th::TensorIterator& iter, const th::Scalar& alpha) {
-  TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "add_cuda", [&] {
-    using op_t = th::opmath_t<scalar_t>;
-    gpu_kernel<scalar_t, 2>(iter, th::math::Add<op_t>{alpha.to<op_t>()});
-  });
-}
-
-void mul_kernel(th::TensorIterator& iter, const th::Scalar&) {
-  TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "mul_cuda", [&] {
-    gpu_kernel_with_scalars<scalar_t>(iter, th::math::Mul<th::opmath_t<scalar_t>>{});
   });
 }
 
@@ -48,9 +36,7 @@ void range_kernel(const th::Tensor& out, double start, double step, double end, 
 
 }  // namespace
 
-TH_REGISTER_KERNEL(th::range_stub, CUDA, range_kernel);
 TH_REGISTER_KERNEL(th::fill_stub, CUDA, fill_kernel);
-TH_REGISTER_KERNEL(th::add_stub, CUDA, add_kernel);
-TH_REGISTER_KERNEL(th::mul_stub, CUDA, mul_kernel);
+TH_REGISTER_KERNEL(th::range_stub, CUDA, range_kernel);
 
 }  // namespace thc

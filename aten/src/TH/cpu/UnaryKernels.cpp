@@ -1,6 +1,7 @@
-// CPU kernels of the unary and binary op families (math/Unary.h, math/Binary.h) over cpu_kernel.
-#include "../Kernels.h"
+// CPU kernel of the unary pointwise family: math/Unary.h's functors over cpu_kernel, and the
+// explicitly vectorized exp / tanh / sigmoid (VecKernels.h) for dense float rows.
 #include "../Parallel.h"
+#include "../ops/Unary.h"
 #include "Loops.h"
 #include "VecKernels.h"
 
@@ -64,33 +65,8 @@ void unary_kernel(TensorIterator& iter, math::UnaryOp op) {
   });
 }
 
-/// The loop of one binary functor: div reads a CPU scalar at opmath_t (kScalarAtOpmath).
-template <typename T, typename F>
-void binary_loop(TensorIterator& iter, const F& f) {
-  if constexpr (math::kScalarAtOpmath<F>) {
-    cpu::cpu_kernel_with_scalars<T>(iter, f);
-  } else {
-    cpu::cpu_kernel<T, 2>(iter, f);
-  }
-}
-
-void binary_kernel(TensorIterator& iter, math::BinaryOp op) {
-  math::with_binary_functor(op, [&](auto f) {
-    using F = decltype(f);
-    if constexpr (math::kFloatingOnly<F>) {
-      TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "binary_cpu", [&] { binary_loop<scalar_t>(iter, f); });
-    } else if constexpr (math::kIntegralOnly<F>) {
-      TH_DISPATCH_INTEGRAL_TYPES(iter.common_dtype(), "binary_cpu",
-                                 [&] { cpu::cpu_kernel<scalar_t, 2>(iter, f); });
-    } else {
-      TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "binary_cpu", [&] { binary_loop<scalar_t>(iter, f); });
-    }
-  });
-}
-
 }  // namespace
 
 TH_REGISTER_KERNEL(unary_stub, CPU, unary_kernel);
-TH_REGISTER_KERNEL(binary_stub, CPU, binary_kernel);
 
 }  // namespace th

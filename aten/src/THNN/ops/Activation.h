@@ -1,9 +1,11 @@
 #pragma once
-// THNN's kernel signatures and dispatch stubs (CPU kernels here, CUDA ones in THCUNN).
+// The activation family's kernels (math/Activation.h): ops/Activation.cpp, cpu/ActivationKernels.cpp,
+// THCUNN/ActivationKernels.cu.
 #include <TH/Dispatch.h>
 #include <TH/Scalar.h>
 #include <TH/TensorIterator.h>
-#include <TH/math/Activation.h>
+
+#include "../math/Activation.h"
 
 namespace th {
 

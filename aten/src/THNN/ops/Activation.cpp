@@ -1,9 +1,9 @@
-// relu forward/backward, tanh/sigmoid backward: entry points and their CPU kernels.
-#include <TH/cpu/Loops.h>
-#include <TH/math/Activation.h>
+// Entry points of the activation family: relu forward/backward, tanh/sigmoid backward (the kernels:
+// cpu/ActivationKernels.cpp, THCUNN/ActivationKernels.cu).
+#include <TH/TensorIterator.h>
 
-#include "Functions.h"
-#include "Kernels.h"
+#include "../Functions.h"
+#include "Activation.h"
 
 namespace th {
 
@@ -57,32 +57,5 @@ Tensor tanh_backward(const Tensor& grad_output, const Tensor& output) {
 Tensor sigmoid_backward(const Tensor& grad_output, const Tensor& output) {
   return output_backward(grad_output, output, math::OutputBackward::Sigmoid, "sigmoid_backward");
 }
-
-namespace {
-
-void relu_kernel(TensorIterator& iter) {
-  TH_DISPATCH_NUMERIC_TYPES(iter.common_dtype(), "relu_cpu",
-                            [&] { cpu::cpu_kernel<scalar_t, 1>(iter, math::Relu<opmath_t<scalar_t>>{}); });
-}
-
-void threshold_backward_kernel(TensorIterator& iter, const Scalar& threshold) {
-  TH_DISPATCH_NUMERIC_TYPES(iter.common_dtype(), "threshold_backward_cpu", [&] {
-    using op_t = opmath_t<scalar_t>;
-    cpu::cpu_kernel<scalar_t, 2>(iter, math::ThresholdBackward<op_t>{threshold.to<op_t>()});
-  });
-}
-
-void output_backward_kernel(TensorIterator& iter, math::OutputBackward op) {
-  math::with_output_backward(op, [&](auto f) {
-    TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "output_backward_cpu",
-                               [&] { cpu::cpu_kernel<scalar_t, 2>(iter, f); });
-  });
-}
-
-}  // namespace
-
-TH_REGISTER_KERNEL(output_backward_stub, CPU, output_backward_kernel);
-TH_REGISTER_KERNEL(relu_stub, CPU, relu_kernel);
-TH_REGISTER_KERNEL(threshold_backward_stub, CPU, threshold_backward_kernel);
 
 }  // namespace th

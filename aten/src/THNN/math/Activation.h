@@ -1,6 +1,6 @@
 #pragma once
 // Scalar math of the activation functions (THNN and THCUNN share these).
-#include "../Macros.h"
+#include <TH/Macros.h>
 
 namespace th::math {
 

@@ -1,23 +1,14 @@
-// CUDA kernels of where (the shared elementwise loop) and of the scans: a thread per line when
-// there are lines enough to fill the GPU, else each line is cut into chunks scanned in three
-// passes (chunk totals, their exclusive scan, the chunks from their offsets).
-#include <TH/Kernels.h>
+// CUDA kernel of the scans (cumsum / cumprod): a thread per line when there are lines enough to fill
+// the GPU, else each line is cut into chunks scanned in three passes (chunk totals, their exclusive
+// scan, the chunks from their offsets).
 #include <TH/math/Scan.h>
+#include <TH/ops/Scan.h>
 
+#include "Exception.h"
 #include "Loops.cuh"
 
 namespace thc {
 namespace {
-
-template <typename T>
-struct WhereOp {
-  __device__ T operator()(T c, T a, T b) const { return c != T(0) ? a : b; }
-};
-
-void where_kernel(th::TensorIterator& iter) {
-  TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "where_cuda",
-                        [&] { gpu_kernel<scalar_t, 3>(iter, WhereOp<th::opmath_t<scalar_t>>{}); });
-}
 
 template <typename T>
 __global__ void scan_lines(const T* src, T* dst, int64_t lines, int64_t n, int64_t inner, bool prod) {
@@ -124,7 +115,6 @@ void scan_kernel(const th::Tensor& in, const th::Tensor& out, int64_t outer, int
 
 }  // namespace
 
-TH_REGISTER_KERNEL(th::where_stub, CUDA, where_kernel);
 TH_REGISTER_KERNEL(th::scan_stub, CUDA, scan_kernel);
 
 }  // namespace thc

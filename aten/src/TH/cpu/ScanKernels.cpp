@@ -1,19 +1,14 @@
-// CPU kernels of where (a ternary loop) and of the scans (cumsum / cumprod, accumulating in the
-// math/ accumulate type along each line).
-#include "../Kernels.h"
+// CPU kernel of the scans (cumsum / cumprod): lines in parallel, each accumulating in the math/
+// accumulate type (math/Scan.h).
+#include <algorithm>
+
 #include "../Parallel.h"
 #include "../math/Scan.h"
+#include "../ops/Scan.h"
 #include "Loops.h"
 
 namespace th {
 namespace {
-
-void where_kernel(TensorIterator& iter) {
-  TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "where_cpu", [&] {
-    using op_t = opmath_t<scalar_t>;
-    cpu::cpu_kernel<scalar_t, 3>(iter, [](op_t c, op_t a, op_t b) { return c != op_t(0) ? a : b; });
-  });
-}
 
 void scan_kernel(const Tensor& in, const Tensor& out, int64_t outer, int64_t n, int64_t inner, bool prod) {
   TH_DISPATCH_ALL_TYPES(in.dtype(), "cumsum_cpu", [&] {
@@ -29,7 +24,6 @@ void scan_kernel(const Tensor& in, const Tensor& out, int64_t outer, int64_t n, 
 
 }  // namespace
 
-TH_REGISTER_KERNEL(where_stub, CPU, where_kernel);
 TH_REGISTER_KERNEL(scan_stub, CPU, scan_kernel);
 
 }  // namespace th

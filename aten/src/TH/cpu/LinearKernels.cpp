@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "../Kernels.h"
 #include "../Parallel.h"
+#include "../ops/Linear.h"
 
 namespace th {
 namespace {

@@ -1,7 +1,6 @@
 // CUDA kernels of relu and its backward, and of tanh/sigmoid backward: math/Activation.h functors
 // over gpu_kernel.
-#include <TH/math/Activation.h>
-#include <THNN/Kernels.h>
+#include <THNN/ops/Activation.h>
 #include <THC/Loops.cuh>
 
 namespace thcunn {

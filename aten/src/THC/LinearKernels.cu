@@ -1,6 +1,6 @@
 // CUDA batched gemm (the toolkit here has no cuBLAS): 32x32 output tiles staged through shared
 // memory, any input strides, one z-block per batch. Accumulates in the math/ accumulate type.
-#include <TH/Kernels.h>
+#include <TH/ops/Linear.h>
 
 #include "DeviceGuard.h"
 #include "Exception.h"

@@ -1,19 +1,13 @@
-// CPU kernels of fill_, copy_ (converting between any two dtypes) and arange/linspace.
+// CPU kernel of copy_, converting between any two dtypes: memcpy, a dense conversion loop, or a
+// strided one.
 #include <cstring>
 
-#include "../Kernels.h"
 #include "../Parallel.h"
+#include "../ops/Copy.h"
 #include "Loops.h"
 
 namespace th {
 namespace {
-
-void fill_kernel(TensorIterator& iter, const Scalar& value) {
-  TH_DISPATCH_ALL_TYPES(iter.dtype(0), "fill_cpu", [&] {
-    const scalar_t v = value.to<scalar_t>();
-    cpu::cpu_kernel<scalar_t, 0>(iter, [v]() { return v; });
-  });
-}
 
 /// dst[k] = src[k] for k < n; float <-> 16-bit float through the conversion instructions (`cv`).
 template <typename D, typename S>
@@ -58,18 +52,8 @@ void copy_kernel(TensorIterator& iter) {
   });
 }
 
-void range_kernel(const Tensor& out, double start, double step, double end, bool linspace) {
-  TH_DISPATCH_NUMERIC_TYPES(out.dtype(), "range_cpu", [&] {
-    auto* p = reinterpret_cast<scalar_t*>(out.data_ptr());
-    const int64_t n = out.numel();
-    for (int64_t i = 0; i < n; ++i) p[i] = math::range_value<scalar_t>(i, n, start, step, end, linspace);
-  });
-}
-
 }  // namespace
 
-TH_REGISTER_KERNEL(range_stub, CPU, range_kernel);
-TH_REGISTER_KERNEL(fill_stub, CPU, fill_kernel);
 TH_REGISTER_KERNEL(copy_stub, CPU, copy_kernel);
 
 }  // namespace th

@@ -1,9 +1,10 @@
 #pragma once
-// The two kernels every gather/scatter-style op is built from (ops/Index.cpp): read or write a
-// tensor at logical (row-major) positions given by an int64 tensor. Each device registers both.
-#include "Dispatch.h"
-#include "Macros.h"
-#include "Tensor.h"
+// The index family's two kernels, which every gather/scatter-style op is built from: read or write a
+// tensor at logical (row-major) positions given by an int64 tensor. ops/Index.cpp,
+// cpu/IndexKernels.cpp, THC/IndexKernels.cu.
+#include "../Dispatch.h"
+#include "../Macros.h"
+#include "../Tensor.h"
 
 namespace th {
 

@@ -1,9 +1,0 @@
-// The unary ops that compute in floating point on CUDA (math/Unary.h's TH_UNARY_FLOAT_OPS: exp,
-// log, the trigonometric and hyperbolic functions, sqrt, erf, sigmoid...), for the float types.
-#include "FunctorKernel.cuh"
-
-namespace thc {
-
-TH_UNARY_FLOAT_OPS(THC_UNARY_INSTANTIATE)
-
-}  // namespace thc
