@@ -1,0 +1,1 @@
+"""torch.optim: optimizers and learning-rate schedulers (PyTorch's API)."""

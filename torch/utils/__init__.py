@@ -1,0 +1,5 @@
+"""torch.utils: data loading (torch.utils.data) and other utilities."""
+
+from torch.utils import data
+
+__all__ = ["data"]
