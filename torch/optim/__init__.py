@@ -1,1 +1,29 @@
 """torch.optim: optimizers and learning-rate schedulers (PyTorch's API)."""
+
+from torch.optim import lr_scheduler
+from torch.optim.adadelta import Adadelta
+from torch.optim.adagrad import Adagrad
+from torch.optim.adam import Adam
+from torch.optim.adamax import Adamax
+from torch.optim.adamw import AdamW
+from torch.optim.lbfgs import LBFGS
+from torch.optim.nadam import NAdam
+from torch.optim.optimizer import Optimizer
+from torch.optim.radam import RAdam
+from torch.optim.rmsprop import RMSprop
+from torch.optim.sgd import SGD
+
+__all__ = [
+    "Adadelta",
+    "Adagrad",
+    "Adam",
+    "Adamax",
+    "AdamW",
+    "LBFGS",
+    "NAdam",
+    "Optimizer",
+    "RAdam",
+    "RMSprop",
+    "SGD",
+    "lr_scheduler",
+]

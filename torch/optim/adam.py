@@ -1,0 +1,185 @@
+"""Adam (and, with decoupled_weight_decay=True, AdamW): adaptive moment estimation."""
+
+from __future__ import annotations
+
+import torch
+from torch.optim.optimizer import (
+    Optimizer,
+    _check_fused,
+    _check_fused_param,
+    _get_value,
+    _use_grad_for_differentiable,
+)
+
+__all__ = ["Adam"]
+
+
+class Adam(Optimizer):
+    """Adam, PyTorch's torch.optim.Adam.
+
+    Per parameter at step t, with g the gradient (negated when `maximize`):
+    weight decay (g += wd * p, or p *= 1 - lr * wd when decoupled); m = lerp(m, g, 1 - beta1);
+    v = beta2 * v + (1 - beta2) * g^2; v_max = max(v_max, v) with amsgrad;
+    p -= lr / (1 - beta1^t) * m / (sqrt(v or v_max) / sqrt(1 - beta2^t) + eps).
+    """
+
+    def __init__(
+        self,
+        params,
+        lr=1e-3,
+        betas=(0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        amsgrad: bool = False,
+        *,
+        foreach: bool | None = None,
+        maximize: bool = False,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
+        decoupled_weight_decay: bool = False,
+    ) -> None:
+        if isinstance(lr, torch.Tensor):
+            if foreach and not capturable:
+                raise ValueError("lr as a Tensor is not supported for capturable=False and foreach=True")
+            if lr.numel() != 1:
+                raise ValueError("Tensor lr must be 1-element")
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= betas[0] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+        if not 0.0 <= betas[1] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if not (
+            (isinstance(betas[0], float) and isinstance(betas[1], float))
+            or (isinstance(betas[0], torch.Tensor) and isinstance(betas[1], torch.Tensor))
+        ):
+            raise ValueError("betas must be either both floats or both Tensors")
+        for i, beta in enumerate(betas):
+            if isinstance(beta, torch.Tensor):
+                if not capturable and foreach:
+                    raise ValueError(f"betas[{i}] as a Tensor is not supported for capturable=False and foreach=True")
+                if beta.numel() != 1:
+                    raise ValueError(f"Tensor betas[{i}] must be 1-element")
+        betas = tuple(b.squeeze() if isinstance(b, torch.Tensor) and b.dim() != 0 else b for b in betas)
+        defaults = {
+            "lr": lr,
+            "betas": betas,
+            "eps": eps,
+            "weight_decay": weight_decay,
+            "amsgrad": amsgrad,
+            "maximize": maximize,
+            "foreach": foreach,
+            "capturable": capturable,
+            "differentiable": differentiable,
+            "fused": fused,
+            "decoupled_weight_decay": decoupled_weight_decay,
+        }
+        super().__init__(params, defaults)
+        _check_fused(fused, foreach, differentiable)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("amsgrad", False)
+            group.setdefault("maximize", False)
+            group.setdefault("foreach", None)
+            group.setdefault("capturable", False)
+            group.setdefault("differentiable", False)
+            group.setdefault("decoupled_weight_decay", False)
+            group.setdefault("fused", None)
+            for p in group["params"]:
+                p_state = self.state.get(p, [])
+                if len(p_state) != 0 and not torch.is_tensor(p_state["step"]):
+                    p_state["step"] = self._new_step(group, p).fill_(float(p_state["step"]))
+
+    @_use_grad_for_differentiable
+    def step(self, closure=None):
+        """Performs a single optimization step; `closure` reevaluates the model and returns the loss."""
+        loss = self._closure_loss(closure)
+        for group in self.param_groups:
+            params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps = [], [], [], [], [], []
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                params.append(p)
+                grads.append(p.grad)
+                state = self.state[p]
+                if len(state) == 0:
+                    if group["fused"]:
+                        _check_fused_param(p)
+                    state["step"] = self._new_step(group, p)
+                    state["exp_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                    state["exp_avg_sq"] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                    if group["amsgrad"]:
+                        state["max_exp_avg_sq"] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                exp_avgs.append(state["exp_avg"])
+                exp_avg_sqs.append(state["exp_avg_sq"])
+                if group["amsgrad"]:
+                    max_exp_avg_sqs.append(state["max_exp_avg_sq"])
+                steps.append(state["step"])
+            beta1, beta2 = group["betas"]
+            _adam_update(
+                params,
+                grads,
+                exp_avgs,
+                exp_avg_sqs,
+                max_exp_avg_sqs,
+                steps,
+                amsgrad=group["amsgrad"],
+                beta1=beta1,
+                beta2=beta2,
+                lr=group["lr"],
+                weight_decay=group["weight_decay"],
+                eps=group["eps"],
+                maximize=group["maximize"],
+                decoupled_weight_decay=group["decoupled_weight_decay"],
+            )
+        return loss
+
+
+def _adam_update(
+    params,
+    grads,
+    exp_avgs,
+    exp_avg_sqs,
+    max_exp_avg_sqs,
+    steps,
+    *,
+    amsgrad,
+    beta1,
+    beta2,
+    lr,
+    weight_decay,
+    eps,
+    maximize,
+    decoupled_weight_decay,
+) -> None:
+    """The Adam/AdamW update of one parameter group, over lists (multi-tensor)."""
+    lr, beta1, beta2 = _get_value(lr), _get_value(beta1), _get_value(beta2)
+    for i, param in enumerate(params):
+        grad = grads[i] if not maximize else -grads[i]
+        exp_avg, exp_avg_sq, step_t = exp_avgs[i], exp_avg_sqs[i], steps[i]
+        step_t += 1
+        if weight_decay != 0:
+            if decoupled_weight_decay:
+                param.mul_(1 - lr * weight_decay)
+            else:
+                grad = grad.add(param, alpha=weight_decay)
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)
+        step = _get_value(step_t)
+        bias_correction1 = 1 - beta1**step
+        bias_correction2 = 1 - beta2**step
+        step_size = lr / bias_correction1
+        bias_correction2_sqrt = bias_correction2**0.5
+        if amsgrad:
+            torch.maximum(max_exp_avg_sqs[i], exp_avg_sq, out=max_exp_avg_sqs[i])
+            denom = (max_exp_avg_sqs[i].sqrt() / bias_correction2_sqrt).add_(eps)
+        else:
+            denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps)
+        param.add_(exp_avg / denom, alpha=-step_size)

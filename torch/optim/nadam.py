@@ -1,0 +1,141 @@
+"""NAdam: Adam with Nesterov momentum (Dozat), with the momentum-decay schedule of PyTorch."""
+
+from __future__ import annotations
+
+import torch
+from torch.optim.optimizer import Optimizer, _check_adam_args, _get_value, _scalar_dtype, _use_grad_for_differentiable
+
+__all__ = ["NAdam"]
+
+
+class NAdam(Optimizer):
+    """NAdam, PyTorch's torch.optim.NAdam.
+
+    Per parameter at step t: weight decay (g += wd * p, or p *= 1 - lr * wd when decoupled);
+    mu_t = beta1 * (1 - 0.5 * 0.96^(t * momentum_decay)); P *= mu_t (the running product);
+    m = lerp(m, g, 1 - beta1); v = beta2 * v + (1 - beta2) * g^2; d = sqrt(v / (1 - beta2^t)) + eps;
+    p -= lr * (1 - mu_t) / (1 - P) * g / d + lr * mu_{t+1} / (1 - P * mu_{t+1}) * m / d.
+    """
+
+    def __init__(
+        self,
+        params,
+        lr=2e-3,
+        betas=(0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 0,
+        momentum_decay: float = 4e-3,
+        decoupled_weight_decay: bool = False,
+        *,
+        foreach: bool | None = None,
+        maximize: bool = False,
+        capturable: bool = False,
+        differentiable: bool = False,
+    ) -> None:
+        _check_adam_args(lr, betas, eps, weight_decay)
+        if not 0.0 <= momentum_decay:
+            raise ValueError(f"Invalid momentum_decay value: {momentum_decay}")
+        defaults = {
+            "lr": lr,
+            "betas": betas,
+            "eps": eps,
+            "weight_decay": weight_decay,
+            "momentum_decay": momentum_decay,
+            "decoupled_weight_decay": decoupled_weight_decay,
+            "maximize": maximize,
+            "foreach": foreach,
+            "capturable": capturable,
+            "differentiable": differentiable,
+        }
+        super().__init__(params, defaults)
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        for group in self.param_groups:
+            group.setdefault("maximize", False)
+            group.setdefault("foreach", None)
+            group.setdefault("capturable", False)
+            group.setdefault("differentiable", False)
+            group.setdefault("decoupled_weight_decay", False)
+
+    @_use_grad_for_differentiable
+    def step(self, closure=None):
+        """Performs a single optimization step; `closure` reevaluates the model and returns the loss."""
+        loss = self._closure_loss(closure)
+        for group in self.param_groups:
+            params, grads, exp_avgs, exp_avg_sqs, mu_products, steps = [], [], [], [], [], []
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                params.append(p)
+                grads.append(p.grad)
+                state = self.state[p]
+                if len(state) == 0:
+                    state["step"] = self._new_step(group, p)
+                    device = p.device if group["capturable"] else "cpu"
+                    state["mu_product"] = torch.ones((), dtype=_scalar_dtype(), device=device)
+                    state["exp_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                    state["exp_avg_sq"] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                exp_avgs.append(state["exp_avg"])
+                exp_avg_sqs.append(state["exp_avg_sq"])
+                mu_products.append(state["mu_product"])
+                steps.append(state["step"])
+            beta1, beta2 = group["betas"]
+            _nadam_update(
+                params,
+                grads,
+                exp_avgs,
+                exp_avg_sqs,
+                mu_products,
+                steps,
+                beta1=beta1,
+                beta2=beta2,
+                lr=group["lr"],
+                weight_decay=group["weight_decay"],
+                momentum_decay=group["momentum_decay"],
+                eps=group["eps"],
+                decoupled_weight_decay=group["decoupled_weight_decay"],
+                maximize=group["maximize"],
+            )
+        return loss
+
+
+def _nadam_update(
+    params,
+    grads,
+    exp_avgs,
+    exp_avg_sqs,
+    mu_products,
+    steps,
+    *,
+    beta1,
+    beta2,
+    lr,
+    weight_decay,
+    momentum_decay,
+    eps,
+    decoupled_weight_decay,
+    maximize,
+) -> None:
+    """The NAdam update of one parameter group, over lists (multi-tensor)."""
+    lr = _get_value(lr)
+    for i, param in enumerate(params):
+        grad = grads[i] if not maximize else -grads[i]
+        exp_avg, exp_avg_sq, mu_product, step_t = exp_avgs[i], exp_avg_sqs[i], mu_products[i], steps[i]
+        step_t += 1
+        step = _get_value(step_t)
+        bias_correction2 = 1 - beta2**step
+        if weight_decay != 0:
+            if decoupled_weight_decay:
+                param.mul_(1 - lr * weight_decay)
+            else:
+                grad = grad.add(param, alpha=weight_decay)
+        mu = beta1 * (1.0 - 0.5 * 0.96 ** (step * momentum_decay))
+        mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1) * momentum_decay))
+        mu_product *= mu
+        exp_avg.lerp_(grad, 1 - beta1)
+        exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)
+        denom = exp_avg_sq.div(bias_correction2).sqrt().add_(eps)
+        product = _get_value(mu_product)
+        param.add_(grad / denom, alpha=-lr * (1.0 - mu) / (1.0 - product))
+        param.add_(exp_avg / denom, alpha=-lr * mu_next / (1.0 - product * mu_next))
