@@ -1,31 +1,34 @@
-"""torch.nn.functional: stateless NN ops backed by THNN (CPU) and THCUNN (CUDA)."""
+"""torch.nn.functional: stateless NN ops. Each family lives in torch/nn/_functional/<family>.py as a composite
+of torch ops (with PyTorch's signature and input checks) until a THNN/THCUNN kernel replaces it."""
 
 from __future__ import annotations
 
-import warnings
+from torch.nn._functional.activation import *  # noqa: F403
+from torch.nn._functional.activation import __all__ as _activation
+from torch.nn._functional.attention import *  # noqa: F403
+from torch.nn._functional.attention import __all__ as _attention
+from torch.nn._functional.conv import *  # noqa: F403
+from torch.nn._functional.conv import __all__ as _conv
+from torch.nn._functional.distance import *  # noqa: F403
+from torch.nn._functional.distance import __all__ as _distance
+from torch.nn._functional.dropout import *  # noqa: F403
+from torch.nn._functional.dropout import __all__ as _dropout
+from torch.nn._functional.linear import *  # noqa: F403
+from torch.nn._functional.linear import __all__ as _linear
+from torch.nn._functional.loss import *  # noqa: F403
+from torch.nn._functional.loss import __all__ as _loss
+from torch.nn._functional.normalization import *  # noqa: F403
+from torch.nn._functional.normalization import __all__ as _normalization
+from torch.nn._functional.padding import *  # noqa: F403
+from torch.nn._functional.padding import __all__ as _padding
+from torch.nn._functional.pooling import *  # noqa: F403
+from torch.nn._functional.pooling import __all__ as _pooling
+from torch.nn._functional.sparse import *  # noqa: F403
+from torch.nn._functional.sparse import __all__ as _sparse
+from torch.nn._functional.vision import *  # noqa: F403
+from torch.nn._functional.vision import __all__ as _vision
 
-import torch
-
-
-def relu(input: torch.Tensor, inplace: bool = False) -> torch.Tensor:
-    """max(input, 0) elementwise; in place if `inplace`."""
-    return torch.relu_(input) if inplace else torch.relu(input)
-
-
-def _softmax_dim(ndim: int, stacklevel: int) -> int:
-    """PyTorch's legacy choice of dim for softmax called without one (with its deprecation warning)."""
-    warnings.warn(
-        "Implicit dimension choice for softmax has been deprecated. Change the call to include dim=X as an argument.",
-        stacklevel=stacklevel,
-    )
-    return 0 if ndim in (0, 1, 3) else 1
-
-
-def softmax(input: torch.Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> torch.Tensor:
-    """exp(input) normalized along dim (PyTorch's legacy rule, with a warning, when dim is None)."""
-    return torch.softmax(input, _softmax_dim(input.dim(), _stacklevel) if dim is None else dim, dtype=dtype)
-
-
-def log_softmax(input: torch.Tensor, dim: int | None = None, _stacklevel: int = 3, dtype=None) -> torch.Tensor:
-    """log(softmax(input)) along dim, computed stably (input - logsumexp)."""
-    return torch.log_softmax(input, _softmax_dim(input.dim(), _stacklevel) if dim is None else dim, dtype=dtype)
+__all__ = sorted(
+    _activation + _attention + _conv + _distance + _dropout + _linear + _loss + _normalization + _padding
+    + _pooling + _sparse + _vision
+)  # fmt: skip

@@ -1,0 +1,261 @@
+"""Activation functions of torch.nn.functional (and softmax's family)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import torch
+
+__all__ = [
+    "celu", "celu_", "elu", "elu_", "gelu", "glu", "gumbel_softmax", "hardshrink", "hardsigmoid", "hardswish",
+    "hardtanh", "hardtanh_", "leaky_relu", "leaky_relu_", "log_softmax", "logsigmoid", "mish", "prelu", "relu",
+    "relu6", "relu_", "rrelu", "rrelu_", "selu", "selu_", "sigmoid", "silu", "softmax", "softmin", "softplus",
+    "softshrink", "softsign", "tanh", "tanhshrink", "threshold", "threshold_",
+]  # fmt: skip
+
+
+def _inplace(input: torch.Tensor, result: torch.Tensor, inplace: bool) -> torch.Tensor:
+    """`result`, written into `input` when `inplace`."""
+    return input.copy_(result) if inplace else result
+
+
+def threshold(input, threshold: float, value: float, inplace: bool = False):
+    """input where input > threshold, else value."""
+    return _inplace(input, torch.where(input > threshold, input, value), inplace)
+
+
+def threshold_(input, threshold: float, value: float):
+    """In-place threshold."""
+    return globals()["threshold"](input, threshold, value, inplace=True)
+
+
+def relu(input, inplace: bool = False):
+    """max(input, 0) elementwise; in place if `inplace`."""
+    return torch.relu_(input) if inplace else torch.relu(input)
+
+
+def relu_(input):
+    """In-place relu."""
+    return torch.relu_(input)
+
+
+def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False):
+    """input clamped to [min_val, max_val]."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    return _inplace(input, torch.clamp(input, min_val, max_val), inplace)
+
+
+def hardtanh_(input, min_val: float = -1.0, max_val: float = 1.0):
+    """In-place hardtanh."""
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def relu6(input, inplace: bool = False):
+    """min(max(input, 0), 6)."""
+    return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def elu(input, alpha: float = 1.0, inplace: bool = False):
+    """input if input > 0 else alpha * (exp(input) - 1)."""
+    return _inplace(input, torch.where(input > 0, input, alpha * torch.expm1(input)), inplace)
+
+
+def elu_(input, alpha: float = 1.0):
+    """In-place elu."""
+    return elu(input, alpha, inplace=True)
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def selu(input, inplace: bool = False):
+    """scale * elu(input, alpha) with SELU's fixed constants."""
+    return _inplace(input, _SELU_SCALE * torch.where(input > 0, input, _SELU_ALPHA * torch.expm1(input)), inplace)
+
+
+def selu_(input):
+    """In-place selu."""
+    return selu(input, inplace=True)
+
+
+def celu(input, alpha: float = 1.0, inplace: bool = False):
+    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
+    return _inplace(input, torch.where(input > 0, input, alpha * torch.expm1(input / alpha)), inplace)
+
+
+def celu_(input, alpha: float = 1.0):
+    """In-place celu."""
+    return celu(input, alpha, inplace=True)
+
+
+def leaky_relu(input, negative_slope: float = 0.01, inplace: bool = False):
+    """input if input > 0 else negative_slope * input."""
+    return _inplace(input, torch.where(input > 0, input, input * negative_slope), inplace)
+
+
+def leaky_relu_(input, negative_slope: float = 0.01):
+    """In-place leaky_relu."""
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def prelu(input, weight):
+    """leaky relu with a learned slope per channel (dim 1), or one shared slope."""
+    if weight.numel() != 1:
+        if input.dim() == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = input.shape[1] if input.dim() >= 2 else 1
+        if weight.numel() != channels:
+            raise RuntimeError(
+                "Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                f"{weight.numel()} and channel size = {channels}."
+            )
+        if input.dim() >= 2:
+            weight = weight.reshape([channels] + [1] * (input.dim() - 2))
+    else:
+        weight = weight.reshape([])
+    return torch.where(input > 0, input, input * weight)
+
+
+def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False, inplace: bool = False):
+    """Randomized leaky relu: a slope drawn uniformly from [lower, upper] per element in training, their mean
+    in evaluation."""
+    if training:
+        slope = torch.empty_like(input).uniform_(lower, upper)
+    else:
+        slope = (lower + upper) / 2
+    return _inplace(input, torch.where(input >= 0, input, input * slope), inplace)
+
+
+def rrelu_(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False):
+    """In-place rrelu."""
+    return rrelu(input, lower, upper, training, inplace=True)
+
+
+def glu(input, dim: int = -1):
+    """a * sigmoid(b) where a, b are the halves of input along dim."""
+    if input.dim() == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    if input.shape[dim] % 2:
+        raise RuntimeError(
+            f"Halving dimension must be even, but dimension {dim % input.dim()} is size {input.shape[dim]}"
+        )
+    a, b = torch.chunk(input, 2, dim)
+    return a * torch.sigmoid(b)
+
+
+def gelu(input, approximate: str = "none"):
+    """x * Phi(x) (exact, with erf) or its tanh approximation."""
+    if approximate == "none":
+        return input * 0.5 * (1.0 + torch.erf(input * (1.0 / math.sqrt(2.0))))
+    if approximate == "tanh":
+        inner = math.sqrt(2.0 / math.pi) * (input + 0.044715 * input * input * input)
+        return 0.5 * input * (1.0 + torch.tanh(inner))
+    raise RuntimeError("approximate argument must be either none or tanh.")
+
+
+def logsigmoid(input):
+    """log(sigmoid(input)), computed stably as -softplus(-input)."""
+    return -softplus(-input)
+
+
+def hardshrink(input, lambd: float = 0.5):
+    """input where |input| > lambd, else 0."""
+    return torch.where((input > lambd) | (input < -lambd), input, 0.0)
+
+
+def softshrink(input, lambd: float = 0.5):
+    """input - lambd above lambd, input + lambd below -lambd, 0 between."""
+    if lambd < 0:
+        raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
+    return torch.where(input > lambd, input - lambd, torch.where(input < -lambd, input + lambd, 0.0))
+
+
+def tanhshrink(input):
+    """input - tanh(input)."""
+    return input - torch.tanh(input)
+
+
+def softsign(input):
+    """input / (1 + |input|)."""
+    return input / (1 + torch.abs(input))
+
+
+def softplus(input, beta: float = 1.0, threshold: float = 20.0):
+    """log(1 + exp(beta * x)) / beta, linear where beta * x > threshold."""
+    scaled = input * beta
+    soft = torch.log1p(torch.exp(torch.clamp(scaled, max=threshold))) / beta
+    return torch.where(scaled > threshold, input, soft)
+
+
+def sigmoid(input):
+    """1 / (1 + exp(-input))."""
+    return torch.sigmoid(input)
+
+
+def tanh(input):
+    """Hyperbolic tangent."""
+    return torch.tanh(input)
+
+
+def hardsigmoid(input, inplace: bool = False):
+    """relu6(x + 3) / 6."""
+    return _inplace(input, torch.clamp(input + 3.0, 0.0, 6.0) / 6.0, inplace)
+
+
+def silu(input, inplace: bool = False):
+    """x * sigmoid(x)."""
+    return _inplace(input, input * torch.sigmoid(input), inplace)
+
+
+def mish(input, inplace: bool = False):
+    """x * tanh(softplus(x))."""
+    return _inplace(input, input * torch.tanh(softplus(input)), inplace)
+
+
+def hardswish(input, inplace: bool = False):
+    """x * relu6(x + 3) / 6."""
+    return _inplace(input, input * torch.clamp(input + 3.0, 0.0, 6.0) / 6.0, inplace)
+
+
+def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
+    """PyTorch's legacy choice of dim for softmax called without one (with its deprecation warning)."""
+    warnings.warn(
+        f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X as an argument.",
+        stacklevel=stacklevel,
+    )
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None):
+    """exp(input) normalized along dim (PyTorch's legacy rule, with a warning, when dim is None)."""
+    if dim is None:
+        dim = _softmax_dim("softmax", input.dim(), _stacklevel)
+    return torch.softmax(input, dim, dtype=dtype)
+
+
+def softmin(input, dim: int | None = None, _stacklevel: int = 3, dtype=None):
+    """softmax(-input) along dim."""
+    if dim is None:
+        dim = _softmax_dim("softmin", input.dim(), _stacklevel)
+    return torch.softmax(-input, dim, dtype=dtype)
+
+
+def log_softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None):
+    """log(softmax(input)) along dim, computed stably (input - logsumexp)."""
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
+    return torch.log_softmax(input, dim, dtype=dtype)
+
+
+def gumbel_softmax(logits, tau: float = 1, hard: bool = False, eps: float = 1e-10, dim: int = -1):
+    """Samples from the Gumbel-softmax distribution (straight-through one-hot if `hard`)."""
+    gumbels = -torch.log(-torch.log(torch.rand_like(logits).clamp(min=torch.finfo(logits.dtype).tiny)))
+    y_soft = torch.softmax((logits + gumbels) / tau, dim)
+    if not hard:
+        return y_soft
+    index = y_soft.argmax(dim, keepdim=True)
+    y_hard = torch.zeros_like(logits).scatter(dim, index, 1.0)
+    return y_hard - y_soft.detach() + y_soft

@@ -1,0 +1,260 @@
+"""Convolutions as composites: conv1d/2d/3d (im2col as a strided view + a batched matmul), the transposed
+convolutions (zero insertion + a stride-1 convolution with the flipped kernel), unfold and fold."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch.nn._functional._utils import _ntuple
+from torch.nn._functional.padding import _constant_pad
+
+__all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "fold", "unfold"]
+
+
+def _windows(x, kernel, stride, dilation):
+    """The sliding windows of the last len(kernel) dims of x as a strided view:
+    x (*lead, *S) -> (*lead, *out, *kernel), out_i = (S_i - d_i (k_i - 1) - 1) // s_i + 1."""
+    n = len(kernel)
+    x = x.contiguous()
+    lead = x.shape[: x.dim() - n]
+    spatial = x.shape[x.dim() - n :]
+    st = x.stride()
+    lead_st, sp_st = st[: x.dim() - n], st[x.dim() - n :]
+    out = [(spatial[i] - dilation[i] * (kernel[i] - 1) - 1) // stride[i] + 1 for i in range(n)]
+    size = list(lead) + out + list(kernel)
+    strides = list(lead_st) + [sp_st[i] * stride[i] for i in range(n)] + [sp_st[i] * dilation[i] for i in range(n)]
+    return torch.as_strided(x, size, strides, x.storage_offset())
+
+
+def _dims(n: int) -> str:
+    return {1: "", 2: " x ", 3: " x "}[n]
+
+
+def _conv(input, weight, bias, stride, padding, dilation, groups, n: int, name: str):
+    """The N-d convolution (cross-correlation) shared by conv1d/2d/3d, with PyTorch's input checks."""
+    if input.dim() not in (n + 1, n + 2):
+        raise RuntimeError(
+            f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to {name}, but got input of size: "
+            f"{list(input.shape)}"
+        )
+    batched = input.dim() == n + 2
+    x = input if batched else input.unsqueeze(0)
+    tup = _ntuple(n)
+    stride, dilation = tup(stride), tup(dilation)
+    if weight.dim() != n + 2:
+        raise RuntimeError(
+            f"Expected {n + 2}-dimensional input for {n + 2}-dimensional weight {list(weight.shape)}, but got "
+            f"{x.dim()}-dimensional input of size {list(x.shape)} instead"
+        )
+    kernel = tuple(weight.shape[2:])
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(d <= 0 for d in dilation):
+        raise RuntimeError("dilation should be greater than zero")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if isinstance(padding, str):
+        if padding == "valid":
+            pads = [(0, 0)] * n
+        elif padding == "same":
+            if any(s != 1 for s in stride):
+                raise RuntimeError("padding='same' is not supported for strided convolutions")
+            pads = []
+            for i in range(n):
+                total = dilation[i] * (kernel[i] - 1)
+                pads.append((total // 2, total - total // 2))
+        else:
+            raise RuntimeError(f"Invalid padding string: '{padding}'")
+    else:
+        padding = tup(padding)
+        if any(p < 0 for p in padding):
+            raise RuntimeError("negative padding is not supported")
+        pads = [(p, p) for p in padding]
+    if weight.shape[0] % groups:
+        raise RuntimeError(
+            f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but got weight of "
+            f"size [{list(weight.shape)}] instead"
+        )
+    channels = x.shape[1]
+    if channels != weight.shape[1] * groups:
+        raise RuntimeError(
+            f"Given groups={groups}, weight of size {list(weight.shape)}, expected input{list(x.shape)} to have "
+            f"{weight.shape[1] * groups} channels, but got {channels} channels instead"
+        )
+    padded = [x.shape[2 + i] + pads[i][0] + pads[i][1] for i in range(n)]
+    dilated = [dilation[i] * (kernel[i] - 1) + 1 for i in range(n)]
+    if any(dilated[i] > padded[i] for i in range(n)):
+        raise RuntimeError(
+            f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). "
+            f"Kernel size: ({' x '.join(map(str, dilated))}). Kernel size can't be greater than actual input size"
+        )
+    if bias is not None and (bias.dim() != 1 or bias.shape[0] != weight.shape[0]):
+        raise RuntimeError(
+            f"Given weight of size {list(weight.shape)}, expected bias to be 1-dimensional with {weight.shape[0]} "
+            f"elements, but got bias of size {list(bias.shape)} instead"
+        )
+    flat_pad = tuple(p for pair in reversed(pads) for p in pair)
+    if any(flat_pad):
+        x = _constant_pad(x, flat_pad, 0.0)
+    cols = _windows(x, kernel, stride, dilation)  # (N, C, *out, *k)
+    nb, out_sizes = x.shape[0], cols.shape[2 : 2 + n]
+    g, cg, o = groups, channels // groups, weight.shape[0]
+    length, ksize = math.prod(out_sizes), math.prod(kernel)
+    cols = cols.reshape([nb, g, cg] + list(out_sizes) + list(kernel))
+    perm = [0, 1] + list(range(3, 3 + n)) + [2] + list(range(3 + n, 3 + 2 * n))
+    cols = cols.permute(perm).reshape(nb, g, length, cg * ksize)
+    w = weight.reshape(g, o // g, cg * ksize).transpose(1, 2)
+    out = torch.matmul(cols, w)  # (N, G, L, O/G)
+    out = out.permute(0, 1, 3, 2).reshape([nb, o] + list(out_sizes))
+    if bias is not None:
+        out = out + bias.reshape([1, o] + [1] * n)
+    return out if batched else out.squeeze(0)
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """1D convolution over (N, C_in, L) or (C_in, L) input with weight (C_out, C_in/groups, k)."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """2D convolution over (N, C_in, H, W) or (C_in, H, W) input with weight (C_out, C_in/groups, kH, kW)."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
+
+
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """3D convolution over (N, C_in, D, H, W) or (C_in, D, H, W) input."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
+
+
+def _zero_insert(x, stride, n: int):
+    """Inserts stride-1 zeros between the elements of the last n dims of x."""
+    if all(s == 1 for s in stride):
+        return x
+    lead = list(x.shape[: x.dim() - n])
+    spatial = x.shape[x.dim() - n :]
+    z = x.new_zeros(lead + [(spatial[i] - 1) * stride[i] + 1 for i in range(n)])
+    index = (Ellipsis,) + tuple(slice(None, None, s) for s in stride)
+    z[index] = x
+    return z
+
+
+def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, n: int, name: str):
+    """The N-d transposed convolution shared by conv_transpose1d/2d/3d."""
+    if input.dim() not in (n + 1, n + 2):
+        raise RuntimeError(
+            f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to {name}, but got input of size: "
+            f"{list(input.shape)}"
+        )
+    batched = input.dim() == n + 2
+    x = input if batched else input.unsqueeze(0)
+    tup = _ntuple(n)
+    stride, padding, output_padding, dilation = tup(stride), tup(padding), tup(output_padding), tup(dilation)
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if any(op >= s and op >= d for op, s, d in zip(output_padding, stride, dilation)):
+        raise RuntimeError("output padding must be smaller than either stride or dilation")
+    cin = weight.shape[0]
+    if x.shape[1] != cin:
+        raise RuntimeError(
+            f"Given transposed=1, weight of size {list(weight.shape)}, expected input{list(x.shape)} to have "
+            f"{cin} channels, but got {x.shape[1]} channels instead"
+        )
+    if cin % groups:
+        raise RuntimeError(
+            f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but got weight of "
+            f"size [{list(weight.shape)}] instead"
+        )
+    kernel = tuple(weight.shape[2:])
+    og = weight.shape[1]
+    if bias is not None and (bias.dim() != 1 or bias.shape[0] != og * groups):
+        raise RuntimeError(
+            f"Given transposed=1, weight of size {list(weight.shape)}, expected bias to be 1-dimensional with "
+            f"{og * groups} elements, but got bias of size {list(bias.shape)} instead"
+        )
+    z = _zero_insert(x, stride, n)
+    flat_pad = []
+    for i in reversed(range(n)):
+        edge = dilation[i] * (kernel[i] - 1) - padding[i]
+        flat_pad += [edge, edge + output_padding[i]]
+    z = _constant_pad(z, tuple(flat_pad), 0.0)
+    w = weight.reshape([groups, cin // groups, og] + list(kernel)).transpose(1, 2)
+    w = w.reshape([groups * og, cin // groups] + list(kernel)).flip(list(range(2, 2 + n)))
+    out = _conv(z, w, bias, 1, 0, dilation, groups, n, name)
+    return out if batched else out.squeeze(0)
+
+
+def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """1D transposed convolution (weight (C_in, C_out/groups, k))."""
+    return _conv_transpose(
+        input, weight, bias, stride, padding, output_padding, groups, dilation, 1, "conv_transpose1d"
+    )
+
+
+def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """2D transposed convolution (weight (C_in, C_out/groups, kH, kW))."""
+    return _conv_transpose(
+        input, weight, bias, stride, padding, output_padding, groups, dilation, 2, "conv_transpose2d"
+    )
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """3D transposed convolution (weight (C_in, C_out/groups, kD, kH, kW))."""
+    return _conv_transpose(
+        input, weight, bias, stride, padding, output_padding, groups, dilation, 3, "conv_transpose3d"
+    )
+
+
+def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
+    """im2col: (N, C, H, W) -> (N, C * kH * kW, L) columns of sliding blocks."""
+    if input.dim() not in (3, 4):
+        raise RuntimeError(f"Input Error: Only 3D or 4D input Tensors are supported (got {input.dim()}D)")
+    batched = input.dim() == 4
+    x = input if batched else input.unsqueeze(0)
+    kernel, dilation, padding, stride = (_ntuple(2)(v) for v in (kernel_size, dilation, padding, stride))
+    if any(padding):
+        x = _constant_pad(x, (padding[1], padding[1], padding[0], padding[0]), 0.0)
+    cols = _windows(x, kernel, stride, dilation)  # (N, C, oH, oW, kH, kW)
+    nb, c = x.shape[:2]
+    out = cols.permute(0, 1, 4, 5, 2, 3).reshape(nb, c * kernel[0] * kernel[1], -1)
+    return out if batched else out.squeeze(0)
+
+
+def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
+    """col2im: sums (N, C * kH * kW, L) columns back into (N, C, H, W) (overlaps add up)."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError(
+            f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported (got {input.dim()}D)"
+        )
+    batched = input.dim() == 3
+    cols = input if batched else input.unsqueeze(0)
+    output_size, kernel, dilation, padding, stride = (
+        _ntuple(2)(v) for v in (output_size, kernel_size, dilation, padding, stride)
+    )
+    ksize = kernel[0] * kernel[1]
+    if cols.shape[1] % ksize:
+        raise RuntimeError(
+            "Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got "
+            f"input.size(1)={cols.shape[1]} and kernel_size=({kernel[0]}, {kernel[1]})"
+        )
+    ph, pw = output_size[0] + 2 * padding[0], output_size[1] + 2 * padding[1]
+    positions = torch.arange(ph * pw, device=input.device).reshape(1, ph, pw)
+    idx = _windows(positions, kernel, stride, dilation)  # (1, oH, oW, kH, kW)
+    length = idx.shape[1] * idx.shape[2]
+    if cols.shape[2] != length:
+        raise RuntimeError(
+            f"Given output_size=({output_size[0]}, {output_size[1]}), kernel_size=({kernel[0]}, {kernel[1]}), "
+            f"dilation=({dilation[0]}, {dilation[1]}), padding=({padding[0]}, {padding[1]}), "
+            f"stride=({stride[0]}, {stride[1]}), expected size of input's dimension 2 to match the calculated "
+            f"number of sliding blocks {idx.shape[1]} * {idx.shape[2]} = {length}, but got "
+            f"input.size(2)={cols.shape[2]}."
+        )
+    idx = idx.permute(0, 3, 4, 1, 2).reshape(-1)
+    nb, c = cols.shape[0], cols.shape[1] // ksize
+    out = cols.new_zeros(nb, c, ph * pw).index_add(2, idx, cols.reshape(nb, c, ksize * length))
+    out = out.reshape(nb, c, ph, pw)[
+        :, :, padding[0] : padding[0] + output_size[0], padding[1] : padding[1] + output_size[1]
+    ]
+    return out if batched else out.squeeze(0)

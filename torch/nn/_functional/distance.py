@@ -1,0 +1,75 @@
+"""Distances and similarities: pairwise_distance, cosine_similarity, cdist, pdist, normalize."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+__all__ = ["cdist", "cosine_similarity", "normalize", "pairwise_distance", "pdist"]
+
+
+def _pnorm(x, p: float, dim, keepdim: bool = False):
+    """The p-norm of x over dim (p = inf: max |x|, p = 0: count of non-zeros)."""
+    if p == math.inf:
+        return x.abs().amax(dim, keepdim=keepdim)
+    if p == -math.inf:
+        return x.abs().amin(dim, keepdim=keepdim)
+    if p == 0:
+        return (x != 0).to(x.dtype).sum(dim, keepdim=keepdim)
+    if p == 2:
+        return (x * x).sum(dim, keepdim=keepdim).sqrt()
+    if p == 1:
+        return x.abs().sum(dim, keepdim=keepdim)
+    return x.abs().pow(p).sum(dim, keepdim=keepdim).pow(1.0 / p)
+
+
+def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False):
+    """||x1 - x2 + eps||_p along the last dimension."""
+    out_dim = max(x1.dim(), x2.dim())
+    if out_dim == 0:
+        return _pnorm((x1 - x2 + eps).unsqueeze(0), p, -1, keepdim=False).reshape([1] if keepdim else [])
+    return _pnorm(x1 - x2 + eps, p, -1, keepdim)
+
+
+def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
+    """x1 . x2 / (max(||x1||, eps) * max(||x2||, eps)) along dim."""
+    x1, x2 = torch.broadcast_tensors(x1, x2)
+    n1 = _pnorm(x1, 2, dim, keepdim=True).clamp(min=eps)
+    n2 = _pnorm(x2, 2, dim, keepdim=True).clamp(min=eps)
+    return ((x1 / n1) * (x2 / n2)).sum(dim)
+
+
+def cdist(x1, x2, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary"):
+    """p-norm distances between each row of x1 (..., P, M) and each row of x2 (..., R, M) -> (..., P, R)."""
+    if x1.dim() < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X1 got: {x1.dim()}D")
+    if x2.dim() < 2:
+        raise RuntimeError(f"cdist only supports at least 2D tensors, X2 got: {x2.dim()}D")
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    return _pnorm(x1.unsqueeze(-2) - x2.unsqueeze(-3), p, -1)
+
+
+def pdist(input, p: float = 2):
+    """The upper triangle (row-major, i < j) of cdist(input, input)."""
+    if input.dim() != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {input.dim()}D")
+    n = input.shape[0]
+    i = [a for a in range(n) for b in range(a + 1, n)]
+    j = [b for a in range(n) for b in range(a + 1, n)]
+    if not i:
+        return input.new_zeros(0)
+    ii = torch.tensor(i, device=input.device)
+    jj = torch.tensor(j, device=input.device)
+    return _pnorm(input.index_select(0, ii) - input.index_select(0, jj), p, -1)
+
+
+def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None):
+    """input / max(||input||_p, eps) along dim."""
+    result = input / _pnorm(input, p, dim, keepdim=True).clamp(min=eps).expand_as(input)
+    if out is not None:
+        return out.copy_(result)
+    return result

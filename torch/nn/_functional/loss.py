@@ -1,0 +1,448 @@
+"""Loss functions of torch.nn.functional, with PyTorch's reductions ('none' | 'mean' | 'sum') and checks."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import torch
+from torch.nn._functional.distance import pairwise_distance
+
+__all__ = [
+    "binary_cross_entropy", "binary_cross_entropy_with_logits", "cosine_embedding_loss", "cross_entropy",
+    "gaussian_nll_loss", "hinge_embedding_loss", "huber_loss", "kl_div", "l1_loss", "margin_ranking_loss",
+    "mse_loss", "multi_margin_loss", "multilabel_margin_loss", "multilabel_soft_margin_loss", "nll_loss",
+    "poisson_nll_loss", "smooth_l1_loss", "soft_margin_loss", "triplet_margin_loss",
+    "triplet_margin_with_distance_loss",
+]  # fmt: skip
+
+
+def _legacy_reduction(size_average, reduce, reduction: str) -> str:
+    """PyTorch's mapping of the deprecated size_average/reduce flags onto `reduction`."""
+    if size_average is None and reduce is None:
+        return reduction
+    warnings.warn(
+        "size_average and reduce args will be deprecated, please use reduction='"
+        + ("none" if reduce is False else ("mean" if size_average is not False else "sum"))
+        + "' instead.",
+        stacklevel=3,
+    )
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    if not reduce:
+        return "none"
+    return "mean" if size_average else "sum"
+
+
+def _reduce(loss, reduction: str):
+    if reduction == "none":
+        return loss
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _check_reduction(reduction: str) -> None:
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def _warn_size(input, target) -> None:
+    if target.shape != input.shape:
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+            "This will likely lead to incorrect results due to broadcasting. Please ensure they have the same size.",
+            stacklevel=3,
+        )
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None):
+    """|input - target|, reduced."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    _warn_size(input, target)
+    loss = torch.abs(input - target)
+    return _reduce(loss * weight if weight is not None else loss, reduction)
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None):
+    """(input - target)^2, reduced."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    _warn_size(input, target)
+    diff = input - target
+    loss = diff * diff
+    return _reduce(loss * weight if weight is not None else loss, reduction)
+
+
+def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weight=None):
+    """0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta)."""
+    _check_reduction(reduction)
+    _warn_size(input, target)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    d = torch.abs(input - target)
+    loss = torch.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
+    return _reduce(loss * weight if weight is not None else loss, reduction)
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", beta: float = 1.0):
+    """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (plain L1 for beta = 0)."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    _warn_size(input, target)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    d = torch.abs(input - target)
+    if beta == 0:
+        return _reduce(d, reduction)
+    return _reduce(torch.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction)
+
+
+def nll_loss(
+    input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None, reduction: str = "mean"
+):
+    """-input[n, target[n]] (weighted), averaged over the weights of the non-ignored targets for 'mean'.
+    input (N, C) or (N, C, d1, ...) or (C,); target (N) or (N, d1, ...) or ()."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if input.dim() < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
+    if target.dtype not in (torch.int64, torch.uint8):
+        raise RuntimeError(f"expected scalar type Long but found {target.type().split('.')[-1][: -len('Tensor')]}")
+    if input.dim() == 1:
+        if target.dim() > 1:
+            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+        input, target = input.unsqueeze(0), target.reshape(1)
+        unbatched = True
+    else:
+        unbatched = False
+        if input.shape[0] != target.shape[0]:
+            raise ValueError(
+                f"Expected input batch_size ({input.shape[0]}) to match target batch_size ({target.shape[0]})."
+            )
+        if input.dim() == 2 and target.dim() != 1:
+            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+        if input.dim() > 2 and list(target.shape) != [input.shape[0]] + list(input.shape[2:]):
+            raise RuntimeError(
+                f"Expected target size {[input.shape[0]] + list(input.shape[2:])}, got {list(target.shape)}"
+            )
+    c = input.shape[1]
+    if weight is not None and weight.numel() != c:
+        raise RuntimeError(
+            f"weight tensor should be defined either for all {c} classes or no classes but got weight tensor of "
+            f"shape: {list(weight.shape)}"
+        )
+    target = target.long()
+    valid = target != ignore_index
+    safe = torch.where(valid, target, 0)
+    if safe.numel() and (bool((safe < 0).any()) or bool((safe >= c).any())):
+        bad = safe[(safe < 0) | (safe >= c)][0]
+        raise IndexError(f"Target {int(bad)} is out of bounds.")
+    picked = -torch.gather(input, 1, safe.unsqueeze(1)).squeeze(1)
+    w = weight.index_select(0, safe.reshape(-1)).reshape(safe.shape) if weight is not None else torch.ones_like(picked)
+    w = torch.where(valid, w, 0.0)
+    loss = picked * w
+    if reduction == "none":
+        return loss.squeeze(0) if unbatched else loss
+    if reduction == "sum":
+        return loss.sum()
+    return loss.sum() / w.sum()
+
+
+def cross_entropy(
+    input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None, reduction: str = "mean",
+    label_smoothing: float = 0.0,
+):  # fmt: skip
+    """nll_loss(log_softmax(input, 1), target), with class-probability targets and label smoothing."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    class_dim = 0 if input.dim() == 1 else 1
+    logp = torch.log_softmax(input, class_dim)
+    c = input.shape[class_dim]
+    wshape = [c] + [1] * (input.dim() - class_dim - 1)
+    if target.is_floating_point():  # class probabilities
+        if target.shape != input.shape:
+            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+        if label_smoothing > 0:
+            target = target * (1 - label_smoothing) + label_smoothing / c
+        terms = logp * target
+        if weight is not None:
+            terms = terms * weight.reshape(wshape)
+        loss = -terms.sum(class_dim)
+        if reduction == "mean":
+            return loss.sum() / (input.numel() // c) if input.dim() > 1 else loss
+        return _reduce(loss, reduction)
+    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if label_smoothing == 0:
+        return nll
+    valid = target != ignore_index
+    smooth_terms = logp * weight.reshape(wshape) if weight is not None else logp
+    smooth = -smooth_terms.sum(class_dim)
+    smooth = torch.where(valid, smooth, 0.0)
+    if reduction == "none":
+        smooth_red = smooth
+    elif reduction == "sum":
+        smooth_red = smooth.sum()
+    else:
+        if weight is not None:
+            safe = torch.where(valid, target, 0)
+            denom = torch.where(valid, weight.index_select(0, safe.reshape(-1)).reshape(safe.shape), 0.0).sum()
+        else:
+            denom = valid.sum()
+        smooth_red = smooth.sum() / denom
+    return (1 - label_smoothing) * nll + label_smoothing / c * smooth_red
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction: str = "mean"):
+    """-(t log x + (1 - t) log(1 - x)) with the logs clamped at -100, weighted, reduced."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if target.shape != input.shape:
+        raise ValueError(
+            f"Using a target size ({target.shape}) that is different to the input size ({input.shape}) is "
+            "deprecated. Please ensure they have the same size."
+        )
+    if input.numel() and (bool((input < 0).any()) or bool((input > 1).any())):
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    log_x = torch.clamp(torch.log(input), min=-100)
+    log_1mx = torch.clamp(torch.log(1 - input), min=-100)
+    loss = -(target * log_x + (1 - target) * log_1mx)
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def binary_cross_entropy_with_logits(
+    input, target, weight=None, size_average=None, reduce=None, reduction: str = "mean", pos_weight=None
+):
+    """Sigmoid + binary cross entropy, computed stably; pos_weight weighs the positive term."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if target.shape != input.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    # log(1 + exp(-x)) computed stably, = log_sigmoid(-x) negated
+    log_sig_neg = torch.clamp(-input, min=0) + torch.log1p(torch.exp(-torch.abs(input)))  # -log(sigmoid(x))
+    if pos_weight is not None:
+        coeff = 1 + (pos_weight - 1) * target
+        loss = (1 - target) * input + coeff * log_sig_neg
+    else:
+        loss = (1 - target) * input + log_sig_neg
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)
+
+
+def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean", log_target: bool = False):
+    """target * (log target - input) pointwise (input is log-probabilities); 'batchmean' divides by batch size."""
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce, reduction)
+    elif reduction == "mean":
+        warnings.warn(
+            "reduction: 'mean' divides the total loss by both the batch size and the support size."
+            "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+            "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+            stacklevel=2,
+        )
+    if log_target:
+        loss = torch.exp(target) * (target - input)
+    else:
+        loss = torch.where(target > 0, target * (torch.log(torch.where(target > 0, target, 1.0)) - input), 0.0)
+        loss = loss + 0 * input  # keeps the gradient path where target == 0
+    if reduction == "batchmean":
+        return loss.sum() / input.shape[0] if input.dim() != 0 else loss.sum()
+    _check_reduction(reduction)
+    return _reduce(loss, reduction)
+
+
+def poisson_nll_loss(
+    input, target, log_input: bool = True, full: bool = False, size_average=None, eps: float = 1e-8, reduce=None,
+    reduction: str = "mean",
+):  # fmt: skip
+    """Negative log likelihood of a Poisson target (with Stirling's term when `full`)."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if log_input:
+        loss = torch.exp(input) - target * input
+    else:
+        loss = input - target * torch.log(input + eps)
+    if full:
+        stirling = (
+            target * torch.log(torch.where(target > 1, target, 1.0))
+            - target
+            + 0.5 * torch.log(2 * math.pi * torch.where(target > 1, target, 1.0))
+        )
+        loss = loss + torch.where(target > 1, stirling, 0.0)
+    return _reduce(loss, reduction)
+
+
+def gaussian_nll_loss(input, target, var, full: bool = False, eps: float = 1e-6, reduction: str = "mean"):
+    """0.5 (log max(var, eps) + (input - target)^2 / max(var, eps)) (+ 0.5 log 2 pi when `full`)."""
+    if isinstance(var, float):
+        var = torch.full_like(input, var)
+    if var.shape != input.shape:
+        if input.shape[:-1] == var.shape:
+            var = var.unsqueeze(-1)
+        elif input.shape[:-1] == var.shape[:-1] and var.shape[-1] == 1:
+            pass
+        else:
+            raise ValueError("var is of incorrect size")
+    _check_reduction(reduction)
+    if bool((var < 0).any()):
+        raise ValueError("var has negative entry/entries")
+    var = var.clone()
+    with torch.no_grad():
+        var.clamp_(min=eps)
+    loss = 0.5 * (torch.log(var) + (input - target) ** 2 / var)
+    if full:
+        loss = loss + 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, reduction)
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean"):
+    """log(1 + exp(-target * input)), reduced."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    z = -target * input
+    return _reduce(torch.clamp(z, min=0) + torch.log1p(torch.exp(-torch.abs(z))), reduction)
+
+
+def margin_ranking_loss(input1, input2, target, margin: float = 0, size_average=None, reduce=None, reduction="mean"):
+    """max(0, -target * (input1 - input2) + margin)."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(
+            f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+            f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} "
+        )
+    return _reduce(torch.clamp(-target * (input1 - input2) + margin, min=0), reduction)
+
+
+def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, reduce=None, reduction="mean"):
+    """input where target == 1, max(0, margin - input) where target == -1."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    margin_term = torch.where(target != 1, torch.clamp(margin - input, min=0), 0.0)
+    self_term = torch.where(target != -1, input, 0.0)
+    return _reduce(margin_term + self_term, reduction)
+
+
+def cosine_embedding_loss(input1, input2, target, margin: float = 0, size_average=None, reduce=None, reduction="mean"):
+    """1 - cos(x1, x2) where target == 1, max(0, cos(x1, x2) - margin) where target == -1."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    eps = 1e-12
+    prod = (input1 * input2).sum(-1)
+    mag1 = (input1 * input1).sum(-1) + eps
+    mag2 = (input2 * input2).sum(-1) + eps
+    cos = prod / torch.sqrt(mag1 * mag2)
+    loss = torch.where(target == 1, 1 - cos, torch.where(target == -1, torch.clamp(cos - margin, min=0), 0.0))
+    return _reduce(loss, reduction)
+
+
+def multi_margin_loss(
+    input, target, p: int = 1, margin: float = 1.0, weight=None, size_average=None, reduce=None, reduction="mean"
+):
+    """sum_{i != y} max(0, margin - x[y] + x[i])^p / C (weighted by weight[y])."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    if p not in (1, 2):
+        raise ValueError("only p == 1 and p == 2 supported")
+    unbatched = input.dim() <= 1
+    x = input.reshape(1, -1) if unbatched else input
+    t = target.reshape(-1)
+    c = x.shape[1]
+    xy = torch.gather(x, 1, t.unsqueeze(1))
+    terms = torch.clamp(margin - xy + x, min=0)
+    if p == 2:
+        terms = terms * terms
+    if weight is not None:
+        terms = terms * weight.index_select(0, t).unsqueeze(1)
+    not_target = torch.arange(c, device=x.device).unsqueeze(0) != t.unsqueeze(1)
+    loss = torch.where(not_target, terms, 0.0).sum(1) / c
+    if unbatched:
+        loss = loss.reshape(target.shape) if target.dim() else loss.squeeze(0)
+    return _reduce(loss, reduction)
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """sum over target classes j (the target's prefix before -1) and non-target i of max(0, 1 - (x[j] - x[i])) / C."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    unbatched = input.dim() <= 1
+    x = input.reshape(1, -1) if unbatched else input
+    t = target.reshape(1, -1) if unbatched else target
+    n, c = x.shape
+    losses = []
+    for b in range(n):
+        labels = []
+        for v in t[b].tolist():
+            if v < 0:
+                break
+            labels.append(v)
+        is_target = torch.zeros(c, dtype=torch.bool, device=x.device)
+        if labels:
+            is_target[torch.tensor(labels, device=x.device)] = True
+        total = x[b].sum() * 0
+        for j in labels:
+            hinge = torch.clamp(1 - (x[b, j] - x[b]), min=0)
+            total = total + torch.where(is_target, 0.0, hinge).sum()
+        losses.append(total / c)
+    loss = torch.stack(losses)
+    if unbatched:
+        loss = loss.squeeze(0)
+    return _reduce(loss, reduction)
+
+
+def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    """-mean_c (y log sigmoid(x) + (1 - y) log sigmoid(-x)) per sample."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    log_sig = -(torch.clamp(-input, min=0) + torch.log1p(torch.exp(-torch.abs(input))))
+    log_sig_neg = log_sig - input
+    loss = -(target * log_sig + (1 - target) * log_sig_neg)
+    if weight is not None:
+        loss = loss * weight
+    loss = loss.sum(dim=input.dim() - 1) / input.shape[-1]
+    return _reduce(loss, reduction)
+
+
+def triplet_margin_loss(
+    anchor, positive, negative, margin: float = 1.0, p: float = 2, eps: float = 1e-6, swap: bool = False,
+    size_average=None, reduce=None, reduction: str = "mean",
+):  # fmt: skip
+    """max(d(a, p) - d(a, n) + margin, 0) with pairwise_distance d (and the distance swap)."""
+    reduction = _legacy_reduction(size_average, reduce, reduction)
+    _check_reduction(reduction)
+    a_dim, p_dim, n_dim = anchor.dim(), positive.dim(), negative.dim()
+    if not (a_dim == p_dim == n_dim):
+        raise RuntimeError(
+            f"The anchor, positive, and negative tensors are expected to have the same number of dimensions, but "
+            f"got: anchor {a_dim}D, positive {p_dim}D, and negative {n_dim}D inputs"
+        )
+    d_pos = pairwise_distance(anchor, positive, p, eps)
+    d_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        d_neg = torch.minimum(d_neg, pairwise_distance(positive, negative, p, eps))
+    return _reduce(torch.clamp(margin + d_pos - d_neg, min=0), reduction)
+
+
+def triplet_margin_with_distance_loss(
+    anchor, positive, negative, *, distance_function=None, margin: float = 1.0, swap: bool = False,
+    reduction: str = "mean",
+):  # fmt: skip
+    """triplet_margin_loss with a custom distance (pairwise_distance by default)."""
+    _check_reduction(reduction)
+    if margin <= 0:
+        raise ValueError(f"TripletMarginWithDistanceLoss: expected margin to be greater than 0, got {margin} instead")
+    dist = distance_function if distance_function is not None else pairwise_distance
+    d_pos = dist(anchor, positive)
+    d_neg = dist(anchor, negative)
+    if swap:
+        d_neg = torch.minimum(d_neg, dist(positive, negative))
+    return _reduce(torch.clamp(margin + d_pos - d_neg, min=0), reduction)

@@ -1,0 +1,164 @@
+"""Normalizations: batch_norm, instance_norm, layer_norm, group_norm, rms_norm, local_response_norm."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+
+__all__ = ["batch_norm", "group_norm", "instance_norm", "layer_norm", "local_response_norm", "rms_norm"]
+
+
+def _channel_shape(x):
+    return [1, x.shape[1]] + [1] * (x.dim() - 2)
+
+
+def _verify_batch_size(size) -> None:
+    if math.prod(size) // size[1] == 1:
+        raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
+
+
+def batch_norm(
+    input, running_mean, running_var, weight=None, bias=None, training: bool = False, momentum: float = 0.1,
+    eps: float = 1e-5,
+):  # fmt: skip
+    """Normalizes each channel (dim 1) by its batch statistics in training (updating the running stats in
+    place: running = (1 - momentum) * running + momentum * batch, unbiased variance), by the running
+    statistics otherwise."""
+    if input.dim() < 2:
+        raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
+    if training:
+        _verify_batch_size(input.shape)
+    c = input.shape[1]
+    for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight), ("bias", bias)):
+        if t is not None and t.numel() != c:
+            raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
+    shape = _channel_shape(input)
+    dims = [0] + list(range(2, input.dim()))
+    if training or running_mean is None or running_var is None:
+        mean = input.mean(dims)
+        var = input.var(dims, unbiased=False)
+        if training and running_mean is not None and running_var is not None:
+            n = input.numel() // c
+            with torch.no_grad():
+                running_mean.mul_(1 - momentum).add_(mean.detach() * momentum)
+                running_var.mul_(1 - momentum).add_(var.detach() * (momentum * n / max(n - 1, 1)))
+    else:
+        mean, var = running_mean, running_var
+    out = (input - mean.reshape(shape)) * torch.rsqrt(var.reshape(shape) + eps)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out
+
+
+def instance_norm(
+    input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats: bool = True,
+    momentum: float = 0.1, eps: float = 1e-5,
+):  # fmt: skip
+    """Normalizes each (sample, channel) over its spatial dims; running stats average over the batch."""
+    if use_input_stats:
+        size = input.shape
+        if math.prod(size[2:]) == 1:
+            raise ValueError(f"Expected more than 1 spatial element when training, got input size {size}")
+    shape = _channel_shape(input)
+    dims = list(range(2, input.dim()))
+    if use_input_stats:
+        mean = input.mean(dims, keepdim=True)
+        var = input.var(dims, unbiased=False, keepdim=True)
+        if running_mean is not None and running_var is not None:
+            n = math.prod(input.shape[2:])
+            with torch.no_grad():
+                running_mean.mul_(1 - momentum).add_(mean.detach().reshape(input.shape[:2]).mean(0) * momentum)
+                unbiased = var.detach().reshape(input.shape[:2]).mean(0) * (n / max(n - 1, 1))
+                running_var.mul_(1 - momentum).add_(unbiased * momentum)
+    else:
+        mean, var = running_mean.reshape(shape), running_var.reshape(shape)
+    out = (input - mean) * torch.rsqrt(var + eps)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out
+
+
+def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-5):
+    """Normalizes over the last len(normalized_shape) dims, then scales and shifts elementwise."""
+    normalized_shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    k = len(normalized_shape)
+    if list(input.shape[input.dim() - k :]) != normalized_shape or input.dim() < k:
+        raise RuntimeError(
+            f"Given normalized_shape={normalized_shape}, expected input with shape "
+            f"[*, {', '.join(map(str, normalized_shape))}], but got input of size{list(input.shape)}"
+        )
+    dims = list(range(-k, 0))
+    mean = input.mean(dims, keepdim=True)
+    var = input.var(dims, unbiased=False, keepdim=True)
+    out = (input - mean) * torch.rsqrt(var + eps)
+    if weight is not None:
+        out = out * weight
+    if bias is not None:
+        out = out + bias
+    return out
+
+
+def rms_norm(input, normalized_shape, weight=None, eps: float | None = None):
+    """input / sqrt(mean(input^2) + eps) over the last dims, times weight."""
+    normalized_shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
+    k = len(normalized_shape)
+    if list(input.shape[input.dim() - k :]) != normalized_shape:
+        raise RuntimeError(
+            f"Given normalized_shape={normalized_shape}, expected input with shape "
+            f"[*, {', '.join(map(str, normalized_shape))}], but got input of size{list(input.shape)}"
+        )
+    if eps is None:
+        eps = torch.finfo(input.dtype).eps
+    out = input * torch.rsqrt((input * input).mean(list(range(-k, 0)), keepdim=True) + eps)
+    return out * weight if weight is not None else out
+
+
+def group_norm(input, num_groups: int, weight=None, bias=None, eps: float = 1e-5):
+    """Normalizes each group of channels of each sample, then applies a per-channel affine."""
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {input.dim()}")
+    n, c = input.shape[:2]
+    if c % num_groups:
+        raise RuntimeError(
+            "Expected number of channels in input to be divisible by num_groups, but got input of shape "
+            f"{list(input.shape)} and num_groups={num_groups}"
+        )
+    grouped = input.reshape(n, num_groups, -1)
+    mean = grouped.mean(-1, keepdim=True)
+    var = grouped.var(-1, unbiased=False, keepdim=True)
+    out = ((grouped - mean) * torch.rsqrt(var + eps)).reshape(input.shape)
+    shape = _channel_shape(input)
+    if weight is not None:
+        out = out * weight.reshape(shape)
+    if bias is not None:
+        out = out + bias.reshape(shape)
+    return out
+
+
+def local_response_norm(input, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0):
+    """input / (k + alpha / size * sum of squares over `size` neighbouring channels)^beta."""
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality input (got {dim} dimensions)")
+    if input.numel() == 0:
+        return input
+    sq = (input * input).unsqueeze(1)
+    from torch.nn._functional.padding import pad
+    from torch.nn._functional.pooling import avg_pool2d, avg_pool3d
+
+    if dim == 3:
+        div = pad(sq, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.shape
+        div = sq.reshape(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1)
+        div = div.reshape(sizes)
+    div = (div * alpha + k).pow(beta)
+    return input / div

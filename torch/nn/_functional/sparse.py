@@ -1,0 +1,147 @@
+"""Lookup-table ops: embedding, embedding_bag, one_hot."""
+
+from __future__ import annotations
+
+import torch
+
+__all__ = ["embedding", "embedding_bag", "one_hot"]
+
+
+def _check_indices(input, fn: str) -> None:
+    if input.dtype not in (torch.int64, torch.int32):
+        raise RuntimeError(
+            "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; "
+            f"but got {input.type()} instead (while checking arguments for {fn})"
+        )
+
+
+def _renorm_(weight, input, max_norm: float, norm_type: float) -> None:
+    """Rescales, in place, the rows of `weight` that `input` references and whose norm exceeds max_norm."""
+    with torch.no_grad():
+        rows = torch.unique(input.reshape(-1))
+        w = weight.index_select(0, rows)
+        norms = w.abs().pow(norm_type).sum(-1).pow(1.0 / norm_type)
+        scale = torch.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+        weight[rows] = w * scale.unsqueeze(-1)
+
+
+def _padding_idx(padding_idx, num_embeddings: int):
+    if padding_idx is None:
+        return None
+    if padding_idx > 0:
+        assert padding_idx < num_embeddings, "Padding_idx must be within num_embeddings"
+    elif padding_idx < 0:
+        assert padding_idx >= -num_embeddings, "Padding_idx must be within num_embeddings"
+        padding_idx = num_embeddings + padding_idx
+    return padding_idx
+
+
+def _lookup(weight, input):
+    """weight rows at `input` (any shape) -> input.shape + (embedding_dim,); out of range raises IndexError."""
+    flat = input.reshape(-1)
+    n = weight.shape[0]
+    if flat.numel() and (bool((flat >= n).any()) or bool((flat < 0).any())):
+        raise IndexError("index out of range in self")
+    return weight.index_select(0, flat).reshape(list(input.shape) + [weight.shape[-1]])
+
+
+def embedding(
+    input, weight, padding_idx=None, max_norm=None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
+    sparse: bool = False,
+):  # fmt: skip
+    """Rows of `weight` at the indices `input`; the row at padding_idx gets no gradient."""
+    _check_indices(input, "embedding")
+    padding_idx = _padding_idx(padding_idx, weight.shape[0])
+    if max_norm is not None:
+        _renorm_(weight, input, max_norm, norm_type)
+    out = _lookup(weight, input)
+    if padding_idx is not None and out.requires_grad:
+        out = torch.where((input != padding_idx).unsqueeze(-1), out, out.detach())
+    return out
+
+
+def embedding_bag(
+    input, weight, offsets=None, max_norm=None, norm_type: float = 2, scale_grad_by_freq: bool = False,
+    mode: str = "mean", sparse: bool = False, per_sample_weights=None, include_last_offset: bool = False,
+    padding_idx=None,
+):  # fmt: skip
+    """Sums, means or maxes of bags of embeddings: bags are the rows of a 2D input, or the 1D input cut at
+    `offsets`."""
+    _check_indices(input, "embedding_bag")
+    if weight.dim() != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.dim()}")
+    if per_sample_weights is not None and input.shape != per_sample_weights.shape:
+        raise ValueError(
+            f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) is not None, "
+            f"then it must have the same shape as the input ({input.shape})"
+        )
+    if input.dim() == 2:
+        if offsets is not None:
+            raise ValueError(
+                "if input is 2D, then offsets has to be None, as input is treated is a mini-batch of fixed "
+                f"length sequences. However, found offsets of type {type(offsets)}"
+            )
+        offsets = torch.arange(0, input.numel(), input.shape[1], device=input.device)
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}")
+    if mode not in ("sum", "mean", "max"):
+        raise ValueError("mode has to be one of sum, mean or max")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(
+            f"embedding_bag: per_sample_weights was not None. per_sample_weights is only supported for mode='sum' "
+            f"(got mode='{mode}'). Please open a feature request on the Pytorch GitHub."
+        )
+    if max_norm is not None:
+        _renorm_(weight, input, max_norm, norm_type)
+    padding_idx = _padding_idx(padding_idx, weight.shape[0])
+    n = input.shape[0]
+    offs = [int(o) for o in offsets.tolist()]
+    if include_last_offset:
+        bounds, num_bags = offs, len(offs) - 1
+    else:
+        bounds, num_bags = offs + [n], len(offs)
+    rows = _lookup(weight, input)
+    if per_sample_weights is not None:
+        rows = rows * per_sample_weights.unsqueeze(-1)
+    keep = input != padding_idx if padding_idx is not None else None
+    bags = []
+    for b in range(num_bags):
+        start, end = min(bounds[b], n), min(bounds[b + 1], n)
+        seg = rows[start:end]
+        if keep is not None:
+            seg = seg[keep[start:end]]
+        if seg.shape[0] == 0:
+            bags.append(weight.new_zeros(weight.shape[1]) + rows.sum() * 0)
+        elif mode == "sum":
+            bags.append(seg.sum(0))
+        elif mode == "mean":
+            bags.append(seg.mean(0))
+        else:
+            bags.append(seg.amax(0))
+    if not bags:
+        return weight.new_zeros((0, weight.shape[1]))
+    return torch.stack(bags)
+
+
+def one_hot(tensor, num_classes: int = -1):
+    """(..., num_classes) int64 tensor with a 1 at each class index."""
+    if tensor.dtype != torch.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if tensor.numel() and bool((tensor < 0).any()):
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        if tensor.numel() == 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        num_classes = int(tensor.max()) + 1
+    elif tensor.numel() and int(tensor.max()) >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    classes = torch.arange(num_classes, device=tensor.device)
+    return (tensor.unsqueeze(-1) == classes).long()

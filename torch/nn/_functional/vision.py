@@ -1,0 +1,217 @@
+"""Resampling and rearranging of images: interpolate (upsample*), pixel_shuffle/unshuffle, channel_shuffle."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch.nn._functional._utils import _ntuple
+
+__all__ = [
+    "channel_shuffle", "interpolate", "pixel_shuffle", "pixel_unshuffle", "upsample", "upsample_bilinear",
+    "upsample_nearest",
+]  # fmt: skip
+
+
+def pixel_shuffle(input, upscale_factor: int):
+    """(*, C r^2, H, W) -> (*, C, H r, W r)."""
+    if input.dim() < 3:
+        raise RuntimeError(
+            f"pixel_shuffle expects input to have at least 3 dimensions, but got input with {input.dim()} dimension(s)"
+        )
+    r = upscale_factor
+    c, h, w = input.shape[-3:]
+    if c % (r * r):
+        raise RuntimeError(
+            "pixel_shuffle expects its input's 'channel' dimension to be divisible by the square of upscale_factor, "
+            f"but input.size(-3)={c} is not divisible by {r * r}"
+        )
+    lead = list(input.shape[:-3])
+    x = input.reshape(lead + [c // (r * r), r, r, h, w])
+    k = len(lead)
+    x = x.permute(list(range(k)) + [k, k + 3, k + 1, k + 4, k + 2])
+    return x.reshape(lead + [c // (r * r), h * r, w * r])
+
+
+def pixel_unshuffle(input, downscale_factor: int):
+    """(*, C, H r, W r) -> (*, C r^2, H, W)."""
+    if input.dim() < 3:
+        raise RuntimeError(
+            "pixel_unshuffle expects input to have at least 3 dimensions, but got input with "
+            f"{input.dim()} dimension(s)"
+        )
+    r = downscale_factor
+    c, h, w = input.shape[-3:]
+    if h % r:
+        raise RuntimeError(
+            f"pixel_unshuffle expects height to be divisible by downscale_factor, but input.size(-2)={h} is not "
+            f"divisible by {r}"
+        )
+    if w % r:
+        raise RuntimeError(
+            f"pixel_unshuffle expects width to be divisible by downscale_factor, but input.size(-1)={w} is not "
+            f"divisible by {r}"
+        )
+    lead = list(input.shape[:-3])
+    k = len(lead)
+    x = input.reshape(lead + [c, h // r, r, w // r, r])
+    x = x.permute(list(range(k)) + [k, k + 2, k + 4, k + 1, k + 3])
+    return x.reshape(lead + [c * r * r, h // r, w // r])
+
+
+def channel_shuffle(input, groups: int):
+    """Interleaves the channels of `groups` groups: (N, g * c, *) -> (N, c * g, *)."""
+    n, ch = input.shape[:2]
+    rest = list(input.shape[2:])
+    return input.reshape([n, groups, ch // groups] + rest).transpose(1, 2).reshape([n, ch] + rest)
+
+
+def _source_index(out_size, in_size, scale, align_corners, mode, device):
+    """Float source coordinates of each output position (PyTorch's area_pixel_compute_source_index)."""
+    dst = torch.arange(out_size, device=device, dtype=torch.float64)
+    if align_corners:
+        ratio = (in_size - 1) / (out_size - 1) if out_size > 1 else 0.0
+        return dst * ratio
+    ratio = 1.0 / scale if scale is not None and scale > 0 else in_size / out_size
+    src = (dst + 0.5) * ratio - 0.5
+    return src if mode == "cubic" else src.clamp(min=0)
+
+
+def _linear_1d(x, dim, out_size, scale, align_corners):
+    in_size = x.shape[dim]
+    src = _source_index(out_size, in_size, scale, align_corners, "linear", x.device)
+    i0 = src.floor().long().clamp(max=in_size - 1)
+    i1 = (i0 + 1).clamp(max=in_size - 1)
+    lam = (src - i0.double()).to(x.dtype)
+    shape = [1] * x.dim()
+    shape[dim] = out_size
+    lam = lam.reshape(shape)
+    return x.index_select(dim, i0) * (1 - lam) + x.index_select(dim, i1) * lam
+
+
+def _cubic_1d(x, dim, out_size, scale, align_corners):
+    in_size = x.shape[dim]
+    src = _source_index(out_size, in_size, scale, align_corners, "cubic", x.device)
+    fl = src.floor()
+    t = src - fl
+    a = -0.75
+
+    def near(d):  # |d| <= 1
+        return ((a + 2) * d - (a + 3)) * d * d + 1
+
+    def far(d):  # 1 < |d| < 2
+        return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a
+
+    weights = [far(t + 1), near(t), near(1 - t), far(2 - t)]
+    shape = [1] * x.dim()
+    shape[dim] = out_size
+    out = 0
+    for k, w in zip((-1, 0, 1, 2), weights):
+        idx = (fl.long() + k).clamp(0, in_size - 1)
+        out = out + x.index_select(dim, idx) * w.to(x.dtype).reshape(shape)
+    return out
+
+
+def _nearest_1d(x, dim, out_size, scale, exact: bool):
+    in_size = x.shape[dim]
+    ratio = 1.0 / scale if scale is not None and scale > 0 else in_size / out_size
+    dst = torch.arange(out_size, device=x.device, dtype=torch.float64)
+    src = ((dst + 0.5) * ratio).floor() if exact else (dst * ratio).floor()
+    idx = src.long().clamp(max=in_size - 1)
+    return x.index_select(dim, idx)
+
+
+_INTERP_MODES = ("linear", "bilinear", "bicubic", "trilinear")
+
+
+def interpolate(
+    input, size=None, scale_factor=None, mode: str = "nearest", align_corners=None, recompute_scale_factor=None,
+    antialias: bool = False,
+):  # fmt: skip
+    """Resamples the spatial dims (all but the first two) to `size` or by `scale_factor`."""
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError(
+                "align_corners option can only be set with the interpolating modes: linear | bilinear | bicubic | "
+                "trilinear"
+            )
+    elif align_corners is None:
+        align_corners = False
+    n = input.dim() - 2
+    if n < 1:
+        raise NotImplementedError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for the modes: nearest | "
+            f"linear | bilinear | bicubic | trilinear | area | nearest-exact (got {mode})"
+        )
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        if isinstance(size, (list, tuple)):
+            if len(size) != n:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got input with spatial "
+                    f"dimensions of {list(input.shape[2:])} and output size of {size}. Please provide input tensor "
+                    "in (N, C, d1, d2, ...,dK) format and output size in (o1, o2, ...,oK) format."
+                )
+            out = [int(s) for s in size]
+        else:
+            out = [int(size)] * n
+        scales = [None] * n
+    elif scale_factor is not None:
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != n:
+                raise ValueError(
+                    "Input and scale_factor must have the same number of spatial dimensions, but got input with "
+                    f"spatial dimensions of {list(input.shape[2:])} and scale_factor of shape {scale_factor}. Please "
+                    "provide input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in (s1, s2, ...,sK) "
+                    "format."
+                )
+            scales = [float(s) for s in scale_factor]
+        else:
+            scales = [float(scale_factor)] * n
+        out = [int(math.floor(input.shape[2 + i] * scales[i])) for i in range(n)]
+        if recompute_scale_factor:
+            scales = [None] * n
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    needs = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
+    if mode in needs and needs[mode] != n:
+        raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {needs[mode] + 2}D input")
+    if mode not in ("nearest", "nearest-exact", "area") + _INTERP_MODES:
+        raise NotImplementedError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for the modes: nearest | "
+            "linear | "
+            f"bilinear | bicubic | trilinear | area | nearest-exact (got {mode})"
+        )
+    if mode == "area":
+        from torch.nn._functional.pooling import _adaptive_avg
+
+        return _adaptive_avg(input, out, n, f"adaptive_avg_pool{n}d")
+    x = input
+    for i in range(n):
+        dim = 2 + i
+        if mode in ("nearest", "nearest-exact"):
+            x = _nearest_1d(x, dim, out[i], scales[i], mode == "nearest-exact")
+        elif mode == "bicubic":
+            x = _cubic_1d(x, dim, out[i], scales[i], align_corners)
+        else:
+            x = _linear_1d(x, dim, out[i], scales[i], align_corners)
+    return x
+
+
+def upsample(input, size=None, scale_factor=None, mode: str = "nearest", align_corners=None):
+    """Deprecated alias of interpolate."""
+    return interpolate(input, size, scale_factor, mode, align_corners)
+
+
+def upsample_nearest(input, size=None, scale_factor=None):
+    """Deprecated: interpolate(mode='nearest')."""
+    return interpolate(input, size, scale_factor, mode="nearest")
+
+
+def upsample_bilinear(input, size=None, scale_factor=None):
+    """Deprecated: interpolate(mode='bilinear', align_corners=True)."""
+    return interpolate(input, size, scale_factor, mode="bilinear", align_corners=True)
+
+
+_pair = _ntuple(2)

@@ -1,0 +1,50 @@
+"""Fold (col2im) and Unfold (im2col)."""
+
+from __future__ import annotations
+
+from torch.nn import functional as F
+from torch.nn.modules.module import Module
+
+__all__ = ["Fold", "Unfold"]
+
+
+class Fold(Module):
+    """Sums sliding-block columns back into an image."""
+
+    def __init__(self, output_size, kernel_size, dilation=1, padding=0, stride=1) -> None:
+        super().__init__()
+        self.output_size = output_size
+        self.kernel_size = kernel_size
+        self.dilation = dilation
+        self.padding = padding
+        self.stride = stride
+
+    def forward(self, input):
+        """F.fold."""
+        return F.fold(input, self.output_size, self.kernel_size, self.dilation, self.padding, self.stride)
+
+    def extra_repr(self) -> str:
+        return (
+            "output_size={output_size}, kernel_size={kernel_size}, "
+            "dilation={dilation}, padding={padding}, stride={stride}".format(**self.__dict__)
+        )
+
+
+class Unfold(Module):
+    """Extracts sliding blocks as columns."""
+
+    def __init__(self, kernel_size, dilation=1, padding=0, stride=1) -> None:
+        super().__init__()
+        self.kernel_size = kernel_size
+        self.dilation = dilation
+        self.padding = padding
+        self.stride = stride
+
+    def forward(self, input):
+        """F.unfold."""
+        return F.unfold(input, self.kernel_size, self.dilation, self.padding, self.stride)
+
+    def extra_repr(self) -> str:
+        return "kernel_size={kernel_size}, dilation={dilation}, padding={padding}, stride={stride}".format(
+            **self.__dict__
+        )
