@@ -15,5 +15,15 @@ Tensor threshold_backward(const Tensor& grad_output, const Tensor& self, const S
 Tensor tanh_backward(const Tensor& grad_output, const Tensor& output);
 /// Gradient of sigmoid from its output: grad_output * output * (1 - output), one fused kernel.
 Tensor sigmoid_backward(const Tensor& grad_output, const Tensor& output);
+/// softmax along dim (half_to_float: a float32 result from float16/bfloat16 input), one fused kernel.
+Tensor _softmax(const Tensor& self, int64_t dim, bool half_to_float);
+/// log_softmax along dim (x - max - log(sum(exp(x - max)))), one fused kernel.
+Tensor _log_softmax(const Tensor& self, int64_t dim, bool half_to_float);
+/// Gradient of softmax from its output: output * (grad_output - sum(grad_output * output)), in input_dtype.
+Tensor _softmax_backward_data(const Tensor& grad_output, const Tensor& output, int64_t dim,
+                              ScalarType input_dtype);
+/// Gradient of log_softmax from its output: grad_output - exp(output) * sum(grad_output), in input_dtype.
+Tensor _log_softmax_backward_data(const Tensor& grad_output, const Tensor& output, int64_t dim,
+                                  ScalarType input_dtype);
 
 }  // namespace th
