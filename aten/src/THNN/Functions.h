@@ -3,6 +3,9 @@
 #include <TH/Scalar.h>
 #include <TH/Tensor.h>
 
+#include <optional>
+#include <tuple>
+
 namespace th {
 
 /// max(x, 0) elementwise.
@@ -25,5 +28,14 @@ Tensor _softmax_backward_data(const Tensor& grad_output, const Tensor& output, i
 /// Gradient of log_softmax from its output: grad_output - exp(output) * sum(grad_output), in input_dtype.
 Tensor _log_softmax_backward_data(const Tensor& grad_output, const Tensor& output, int64_t dim,
                                   ScalarType input_dtype);
+/// nll_loss of [C] or [N, C] log-probabilities at int64 (or uint8) targets: (output, total_weight), with
+/// reduction 0 none, 1 mean (divided by the summed class weights), 2 sum; ignore_index targets count 0.
+std::tuple<Tensor, Tensor> _nll_loss_forward(const Tensor& self, const Tensor& target,
+                                             const std::optional<Tensor>& weight, int64_t reduction,
+                                             int64_t ignore_index);
+/// Gradient of _nll_loss_forward's output with respect to self.
+Tensor _nll_loss_backward(const Tensor& grad_output, const Tensor& self, const Tensor& target,
+                          const std::optional<Tensor>& weight, int64_t reduction, int64_t ignore_index,
+                          const Tensor& total_weight);
 
 }  // namespace th
