@@ -37,5 +37,17 @@ std::tuple<Tensor, Tensor> _nll_loss_forward(const Tensor& self, const Tensor& t
 Tensor _nll_loss_backward(const Tensor& grad_output, const Tensor& self, const Tensor& target,
                           const std::optional<Tensor>& weight, int64_t reduction, int64_t ignore_index,
                           const Tensor& total_weight);
+/// Layer norm over the trailing normalized_shape dims: (output, mean, rstd), mean and rstd shaped like
+/// input with the normalized dims 1 (float32 for 16-bit input).
+std::tuple<Tensor, Tensor, Tensor> _layer_norm(const Tensor& input, const IntList& normalized_shape,
+                                               const std::optional<Tensor>& weight,
+                                               const std::optional<Tensor>& bias, double eps);
+/// Gradients of _layer_norm: (grad_input, grad_weight, grad_bias); a gradient of an undefined weight or
+/// bias is an empty tensor.
+std::tuple<Tensor, Tensor, Tensor> _layer_norm_backward(const Tensor& grad_out, const Tensor& input,
+                                                        const IntList& normalized_shape, const Tensor& mean,
+                                                        const Tensor& rstd,
+                                                        const std::optional<Tensor>& weight,
+                                                        const std::optional<Tensor>& bias);
 
 }  // namespace th
