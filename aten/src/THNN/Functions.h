@@ -49,5 +49,15 @@ std::tuple<Tensor, Tensor, Tensor> _layer_norm_backward(const Tensor& grad_out, 
                                                         const Tensor& rstd,
                                                         const std::optional<Tensor>& weight,
                                                         const std::optional<Tensor>& bias);
+/// conv1d/2d/3d of batched input [N, C, *S] with weight [O, C / groups, *K] (+ bias [O]); stride, padding,
+/// dilation: one value or one per spatial dim. Columns of the input times the weight (im2col + matmul).
+Tensor _convolution_nd(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+                       const IntList& stride, const IntList& padding, const IntList& dilation,
+                       int64_t groups);
+/// Gradients of _convolution_nd: (grad_input, grad_weight, grad_bias; empty without a bias).
+std::tuple<Tensor, Tensor, Tensor> _convolution_nd_backward(const Tensor& grad_output, const Tensor& input,
+                                                            const Tensor& weight, const IntList& stride,
+                                                            const IntList& padding, const IntList& dilation,
+                                                            int64_t groups, bool has_bias);
 
 }  // namespace th

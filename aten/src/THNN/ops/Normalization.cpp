@@ -14,12 +14,6 @@ TH_DEFINE_STUB(layer_norm_backward_fn, layer_norm_backward_stub);
 
 namespace {
 
-std::string shape_str(const IntList& s) {
-  std::string out = "[";
-  for (size_t k = 0; k < s.size(); ++k) out += (k ? ", " : "") + std::to_string(s[k]);
-  return out + "]";
-}
-
 /// PyTorch's checks; returns (rows N, row length M).
 std::pair<int64_t, int64_t> rows_of(const Tensor& input, const IntList& normalized_shape,
                                     const std::optional<Tensor>& weight, const std::optional<Tensor>& bias) {
