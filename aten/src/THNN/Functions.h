@@ -4,6 +4,7 @@
 #include <TH/Tensor.h>
 
 #include <optional>
+#include <string>
 #include <tuple>
 
 namespace th {
@@ -59,5 +60,29 @@ std::tuple<Tensor, Tensor, Tensor> _convolution_nd_backward(const Tensor& grad_o
                                                             const Tensor& weight, const IntList& stride,
                                                             const IntList& padding, const IntList& dilation,
                                                             int64_t groups, bool has_bias);
+// The activations of torch.nn.functional (torch._C._nn), each with its fused backward from (grad, self).
+Tensor gelu(const Tensor& self, const std::string& approximate);
+Tensor gelu_backward(const Tensor& grad_output, const Tensor& self, const std::string& approximate);
+Tensor silu(const Tensor& self);
+Tensor silu_backward(const Tensor& grad_output, const Tensor& self);
+Tensor elu(const Tensor& self, const Scalar& alpha, const Scalar& scale, const Scalar& input_scale);
+Tensor elu_backward(const Tensor& grad_output, const Tensor& self, const Scalar& alpha, const Scalar& scale,
+                    const Scalar& input_scale);
+Tensor leaky_relu(const Tensor& self, const Scalar& negative_slope);
+Tensor leaky_relu_backward(const Tensor& grad_output, const Tensor& self, const Scalar& negative_slope);
+Tensor hardtanh(const Tensor& self, const Scalar& min_val, const Scalar& max_val);
+Tensor hardtanh_backward(const Tensor& grad_output, const Tensor& self, const Scalar& min_val,
+                         const Scalar& max_val);
+Tensor hardswish(const Tensor& self);
+Tensor hardswish_backward(const Tensor& grad_output, const Tensor& self);
+Tensor hardsigmoid(const Tensor& self);
+Tensor hardsigmoid_backward(const Tensor& grad_output, const Tensor& self);
+Tensor softplus(const Tensor& self, const Scalar& beta, const Scalar& threshold);
+Tensor softplus_backward(const Tensor& grad_output, const Tensor& self, const Scalar& beta,
+                         const Scalar& threshold);
+Tensor mish(const Tensor& self);
+Tensor mish_backward(const Tensor& grad_output, const Tensor& self);
+Tensor log_sigmoid(const Tensor& self);
+Tensor log_sigmoid_backward(const Tensor& grad_output, const Tensor& self);
 
 }  // namespace th
