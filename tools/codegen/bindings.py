@@ -281,6 +281,9 @@ def binding(f: NativeFunction, method: bool, varargs: bool) -> str:
     return f'  {module}.def("{f.schema.name}", {lam}, {extra});'
 
 
+_NN_MODULE = '  nb::module_ nn = nb::borrow<nb::module_>(m.attr("_nn"));\n'  # python_module: nn
+
+
 def shard_of(name: str, shards: int) -> int:
     """The shard an op name lives in (stable across runs and additions)."""
     return zlib.crc32(name.encode()) % shards
@@ -329,7 +332,7 @@ def render_shards(ops: list[tuple], shards: int) -> dict[str, str]:
             + "\nnamespace torch::bindings {\n\n"
             + f"void register_shard_{k}(nb::module_& m, nb::handle tensor, nb::list& functions) {{\n"
             + "  (void)m; (void)tensor; (void)functions;\n"
-            + ("  nb::module_ nn = nb::borrow<nb::module_>(m.attr(\"_nn\"));\n" if any(" nn.def(" in d for d in body) else "")
+            + (_NN_MODULE if any(" nn.def(" in d for d in body) else "")
             + "".join(f"{line}\n" for line in body)
             + "".join(f'  functions.append("{n}");\n' for n in names)
             + "}\n\n}  // namespace torch::bindings\n"
