@@ -7,8 +7,8 @@
 
 `python_module: nn` binds an op in torch._C._nn instead of on torch (PyTorch's home of the kernels behind
 torch.nn.functional: gelu, silu, ...). One entry declares an op's functional form and, with `inplace:` /
-`out:`, its in-place and out= forms (PyTorch's structured ops): all three call the one implementation of the op in the library,
-th::add, th::add_ and th::add_out. `dispatch:` names the C++ entry point only where it is not
+`out:`, its in-place and out= forms (PyTorch's structured ops): all three call the one implementation of
+the op in the library, th::add, th::add_ and th::add_out. `dispatch:` names the C++ entry point only where it is not
 th::<name> (th::<name>_out for an out= overload), or where an op runs on some devices only.
 
 Every problem is a CodegenError naming the YAML file and line. With a `Memo` (memo.py), an
