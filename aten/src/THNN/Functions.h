@@ -84,5 +84,20 @@ Tensor mish(const Tensor& self);
 Tensor mish_backward(const Tensor& grad_output, const Tensor& self);
 Tensor log_sigmoid(const Tensor& self);
 Tensor log_sigmoid_backward(const Tensor& grad_output, const Tensor& self);
+/// Max pooling over the last `dims` (1-3) dims of [N, C, *S] or [C, *S]: (output, indices: flat positions
+/// in each input plane). stride empty: the kernel size.
+std::tuple<Tensor, Tensor> _max_pool_nd(const Tensor& self, int64_t dims, const IntList& kernel_size,
+                                        const IntList& stride, const IntList& padding,
+                                        const IntList& dilation, bool ceil_mode);
+Tensor _max_pool_nd_backward(const Tensor& grad_output, const Tensor& self, int64_t dims,
+                             const IntList& kernel_size, const IntList& stride, const IntList& padding,
+                             const IntList& dilation, bool ceil_mode, const Tensor& indices);
+/// Average pooling over the last `dims` (1-3) dims of [N, C, *S] or [C, *S].
+Tensor _avg_pool_nd(const Tensor& self, int64_t dims, const IntList& kernel_size, const IntList& stride,
+                    const IntList& padding, bool ceil_mode, bool count_include_pad,
+                    std::optional<int64_t> divisor_override);
+Tensor _avg_pool_nd_backward(const Tensor& grad_output, const Tensor& self, int64_t dims,
+                             const IntList& kernel_size, const IntList& stride, const IntList& padding,
+                             bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override);
 
 }  // namespace th
