@@ -75,3 +75,20 @@ def test_yaml_says_only_what_differs():
     derived = {f.schema.full_name for f in funcs} - written
     assert len(derived) > 100  # add_/add.out, exp_/exp.out, ...
     assert "clip" not in written  # the Python layer defines clip (an alias of clamp)
+
+
+def test_python_module_nn_binds_in_torch_C_nn(tmp_path):
+    from tools.codegen import bindings, stubs
+
+    (f,) = _load(tmp_path, "- func: gelu(Tensor self, *, str approximate='none') -> Tensor\n  python_module: nn\n")
+    assert f.python_module == "nn"
+    files = bindings.render_shards([bindings.shard_entry(f)], 1)
+    shard = files["shard_0.cpp"]
+    assert ' nn.def("gelu"' in shard and ' m.def("gelu"' not in shard
+    assert 'functions.append("gelu")' not in shard  # not on torch
+    assert 'm.def_submodule("_nn"' in files["register_all.cpp"]
+    assert stubs.stub_entry(f)[2] is None  # not in torch/_C.pyi's module functions
+    with pytest.raises(CodegenError, match="function only"):
+        _load(tmp_path, "- func: g(Tensor self) -> Tensor\n  python_module: nn\n  variants: function, method\n")
+    with pytest.raises(CodegenError, match="'nn' or absent"):
+        _load(tmp_path, "- func: g(Tensor self) -> Tensor\n  python_module: linalg\n")

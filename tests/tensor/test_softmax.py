@@ -65,3 +65,38 @@ def test_functional_implicit_dim_warns_and_picks_like_pytorch():
     assert torch.allclose(got, t.softmax(1))
     with pytest.warns(UserWarning):
         assert torch.allclose(F.log_softmax(torch.rand(2, 3, 4)), torch.log_softmax(torch.rand(2, 3, 4), 0)) is not None
+
+
+@pytest.mark.parametrize("shape, dim", [((3, 2053), 1), ((2, 1100, 3), 1), ((5, 7, 1030), 1), ((2000, 3), 0)])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.float16, torch.bfloat16])
+def test_long_rows_and_columns(device, shape, dim, dtype):
+    """Rows and columns longer than one vector block (the vectorized float32 paths and their tails)."""
+    x = np.random.default_rng(2).normal(size=shape) * 8
+    t = torch.tensor(x, dtype=dtype, device=device)
+    want = np_log_softmax(t.double().cpu().numpy(), dim)
+    tol = {torch.float32: 1e-5, torch.float64: 1e-12, torch.float16: 2e-3, torch.bfloat16: 2e-2}[dtype]
+    np.testing.assert_allclose(t.log_softmax(dim).double().cpu().numpy(), want, rtol=tol, atol=tol * 10)
+    np.testing.assert_allclose(t.softmax(dim).double().cpu().numpy(), np.exp(want), rtol=tol * 10, atol=tol)
+
+
+@pytest.mark.parametrize("dim", [0, 1])
+def test_nan_poisons_its_line_only(device, dim):
+    x = torch.randn(40, 40, device=device)
+    x[3, 5] = float("nan")
+    for out in (x.softmax(dim), x.log_softmax(dim)):
+        line = out[:, 5] if dim == 0 else out[3]
+        assert torch.isnan(line).all()
+        others = out[:, 6] if dim == 0 else out[4]
+        assert not torch.isnan(others).any()
+
+
+def test_backward_matches_the_formula_on_long_rows():
+    x = torch.randn(4, 3000, dtype=torch.float64, requires_grad=True)
+    g = torch.randn(4, 3000, dtype=torch.float64)
+    y = x.softmax(1)
+    (gx,) = torch.autograd.grad(y, x, g)
+    expected = y.detach() * (g - (g * y.detach()).sum(1, keepdim=True))
+    assert torch.allclose(gx, expected, rtol=1e-10, atol=1e-12)
+    ly = x.log_softmax(0)
+    (gl,) = torch.autograd.grad(ly, x, g)
+    assert torch.allclose(gl, g - ly.detach().exp() * g.sum(0, keepdim=True), rtol=1e-10, atol=1e-12)

@@ -277,7 +277,11 @@ def binding(f: NativeFunction, method: bool, varargs: bool) -> str:
     extra = ", ".join([*anns, doc])
     if method:
         return f'  torch::def_method(tensor, "{f.schema.name}", {lam}, {extra});'
-    return f'  m.def("{f.schema.name}", {lam}, {extra});'
+    module = "nn" if f.python_module == "nn" else "m"  # torch._C._nn, made by register_all
+    return f'  {module}.def("{f.schema.name}", {lam}, {extra});'
+
+
+_NN_MODULE = '  nb::module_ nn = nb::borrow<nb::module_>(m.attr("_nn"));\n'  # python_module: nn
 
 
 def shard_of(name: str, shards: int) -> int:
@@ -297,7 +301,7 @@ def shard_entry(f: NativeFunction) -> tuple:
         defs.append(binding(f, method, varargs=False))
         if takes_varargs(list(f.schema.arguments)[1 if method else 0 :]):
             varargs_defs.append(binding(f, method, varargs=True))
-    return f.schema.name, ns, proto, tuple(defs), tuple(varargs_defs), "function" in f.variants
+    return f.schema.name, ns, proto, tuple(defs), tuple(varargs_defs), "function" in f.variants and not f.python_module
 
 
 def render_shards(ops: list[tuple], shards: int) -> dict[str, str]:
@@ -328,6 +332,7 @@ def render_shards(ops: list[tuple], shards: int) -> dict[str, str]:
             + "\nnamespace torch::bindings {\n\n"
             + f"void register_shard_{k}(nb::module_& m, nb::handle tensor, nb::list& functions) {{\n"
             + "  (void)m; (void)tensor; (void)functions;\n"
+            + (_NN_MODULE if any(" nn.def(" in d for d in body) else "")
             + "".join(f"{line}\n" for line in body)
             + "".join(f'  functions.append("{n}");\n' for n in names)
             + "}\n\n}  // namespace torch::bindings\n"
@@ -339,6 +344,7 @@ def render_shards(ops: list[tuple], shards: int) -> dict[str, str]:
         + '#include "torch/csrc/bind.h"\n\nnamespace torch::bindings {\n\n'
         + decl
         + "\nvoid register_all(nb::module_& m, nb::handle tensor) {\n  nb::list functions;\n"
+        + '  m.def_submodule("_nn", "The kernels behind torch.nn.functional (python_module: nn).");\n'
         + calls
         + '  m.attr("_function_names") = nb::tuple(functions);\n}\n\n}  // namespace torch::bindings\n'
     )

@@ -5,9 +5,10 @@
       inplace: method      # also add_.Tensor(Tensor(a!) self, ...) -> Tensor(a!), a Tensor method
       out: True            # also add.out(..., *, Tensor(a!) out) -> Tensor(a!), a torch function
 
-One entry declares an op's functional form and, with `inplace:` / `out:`, its in-place and out=
-forms (PyTorch's structured ops): all three call the one implementation of the op in the library,
-th::add, th::add_ and th::add_out. `dispatch:` names the C++ entry point only where it is not
+`python_module: nn` binds an op in torch._C._nn instead of on torch (PyTorch's home of the kernels behind
+torch.nn.functional: gelu, silu, ...). One entry declares an op's functional form and, with `inplace:` /
+`out:`, its in-place and out= forms (PyTorch's structured ops): all three call the one implementation of
+the op in the library, th::add, th::add_ and th::add_out. `dispatch:` names the C++ entry point only where it is not
 th::<name> (th::<name>_out for an out= overload), or where an op runs on some devices only.
 
 Every problem is a CodegenError naming the YAML file and line. With a `Memo` (memo.py), an
@@ -160,6 +161,7 @@ class NativeFunction:
     dispatch: dict[str, str] = field(hash=False)
     doc: str
     line: int
+    python_module: str = ""  # "nn": bound in torch._C._nn (torch.nn.functional's kernels), not on torch
 
     @property
     def cpp_name(self) -> str:
@@ -245,7 +247,7 @@ def parse_entry(entry: dict, where: str) -> NativeFunction:
     """Validates and converts one YAML entry."""
     line = entry.pop("__line__", 0)
     loc = f"{where}:{line}"
-    unknown = set(entry) - {"func", "variants", "dispatch", "doc", "inplace", "out"}
+    unknown = set(entry) - {"func", "variants", "dispatch", "doc", "inplace", "out", "python_module"}
     if unknown:
         raise CodegenError(f"{loc}: unknown key(s) {sorted(unknown)}")
     if "func" not in entry:
@@ -271,7 +273,12 @@ def parse_entry(entry: dict, where: str) -> NativeFunction:
         raise CodegenError(f"{loc}: one C++ entry point per op (the library dispatches per device)")
     if dispatch and not any(a.type.base == "Tensor" for a in schema.arguments):
         raise CodegenError(f"{loc}: 'dispatch' needs a Tensor argument to take the device from")
-    return NativeFunction(schema, variants, dispatch, str(entry.get("doc", "")).strip(), line)
+    python_module = str(entry.get("python_module", ""))
+    if python_module not in ("", "nn"):
+        raise CodegenError(f"{loc}: python_module is 'nn' or absent, got '{python_module}'")
+    if python_module and variants != {"function"}:
+        raise CodegenError(f"{loc}: an op of python_module 'nn' is a function only")
+    return NativeFunction(schema, variants, dispatch, str(entry.get("doc", "")).strip(), line, python_module)
 
 
 def parse_entries(entry: dict, where: str) -> list[NativeFunction]:
@@ -281,7 +288,7 @@ def parse_entries(entry: dict, where: str) -> list[NativeFunction]:
     inplace, out = entry.pop("inplace", None), entry.pop("out", False)
     f = parse_entry(entry, where)
     loc = f"{where}:{f.line}"
-    if (inplace or out) and (f.schema.is_out or f.schema.name.endswith("_") or f.dispatch):
+    if (inplace or out) and (f.schema.is_out or f.schema.name.endswith("_") or f.dispatch or f.python_module):
         raise CodegenError(f"{loc}: 'inplace:' and 'out:' derive from a functional op with the default dispatch")
     if out not in (True, False):
         raise CodegenError(f"{loc}: 'out:' is True or False, got {out!r}")

@@ -126,7 +126,7 @@ def stub_entry(f: NativeFunction) -> tuple[str, str | None, str | None]:
     return (
         f.schema.name,
         signature(f, method=True) if "method" in f.variants else None,
-        signature(f, method=False) if "function" in f.variants else None,
+        signature(f, method=False) if "function" in f.variants and not f.python_module else None,
     )
 
 

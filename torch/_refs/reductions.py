@@ -140,14 +140,11 @@ def _floating(input: Tensor, dtype, op: str) -> Tensor:
 
 @register(method=True)
 def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
-    """input - logsumexp(input) along dim: log-probabilities, stable for large inputs."""
-    x = _floating(input, dtype, "log_softmax")
-    return x - torch.logsumexp(x, dim, keepdim=True)
+    """log(softmax(input)) along dim: x - max - log(sum(exp(x - max))), one fused kernel (THNN/THCUNN)."""
+    return torch._log_softmax(_floating(input, dtype, "log_softmax"), dim, False)
 
 
 @register(method=True)
 def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
-    """exp(input) normalized to sum to 1 along dim (the max is subtracted first, so no overflow)."""
-    x = _floating(input, dtype, "softmax")
-    e = (x - x.amax(dim, keepdim=True).detach()).exp()  # the shift cancels: no gradient through it
-    return e / e.sum(dim, keepdim=True)
+    """exp(input) normalized to sum to 1 along dim (the max subtracted first), one fused kernel."""
+    return torch._softmax(_floating(input, dtype, "softmax"), dim, False)

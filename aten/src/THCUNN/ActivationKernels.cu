@@ -26,8 +26,24 @@ void output_backward_kernel(th::TensorIterator& iter, th::math::OutputBackward o
   });
 }
 
+void activation_kernel(th::TensorIterator& iter, th::math::ActivationOp op,
+                       th::math::ActivationParams params) {
+  TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "activation_cuda", [&] {
+    thc::gpu_kernel<scalar_t, 1>(iter, th::math::ActivationForward{op, params});
+  });
+}
+
+void activation_backward_kernel(th::TensorIterator& iter, th::math::ActivationOp op,
+                                th::math::ActivationParams params) {
+  TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "activation_backward_cuda", [&] {
+    thc::gpu_kernel<scalar_t, 2>(iter, th::math::ActivationBackward{op, params});
+  });
+}
+
 }  // namespace
 
+TH_REGISTER_KERNEL(th::activation_stub, CUDA, activation_kernel);
+TH_REGISTER_KERNEL(th::activation_backward_stub, CUDA, activation_backward_kernel);
 TH_REGISTER_KERNEL(th::output_backward_stub, CUDA, output_backward_kernel);
 TH_REGISTER_KERNEL(th::relu_stub, CUDA, relu_kernel);
 TH_REGISTER_KERNEL(th::threshold_backward_stub, CUDA, threshold_backward_kernel);

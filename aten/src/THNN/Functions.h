@@ -3,6 +3,10 @@
 #include <TH/Scalar.h>
 #include <TH/Tensor.h>
 
+#include <optional>
+#include <string>
+#include <tuple>
+
 namespace th {
 
 /// max(x, 0) elementwise.
@@ -15,5 +19,85 @@ Tensor threshold_backward(const Tensor& grad_output, const Tensor& self, const S
 Tensor tanh_backward(const Tensor& grad_output, const Tensor& output);
 /// Gradient of sigmoid from its output: grad_output * output * (1 - output), one fused kernel.
 Tensor sigmoid_backward(const Tensor& grad_output, const Tensor& output);
+/// softmax along dim (half_to_float: a float32 result from float16/bfloat16 input), one fused kernel.
+Tensor _softmax(const Tensor& self, int64_t dim, bool half_to_float);
+/// log_softmax along dim (x - max - log(sum(exp(x - max)))), one fused kernel.
+Tensor _log_softmax(const Tensor& self, int64_t dim, bool half_to_float);
+/// Gradient of softmax from its output: output * (grad_output - sum(grad_output * output)), in input_dtype.
+Tensor _softmax_backward_data(const Tensor& grad_output, const Tensor& output, int64_t dim,
+                              ScalarType input_dtype);
+/// Gradient of log_softmax from its output: grad_output - exp(output) * sum(grad_output), in input_dtype.
+Tensor _log_softmax_backward_data(const Tensor& grad_output, const Tensor& output, int64_t dim,
+                                  ScalarType input_dtype);
+/// nll_loss of [C] or [N, C] log-probabilities at int64 (or uint8) targets: (output, total_weight), with
+/// reduction 0 none, 1 mean (divided by the summed class weights), 2 sum; ignore_index targets count 0.
+std::tuple<Tensor, Tensor> _nll_loss_forward(const Tensor& self, const Tensor& target,
+                                             const std::optional<Tensor>& weight, int64_t reduction,
+                                             int64_t ignore_index);
+/// Gradient of _nll_loss_forward's output with respect to self.
+Tensor _nll_loss_backward(const Tensor& grad_output, const Tensor& self, const Tensor& target,
+                          const std::optional<Tensor>& weight, int64_t reduction, int64_t ignore_index,
+                          const Tensor& total_weight);
+/// Layer norm over the trailing normalized_shape dims: (output, mean, rstd), mean and rstd shaped like
+/// input with the normalized dims 1 (float32 for 16-bit input).
+std::tuple<Tensor, Tensor, Tensor> _layer_norm(const Tensor& input, const IntList& normalized_shape,
+                                               const std::optional<Tensor>& weight,
+                                               const std::optional<Tensor>& bias, double eps);
+/// Gradients of _layer_norm: (grad_input, grad_weight, grad_bias); a gradient of an undefined weight or
+/// bias is an empty tensor.
+std::tuple<Tensor, Tensor, Tensor> _layer_norm_backward(const Tensor& grad_out, const Tensor& input,
+                                                        const IntList& normalized_shape, const Tensor& mean,
+                                                        const Tensor& rstd,
+                                                        const std::optional<Tensor>& weight,
+                                                        const std::optional<Tensor>& bias);
+/// conv1d/2d/3d of batched input [N, C, *S] with weight [O, C / groups, *K] (+ bias [O]); stride, padding,
+/// dilation: one value or one per spatial dim. Columns of the input times the weight (im2col + matmul).
+Tensor _convolution_nd(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+                       const IntList& stride, const IntList& padding, const IntList& dilation,
+                       int64_t groups);
+/// Gradients of _convolution_nd: (grad_input, grad_weight, grad_bias; empty without a bias).
+std::tuple<Tensor, Tensor, Tensor> _convolution_nd_backward(const Tensor& grad_output, const Tensor& input,
+                                                            const Tensor& weight, const IntList& stride,
+                                                            const IntList& padding, const IntList& dilation,
+                                                            int64_t groups, bool has_bias);
+// The activations of torch.nn.functional (torch._C._nn), each with its fused backward from (grad, self).
+Tensor gelu(const Tensor& self, const std::string& approximate);
+Tensor gelu_backward(const Tensor& grad_output, const Tensor& self, const std::string& approximate);
+Tensor silu(const Tensor& self);
+Tensor silu_backward(const Tensor& grad_output, const Tensor& self);
+Tensor elu(const Tensor& self, const Scalar& alpha, const Scalar& scale, const Scalar& input_scale);
+Tensor elu_backward(const Tensor& grad_output, const Tensor& self, const Scalar& alpha, const Scalar& scale,
+                    const Scalar& input_scale);
+Tensor leaky_relu(const Tensor& self, const Scalar& negative_slope);
+Tensor leaky_relu_backward(const Tensor& grad_output, const Tensor& self, const Scalar& negative_slope);
+Tensor hardtanh(const Tensor& self, const Scalar& min_val, const Scalar& max_val);
+Tensor hardtanh_backward(const Tensor& grad_output, const Tensor& self, const Scalar& min_val,
+                         const Scalar& max_val);
+Tensor hardswish(const Tensor& self);
+Tensor hardswish_backward(const Tensor& grad_output, const Tensor& self);
+Tensor hardsigmoid(const Tensor& self);
+Tensor hardsigmoid_backward(const Tensor& grad_output, const Tensor& self);
+Tensor softplus(const Tensor& self, const Scalar& beta, const Scalar& threshold);
+Tensor softplus_backward(const Tensor& grad_output, const Tensor& self, const Scalar& beta,
+                         const Scalar& threshold);
+Tensor mish(const Tensor& self);
+Tensor mish_backward(const Tensor& grad_output, const Tensor& self);
+Tensor log_sigmoid(const Tensor& self);
+Tensor log_sigmoid_backward(const Tensor& grad_output, const Tensor& self);
+/// Max pooling over the last `dims` (1-3) dims of [N, C, *S] or [C, *S]: (output, indices: flat positions
+/// in each input plane). stride empty: the kernel size.
+std::tuple<Tensor, Tensor> _max_pool_nd(const Tensor& self, int64_t dims, const IntList& kernel_size,
+                                        const IntList& stride, const IntList& padding,
+                                        const IntList& dilation, bool ceil_mode);
+Tensor _max_pool_nd_backward(const Tensor& grad_output, const Tensor& self, int64_t dims,
+                             const IntList& kernel_size, const IntList& stride, const IntList& padding,
+                             const IntList& dilation, bool ceil_mode, const Tensor& indices);
+/// Average pooling over the last `dims` (1-3) dims of [N, C, *S] or [C, *S].
+Tensor _avg_pool_nd(const Tensor& self, int64_t dims, const IntList& kernel_size, const IntList& stride,
+                    const IntList& padding, bool ceil_mode, bool count_include_pad,
+                    std::optional<int64_t> divisor_override);
+Tensor _avg_pool_nd_backward(const Tensor& grad_output, const Tensor& self, int64_t dims,
+                             const IntList& kernel_size, const IntList& stride, const IntList& padding,
+                             bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override);
 
 }  // namespace th

@@ -25,8 +25,22 @@ void output_backward_kernel(TensorIterator& iter, math::OutputBackward op) {
   });
 }
 
+void activation_kernel(TensorIterator& iter, math::ActivationOp op, math::ActivationParams params) {
+  TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "activation_cpu", [&] {
+    cpu::cpu_kernel<scalar_t, 1>(iter, math::ActivationForward{op, params});
+  });
+}
+
+void activation_backward_kernel(TensorIterator& iter, math::ActivationOp op, math::ActivationParams params) {
+  TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "activation_backward_cpu", [&] {
+    cpu::cpu_kernel<scalar_t, 2>(iter, math::ActivationBackward{op, params});
+  });
+}
+
 }  // namespace
 
+TH_REGISTER_KERNEL(activation_stub, CPU, activation_kernel);
+TH_REGISTER_KERNEL(activation_backward_stub, CPU, activation_backward_kernel);
 TH_REGISTER_KERNEL(output_backward_stub, CPU, output_backward_kernel);
 TH_REGISTER_KERNEL(relu_stub, CPU, relu_kernel);
 TH_REGISTER_KERNEL(threshold_backward_stub, CPU, threshold_backward_kernel);

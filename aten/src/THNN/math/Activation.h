@@ -1,5 +1,8 @@
 #pragma once
-// Scalar math of the activation functions (THNN and THCUNN share these).
+// Scalar math of the activation functions (THNN and THCUNN share these): each forward functor computes
+// y from x, each backward functor the input gradient from (grad, x), in the op's math type (opmath_t).
+#include <cmath>
+
 #include <TH/Macros.h>
 
 namespace th::math {
@@ -42,6 +45,110 @@ template <typename T>
 struct ThresholdBackward {
   T threshold;
   TH_HOST_DEVICE T operator()(T grad, T x) const { return x > threshold ? grad : T(0); }
+};
+
+/// The activations of torch.nn.functional with parameters (p0, p1, p2; unused ones are 0).
+enum class ActivationOp {
+  GeluErf,      // x * Phi(x)
+  GeluTanh,     // gelu's tanh approximation
+  Silu,         // x * sigmoid(x)
+  Elu,          // p0 = alpha, p1 = scale, p2 = input_scale (selu and celu are elus)
+  LeakyRelu,    // p0 = negative_slope
+  Hardtanh,     // p0 = min_val, p1 = max_val
+  Hardswish,    //
+  Hardsigmoid,  //
+  Softplus,     // p0 = beta, p1 = threshold
+  Mish,         // x * tanh(softplus(x))
+  LogSigmoid,   // log(sigmoid(x))
+};
+
+struct ActivationParams {
+  double p0 = 0, p1 = 0, p2 = 0;
+};
+
+template <typename A>
+TH_HOST_DEVICE A softplus_of(A x) {  // log(1 + exp(x)), without overflow
+  return x > A(0) ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+}
+
+template <typename A>
+TH_HOST_DEVICE A sigmoid_of(A x) {
+  return A(1) / (A(1) + std::exp(-x));
+}
+
+/// y = op(x).
+struct ActivationForward {
+  ActivationOp op;
+  ActivationParams p;
+  template <typename A>
+  TH_HOST_DEVICE A operator()(A x) const {
+    switch (op) {
+      case ActivationOp::GeluErf: return x * A(0.5) * (A(1) + std::erf(x * A(0.70710678118654752440)));
+      case ActivationOp::GeluTanh: {
+        const A inner = A(0.79788456080286535588) * (x + A(0.044715) * x * x * x);
+        return A(0.5) * x * (A(1) + std::tanh(inner));
+      }
+      case ActivationOp::Silu: return x * sigmoid_of(x);
+      case ActivationOp::Elu:
+        return x > A(0) ? A(p.p1) * x : A(p.p1) * A(p.p0) * (std::exp(x * A(p.p2)) - A(1));
+      case ActivationOp::LeakyRelu: return x > A(0) ? x : x * A(p.p0);
+      case ActivationOp::Hardtanh: return x < A(p.p0) ? A(p.p0) : (x > A(p.p1) ? A(p.p1) : x);
+      case ActivationOp::Hardswish: return x * relu6(x + A(3)) / A(6);
+      case ActivationOp::Hardsigmoid: return relu6(x + A(3)) / A(6);
+      case ActivationOp::Softplus:
+        return x * A(p.p0) > A(p.p1) ? x : std::log1p(std::exp(x * A(p.p0))) / A(p.p0);
+      case ActivationOp::Mish: return x * std::tanh(softplus_of(x));
+      case ActivationOp::LogSigmoid: return -softplus_of(-x);
+    }
+    return x;
+  }
+  template <typename A>
+  static TH_HOST_DEVICE A relu6(A v) {
+    return v < A(0) ? A(0) : (v > A(6) ? A(6) : v);
+  }
+};
+
+/// The input gradient grad * op'(x).
+struct ActivationBackward {
+  ActivationOp op;
+  ActivationParams p;
+  template <typename A>
+  TH_HOST_DEVICE A operator()(A grad, A x) const {
+    switch (op) {
+      case ActivationOp::GeluErf: {
+        const A cdf = A(0.5) * (A(1) + std::erf(x * A(0.70710678118654752440)));
+        const A pdf = std::exp(A(-0.5) * x * x) * A(0.39894228040143267794);
+        return grad * (cdf + x * pdf);
+      }
+      case ActivationOp::GeluTanh: {
+        const A k = A(0.79788456080286535588), c = A(0.044715);
+        const A t = std::tanh(k * (x + c * x * x * x));
+        return grad * (A(0.5) * (A(1) + t) + A(0.5) * x * (A(1) - t * t) * k * (A(1) + A(3) * c * x * x));
+      }
+      case ActivationOp::Silu: {
+        const A s = sigmoid_of(x);
+        return grad * s * (A(1) + x * (A(1) - s));
+      }
+      case ActivationOp::Elu:
+        return x > A(0) ? grad * A(p.p1) : grad * A(p.p1) * A(p.p0) * A(p.p2) * std::exp(x * A(p.p2));
+      case ActivationOp::LeakyRelu: return x > A(0) ? grad : grad * A(p.p0);
+      case ActivationOp::Hardtanh: return (x <= A(p.p0) || x >= A(p.p1)) ? A(0) : grad;
+      case ActivationOp::Hardswish:
+        return x <= A(-3) ? A(0) : (x < A(3) ? grad * ((x / A(3)) + A(0.5)) : grad);
+      case ActivationOp::Hardsigmoid: return (x > A(-3) && x < A(3)) ? grad / A(6) : A(0);
+      case ActivationOp::Softplus: {
+        if (x * A(p.p0) > A(p.p1)) return grad;
+        const A z = std::exp(x * A(p.p0));
+        return grad * z / (z + A(1));
+      }
+      case ActivationOp::Mish: {
+        const A t = std::tanh(softplus_of(x));
+        return grad * (t + x * sigmoid_of(x) * (A(1) - t * t));
+      }
+      case ActivationOp::LogSigmoid: return grad * sigmoid_of(-x);
+    }
+    return grad;
+  }
 };
 
 }  // namespace th::math

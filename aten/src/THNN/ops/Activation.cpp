@@ -1,5 +1,9 @@
-// Entry points of the activation family: relu forward/backward, tanh/sigmoid backward (the kernels:
-// cpu/ActivationKernels.cpp, THCUNN/ActivationKernels.cu).
+// Entry points of the activation family: relu forward/backward, tanh/sigmoid backward, and the activations
+// of torch.nn.functional with their fused backward (gelu, silu, elu, leaky_relu, hardtanh, hardswish,
+// hardsigmoid, softplus, mish, log_sigmoid; the kernels: cpu/ActivationKernels.cpp,
+// THCUNN/ActivationKernels.cu).
+#include <string>
+
 #include <TH/TensorIterator.h>
 
 #include "../Functions.h"
@@ -8,6 +12,8 @@
 namespace th {
 
 TH_DEFINE_STUB(relu_fn, relu_stub);
+TH_DEFINE_STUB(activation_fn, activation_stub);
+TH_DEFINE_STUB(activation_backward_fn, activation_backward_stub);
 TH_DEFINE_STUB(threshold_backward_fn, threshold_backward_stub);
 TH_DEFINE_STUB(output_backward_fn, output_backward_stub);
 
@@ -56,6 +62,107 @@ Tensor tanh_backward(const Tensor& grad_output, const Tensor& output) {
 
 Tensor sigmoid_backward(const Tensor& grad_output, const Tensor& output) {
   return output_backward(grad_output, output, math::OutputBackward::Sigmoid, "sigmoid_backward");
+}
+
+namespace {
+
+using math::ActivationOp;
+using math::ActivationParams;
+
+void check_floating(const Tensor& t, const char* kernel) {
+  TH_CHECK_T(NotImplementedError, is_floating_point(t.dtype()), "\"", kernel, "\" not implemented for '",
+             scalar_type_cpp_name(t.dtype()), "'");
+}
+
+Tensor activation(const Tensor& self, ActivationOp op, ActivationParams p, const char* kernel) {
+  check_floating(self, kernel);
+  TensorIterator iter = TensorIteratorConfig().add_output(Tensor()).add_input(self).build();
+  activation_stub[iter.device().type](iter, op, p);
+  return iter.output();
+}
+
+Tensor activation_backward(const Tensor& grad_output, const Tensor& self, ActivationOp op, ActivationParams p,
+                           const char* kernel) {
+  check_floating(self, kernel);
+  TensorIterator iter =
+      TensorIteratorConfig().add_output(Tensor()).add_input(grad_output).add_input(self).build();
+  activation_backward_stub[iter.device().type](iter, op, p);
+  return iter.output();
+}
+
+ActivationOp gelu_op(const std::string& approximate) {
+  TH_CHECK(approximate == "none" || approximate == "tanh",
+           "approximate argument must be either none or tanh.");
+  return approximate == "tanh" ? ActivationOp::GeluTanh : ActivationOp::GeluErf;
+}
+
+double d(const Scalar& s) { return s.to<double>(); }
+
+}  // namespace
+
+Tensor gelu(const Tensor& self, const std::string& approximate) {
+  return activation(self, gelu_op(approximate), {}, "GeluKernelImpl");
+}
+Tensor gelu_backward(const Tensor& grad_output, const Tensor& self, const std::string& approximate) {
+  return activation_backward(grad_output, self, gelu_op(approximate), {}, "GeluBackwardKernelImpl");
+}
+Tensor silu(const Tensor& self) { return activation(self, ActivationOp::Silu, {}, "silu_cpu"); }
+Tensor silu_backward(const Tensor& grad_output, const Tensor& self) {
+  return activation_backward(grad_output, self, ActivationOp::Silu, {}, "silu_backward");
+}
+Tensor elu(const Tensor& self, const Scalar& alpha, const Scalar& scale, const Scalar& input_scale) {
+  return activation(self, ActivationOp::Elu, {d(alpha), d(scale), d(input_scale)}, "elu_cpu");
+}
+Tensor elu_backward(const Tensor& grad_output, const Tensor& self, const Scalar& alpha, const Scalar& scale,
+                    const Scalar& input_scale) {
+  return activation_backward(grad_output, self, ActivationOp::Elu, {d(alpha), d(scale), d(input_scale)},
+                             "elu_backward");
+}
+Tensor leaky_relu(const Tensor& self, const Scalar& negative_slope) {
+  return activation(self, ActivationOp::LeakyRelu, {d(negative_slope)}, "leaky_relu_cpu");
+}
+Tensor leaky_relu_backward(const Tensor& grad_output, const Tensor& self, const Scalar& negative_slope) {
+  return activation_backward(grad_output, self, ActivationOp::LeakyRelu, {d(negative_slope)},
+                             "leaky_relu_backward");
+}
+Tensor hardtanh(const Tensor& self, const Scalar& min_val, const Scalar& max_val) {
+  TH_CHECK(d(min_val) <= d(max_val), "hardtanh: min_val must be less than or equal to max_val");
+  return activation(self, ActivationOp::Hardtanh, {d(min_val), d(max_val)}, "hardtanh_cpu");
+}
+Tensor hardtanh_backward(const Tensor& grad_output, const Tensor& self, const Scalar& min_val,
+                         const Scalar& max_val) {
+  return activation_backward(grad_output, self, ActivationOp::Hardtanh, {d(min_val), d(max_val)},
+                             "hardtanh_backward");
+}
+Tensor hardswish(const Tensor& self) {
+  return activation(self, ActivationOp::Hardswish, {}, "hardswish_cpu");
+}
+Tensor hardswish_backward(const Tensor& grad_output, const Tensor& self) {
+  return activation_backward(grad_output, self, ActivationOp::Hardswish, {}, "hardswish_backward");
+}
+Tensor hardsigmoid(const Tensor& self) {
+  return activation(self, ActivationOp::Hardsigmoid, {}, "hardsigmoid_cpu");
+}
+Tensor hardsigmoid_backward(const Tensor& grad_output, const Tensor& self) {
+  return activation_backward(grad_output, self, ActivationOp::Hardsigmoid, {}, "hardsigmoid_backward");
+}
+Tensor softplus(const Tensor& self, const Scalar& beta, const Scalar& threshold) {
+  return activation(self, ActivationOp::Softplus, {d(beta), d(threshold)}, "softplus_cpu");
+}
+Tensor softplus_backward(const Tensor& grad_output, const Tensor& self, const Scalar& beta,
+                         const Scalar& threshold) {
+  return activation_backward(grad_output, self, ActivationOp::Softplus, {d(beta), d(threshold)},
+                             "softplus_backward");
+}
+Tensor mish(const Tensor& self) { return activation(self, ActivationOp::Mish, {}, "mish_cpu"); }
+Tensor mish_backward(const Tensor& grad_output, const Tensor& self) {
+  return activation_backward(grad_output, self, ActivationOp::Mish, {}, "mish_backward");
+}
+Tensor log_sigmoid(const Tensor& self) {
+  return activation(self, ActivationOp::LogSigmoid, {}, "log_sigmoid_cpu");
+}
+Tensor log_sigmoid_backward(const Tensor& grad_output, const Tensor& self) {
+  return activation_backward(grad_output, self, ActivationOp::LogSigmoid, {}, "log_sigmoid_backward");
 }
 
 }  // namespace th

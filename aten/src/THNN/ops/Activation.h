@@ -13,7 +13,14 @@ using relu_fn = void(TensorIterator&);
 using threshold_backward_fn = void(TensorIterator&, const Scalar& threshold);
 using output_backward_fn = void(TensorIterator&, math::OutputBackward op);
 
+/// y = op(x) over an iterator (x, computed in its floating dtype).
+using activation_fn = void(TensorIterator&, math::ActivationOp op, math::ActivationParams params);
+/// grad_input = grad * op'(x) over an iterator (grad, x).
+using activation_backward_fn = void(TensorIterator&, math::ActivationOp op, math::ActivationParams params);
+
 TH_DECLARE_STUB(relu_fn, relu_stub);
+TH_DECLARE_STUB(activation_fn, activation_stub);
+TH_DECLARE_STUB(activation_backward_fn, activation_backward_stub);
 TH_DECLARE_STUB(threshold_backward_fn, threshold_backward_stub);
 TH_DECLARE_STUB(output_backward_fn, output_backward_stub);
 

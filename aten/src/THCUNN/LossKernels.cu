@@ -1,0 +1,77 @@
+// CUDA kernels of the loss family: nll_loss per sample (math/Loss.h), a thread per sample. A kernel cannot
+// raise: an out-of-range target is written to a device flag (the smallest such sample's target wins a
+// race, any one is reported) and raised after the kernel, as the CPU kernel does.
+#include <TH/Exception.h>
+#include <THC/DeviceGuard.h>
+#include <THC/Exception.h>
+#include <THNN/math/Loss.h>
+#include <THNN/ops/Loss.h>
+#include <THC/Loops.cuh>
+
+namespace thcunn {
+namespace {
+
+template <typename T>
+__global__ void nll_loss_samples(const T* x, const int64_t* t, const T* w, T* loss, T* w_out, int64_t N,
+                                 int64_t C, int64_t ignore_index, unsigned long long* bad) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < N;
+       i += int64_t(blockDim.x) * gridDim.x) {
+    bool out_of_range = false;
+    th::math::nll_loss_sample(x + i * C, t[i], w, C, ignore_index, loss[i], w_out[i], out_of_range);
+    if (out_of_range) atomicExch(bad, static_cast<unsigned long long>(t[i]) + 1ull);  // 0: none
+  }
+}
+
+template <typename T>
+__global__ void nll_loss_backward_samples(const T* g, const int64_t* t, const T* w, T* gi, int64_t N,
+                                          int64_t C, int64_t ignore_index) {
+  using A = th::opmath_t<T>;
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < N;
+       i += int64_t(blockDim.x) * gridDim.x) {
+    const int64_t c = t[i];
+    if (c == ignore_index || c < 0 || c >= C) continue;
+    gi[i * C + c] = T(-(w ? A(w[c]) : A(1)) * A(g[i]));
+  }
+}
+
+void nll_loss_kernel(const th::Tensor& input, const th::Tensor& target, const th::Tensor& weight,
+                     const th::Tensor& loss, const th::Tensor& weight_out, int64_t ignore_index) {
+  thc::DeviceGuard guard(input.device());
+  const int64_t N = input.size(0), C = input.size(1);
+  th::Tensor flag = th::empty_tensor({1}, th::ScalarType::Long, input.device());
+  auto* bad = reinterpret_cast<unsigned long long*>(flag.data_ptr());
+  THC_CHECK(cudaMemsetAsync(bad, 0, sizeof(*bad)));
+  TH_DISPATCH_FLOATING_TYPES(input.dtype(), "nll_loss_forward_out_frame", [&] {
+    nll_loss_samples<scalar_t><<<thc::grid_for(N, 256), 256>>>(
+        reinterpret_cast<const scalar_t*>(input.data_ptr()),
+        reinterpret_cast<const int64_t*>(target.data_ptr()),
+        weight.defined() ? reinterpret_cast<const scalar_t*>(weight.data_ptr()) : nullptr,
+        reinterpret_cast<scalar_t*>(loss.data_ptr()), reinterpret_cast<scalar_t*>(weight_out.data_ptr()), N,
+        C, ignore_index, bad);
+  });
+  THC_CHECK(cudaGetLastError());
+  unsigned long long host = 0;
+  THC_CHECK(cudaMemcpy(&host, bad, sizeof(host), cudaMemcpyDeviceToHost));
+  TH_CHECK_T(th::IndexError, host == 0, "Target ", static_cast<int64_t>(host - 1), " is out of bounds.");
+}
+
+void nll_loss_backward_kernel(const th::Tensor& grad, const th::Tensor& target, const th::Tensor& weight,
+                              const th::Tensor& grad_input, int64_t ignore_index) {
+  thc::DeviceGuard guard(grad_input.device());
+  const int64_t N = grad_input.size(0), C = grad_input.size(1);
+  TH_DISPATCH_FLOATING_TYPES(grad_input.dtype(), "nll_loss_backward_out_frame", [&] {
+    nll_loss_backward_samples<scalar_t><<<thc::grid_for(N, 256), 256>>>(
+        reinterpret_cast<const scalar_t*>(grad.data_ptr()),
+        reinterpret_cast<const int64_t*>(target.data_ptr()),
+        weight.defined() ? reinterpret_cast<const scalar_t*>(weight.data_ptr()) : nullptr,
+        reinterpret_cast<scalar_t*>(grad_input.data_ptr()), N, C, ignore_index);
+  });
+  THC_CHECK(cudaGetLastError());
+}
+
+}  // namespace
+
+TH_REGISTER_KERNEL(th::nll_loss_stub, CUDA, nll_loss_kernel);
+TH_REGISTER_KERNEL(th::nll_loss_backward_stub, CUDA, nll_loss_backward_kernel);
+
+}  // namespace thcunn

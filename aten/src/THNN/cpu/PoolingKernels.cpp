@@ -1,0 +1,93 @@
+// CPU kernels of the pooling family: the forward an output element at a time (math/Pooling.h), in parallel;
+// the backward a plane at a time (its outputs in turn, so no two threads add to one element).
+#include <algorithm>
+
+#include <TH/Parallel.h>
+#include <TH/ScalarType.h>
+
+#include "../math/Pooling.h"
+#include "../ops/Pooling.h"
+
+namespace th {
+namespace {
+
+int64_t planes_of(const Tensor& t, const math::ConvGeometry& g) { return t.numel() / g.in_numel(); }
+
+void max_pool_kernel(const Tensor& x, const Tensor& out, const Tensor& indices, const math::ConvGeometry& g) {
+  const int64_t P = planes_of(x, g), L = g.out_numel(), I = g.in_numel();
+  TH_DISPATCH_FLOATING_TYPES(x.dtype(), "max_pool_cpu", [&] {
+    const auto* src = reinterpret_cast<const scalar_t*>(x.data_ptr());
+    auto* dst = reinterpret_cast<scalar_t*>(out.data_ptr());
+    auto* idx = reinterpret_cast<int64_t*>(indices.data_ptr());
+    parallel_for(P * L, std::max<int64_t>(1, kGrainSize / g.kernel_numel()), [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i)
+        math::max_pool_window(src + (i / L) * I, g, i % L, dst[i], idx[i]);
+    });
+  });
+}
+
+void max_pool_backward_kernel(const Tensor& grad_out, const Tensor& indices, const Tensor& grad_x,
+                              const math::ConvGeometry& g) {
+  const int64_t P = planes_of(grad_x, g), L = g.out_numel(), I = g.in_numel();
+  TH_DISPATCH_FLOATING_TYPES(grad_x.dtype(), "max_pool_backward_cpu", [&] {
+    using A = opmath_t<scalar_t>;
+    const auto* go = reinterpret_cast<const scalar_t*>(grad_out.data_ptr());
+    const auto* idx = reinterpret_cast<const int64_t*>(indices.data_ptr());
+    auto* gx = reinterpret_cast<scalar_t*>(grad_x.data_ptr());
+    parallel_for(P, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(L, 1)),
+                 [&](int64_t begin, int64_t end) {
+                   for (int64_t p = begin; p < end; ++p)
+                     for (int64_t o = 0; o < L; ++o) {
+                       const int64_t i = idx[p * L + o];
+                       if (i >= 0) gx[p * I + i] = scalar_t(A(gx[p * I + i]) + A(go[p * L + o]));
+                     }
+                 });
+  });
+}
+
+void avg_pool_kernel(const Tensor& x, const Tensor& out, const math::ConvGeometry& g, bool count_include_pad,
+                     int64_t divisor_override) {
+  const int64_t P = planes_of(x, g), L = g.out_numel(), I = g.in_numel();
+  TH_DISPATCH_FLOATING_TYPES(x.dtype(), "avg_pool_cpu", [&] {
+    using A = opmath_t<scalar_t>;
+    const auto* src = reinterpret_cast<const scalar_t*>(x.data_ptr());
+    auto* dst = reinterpret_cast<scalar_t*>(out.data_ptr());
+    parallel_for(P * L, std::max<int64_t>(1, kGrainSize / g.kernel_numel()), [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i) {
+        const scalar_t* plane = src + (i / L) * I;
+        A sum = 0;
+        math::for_each_in_window(g, i % L, [&](int64_t at) { sum += A(plane[at]); });
+        dst[i] = scalar_t(sum / A(math::avg_pool_divisor(g, i % L, count_include_pad, divisor_override)));
+      }
+    });
+  });
+}
+
+void avg_pool_backward_kernel(const Tensor& grad_out, const Tensor& grad_x, const math::ConvGeometry& g,
+                              bool count_include_pad, int64_t divisor_override) {
+  const int64_t P = planes_of(grad_x, g), L = g.out_numel(), I = g.in_numel();
+  TH_DISPATCH_FLOATING_TYPES(grad_x.dtype(), "avg_pool_backward_cpu", [&] {
+    using A = opmath_t<scalar_t>;
+    const auto* go = reinterpret_cast<const scalar_t*>(grad_out.data_ptr());
+    auto* gx = reinterpret_cast<scalar_t*>(grad_x.data_ptr());
+    parallel_for(
+        P, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(L, 1)), [&](int64_t begin, int64_t end) {
+          for (int64_t p = begin; p < end; ++p)
+            for (int64_t o = 0; o < L; ++o) {
+              const A v =
+                  A(go[p * L + o]) / A(math::avg_pool_divisor(g, o, count_include_pad, divisor_override));
+              scalar_t* plane = gx + p * I;
+              math::for_each_in_window(g, o, [&](int64_t at) { plane[at] = scalar_t(A(plane[at]) + v); });
+            }
+        });
+  });
+}
+
+}  // namespace
+
+TH_REGISTER_KERNEL(max_pool_stub, CPU, max_pool_kernel);
+TH_REGISTER_KERNEL(max_pool_backward_stub, CPU, max_pool_backward_kernel);
+TH_REGISTER_KERNEL(avg_pool_stub, CPU, avg_pool_kernel);
+TH_REGISTER_KERNEL(avg_pool_backward_stub, CPU, avg_pool_backward_kernel);
+
+}  // namespace th

@@ -1,0 +1,87 @@
+#pragma once
+// Scalar math of max and average pooling over one window, written once for the CPU and CUDA kernels. The
+// window geometry is convolution's (math/Convolution.h: every pooling seen as 3-D, C = the planes); output
+// position o of a plane [D, H, W] covers o * stride - pad + k * dil for each kernel offset k.
+#include <cstdint>
+
+#include <TH/Half.h>
+#include <TH/Macros.h>
+
+#include "Convolution.h"
+
+namespace th::math {
+
+/// The window of output position `o` along dim d: [start, end) in input coordinates, unclipped.
+TH_HOST_DEVICE inline void window_along(const ConvGeometry& g, int d, int64_t o, int64_t& start,
+                                        int64_t& end) {
+  start = o * g.stride[d] - g.pad[d];
+  end = start + (g.k[d] - 1) * g.dil[d] + 1;
+}
+
+/// max over the window of output `o` (a flat output position) of the plane; `index` gets the flat input
+/// position of the max (the first one; a NaN wins, the last NaN's position, as in PyTorch).
+template <typename T>
+TH_HOST_DEVICE void max_pool_window(const T* plane, const ConvGeometry& g, int64_t o, T& best,
+                                    int64_t& index) {
+  using A = opmath_t<T>;
+  const int64_t ow = o % g.out[2], oh = (o / g.out[2]) % g.out[1], od = o / (g.out[2] * g.out[1]);
+  A m = -INFINITY;
+  int64_t at = -1;
+  for (int64_t kd = 0; kd < g.k[0]; ++kd) {
+    const int64_t d = od * g.stride[0] - g.pad[0] + kd * g.dil[0];
+    if (d < 0 || d >= g.in[0]) continue;
+    for (int64_t kh = 0; kh < g.k[1]; ++kh) {
+      const int64_t h = oh * g.stride[1] - g.pad[1] + kh * g.dil[1];
+      if (h < 0 || h >= g.in[1]) continue;
+      for (int64_t kw = 0; kw < g.k[2]; ++kw) {
+        const int64_t w = ow * g.stride[2] - g.pad[2] + kw * g.dil[2];
+        if (w < 0 || w >= g.in[2]) continue;
+        const int64_t i = (d * g.in[1] + h) * g.in[2] + w;
+        const A v = A(plane[i]);
+        if (at < 0 || v > m || v != v) {
+          m = v;
+          at = i;
+        }
+      }
+    }
+  }
+  best = T(m);
+  index = at;
+}
+
+/// The divisor of average pooling at output `o`: divisor_override if > 0, else the window's size clipped to
+/// the padded input (count_include_pad) or to the input itself.
+TH_HOST_DEVICE inline int64_t avg_pool_divisor(const ConvGeometry& g, int64_t o, bool count_include_pad,
+                                               int64_t divisor_override) {
+  if (divisor_override > 0) return divisor_override;
+  const int64_t pos[3] = {o / (g.out[2] * g.out[1]), (o / g.out[2]) % g.out[1], o % g.out[2]};
+  int64_t padded = 1, inside = 1;
+  for (int d = 0; d < 3; ++d) {
+    int64_t start, end;
+    window_along(g, d, pos[d], start, end);
+    const int64_t pend = end < g.in[d] + g.pad[d] ? end : g.in[d] + g.pad[d];
+    padded *= pend - start;
+    inside *= (end < g.in[d] ? end : g.in[d]) - (start > 0 ? start : 0);
+  }
+  return count_include_pad ? padded : inside;
+}
+
+/// Calls f(flat input position) for each input element in the window of output `o` (padding skipped).
+template <typename F>
+TH_HOST_DEVICE void for_each_in_window(const ConvGeometry& g, int64_t o, F&& f) {
+  const int64_t ow = o % g.out[2], oh = (o / g.out[2]) % g.out[1], od = o / (g.out[2] * g.out[1]);
+  for (int64_t kd = 0; kd < g.k[0]; ++kd) {
+    const int64_t d = od * g.stride[0] - g.pad[0] + kd * g.dil[0];
+    if (d < 0 || d >= g.in[0]) continue;
+    for (int64_t kh = 0; kh < g.k[1]; ++kh) {
+      const int64_t h = oh * g.stride[1] - g.pad[1] + kh * g.dil[1];
+      if (h < 0 || h >= g.in[1]) continue;
+      for (int64_t kw = 0; kw < g.k[2]; ++kw) {
+        const int64_t w = ow * g.stride[2] - g.pad[2] + kw * g.dil[2];
+        if (w >= 0 && w < g.in[2]) f((d * g.in[1] + h) * g.in[2] + w);
+      }
+    }
+  }
+}
+
+}  // namespace th::math

@@ -1,0 +1,87 @@
+// Entry points of the loss family: nll_loss forward and backward (upstream's nll_loss_forward /
+// nll_loss_backward, here _nll_loss_forward / _nll_loss_backward) on 1-D [C] or 2-D [N, C] input;
+// torch.nn.functional reshapes N-d input to 2-D and builds cross_entropy on log_softmax + this. The
+// kernels give each sample's loss and class weight; the reduction sums them (in float32 for 16-bit input).
+#include <TH/Functions.h>
+
+#include "../Functions.h"
+#include "Loss.h"
+
+namespace th {
+
+TH_DEFINE_STUB(nll_loss_fn, nll_loss_stub);
+TH_DEFINE_STUB(nll_loss_backward_fn, nll_loss_backward_stub);
+
+namespace {
+
+enum Reduction : int64_t { kNone = 0, kMean = 1, kSum = 2 };
+
+/// The checks of PyTorch's nll_loss; returns the target as contiguous int64 [N] and the weight (or
+/// undefined).
+std::pair<Tensor, Tensor> checked(const Tensor& self, const Tensor& target,
+                                  const std::optional<Tensor>& weight, int64_t reduction) {
+  TH_CHECK(self.dim() >= 1 && self.dim() <= 2, "input tensor should be 1D or 2D");
+  TH_CHECK(target.dim() <= 1, "0D or 1D target tensor expected, multi-target not supported");
+  const bool no_batch = self.dim() == 1 && target.dim() == 0;
+  TH_CHECK_T(ValueError, no_batch || self.size(0) == target.size(0), "Expected input batch_size (",
+             self.size(0), ") to match target batch_size (", target.dim() ? target.size(0) : 1, ").");
+  TH_CHECK(target.dtype() == ScalarType::Long || target.dtype() == ScalarType::Byte,
+           "expected target dtype to be Long or Byte, but got ", scalar_type_cpp_name(target.dtype()));
+  TH_CHECK(is_floating_point(self.dtype()), "\"nll_loss_forward_out_frame\" not implemented for '",
+           scalar_type_cpp_name(self.dtype()), "'");
+  TH_CHECK(reduction >= kNone && reduction <= kSum, "nll_loss: unknown reduction ", reduction);
+  TH_CHECK(target.device() == self.device(),
+           "Expected all tensors to be on the same device, but found at least two "
+           "devices, ",
+           self.device().str(), " and ", target.device().str(), "!");
+  const int64_t C = self.size(-1);
+  Tensor w;
+  if (weight && weight->defined()) {
+    TH_CHECK(weight->numel() == C, "weight tensor should be defined either for all ", C,
+             " classes or no classes but got weight tensor of shape: [", weight->numel(), "]");
+    w = contiguous(to_dtype(*weight, self.dtype()));
+  }
+  return {contiguous(to_dtype(target.dim() ? target : reshape(target, {1}), ScalarType::Long)), w};
+}
+
+Tensor rows(const Tensor& self) {
+  return contiguous(self.dim() == 1 ? reshape(self, {1, self.size(0)}) : self);
+}
+
+ScalarType accumulate_type(ScalarType t) { return is_reduced_floating_point(t) ? ScalarType::Float : t; }
+
+}  // namespace
+
+std::tuple<Tensor, Tensor> _nll_loss_forward(const Tensor& self, const Tensor& target,
+                                             const std::optional<Tensor>& weight, int64_t reduction,
+                                             int64_t ignore_index) {
+  auto [t, w] = checked(self, target, weight, reduction);
+  const Tensor x = rows(self);
+  const int64_t N = x.size(0);
+  Tensor loss = empty_tensor({N}, x.dtype(), x.device());
+  Tensor w_out = empty_tensor({N}, x.dtype(), x.device());
+  if (N > 0) nll_loss_stub[x.device().type](x, t, w, loss, w_out, ignore_index);
+  const ScalarType acc = accumulate_type(x.dtype());
+  if (reduction == kNone)  // total_weight is not computed (0), as upstream
+    return {self.dim() == 1 ? reshape(loss, {}) : loss, zeros({}, x.dtype(), x.device())};
+  const Tensor total_weight = to_dtype(sum(w_out, acc), x.dtype());
+  Tensor total = sum(loss, acc);
+  if (reduction == kMean) total = div(total, sum(w_out, acc), std::nullopt);
+  return {to_dtype(total, x.dtype()), total_weight};
+}
+
+Tensor _nll_loss_backward(const Tensor& grad_output, const Tensor& self, const Tensor& target,
+                          const std::optional<Tensor>& weight, int64_t reduction, int64_t ignore_index,
+                          const Tensor& total_weight) {
+  auto [t, w] = checked(self, target, weight, reduction);
+  const Tensor x = rows(self);
+  const int64_t N = x.size(0);
+  Tensor g = to_dtype(grad_output, x.dtype());
+  if (reduction == kMean) g = div(g, to_dtype(total_weight, x.dtype()), std::nullopt);
+  g = contiguous(reduction == kNone ? reshape(g, {N}) : expand(reshape(g, {1}), {N}));
+  Tensor grad_input = zeros(x.sizes(), x.dtype(), x.device());
+  if (N > 0) nll_loss_backward_stub[x.device().type](g, t, w, grad_input, ignore_index);
+  return self.dim() == 1 ? reshape(grad_input, {self.size(0)}) : grad_input;
+}
+
+}  // namespace th

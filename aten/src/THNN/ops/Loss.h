@@ -1,0 +1,23 @@
+#pragma once
+// The loss family's kernels (nll_loss, which cross_entropy builds on): ops/Loss.cpp, cpu/LossKernels.cpp,
+// THCUNN/LossKernels.cu.
+#include <TH/Dispatch.h>
+#include <TH/Tensor.h>
+
+namespace th {
+
+/// Per sample i of the contiguous [N, C] `input` and int64 [N] `target`: loss[i] = -w[t] * input[i, t] and
+/// weight_out[i] = w[t] (w = `weight`, contiguous [C], or 1 if undefined), both 0 where t == ignore_index.
+/// loss and weight_out are contiguous [N] of input's dtype. A target outside [0, C) that is not
+/// ignore_index raises "Target t is out of bounds." (on CUDA after the kernel, through a flag).
+using nll_loss_fn = void(const Tensor& input, const Tensor& target, const Tensor& weight, const Tensor& loss,
+                         const Tensor& weight_out, int64_t ignore_index);
+/// grad_input (contiguous [N, C], zero on entry)[i, t] = -w[t] * grad[i] for every sample whose target t is
+/// not ignore_index; grad is contiguous [N] of grad_input's dtype.
+using nll_loss_backward_fn = void(const Tensor& grad, const Tensor& target, const Tensor& weight,
+                                  const Tensor& grad_input, int64_t ignore_index);
+
+TH_DECLARE_STUB(nll_loss_fn, nll_loss_stub);
+TH_DECLARE_STUB(nll_loss_backward_fn, nll_loss_backward_stub);
+
+}  // namespace th

@@ -1,0 +1,143 @@
+// Entry points of the pooling family: max pooling with indices and average pooling, 1-D to 3-D (kernel,
+// stride (default: the kernel), padding, dilation, ceil_mode, count_include_pad, divisor_override), forward
+// and backward, on batched [N, C, *S] or unbatched [C, *S] input; torch.nn.functional's max_pool*d /
+// avg_pool*d call them with the number of spatial dims they expect.
+#include <TH/Functions.h>
+
+#include "../Functions.h"
+#include "Pooling.h"
+
+namespace th {
+
+TH_DEFINE_STUB(max_pool_fn, max_pool_stub);
+TH_DEFINE_STUB(max_pool_backward_fn, max_pool_backward_stub);
+TH_DEFINE_STUB(avg_pool_fn, avg_pool_stub);
+TH_DEFINE_STUB(avg_pool_backward_fn, avg_pool_backward_stub);
+
+namespace {
+
+IntList per_dim(const IntList& v, int64_t dims, const IntList& fallback, const char* what) {
+  if (v.empty()) return fallback;
+  if (v.size() == 1) return IntList(size_t(dims), v[0]);
+  TH_CHECK(int64_t(v.size()) == dims, "pooling: ", what, " must either be a single int, or a tuple of ", dims,
+           " ints");
+  return v;
+}
+
+/// PyTorch's pooling output size: floor (or ceil, where the last window starts inside the input or its
+/// left padding) of the windows that fit.
+int64_t pooled_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil_mode) {
+  const int64_t span = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
+  int64_t out = (span < 0 ? (span - stride + 1) / stride : span / stride) + 1;
+  if (ceil_mode && (out - 1) * stride >= in + pad) --out;
+  return out;
+}
+
+math::ConvGeometry geometry(const Tensor& self, int64_t dims, const IntList& kernel_size,
+                            const IntList& stride_, const IntList& padding_, const IntList& dilation_,
+                            bool ceil_mode, const char* op) {
+  TH_CHECK(self.dim() == dims + 1 || self.dim() == dims + 2, op, ": Expected ", dims + 1, "D or ", dims + 2,
+           "D (batch mode) tensor with optional 0 dim batch size for input, but got:", self.dim(), "D");
+  const IntList k = per_dim(kernel_size, dims, {}, "kernel_size");
+  TH_CHECK(!k.empty(), op, ": kernel_size must either be a single int, or a tuple of ", dims, " ints");
+  const IntList s = per_dim(stride_, dims, k, "stride"),
+                p = per_dim(padding_, dims, IntList(size_t(dims), 0), "padding"),
+                d = per_dim(dilation_, dims, IntList(size_t(dims), 1), "dilation");
+  math::ConvGeometry g{};
+  g.C = 1;
+  bool too_small = false;
+  for (int64_t i = 0; i < 3; ++i) {
+    const int64_t sd = i - (3 - dims);  // the pooled dim, or < 0 for a padded leading dim
+    if (sd < 0) {
+      g.in[i] = g.k[i] = g.out[i] = g.stride[i] = g.dil[i] = 1;
+      g.pad[i] = 0;
+      continue;
+    }
+    const size_t j = size_t(sd);
+    TH_CHECK(k[j] > 0, op, ": kernel_size must be greater than zero, but got ", k[j]);
+    TH_CHECK(s[j] > 0, op, ": stride must be greater than zero, but got ", s[j]);
+    TH_CHECK(d[j] > 0, op, ": dilation must be greater than zero, but got ", d[j]);
+    TH_CHECK(p[j] >= 0 && p[j] <= ((k[j] - 1) * d[j] + 1) / 2,
+             "pad should be at most half of effective kernel size, "
+             "but got pad=",
+             p[j], ", kernel_size=", k[j], " and dilation=", d[j]);
+    g.in[i] = self.size(self.dim() - dims + sd);
+    g.k[i] = k[j];
+    g.stride[i] = s[j];
+    g.pad[i] = p[j];
+    g.dil[i] = d[j];
+    g.out[i] = pooled_size(g.in[i], k[j], p[j], s[j], d[j], ceil_mode);
+    too_small = too_small || g.out[i] < 1;
+  }
+  if (too_small) {
+    std::string in_s = std::to_string(self.size(self.dim() - dims - 1)), out_s = in_s;
+    for (int64_t i = 3 - dims; i < 3; ++i) {
+      in_s += "x" + std::to_string(g.in[i]);
+      out_s += "x" + std::to_string(g.out[i]);
+    }
+    TH_CHECK(false, "Given input size: (", in_s, "). Calculated output size: (", out_s,
+             "). Output size is too small");
+  }
+  TH_CHECK(is_floating_point(self.dtype()), "\"", op, "\" not implemented for '",
+           scalar_type_cpp_name(self.dtype()), "'");
+  return g;
+}
+
+IntList pooled_shape(const Tensor& self, int64_t dims, const math::ConvGeometry& g) {
+  IntList s(self.sizes().begin(), self.sizes().end() - dims);
+  for (int64_t i = 3 - dims; i < 3; ++i) s.push_back(g.out[i]);
+  return s;
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor> _max_pool_nd(const Tensor& self, int64_t dims, const IntList& kernel_size,
+                                        const IntList& stride, const IntList& padding,
+                                        const IntList& dilation, bool ceil_mode) {
+  const math::ConvGeometry g =
+      geometry(self, dims, kernel_size, stride, padding, dilation, ceil_mode, "max_pool");
+  const Tensor x = contiguous(self);
+  const IntList shape = pooled_shape(self, dims, g);
+  Tensor out = empty_tensor(shape, x.dtype(), x.device()),
+         idx = empty_tensor(shape, ScalarType::Long, x.device());
+  if (out.numel() > 0) max_pool_stub[x.device().type](x, out, idx, g);
+  return {out, idx};
+}
+
+Tensor _max_pool_nd_backward(const Tensor& grad_output, const Tensor& self, int64_t dims,
+                             const IntList& kernel_size, const IntList& stride, const IntList& padding,
+                             const IntList& dilation, bool ceil_mode, const Tensor& indices) {
+  const math::ConvGeometry g =
+      geometry(self, dims, kernel_size, stride, padding, dilation, ceil_mode, "max_pool");
+  Tensor gx = zeros(self.sizes(), self.dtype(), self.device());
+  if (grad_output.numel() > 0)
+    max_pool_backward_stub[self.device().type](contiguous(to_dtype(grad_output, self.dtype())),
+                                               contiguous(indices), gx, g);
+  return gx;
+}
+
+Tensor _avg_pool_nd(const Tensor& self, int64_t dims, const IntList& kernel_size, const IntList& stride,
+                    const IntList& padding, bool ceil_mode, bool count_include_pad,
+                    std::optional<int64_t> divisor_override) {
+  TH_CHECK(!divisor_override || *divisor_override != 0, "divisor must be not zero");
+  const math::ConvGeometry g = geometry(self, dims, kernel_size, stride, padding, {}, ceil_mode, "avg_pool");
+  const Tensor x = contiguous(self);
+  Tensor out = empty_tensor(pooled_shape(self, dims, g), x.dtype(), x.device());
+  if (out.numel() > 0)
+    avg_pool_stub[x.device().type](x, out, g, count_include_pad, divisor_override.value_or(0));
+  return out;
+}
+
+Tensor _avg_pool_nd_backward(const Tensor& grad_output, const Tensor& self, int64_t dims,
+                             const IntList& kernel_size, const IntList& stride, const IntList& padding,
+                             bool ceil_mode, bool count_include_pad,
+                             std::optional<int64_t> divisor_override) {
+  const math::ConvGeometry g = geometry(self, dims, kernel_size, stride, padding, {}, ceil_mode, "avg_pool");
+  Tensor gx = zeros(self.sizes(), self.dtype(), self.device());
+  if (grad_output.numel() > 0)
+    avg_pool_backward_stub[self.device().type](contiguous(to_dtype(grad_output, self.dtype())), gx, g,
+                                               count_include_pad, divisor_override.value_or(0));
+  return gx;
+}
+
+}  // namespace th

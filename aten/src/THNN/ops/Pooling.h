@@ -1,0 +1,30 @@
+#pragma once
+// The pooling family's kernels (max and average pooling, math/Pooling.h): ops/Pooling.cpp,
+// cpu/PoolingKernels.cpp, THCUNN/PoolingKernels.cu. Planes are the N * C [D, H, W] slices of contiguous
+// input; g.C is unused.
+#include <TH/Dispatch.h>
+#include <TH/Tensor.h>
+
+#include "../math/Convolution.h"
+
+namespace th {
+
+/// out / indices ([planes, out_numel], contiguous; indices int64 flat input positions) of max pooling.
+using max_pool_fn = void(const Tensor& x, const Tensor& out, const Tensor& indices,
+                         const math::ConvGeometry& g);
+/// grad_x (zero on entry) += grad_out at the indices, plane by plane.
+using max_pool_backward_fn = void(const Tensor& grad_out, const Tensor& indices, const Tensor& grad_x,
+                                  const math::ConvGeometry& g);
+/// out = average pooling of x (count_include_pad, divisor_override <= 0: none).
+using avg_pool_fn = void(const Tensor& x, const Tensor& out, const math::ConvGeometry& g,
+                         bool count_include_pad, int64_t divisor_override);
+/// grad_x (zero on entry) += grad_out / divisor over each window, plane by plane.
+using avg_pool_backward_fn = void(const Tensor& grad_out, const Tensor& grad_x, const math::ConvGeometry& g,
+                                  bool count_include_pad, int64_t divisor_override);
+
+TH_DECLARE_STUB(max_pool_fn, max_pool_stub);
+TH_DECLARE_STUB(max_pool_backward_fn, max_pool_backward_stub);
+TH_DECLARE_STUB(avg_pool_fn, avg_pool_stub);
+TH_DECLARE_STUB(avg_pool_backward_fn, avg_pool_backward_stub);
+
+}  // namespace th
