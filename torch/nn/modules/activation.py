@@ -114,13 +114,17 @@ class _Simple(Module):
 class Sigmoid(_Simple):
     """1 / (1 + exp(-x))."""
 
-    _fn = staticmethod(torch.sigmoid)
+    @staticmethod
+    def _fn(input):
+        return torch.sigmoid(input)
 
 
 class Tanh(_Simple):
     """tanh(x)."""
 
-    _fn = staticmethod(torch.tanh)
+    @staticmethod
+    def _fn(input):
+        return torch.tanh(input)
 
 
 class LogSigmoid(_Simple):

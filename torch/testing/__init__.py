@@ -1,0 +1,6 @@
+"""torch.testing: ``assert_close`` (PyTorch's tolerances and reports) and ``make_tensor``."""
+
+from torch.testing._comparison import assert_close
+from torch.testing._creation import make_tensor
+
+__all__ = ["assert_close", "make_tensor"]
