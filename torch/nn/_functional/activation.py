@@ -1,11 +1,13 @@
-"""Activation functions of torch.nn.functional (and softmax's family)."""
+"""Activation functions of torch.nn.functional (and softmax's family): the THNN/THCUNN kernels of torch._C._nn
+(gelu, silu, elu/selu/celu, leaky_relu, hardtanh/relu6, hardswish, hardsigmoid, softplus, mish, logsigmoid),
+composites for the rest."""
 
 from __future__ import annotations
 
-import math
 import warnings
 
 import torch
+from torch._C import _nn  # the THNN/THCUNN kernels (forward and fused backward)
 
 __all__ = [
     "celu", "celu_", "elu", "elu_", "gelu", "glu", "gumbel_softmax", "hardshrink", "hardsigmoid", "hardswish",
@@ -44,7 +46,9 @@ def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool =
     """input clamped to [min_val, max_val]."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
-    return _inplace(input, torch.clamp(input, min_val, max_val), inplace)
+    if not input.is_floating_point():  # integers clamp (the kernel is for floats), as upstream
+        return _inplace(input, torch.clamp(input, min_val, max_val), inplace)
+    return _inplace(input, _nn.hardtanh(input, min_val, max_val), inplace)
 
 
 def hardtanh_(input, min_val: float = -1.0, max_val: float = 1.0):
@@ -59,7 +63,7 @@ def relu6(input, inplace: bool = False):
 
 def elu(input, alpha: float = 1.0, inplace: bool = False):
     """input if input > 0 else alpha * (exp(input) - 1)."""
-    return _inplace(input, torch.where(input > 0, input, alpha * torch.expm1(input)), inplace)
+    return _inplace(input, _nn.elu(input, alpha, 1.0, 1.0), inplace)
 
 
 def elu_(input, alpha: float = 1.0):
@@ -73,7 +77,7 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 def selu(input, inplace: bool = False):
     """scale * elu(input, alpha) with SELU's fixed constants."""
-    return _inplace(input, _SELU_SCALE * torch.where(input > 0, input, _SELU_ALPHA * torch.expm1(input)), inplace)
+    return _inplace(input, _nn.elu(input, _SELU_ALPHA, _SELU_SCALE, 1.0), inplace)
 
 
 def selu_(input):
@@ -83,7 +87,7 @@ def selu_(input):
 
 def celu(input, alpha: float = 1.0, inplace: bool = False):
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
-    return _inplace(input, torch.where(input > 0, input, alpha * torch.expm1(input / alpha)), inplace)
+    return _inplace(input, _nn.elu(input, alpha, 1.0, 1.0 / alpha), inplace)
 
 
 def celu_(input, alpha: float = 1.0):
@@ -93,7 +97,7 @@ def celu_(input, alpha: float = 1.0):
 
 def leaky_relu(input, negative_slope: float = 0.01, inplace: bool = False):
     """input if input > 0 else negative_slope * input."""
-    return _inplace(input, torch.where(input > 0, input, input * negative_slope), inplace)
+    return _inplace(input, _nn.leaky_relu(input, negative_slope), inplace)
 
 
 def leaky_relu_(input, negative_slope: float = 0.01):
@@ -148,17 +152,12 @@ def glu(input, dim: int = -1):
 
 def gelu(input, approximate: str = "none"):
     """x * Phi(x) (exact, with erf) or its tanh approximation."""
-    if approximate == "none":
-        return input * 0.5 * (1.0 + torch.erf(input * (1.0 / math.sqrt(2.0))))
-    if approximate == "tanh":
-        inner = math.sqrt(2.0 / math.pi) * (input + 0.044715 * input * input * input)
-        return 0.5 * input * (1.0 + torch.tanh(inner))
-    raise RuntimeError("approximate argument must be either none or tanh.")
+    return _nn.gelu(input, approximate=approximate)
 
 
 def logsigmoid(input):
     """log(sigmoid(input)), computed stably as -softplus(-input)."""
-    return -softplus(-input)
+    return _nn.log_sigmoid(input)
 
 
 def hardshrink(input, lambd: float = 0.5):
@@ -185,9 +184,7 @@ def softsign(input):
 
 def softplus(input, beta: float = 1.0, threshold: float = 20.0):
     """log(1 + exp(beta * x)) / beta, linear where beta * x > threshold."""
-    scaled = input * beta
-    soft = torch.log1p(torch.exp(torch.clamp(scaled, max=threshold))) / beta
-    return torch.where(scaled > threshold, input, soft)
+    return _nn.softplus(input, beta, threshold)
 
 
 def sigmoid(input):
@@ -202,22 +199,22 @@ def tanh(input):
 
 def hardsigmoid(input, inplace: bool = False):
     """relu6(x + 3) / 6."""
-    return _inplace(input, torch.clamp(input + 3.0, 0.0, 6.0) / 6.0, inplace)
+    return _inplace(input, _nn.hardsigmoid(input), inplace)
 
 
 def silu(input, inplace: bool = False):
     """x * sigmoid(x)."""
-    return _inplace(input, input * torch.sigmoid(input), inplace)
+    return _inplace(input, _nn.silu(input), inplace)
 
 
 def mish(input, inplace: bool = False):
     """x * tanh(softplus(x))."""
-    return _inplace(input, input * torch.tanh(softplus(input)), inplace)
+    return _inplace(input, _nn.mish(input), inplace)
 
 
 def hardswish(input, inplace: bool = False):
     """x * relu6(x + 3) / 6."""
-    return _inplace(input, input * torch.clamp(input + 3.0, 0.0, 6.0) / 6.0, inplace)
+    return _inplace(input, _nn.hardswish(input), inplace)
 
 
 def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:

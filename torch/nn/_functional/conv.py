@@ -1,9 +1,7 @@
-"""Convolutions as composites: conv1d/2d/3d (im2col as a strided view + a batched matmul), the transposed
+"""Convolutions: conv1d/2d/3d on the THNN/THCUNN kernels (torch._convolution_nd: im2col + matmul), the transposed
 convolutions (zero insertion + a stride-1 convolution with the flipped kernel), unfold and fold."""
 
 from __future__ import annotations
-
-import math
 
 import torch
 from torch.nn._functional._utils import _ntuple
@@ -94,21 +92,13 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, n: int, name: 
             f"Given weight of size {list(weight.shape)}, expected bias to be 1-dimensional with {weight.shape[0]} "
             f"elements, but got bias of size {list(bias.shape)} instead"
         )
-    flat_pad = tuple(p for pair in reversed(pads) for p in pair)
-    if any(flat_pad):
-        x = _constant_pad(x, flat_pad, 0.0)
-    cols = _windows(x, kernel, stride, dilation)  # (N, C, *out, *k)
-    nb, out_sizes = x.shape[0], cols.shape[2 : 2 + n]
-    g, cg, o = groups, channels // groups, weight.shape[0]
-    length, ksize = math.prod(out_sizes), math.prod(kernel)
-    cols = cols.reshape([nb, g, cg] + list(out_sizes) + list(kernel))
-    perm = [0, 1] + list(range(3, 3 + n)) + [2] + list(range(3 + n, 3 + 2 * n))
-    cols = cols.permute(perm).reshape(nb, g, length, cg * ksize)
-    w = weight.reshape(g, o // g, cg * ksize).transpose(1, 2)
-    out = torch.matmul(cols, w)  # (N, G, L, O/G)
-    out = out.permute(0, 1, 3, 2).reshape([nb, o] + list(out_sizes))
-    if bias is not None:
-        out = out + bias.reshape([1, o] + [1] * n)
+    if all(lo == hi for lo, hi in pads):
+        pad_arg = [lo for lo, _ in pads]
+    else:  # 'same' with an even effective kernel: the extra zero goes on the right, padded here
+        x = _constant_pad(x, tuple(p for pair in reversed(pads) for p in pair), 0.0)
+        pad_arg = [0] * n
+    # the THNN/THCUNN convolution kernels (im2col + matmul) and their backward
+    out = torch._convolution_nd(x, weight, bias, list(stride), pad_arg, list(dilation), groups)
     return out if batched else out.squeeze(0)
 
 

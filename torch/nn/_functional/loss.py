@@ -101,6 +101,9 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str
     return _reduce(torch.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction)
 
 
+_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}  # the kernels' reduction codes (PyTorch's Reduction enum)
+
+
 def nll_loss(
     input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None, reduction: str = "mean"
 ):
@@ -135,21 +138,14 @@ def nll_loss(
             f"weight tensor should be defined either for all {c} classes or no classes but got weight tensor of "
             f"shape: {list(weight.shape)}"
         )
-    target = target.long()
-    valid = target != ignore_index
-    safe = torch.where(valid, target, 0)
-    if safe.numel() and (bool((safe < 0).any()) or bool((safe >= c).any())):
-        bad = safe[(safe < 0) | (safe >= c)][0]
-        raise IndexError(f"Target {int(bad)} is out of bounds.")
-    picked = -torch.gather(input, 1, safe.unsqueeze(1)).squeeze(1)
-    w = weight.index_select(0, safe.reshape(-1)).reshape(safe.shape) if weight is not None else torch.ones_like(picked)
-    w = torch.where(valid, w, 0.0)
-    loss = picked * w
+    # the THNN/THCUNN kernel on [N, C] rows (N-d input: the class dim moved last); it raises on a target
+    # out of range, on both devices
+    rows = input if input.dim() == 2 else input.movedim(1, -1).reshape(-1, c)
+    out, _ = torch._nll_loss_forward(rows, target.reshape(-1), weight, _REDUCTIONS[reduction], ignore_index)
     if reduction == "none":
-        return loss.squeeze(0) if unbatched else loss
-    if reduction == "sum":
-        return loss.sum()
-    return loss.sum() / w.sum()
+        out = out.reshape(target.shape)
+        return out.squeeze(0) if unbatched else out
+    return out
 
 
 def cross_entropy(

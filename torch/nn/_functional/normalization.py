@@ -84,23 +84,10 @@ def instance_norm(
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-5):
-    """Normalizes over the last len(normalized_shape) dims, then scales and shifts elementwise."""
+    """Normalizes over the last len(normalized_shape) dims, then scales and shifts elementwise: one fused
+    kernel (THNN/THCUNN _layer_norm, with PyTorch's shape checks) and its fused backward."""
     normalized_shape = [normalized_shape] if isinstance(normalized_shape, int) else list(normalized_shape)
-    k = len(normalized_shape)
-    if list(input.shape[input.dim() - k :]) != normalized_shape or input.dim() < k:
-        raise RuntimeError(
-            f"Given normalized_shape={normalized_shape}, expected input with shape "
-            f"[*, {', '.join(map(str, normalized_shape))}], but got input of size{list(input.shape)}"
-        )
-    dims = list(range(-k, 0))
-    mean = input.mean(dims, keepdim=True)
-    var = input.var(dims, unbiased=False, keepdim=True)
-    out = (input - mean) * torch.rsqrt(var + eps)
-    if weight is not None:
-        out = out * weight
-    if bias is not None:
-        out = out + bias
-    return out
+    return torch._layer_norm(input, normalized_shape, weight, bias, eps)[0]
 
 
 def rms_norm(input, normalized_shape, weight=None, eps: float | None = None):
@@ -128,10 +115,8 @@ def group_norm(input, num_groups: int, weight=None, bias=None, eps: float = 1e-5
             "Expected number of channels in input to be divisible by num_groups, but got input of shape "
             f"{list(input.shape)} and num_groups={num_groups}"
         )
-    grouped = input.reshape(n, num_groups, -1)
-    mean = grouped.mean(-1, keepdim=True)
-    var = grouped.var(-1, unbiased=False, keepdim=True)
-    out = ((grouped - mean) * torch.rsqrt(var + eps)).reshape(input.shape)
+    grouped = input.reshape(n, num_groups, -1)  # each group's elements are one row of the layer_norm kernel
+    out = torch._layer_norm(grouped, [grouped.shape[-1]], None, None, eps)[0].reshape(input.shape)
     shape = _channel_shape(input)
     if weight is not None:
         out = out * weight.reshape(shape)

@@ -80,7 +80,12 @@ def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_i
     x, kernel, stride, padding, dilation, out, batched = _pool_args(
         input, kernel_size, stride, padding, dilation, ceil_mode, n, name
     )
-    lowest = -math.inf if x.is_floating_point() else torch.iinfo(x.dtype).min
+    if x.is_floating_point():  # the THNN/THCUNN kernel (values, flat indices) and its backward
+        values, index = torch._max_pool_nd(x, n, list(kernel), list(stride), list(padding), list(dilation), ceil_mode)
+        if not batched:
+            values, index = values.squeeze(0), index.squeeze(0)
+        return (values, index) if return_indices else values
+    lowest = torch.iinfo(x.dtype).min  # integers: the composite below
     xp = _pad_for(x, kernel, stride, padding, dilation, out, lowest)
     win = _crop_windows(xp, kernel, stride, dilation, out)
     flat = win.reshape(list(win.shape[: 2 + n]) + [-1])
@@ -132,6 +137,11 @@ def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
     )
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
+    if x.is_floating_point():  # the THNN/THCUNN kernel and its backward
+        result = torch._avg_pool_nd(
+            x, n, list(kernel), list(stride), list(padding), ceil_mode, count_include_pad, divisor_override
+        )
+        return result if batched else result.squeeze(0)
     xp = _pad_for(x, kernel, stride, padding, dilation, out, 0.0)
     total = _crop_windows(xp, kernel, stride, dilation, out).sum(list(range(-n, 0)))
     if divisor_override is not None:

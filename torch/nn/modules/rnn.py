@@ -1,0 +1,542 @@
+"""Recurrent layers: RNN, LSTM, GRU (multi-layer, bidirectional) and their single-step cells.
+
+The recurrences are composites of torch ops (linear, sigmoid, tanh, relu), so autograd comes for free. The input
+projection of a whole sequence is one matmul; only the hidden-to-hidden step runs per time step. Parameter names,
+shapes, gate order and init follow PyTorch's, so state_dicts load both ways.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+
+import torch
+from torch.nn import functional as F
+from torch.nn import init
+from torch.nn.modules.module import Module
+from torch.nn.parameter import Parameter
+
+__all__ = ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase"]
+
+_GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+
+
+# ---- one time step of each recurrence (shared by the layers and the cells)
+# `gi` is the input projection W_ih x + b_ih, already computed for the step.
+
+
+def _rnn_step(gi, h, w_hh, b_hh, nonlinearity: str):
+    """h' = act(W_ih x + b_ih + W_hh h + b_hh)."""
+    pre = gi + F.linear(h, w_hh, b_hh)
+    return torch.tanh(pre) if nonlinearity == "tanh" else torch.relu(pre)
+
+
+def _lstm_step(gi, h, c, w_hh, b_hh, w_hr=None):
+    """Gates i, f, g, o (PyTorch's order); c' = f*c + i*g, h' = o*tanh(c') (then h' = W_hr h' with proj_size)."""
+    i, f, g, o = (gi + F.linear(h, w_hh, b_hh)).chunk(4, -1)
+    c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
+    h = torch.sigmoid(o) * torch.tanh(c)
+    if w_hr is not None:
+        h = F.linear(h, w_hr)
+    return h, c
+
+
+def _gru_step(gi, h, w_hh, b_hh):
+    """Gates r, z, n (PyTorch's order); n = tanh(W_in x + b_in + r*(W_hn h + b_hn)), h' = (1-z)*n + z*h."""
+    i_r, i_z, i_n = gi.chunk(3, -1)
+    h_r, h_z, h_n = F.linear(h, w_hh, b_hh).chunk(3, -1)
+    r = torch.sigmoid(i_r + h_r)
+    z = torch.sigmoid(i_z + h_z)
+    n = torch.tanh(i_n + r * h_n)
+    return (1 - z) * n + z * h
+
+
+# ---- multi-layer recurrent layers
+
+
+class RNNBase(Module):
+    """Base of RNN, LSTM and GRU: the parameters weight_ih_l{k}, weight_hh_l{k}, bias_ih_l{k}, bias_hh_l{k}
+    (and weight_hr_l{k} with proj_size), with the suffix _reverse for the backward direction."""
+
+    __constants__ = [
+        "mode", "input_size", "hidden_size", "num_layers", "bias", "batch_first", "dropout", "bidirectional",
+        "proj_size",
+    ]  # fmt: skip
+
+    def __init__(
+        self, mode: str, input_size: int, hidden_size: int, num_layers: int = 1, bias: bool = True,
+        batch_first: bool = False, dropout: float = 0.0, bidirectional: bool = False, proj_size: int = 0,
+        device=None, dtype=None,
+    ) -> None:  # fmt: skip
+        factory_kwargs = {"device": device, "dtype": dtype}
+        super().__init__()
+        self.mode = mode
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.num_layers = num_layers
+        self.bias = bias
+        self.batch_first = batch_first
+        self.dropout = float(dropout)
+        self.bidirectional = bidirectional
+        self.proj_size = proj_size
+        num_directions = 2 if bidirectional else 1
+        if not isinstance(dropout, numbers.Number) or not 0 <= dropout <= 1 or isinstance(dropout, bool):
+            raise ValueError(
+                "dropout should be a number in range [0, 1] representing the probability of an element being zeroed"
+            )
+        if dropout > 0 and num_layers == 1:
+            warnings.warn(
+                "dropout option adds dropout after all but last recurrent layer, so non-zero dropout expects "
+                f"num_layers greater than 1, but got dropout={dropout} and num_layers={num_layers}",
+                stacklevel=2,
+            )
+        if not isinstance(bias, bool):
+            raise TypeError(f"bias should be of type bool, got: {type(bias).__name__}")
+        if not isinstance(batch_first, bool):
+            raise TypeError(f"batch_first should be of type bool, got: {type(batch_first).__name__}")
+        if not isinstance(input_size, int):
+            raise TypeError(f"input_size should be of type int, got: {type(input_size).__name__}")
+        if input_size <= 0:
+            raise ValueError("input_size must be greater than zero")
+        if not isinstance(hidden_size, int):
+            raise TypeError(f"hidden_size should be of type int, got: {type(hidden_size).__name__}")
+        if hidden_size <= 0:
+            raise ValueError("hidden_size must be greater than zero")
+        if num_layers <= 0:
+            raise ValueError("num_layers must be greater than zero")
+        if proj_size < 0:
+            raise ValueError("proj_size should be a positive integer or zero to disable projections")
+        if proj_size >= hidden_size:
+            raise ValueError("proj_size has to be smaller than hidden_size")
+        if mode not in _GATES:
+            raise ValueError("Unrecognized RNN mode: " + mode)
+        gate_size = _GATES[mode] * hidden_size
+        real_hidden_size = proj_size if proj_size > 0 else hidden_size
+
+        self._flat_weights_names = []
+        self._all_weights = []
+        for layer in range(num_layers):
+            for direction in range(num_directions):
+                layer_input_size = input_size if layer == 0 else real_hidden_size * num_directions
+                params = [
+                    ("weight_ih_l{}{}", (gate_size, layer_input_size)),
+                    ("weight_hh_l{}{}", (gate_size, real_hidden_size)),
+                ]
+                if bias:
+                    params += [("bias_ih_l{}{}", (gate_size,)), ("bias_hh_l{}{}", (gate_size,))]
+                if proj_size > 0:
+                    params += [("weight_hr_l{}{}", (proj_size, hidden_size))]
+                suffix = "_reverse" if direction == 1 else ""
+                names = []
+                for pattern, shape in params:
+                    name = pattern.format(layer, suffix)
+                    setattr(self, name, Parameter(torch.empty(shape, **factory_kwargs)))
+                    names.append(name)
+                self._flat_weights_names.extend(names)
+                self._all_weights.append(names)
+        self.reset_parameters()
+
+    @property
+    def _flat_weights(self):
+        """The parameters in PyTorch's flat order (layer, direction, then ih, hh, bias_ih, bias_hh, hr)."""
+        return [getattr(self, name, None) for name in self._flat_weights_names]
+
+    @property
+    def all_weights(self):
+        """The parameters grouped per layer and direction: [[weight_ih_l0, weight_hh_l0, ...], ...]."""
+        return [[getattr(self, name) for name in names] for names in self._all_weights]
+
+    def flatten_parameters(self) -> None:
+        """A no-op: there is no cuDNN weight buffer to compact (kept for API compatibility)."""
+
+    def reset_parameters(self) -> None:
+        """Every parameter ~ U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))."""
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    def check_input(self, input, batch_sizes) -> None:
+        """Checks the input's dtype (against the weights), number of dimensions and feature size."""
+        weight = self._flat_weights[0]
+        if input.dtype != weight.dtype:
+            raise ValueError(
+                f"RNN input dtype ({input.dtype}) does not match weight dtype ({weight.dtype}). "
+                f"Convert input: input.to({weight.dtype}), or convert model: model.to({input.dtype})"
+            )
+        expected_input_dim = 2 if batch_sizes is not None else 3
+        if input.dim() != expected_input_dim:
+            raise RuntimeError(f"input must have {expected_input_dim} dimensions, got {input.dim()}")
+        if self.input_size != input.size(-1):
+            raise RuntimeError(
+                f"input.size(-1) must be equal to input_size. Expected {self.input_size}, got {input.size(-1)}"
+            )
+
+    def get_expected_hidden_size(self, input, batch_sizes) -> tuple[int, int, int]:
+        """(num_layers * num_directions, batch, proj_size or hidden_size)."""
+        if batch_sizes is not None:
+            mini_batch = int(batch_sizes[0])
+        else:
+            mini_batch = input.size(0) if self.batch_first else input.size(1)
+        num_directions = 2 if self.bidirectional else 1
+        size = self.proj_size if self.proj_size > 0 else self.hidden_size
+        return (self.num_layers * num_directions, mini_batch, size)
+
+    def check_hidden_size(self, hx, expected_hidden_size, msg: str = "Expected hidden size {}, got {}") -> None:
+        """Raises RuntimeError(msg) when hx's shape is not expected_hidden_size."""
+        if tuple(hx.size()) != tuple(expected_hidden_size):
+            raise RuntimeError(msg.format(expected_hidden_size, list(hx.size())))
+
+    def check_forward_args(self, input, hidden, batch_sizes) -> None:
+        """Checks the input and the initial hidden state."""
+        self.check_input(input, batch_sizes)
+        self.check_hidden_size(hidden, self.get_expected_hidden_size(input, batch_sizes))
+
+    def permute_hidden(self, hx, permutation):
+        """hx reordered along the batch dimension (identity when permutation is None)."""
+        if permutation is None:
+            return hx
+        return hx.index_select(1, permutation)
+
+    def extra_repr(self) -> str:
+        s = "{input_size}, {hidden_size}"
+        if self.proj_size != 0:
+            s += ", proj_size={proj_size}"
+        if self.num_layers != 1:
+            s += ", num_layers={num_layers}"
+        if self.bias is not True:
+            s += ", bias={bias}"
+        if self.batch_first is not False:
+            s += ", batch_first={batch_first}"
+        if self.dropout != 0:
+            s += ", dropout={dropout}"
+        if self.bidirectional is not False:
+            s += ", bidirectional={bidirectional}"
+        return s.format(**self.__dict__)
+
+    # ---- the recurrence
+
+    def _layer_weights(self, index: int):
+        """(w_ih, w_hh, b_ih, b_hh, w_hr) of flat layer/direction `index` (None where absent)."""
+        weights = self.all_weights[index]
+        b_ih, b_hh = (weights[2], weights[3]) if self.bias else (None, None)
+        w_hr = weights[-1] if self.proj_size > 0 else None
+        return weights[0], weights[1], b_ih, b_hh, w_hr
+
+    def _run_direction(self, x, state, index: int, reverse: bool):
+        """Runs one direction of one layer over x (T, B, F) from state (h,) or (h, c).
+        Returns (outputs (T, B, H_out), final state)."""
+        w_ih, w_hh, b_ih, b_hh, w_hr = self._layer_weights(index)
+        gi = F.linear(x, w_ih, b_ih)  # the input projection of every step at once
+        steps = range(x.size(0) - 1, -1, -1) if reverse else range(x.size(0))
+        outputs = [None] * x.size(0)
+        for t in steps:
+            if self.mode == "LSTM":
+                state = _lstm_step(gi[t], state[0], state[1], w_hh, b_hh, w_hr)
+            elif self.mode == "GRU":
+                state = (_gru_step(gi[t], state[0], w_hh, b_hh),)
+            else:
+                state = (_rnn_step(gi[t], state[0], w_hh, b_hh, "tanh" if self.mode == "RNN_TANH" else "relu"),)
+            outputs[t] = state[0]
+        return torch.stack(outputs), state
+
+    def _run(self, input, hx):
+        """The stacked recurrence on (T, B, F) (or (B, T, F) with batch_first) input from hx = (h0,) or (h0, c0),
+        whose rows are layer-major, direction-minor. Returns (output, (h_n,) or (h_n, c_n))."""
+        x = input.transpose(0, 1) if self.batch_first else input
+        num_directions = 2 if self.bidirectional else 1
+        finals = [[] for _ in hx]
+        for layer in range(self.num_layers):
+            outs = []
+            for direction in range(num_directions):
+                index = layer * num_directions + direction
+                out, state = self._run_direction(x, tuple(h[index] for h in hx), index, direction == 1)
+                outs.append(out)
+                for acc, s in zip(finals, state):
+                    acc.append(s)
+            x = outs[0] if num_directions == 1 else torch.cat(outs, -1)
+            if self.dropout > 0 and self.training and layer < self.num_layers - 1:
+                x = F.dropout(x, self.dropout, training=True)
+        output = x.transpose(0, 1) if self.batch_first else x
+        return output, tuple(torch.stack(acc) for acc in finals)
+
+    def _prepare(self, input, name: str, tensor_word: str = ""):
+        """Validates the input rank and returns (batched input, is_batched, batch_dim)."""
+        if not isinstance(input, torch.Tensor):
+            raise TypeError(f"{name}: PackedSequence input is not supported")
+        if input.dim() not in (2, 3):
+            raise ValueError(f"{name}: Expected input to be 2D or 3D, got {input.dim()}D{tensor_word} instead")
+        is_batched = input.dim() == 3
+        batch_dim = 0 if self.batch_first else 1
+        if not is_batched:
+            input = input.unsqueeze(batch_dim)
+        return input, is_batched, batch_dim
+
+    def _zeros(self, input, size: int):
+        num_directions = 2 if self.bidirectional else 1
+        batch = input.size(0) if self.batch_first else input.size(1)
+        return torch.zeros(
+            self.num_layers * num_directions, batch, size, dtype=input.dtype, device=input.device
+        )  # fmt: skip
+
+
+class _SingleStateRNN(RNNBase):
+    """RNN and GRU: one hidden state h of shape (num_layers * num_directions, batch, hidden_size)."""
+
+    _tensor_word = ""
+
+    def forward(self, input, hx=None):
+        """(output, h_n): output (L, N, D*H) (or (N, L, D*H) with batch_first, (L, D*H) unbatched),
+        h_n (num_layers*D, N, H) (or (num_layers*D, H) unbatched)."""
+        input, is_batched, batch_dim = self._prepare(input, self._get_name(), self._tensor_word)
+        if hx is not None:
+            if not is_batched and hx.dim() != 2:
+                raise RuntimeError(f"For unbatched 2-D input, hx should also be 2-D but got {hx.dim()}-D tensor")
+            if is_batched and hx.dim() != 3:
+                raise RuntimeError(f"For batched 3-D input, hx should also be 3-D but got {hx.dim()}-D tensor")
+            if not is_batched:
+                hx = hx.unsqueeze(1)
+        else:
+            hx = self._zeros(input, self.hidden_size)
+        self.check_forward_args(input, hx, None)
+        output, (h_n,) = self._run(input, (hx,))
+        if not is_batched:
+            output = output.squeeze(batch_dim)
+            h_n = h_n.squeeze(1)
+        return output, h_n
+
+
+class RNN(_SingleStateRNN):
+    """Elman RNN: h_t = tanh(x_t W_ih^T + b_ih + h_{t-1} W_hh^T + b_hh) (or relu), stacked num_layers deep.
+
+    RNN(input_size, hidden_size, num_layers=1, nonlinearity='tanh', bias=True, batch_first=False, dropout=0.0,
+    bidirectional=False, device=None, dtype=None).
+    """
+
+    _tensor_word = " tensor"
+
+    def __init__(self, *args, **kwargs) -> None:
+        if "proj_size" in kwargs:
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        if len(args) > 3:
+            self.nonlinearity = args[3]
+            args = args[:3] + args[4:]
+        else:
+            self.nonlinearity = kwargs.pop("nonlinearity", "tanh")
+        if self.nonlinearity == "tanh":
+            mode = "RNN_TANH"
+        elif self.nonlinearity == "relu":
+            mode = "RNN_RELU"
+        else:
+            raise ValueError(f"Unknown nonlinearity '{self.nonlinearity}'. Select from 'tanh' or 'relu'.")
+        super().__init__(mode, *args, **kwargs)
+
+
+class GRU(_SingleStateRNN):
+    """Gated recurrent unit: r, z, n gates; h_t = (1 - z_t) * n_t + z_t * h_{t-1}, stacked num_layers deep.
+
+    GRU(input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0, bidirectional=False,
+    device=None, dtype=None).
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        if "proj_size" in kwargs:
+            raise ValueError("proj_size argument is only supported for LSTM, not RNN or GRU")
+        super().__init__("GRU", *args, **kwargs)
+
+
+class LSTM(RNNBase):
+    """Long short-term memory: i, f, g, o gates; c_t = f*c + i*g, h_t = o * tanh(c_t) (projected by W_hr when
+    proj_size > 0), stacked num_layers deep.
+
+    LSTM(input_size, hidden_size, num_layers=1, bias=True, batch_first=False, dropout=0.0, bidirectional=False,
+    proj_size=0, device=None, dtype=None).
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__("LSTM", *args, **kwargs)
+
+    def get_expected_cell_size(self, input, batch_sizes) -> tuple[int, int, int]:
+        """(num_layers * num_directions, batch, hidden_size): c is never projected."""
+        if batch_sizes is not None:
+            mini_batch = int(batch_sizes[0])
+        else:
+            mini_batch = input.size(0) if self.batch_first else input.size(1)
+        num_directions = 2 if self.bidirectional else 1
+        return (self.num_layers * num_directions, mini_batch, self.hidden_size)
+
+    def check_forward_args(self, input, hidden, batch_sizes) -> None:
+        """Checks the input, h0 and c0."""
+        self.check_input(input, batch_sizes)
+        self.check_hidden_size(
+            hidden[0], self.get_expected_hidden_size(input, batch_sizes), "Expected hidden[0] size {}, got {}"
+        )
+        self.check_hidden_size(
+            hidden[1], self.get_expected_cell_size(input, batch_sizes), "Expected hidden[1] size {}, got {}"
+        )
+
+    def permute_hidden(self, hx, permutation):
+        """(h, c) reordered along the batch dimension (identity when permutation is None)."""
+        if permutation is None:
+            return hx
+        return hx[0].index_select(1, permutation), hx[1].index_select(1, permutation)
+
+    def forward(self, input, hx=None):
+        """(output, (h_n, c_n)): output (L, N, D*H_out), h_n (num_layers*D, N, H_out), c_n (num_layers*D, N, H)
+        with H_out = proj_size or hidden_size (batch dimension dropped for unbatched input)."""
+        input, is_batched, batch_dim = self._prepare(input, "LSTM")
+        if hx is None:
+            real_hidden_size = self.proj_size if self.proj_size > 0 else self.hidden_size
+            hx = (self._zeros(input, real_hidden_size), self._zeros(input, self.hidden_size))
+        else:
+            if is_batched:
+                if hx[0].dim() != 3 or hx[1].dim() != 3:
+                    raise RuntimeError(
+                        "For batched 3-D input, hx and cx should also be 3-D but got "
+                        f"({hx[0].dim()}-D, {hx[1].dim()}-D) tensors"
+                    )
+            else:
+                if hx[0].dim() != 2 or hx[1].dim() != 2:
+                    raise RuntimeError(
+                        "For unbatched 2-D input, hx and cx should also be 2-D but got "
+                        f"({hx[0].dim()}-D, {hx[1].dim()}-D) tensors"
+                    )
+                hx = (hx[0].unsqueeze(1), hx[1].unsqueeze(1))
+        self.check_forward_args(input, hx, None)
+        output, (h_n, c_n) = self._run(input, tuple(hx))
+        if not is_batched:
+            output = output.squeeze(batch_dim)
+            h_n, c_n = h_n.squeeze(1), c_n.squeeze(1)
+        return output, (h_n, c_n)
+
+
+# ---- single-step cells
+
+
+class RNNCellBase(Module):
+    """Base of the cells: weight_ih (num_chunks*hidden, input), weight_hh (num_chunks*hidden, hidden), bias_ih and
+    bias_hh (num_chunks*hidden,), all ~ U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))."""
+
+    __constants__ = ["input_size", "hidden_size", "bias"]
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool, num_chunks: int, device=None, dtype=None):
+        factory_kwargs = {"device": device, "dtype": dtype}
+        super().__init__()
+        self.input_size = input_size
+        self.hidden_size = hidden_size
+        self.bias = bias
+        self.weight_ih = Parameter(torch.empty((num_chunks * hidden_size, input_size), **factory_kwargs))
+        self.weight_hh = Parameter(torch.empty((num_chunks * hidden_size, hidden_size), **factory_kwargs))
+        if bias:
+            self.bias_ih = Parameter(torch.empty(num_chunks * hidden_size, **factory_kwargs))
+            self.bias_hh = Parameter(torch.empty(num_chunks * hidden_size, **factory_kwargs))
+        else:
+            self.register_parameter("bias_ih", None)
+            self.register_parameter("bias_hh", None)
+        self.reset_parameters()
+
+    def extra_repr(self) -> str:
+        s = "{input_size}, {hidden_size}"
+        if "bias" in self.__dict__ and self.bias is not True:
+            s += ", bias={bias}"
+        if "nonlinearity" in self.__dict__ and self.nonlinearity != "tanh":
+            s += ", nonlinearity={nonlinearity}"
+        return s.format(**self.__dict__)
+
+    def reset_parameters(self) -> None:
+        """Every parameter ~ U(-1/sqrt(hidden_size), 1/sqrt(hidden_size))."""
+        stdv = 1.0 / math.sqrt(self.hidden_size) if self.hidden_size > 0 else 0
+        for weight in self.parameters():
+            init.uniform_(weight, -stdv, stdv)
+
+    def _check_rank(self, input, hx, hidden_word: str = "hidden") -> None:
+        name = self._get_name()
+        if input.dim() not in (1, 2):
+            raise ValueError(f"{name}: Expected input to be 1D or 2D, got {input.dim()}D instead")
+        for word, value in hx:
+            if value.dim() not in (1, 2):
+                raise ValueError(f"{name}: Expected {word} to be 1D or 2D, got {value.dim()}D instead")
+
+    def _check_sizes(self, input, hiddens) -> None:
+        """PyTorch's cell checks: the input's feature size, then each hidden state's batch and feature size."""
+        if input.size(1) != self.input_size:
+            raise RuntimeError(
+                f"input has inconsistent input_size: got {input.size(1)} expected {self.input_size}"
+            )  # fmt: skip
+        for k, h in enumerate(hiddens):
+            if input.size(0) != h.size(0):
+                raise RuntimeError(f"Input batch size {input.size(0)} doesn't match hidden{k} batch size {h.size(0)}")
+            if h.size(1) != self.hidden_size:
+                raise RuntimeError(
+                    f"hidden{k} has inconsistent hidden_size: got {h.size(1)}, expected {self.hidden_size}"
+                )
+
+    def _zeros(self, input):
+        return torch.zeros(input.size(0), self.hidden_size, dtype=input.dtype, device=input.device)
+
+
+class RNNCell(RNNCellBase):
+    """One Elman step: h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh) (or relu)."""
+
+    __constants__ = ["input_size", "hidden_size", "bias", "nonlinearity"]
+
+    def __init__(
+        self, input_size: int, hidden_size: int, bias: bool = True, nonlinearity: str = "tanh", device=None,
+        dtype=None,
+    ) -> None:  # fmt: skip
+        super().__init__(input_size, hidden_size, bias, num_chunks=1, device=device, dtype=dtype)
+        self.nonlinearity = nonlinearity
+
+    def forward(self, input, hx=None):
+        """h' of shape (N, hidden_size), or (hidden_size,) for unbatched input."""
+        self._check_rank(input, [] if hx is None else [("hidden", hx)])
+        is_batched = input.dim() == 2
+        if not is_batched:
+            input = input.unsqueeze(0)
+        hx = self._zeros(input) if hx is None else (hx if is_batched else hx.unsqueeze(0))
+        if self.nonlinearity not in ("tanh", "relu"):
+            raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
+        self._check_sizes(input, [hx])
+        ret = _rnn_step(F.linear(input, self.weight_ih, self.bias_ih), hx, self.weight_hh, self.bias_hh,
+                        self.nonlinearity)  # fmt: skip
+        return ret if is_batched else ret.squeeze(0)
+
+
+class LSTMCell(RNNCellBase):
+    """One LSTM step: (h', c') from (h, c) with gates i, f, g, o."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device=None, dtype=None) -> None:
+        super().__init__(input_size, hidden_size, bias, num_chunks=4, device=device, dtype=dtype)
+
+    def forward(self, input, hx=None):
+        """(h', c'), each (N, hidden_size), or (hidden_size,) for unbatched input."""
+        self._check_rank(input, [] if hx is None else [(f"hx[{k}]", v) for k, v in enumerate(hx)])
+        is_batched = input.dim() == 2
+        if not is_batched:
+            input = input.unsqueeze(0)
+        if hx is None:
+            zeros = self._zeros(input)
+            hx = (zeros, zeros)
+        else:
+            hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0)) if not is_batched else hx
+        self._check_sizes(input, hx)
+        h, c = _lstm_step(F.linear(input, self.weight_ih, self.bias_ih), hx[0], hx[1], self.weight_hh, self.bias_hh)
+        return (h, c) if is_batched else (h.squeeze(0), c.squeeze(0))
+
+
+class GRUCell(RNNCellBase):
+    """One GRU step: h' = (1 - z) * n + z * h with gates r, z, n."""
+
+    def __init__(self, input_size: int, hidden_size: int, bias: bool = True, device=None, dtype=None) -> None:
+        super().__init__(input_size, hidden_size, bias, num_chunks=3, device=device, dtype=dtype)
+
+    def forward(self, input, hx=None):
+        """h' of shape (N, hidden_size), or (hidden_size,) for unbatched input."""
+        self._check_rank(input, [] if hx is None else [("hidden", hx)])
+        is_batched = input.dim() == 2
+        if not is_batched:
+            input = input.unsqueeze(0)
+        hx = self._zeros(input) if hx is None else (hx if is_batched else hx.unsqueeze(0))
+        self._check_sizes(input, [hx])
+        ret = _gru_step(F.linear(input, self.weight_ih, self.bias_ih), hx, self.weight_hh, self.bias_hh)
+        return ret if is_batched else ret.squeeze(0)
