@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 
 import torch
+import torch.nn.functional as F
 
 F64, F32, F16, BF16 = torch.float64, torch.float32, torch.float16, torch.bfloat16
 I64, I32, I16, I8, U8 = torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8
@@ -644,4 +645,53 @@ op_db: list[OpInfo] = [
         broadcast_shapes=((3, 1, 4), (2, 1)),
         rhs_domain=(-1, 1),
     ),
+    # torch.nn.functional's activations (the THNN/THCUNN kernels and their fused backward)
+    *(
+        OpInfo(name, fn, ref=ref, dtypes=FLOATING, away_from=kinks, **GRAD)
+        for name, fn, ref, kinks in (
+            ("F.gelu", lambda x: F.gelu(x), lambda x: x * 0.5 * (1 + _np_erf(x / math.sqrt(2))), ()),
+            (
+                "F.gelu_tanh",
+                lambda x: F.gelu(x, approximate="tanh"),
+                lambda x: 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x**3))),
+                (),
+            ),
+            ("F.silu", F.silu, lambda x: x / (1 + np.exp(-x)), ()),
+            ("F.elu", lambda x: F.elu(x, 1.5), lambda x: np.where(x > 0, x, 1.5 * np.expm1(x)), (0.0,)),
+            (
+                "F.selu",
+                F.selu,
+                lambda x: 1.0507009873554805 * np.where(x > 0, x, 1.6732632423543772 * np.expm1(x)),
+                (0.0,),
+            ),
+            ("F.celu", lambda x: F.celu(x, 2.0), lambda x: np.where(x > 0, x, 2.0 * np.expm1(x / 2.0)), (0.0,)),
+            ("F.leaky_relu", lambda x: F.leaky_relu(x, 0.2), lambda x: np.where(x > 0, x, 0.2 * x), (0.0,)),
+            ("F.hardtanh", lambda x: F.hardtanh(x, -2.0, 1.5), lambda x: np.clip(x, -2.0, 1.5), (-2.0, 1.5)),
+            ("F.relu6", lambda x: F.relu6(x * 3), lambda x: np.clip(x * 3, 0, 6), (0.0, 2.0)),
+            ("F.hardswish", F.hardswish, lambda x: x * np.clip(x + 3, 0, 6) / 6, (-3.0, 3.0)),
+            ("F.hardsigmoid", F.hardsigmoid, lambda x: np.clip(x + 3, 0, 6) / 6, (-3.0, 3.0)),
+            (
+                "F.softplus",
+                lambda x: F.softplus(x, 2.0, 3.0),
+                lambda x: np.where(2 * x > 3, x, np.log1p(np.exp(2 * x)) / 2),
+                (1.5,),
+            ),
+            ("F.mish", F.mish, lambda x: x * np.tanh(np.log1p(np.exp(x))), ()),
+            ("F.logsigmoid", F.logsigmoid, lambda x: -np.log1p(np.exp(-x)), ()),
+        )
+    ),
+    OpInfo(
+        "F.layer_norm",
+        lambda x, w, b: F.layer_norm(x, [4], w, b),
+        ref=lambda x, w, b: (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-5) * w + b,
+        dtypes=FLOATS,
+        shapes=((3, 4), (4,), (4,)),
+        layouts=("contiguous", "transposed"),
+        **GRAD,
+    ),
 ]
+
+
+def _np_erf(x: np.ndarray) -> np.ndarray:
+    """erf elementwise (NumPy has none; math.erf per element)."""
+    return np.vectorize(math.erf)(x)
