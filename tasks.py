@@ -200,13 +200,19 @@ def smoke(c):
 
 
 @task(
-    help={"only": "comma-separated dev-loop rows to run (default: all)", "ops": "op timings vs NumPy/upstream instead"}
+    help={
+        "only": "comma-separated dev-loop rows to run (default: all)",
+        "ops": "op timings vs NumPy/upstream instead",
+        "autograd": "backward timings vs upstream instead",
+        "nn": "NN layer and training-step timings vs upstream instead",
+    }
 )
-def bench(c, only="", ops=False, autograd=False):
+def bench(c, only="", ops=False, autograd=False, nn=False):
     """The dev-loop table (bench/devloop.py, each step next to its floor); --ops: op timings (bench/ops.py);
-    --autograd: backward timings (bench/autograd.py). Op and autograd rows are ratios to upstream PyTorch."""
-    if ops or autograd:
+    --autograd: backward timings (bench/autograd.py); --nn: conv, softmax, layer_norm and training steps
+    (bench/nn.py). Op, autograd and NN rows are ratios to upstream PyTorch."""
+    if ops or autograd or nn:
         develop(c)
-        _run([sys.executable, str(ROOT / "bench" / f"{'ops' if ops else 'autograd'}.py")])
+        _run([sys.executable, str(ROOT / "bench" / f"{'ops' if ops else 'autograd' if autograd else 'nn'}.py")])
     else:
         _run([sys.executable, str(ROOT / "bench" / "devloop.py"), *(["--only", only] if only else [])])
