@@ -109,7 +109,11 @@ def paired(ours, floor, repeat: int) -> tuple[float, float, float]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", default="", help="comma-separated rows: cold,warm,noop,edit-TH,edit-THC,op,python,nox")
+    ap.add_argument(
+        "--only",
+        default="",
+        help="comma-separated rows: cold,warm,noop,edit-TH,edit-THC,edit-THNN,edit-THCUNN,op,python,nox",
+    )
     ap.add_argument("--repeat", type=int, default=3, help="repetitions of the quick rows (median)")
     ap.add_argument("--keep", action="store_true", help="keep the scratch tree")
     args = ap.parse_args()
@@ -169,8 +173,13 @@ def measure(args: argparse.Namespace) -> int:
             args.repeat,
         )
         rows.append(("no-op `invoke develop`", ours, floor, "invoke start + ninja no-op", "", over))
-    for lib, src in (("TH", "aten/src/TH/ops/Fill.cpp"), ("THC", "aten/src/THC/ReduceSumProdKernels.cu")):
-        if not want(f"edit-{lib}") or (lib == "THC" and not cuda):
+    for lib, src in (
+        ("TH", "aten/src/TH/ops/Fill.cpp"),
+        ("THC", "aten/src/THC/ReduceSumProdKernels.cu"),
+        ("THNN", "aten/src/THNN/cpu/SoftmaxKernels.cpp"),
+        ("THCUNN", "aten/src/THCUNN/SoftmaxKernels.cu"),
+    ):
+        if not want(f"edit-{lib}") or (lib in ("THC", "THCUNN") and not cuda):
             continue
 
         def edit_rebuild(lib=lib, src=src):
