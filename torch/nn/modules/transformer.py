@@ -20,7 +20,13 @@ from torch.nn.modules.linear import Linear
 from torch.nn.modules.module import Module
 from torch.nn.modules.normalization import LayerNorm
 
-__all__ = ["Transformer", "TransformerDecoder", "TransformerDecoderLayer", "TransformerEncoder", "TransformerEncoderLayer"]
+__all__ = [
+    "Transformer",
+    "TransformerDecoder",
+    "TransformerDecoderLayer",
+    "TransformerEncoder",
+    "TransformerEncoderLayer",
+]
 
 
 def _generate_square_subsequent_mask(sz: int, device=None, dtype=None):
@@ -70,9 +76,16 @@ def _canonical_mask(mask, mask_name: str, other_type, other_name: str, target_ty
     return mask
 
 
+def _is_native_function(value) -> bool:
+    """Whether value is a function of torch._C (a nanobind function, e.g. activation=torch.tanh)."""
+    return type(value).__module__ == "nanobind" and type(value).__name__ == "nb_func"
+
+
 def _get_clones(module, n: int):
-    """A ModuleList of n independent deep copies of module."""
-    return ModuleList([copy.deepcopy(module) for _ in range(n)])
+    """A ModuleList of n independent deep copies of module. Functions of torch._C held as attributes are shared,
+    as deepcopy shares builtin functions (nanobind's functions cannot be deep-copied themselves)."""
+    shared = {id(v): v for m in module.modules() for v in vars(m).values() if _is_native_function(v)}
+    return ModuleList([copy.deepcopy(module, dict(shared)) for _ in range(n)])
 
 
 def _get_activation_fn(activation: str):
@@ -82,6 +95,28 @@ def _get_activation_fn(activation: str):
     if activation == "gelu":
         return F.gelu
     raise RuntimeError(f"activation should be relu/gelu, not {activation}")
+
+
+def _why_not_sparsity_fast_path(encoder_layer) -> str:
+    """Upstream's reason (empty if none) why a TransformerEncoder of encoder_layer cannot use nested tensors."""
+    name = "encoder_layer"
+    if not isinstance(encoder_layer, TransformerEncoderLayer):
+        return f"{name} was not TransformerEncoderLayer"
+    if encoder_layer.norm_first:
+        return f"{name}.norm_first was True"
+    if not encoder_layer.self_attn.batch_first:
+        return f"{name}.self_attn.batch_first was not True(use batch_first for better inference performance)"
+    if not encoder_layer.self_attn._qkv_same_embed_dim:
+        return f"{name}.self_attn._qkv_same_embed_dim was not True"
+    if encoder_layer.self_attn.in_proj_bias is None:
+        return f"{name}.self_attn was passed bias=False"
+    if not encoder_layer.activation_relu_or_gelu:
+        return f"{name}.activation_relu_or_gelu was not True"
+    if encoder_layer.norm1.eps != encoder_layer.norm2.eps:
+        return f"{name}.norm1.eps was not equal to {name}.norm2.eps"
+    if encoder_layer.self_attn.num_heads % 2 == 1:
+        return f"{name}.self_attn.num_heads is odd"
+    return ""
 
 
 class TransformerEncoderLayer(Module):
@@ -241,9 +276,16 @@ class TransformerEncoder(Module):
         self.num_layers = num_layers
         self.norm = norm
         self.enable_nested_tensor = enable_nested_tensor
-        # There is no nested-tensor fast path here; the flag is kept (False) for API compatibility.
-        self.use_nested_tensor = False
+        # Upstream's flag for its nested-tensor fast path, with its warning; this library always takes the
+        # reference path, which gives the same values.
+        self.use_nested_tensor = enable_nested_tensor
         self.mask_check = mask_check
+        why_not = _why_not_sparsity_fast_path(encoder_layer)
+        if enable_nested_tensor and why_not:
+            warnings.warn(
+                f"enable_nested_tensor is True, but self.use_nested_tensor is False because {why_not}", stacklevel=2
+            )
+            self.use_nested_tensor = False
 
     def forward(self, src, mask=None, src_key_padding_mask=None, is_causal=None):
         """src through every layer (then norm); is_causal=None detects a causal `mask`."""
