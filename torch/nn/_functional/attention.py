@@ -89,6 +89,10 @@ def multi_head_attention_forward(
     q = linear(query, w_q, b_q)
     k = linear(key, w_k, b_k)
     v = linear(value, w_v, b_v)
+    # nn.MultiheadAttention's bool attn_mask marks what may NOT be attended (True = masked out), the opposite
+    # of scaled_dot_product_attention's
+    if attn_mask is not None and attn_mask.dtype == torch.bool:
+        attn_mask = attn_mask.logical_not()
     attn_mask = _mask_to_float(attn_mask, q.dtype)
     if attn_mask is not None and attn_mask.dim() == 2:
         if list(attn_mask.shape) != [tgt_len, src_len]:
