@@ -8,6 +8,8 @@ torch/_tensor_str.py, the autograd API in torch/autograd/tensor_api.py.
 
 from __future__ import annotations
 
+import copyreg
+
 import torch
 from torch import _C
 from torch._C import Tensor
@@ -19,6 +21,28 @@ def host_values(t: Tensor):
     """The values of `t` as a NumPy array in host memory (bfloat16, which NumPy lacks, as float32)."""
     t = t.detach().cpu()
     return (t.float() if BY_DTYPE[t.dtype].numpy is None else t).numpy()
+
+
+# ---- the bound functions (torch.tanh, torch._C._nn.gelu, Tensor.add) pickle and deep-copy by reference, as
+# builtin functions do (a module holding torch.tanh, e.g. a TransformerEncoderLayer's activation, deep-copies)
+
+
+def _function_by_path(path: str):
+    """The torch function or Tensor method named by `path` ("torch._C._nn.gelu", "torch.Tensor.add")."""
+    obj = torch
+    for part in path.split(".")[1:]:
+        obj = getattr(obj, part)
+    return obj
+
+
+def _reduce_function(f):
+    qualname = getattr(f, "__qualname__", f.__name__)
+    owner = "torch" if qualname.startswith("Tensor.") else f.__module__
+    return _function_by_path, (f"{owner}.{qualname}",)
+
+
+copyreg.pickle(type(_C.tanh), _reduce_function)
+copyreg.pickle(type(Tensor.add), _reduce_function)
 
 
 # ---- operators: the C++ methods take tensors and Python numbers
