@@ -7,7 +7,7 @@ import numpy as np
 
 import torch
 from torch._C import Tensor, empty, ones, zeros
-from torch._dtypes import FROM_NUMPY, TO_NUMPY
+from torch._dtypes import BY_LEGACY_TYPE, FROM_NUMPY, TO_NUMPY
 from torch._registry import register
 
 _FROM_NUMPY_KINDS = "biuf"
@@ -223,3 +223,43 @@ def _new_full(self: Tensor, size, fill_value, *, dtype=None, device=None, requir
         device=self.device if device is None else device,
         requires_grad=requires_grad,
     )
+
+
+def _legacy_tensor(*args, dtype=None, device=None) -> Tensor:
+    """PyTorch's legacy constructor (torch.Tensor(...), torch.FloatTensor(...)): no argument, an empty tensor;
+    ints or a torch.Size, an uninitialized tensor of that size; a tensor, an alias of it (of `dtype` only, if
+    given); anything else, its data. `dtype` defaults to the default dtype."""
+    if len(args) == 1 and isinstance(args[0], Tensor):  # torch.Tensor(t) aliases any t; FloatTensor(t) a float t
+        if dtype is not None and args[0].dtype != dtype:
+            raise TypeError(f"expected {dtype} (got {args[0].dtype})")
+        return args[0].detach()
+    dtype = dtype or torch.get_default_dtype()
+    if not args:
+        return empty(0, dtype=dtype, device=device)
+    if all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+        return empty(list(args), dtype=dtype, device=device)
+    if len(args) == 1 and isinstance(args[0], torch.Size):
+        return empty(list(args[0]), dtype=dtype, device=device)
+    if len(args) != 1:
+        raise TypeError(f"new(): invalid data type '{type(args[0]).__name__}'")
+    return tensor(args[0], dtype=dtype, device=device)
+
+
+class _LegacyTensorType(type):
+    """The type of torch.FloatTensor, torch.LongTensor ...: calling one is the legacy constructor of its dtype,
+    and isinstance(t, torch.FloatTensor) asks whether t is a CPU float32 tensor, as in PyTorch."""
+
+    def __instancecheck__(cls, obj) -> bool:
+        return isinstance(obj, Tensor) and obj.dtype == cls.dtype and obj.device.type == "cpu"
+
+    def __call__(cls, *args, device=None):
+        return _legacy_tensor(*args, dtype=cls.dtype, device=device)
+
+
+for _row in BY_LEGACY_TYPE.values():
+    register(
+        _LegacyTensorType(
+            _row.legacy_type, (), {"dtype": _row.dtype, "__doc__": f"PyTorch's legacy {_row.legacy_type} type."}
+        )
+    )
+del _row

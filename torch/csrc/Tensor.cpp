@@ -73,6 +73,13 @@ th::IntList int_list_from_args(const nb::args& args, const char* fn, const char*
 
 nb::handle bind_tensor(nb::module_& m) {
   nb::class_<th::Tensor> cls(m, "Tensor", nb::dynamic_attr(), nb::is_weak_referenceable());
+  // The legacy constructor: torch.Tensor() (empty), torch.Tensor(*sizes) or torch.Tensor(torch.Size) (an
+  // uninitialized tensor), torch.Tensor(sequence) (its data), torch.Tensor(tensor) (an alias), all of the
+  // default dtype; device= picks the device. The Python layer (torch._refs.creation) does the work.
+  cls.def("__init__", [](th::Tensor* self, nb::args args, nb::kwargs kwargs) {
+    nb::object t = nb::module_::import_("torch._refs.creation").attr("_legacy_tensor")(*args, **kwargs);
+    new (self) th::Tensor(nb::cast<th::Tensor>(t));
+  });
   cls.def_prop_ro("shape", [](const th::Tensor& t) { return make_size(t.sizes()); })
       .def("size", [](const th::Tensor& t) { return make_size(t.sizes()); })
       .def(
