@@ -38,6 +38,18 @@ std::tuple<Tensor, Tensor> _nll_loss_forward(const Tensor& self, const Tensor& t
 Tensor _nll_loss_backward(const Tensor& grad_output, const Tensor& self, const Tensor& target,
                           const std::optional<Tensor>& weight, int64_t reduction, int64_t ignore_index,
                           const Tensor& total_weight);
+/// Batch norm of [N, C, *] per channel: with use_input_stats the batch's mean and (biased) var, else the
+/// given mean / var: (output, save_mean, save_var), the statistics used (float32 for 16-bit input).
+std::tuple<Tensor, Tensor, Tensor> _batch_norm(const Tensor& input, const std::optional<Tensor>& weight,
+                                               const std::optional<Tensor>& bias,
+                                               const std::optional<Tensor>& mean,
+                                               const std::optional<Tensor>& var, bool use_input_stats,
+                                               double eps);
+/// Gradients of _batch_norm: (grad_input, grad_weight, grad_bias).
+std::tuple<Tensor, Tensor, Tensor> _batch_norm_backward(const Tensor& grad_out, const Tensor& input,
+                                                        const std::optional<Tensor>& weight,
+                                                        const Tensor& save_mean, const Tensor& save_var,
+                                                        bool use_input_stats, double eps);
 /// Layer norm over the trailing normalized_shape dims: (output, mean, rstd), mean and rstd shaped like
 /// input with the normalized dims 1 (float32 for 16-bit input).
 std::tuple<Tensor, Tensor, Tensor> _layer_norm(const Tensor& input, const IntList& normalized_shape,

@@ -33,23 +33,14 @@ def batch_norm(
     for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight), ("bias", bias)):
         if t is not None and t.numel() != c:
             raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
-    shape = _channel_shape(input)
-    dims = [0] + list(range(2, input.dim()))
-    if training or running_mean is None or running_var is None:
-        mean = input.mean(dims)
-        var = input.var(dims, unbiased=False)
-        if training and running_mean is not None and running_var is not None:
-            n = input.numel() // c
-            with torch.no_grad():
-                running_mean.mul_(1 - momentum).add_(mean.detach() * momentum)
-                running_var.mul_(1 - momentum).add_(var.detach() * (momentum * n / max(n - 1, 1)))
-    else:
-        mean, var = running_mean, running_var
-    out = (input - mean.reshape(shape)) * torch.rsqrt(var.reshape(shape) + eps)
-    if weight is not None:
-        out = out * weight.reshape(shape)
-    if bias is not None:
-        out = out + bias.reshape(shape)
+    # the THNN/THCUNN kernel: the batch's statistics (returned, for the running update) or the running ones
+    use_input_stats = training or running_mean is None or running_var is None
+    out, mean, var = torch._batch_norm(input, weight, bias, running_mean, running_var, use_input_stats, eps)
+    if training and running_mean is not None and running_var is not None:
+        n = input.numel() // c
+        with torch.no_grad():
+            running_mean.mul_(1 - momentum).add_(mean.to(running_mean.dtype) * momentum)
+            running_var.mul_(1 - momentum).add_(var.to(running_var.dtype) * (momentum * n / max(n - 1, 1)))
     return out
 
 

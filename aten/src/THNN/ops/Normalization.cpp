@@ -1,7 +1,10 @@
-// Entry points of the normalization family: layer_norm forward and backward (upstream's native_layer_norm
-// and native_layer_norm_backward, here _layer_norm / _layer_norm_backward) over the trailing
-// normalized_shape dims; torch.nn.functional.layer_norm calls them. group_norm and instance_norm reshape
-// onto the same rows in torch.nn.functional.
+// Entry points of the normalization family: batch_norm forward and backward (_batch_norm: batch or given
+// statistics; torch.nn.functional.batch_norm updates the running ones), and layer_norm forward and backward
+// (upstream's native_layer_norm and native_layer_norm_backward, here _layer_norm / _layer_norm_backward) over
+// the trailing normalized_shape dims; torch.nn.functional.layer_norm calls them. group_norm and instance_norm
+// reshape onto the same rows in torch.nn.functional.
+#include <cmath>
+
 #include <TH/Functions.h>
 
 #include "../Functions.h"
@@ -11,6 +14,8 @@ namespace th {
 
 TH_DEFINE_STUB(layer_norm_fn, layer_norm_stub);
 TH_DEFINE_STUB(layer_norm_backward_fn, layer_norm_backward_stub);
+TH_DEFINE_STUB(batch_norm_fn, batch_norm_stub);
+TH_DEFINE_STUB(batch_norm_backward_fn, batch_norm_backward_stub);
 
 namespace {
 
@@ -94,6 +99,72 @@ std::tuple<Tensor, Tensor, Tensor> _layer_norm_backward(const Tensor& grad_out, 
   } else {
     if (dw.numel()) dw = zeros(dw.sizes(), dw.dtype(), dw.device());
     if (db.numel()) db = zeros(db.sizes(), db.dtype(), db.device());
+  }
+  return {dx, dw, db};
+}
+
+namespace {
+
+/// (N, C, L) of a batch-norm input [N, C, *] with PyTorch's checks of the per-channel tensors.
+std::tuple<int64_t, int64_t, int64_t> channels_of(const Tensor& input,
+                                                  std::initializer_list<const Tensor*> per_channel) {
+  TH_CHECK(input.dim() >= 2, "batch_norm: expected 2D or more input (got ", input.dim(), "D input)");
+  TH_CHECK(is_floating_point(input.dtype()), "\"batch_norm\" not implemented for '",
+           scalar_type_cpp_name(input.dtype()), "'");
+  const int64_t N = input.size(0), C = input.size(1);
+  for (const Tensor* t : per_channel)
+    TH_CHECK(!t->defined() || t->numel() == C, "batch_norm: expected ", C,
+             " elements per channel tensor, got ", t->numel());
+  return {N, C, N * C == 0 ? 0 : input.numel() / (N * C)};
+}
+
+Tensor optional(const std::optional<Tensor>& t) { return t && t->defined() ? *t : Tensor(); }
+
+}  // namespace
+
+std::tuple<Tensor, Tensor, Tensor> _batch_norm(const Tensor& input, const std::optional<Tensor>& weight,
+                                               const std::optional<Tensor>& bias,
+                                               const std::optional<Tensor>& mean,
+                                               const std::optional<Tensor>& var, bool use_input_stats,
+                                               double eps) {
+  const Tensor w = optional(weight), b = optional(bias), m = optional(mean), v = optional(var);
+  const auto [N, C, L] = channels_of(input, {&w, &b, &m, &v});
+  TH_CHECK(use_input_stats || (m.defined() && v.defined()),
+           "batch_norm: running_mean and running_var must be "
+           "defined when not using the input's statistics");
+  const Tensor x = contiguous(input);
+  const ScalarType stat = is_reduced_floating_point(x.dtype()) ? ScalarType::Float : x.dtype();
+  Tensor save_mean = use_input_stats ? empty_tensor({C}, stat, x.device()) : contiguous(to_dtype(m, stat));
+  Tensor save_var = use_input_stats ? empty_tensor({C}, stat, x.device()) : contiguous(to_dtype(v, stat));
+  Tensor y = empty_tensor(x.sizes(), x.dtype(), x.device());
+  if (use_input_stats && N * L == 0) {  // no elements: the statistics are nan, as upstream
+    save_mean = full({C}, Scalar(NAN), stat, x.device());
+    save_var = full({C}, Scalar(NAN), stat, x.device());
+  } else if (C > 0) {
+    batch_norm_stub[x.device().type](x, w.defined() ? contiguous(to_dtype(w, x.dtype())) : w,
+                                     b.defined() ? contiguous(to_dtype(b, x.dtype())) : b, save_mean,
+                                     save_var, use_input_stats, eps, y, N, C, L);
+  }
+  return {y, save_mean, save_var};
+}
+
+std::tuple<Tensor, Tensor, Tensor> _batch_norm_backward(const Tensor& grad_out, const Tensor& input,
+                                                        const std::optional<Tensor>& weight,
+                                                        const Tensor& save_mean, const Tensor& save_var,
+                                                        bool use_input_stats, double eps) {
+  const Tensor w = optional(weight);
+  const auto [N, C, L] = channels_of(input, {&w});
+  const Tensor x = contiguous(input), dy = contiguous(to_dtype(grad_out, x.dtype()));
+  Tensor dx = empty_tensor(x.sizes(), x.dtype(), x.device());
+  Tensor dw = empty_tensor({C}, x.dtype(), x.device()), db = empty_tensor({C}, x.dtype(), x.device());
+  if (C > 0 && N * L > 0) {
+    batch_norm_backward_stub[x.device().type](dy, x, contiguous(save_mean), contiguous(save_var),
+                                              w.defined() ? contiguous(to_dtype(w, x.dtype())) : w,
+                                              use_input_stats, eps, dx, dw, db, N, C, L);
+  } else {
+    dx = zeros(x.sizes(), x.dtype(), x.device());
+    dw = zeros({C}, x.dtype(), x.device());
+    db = zeros({C}, x.dtype(), x.device());
   }
   return {dx, dw, db};
 }
