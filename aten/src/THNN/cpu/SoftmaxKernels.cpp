@@ -140,8 +140,37 @@ void softmax_backward_columns(const T* g, const T* y, T* gi, int64_t outer, int6
                });
 }
 
+/// float rows along the last dim: the sum (vectorized), exp(y) vectorized for log_softmax, then one pass.
+void softmax_backward_rows_float(const float* g, const float* y, float* gi, int64_t rows, int64_t n,
+                                 bool log) {
+  const cpu::vec_unary_fn vexp = cpu::vec_unary();
+  const cpu::vec_reduce_fn vreduce = cpu::vec_reduce();
+  parallel_for(rows, std::max<int64_t>(1, kGrainSize / n), [&](int64_t begin, int64_t end) {
+    std::vector<float> buf(static_cast<size_t>(n));
+    for (int64_t r = begin; r < end; ++r) {
+      const float* gr = g + r * n;
+      const float* yr = y + r * n;
+      float* out = gi + r * n;
+      if (log) {
+        const float s = float(vreduce(VecReduce::Sum, gr, n));
+        vexp(VecUnary::Exp, yr, buf.data(), n);
+        for (int64_t k = 0; k < n; ++k) out[k] = gr[k] - buf[size_t(k)] * s;
+      } else {
+        for (int64_t k = 0; k < n; ++k) buf[size_t(k)] = gr[k] * yr[k];
+        const float s = float(vreduce(VecReduce::Sum, buf.data(), n));
+        for (int64_t k = 0; k < n; ++k) out[k] = yr[k] * (gr[k] - s);
+      }
+    }
+  });
+}
+
 void softmax_backward_kernel(const Tensor& grad, const Tensor& out, const Tensor& grad_in, int64_t outer,
                              int64_t n, int64_t inner, bool log) {
+  if (inner == 1 && out.dtype() == ScalarType::Float && cpu::vec_unary() && cpu::vec_reduce()) {
+    return softmax_backward_rows_float(reinterpret_cast<const float*>(grad.data_ptr()),
+                                       reinterpret_cast<const float*>(out.data_ptr()),
+                                       reinterpret_cast<float*>(grad_in.data_ptr()), outer, n, log);
+  }
   TH_DISPATCH_FLOATING_TYPES(out.dtype(), "softmax_backward_cpu", [&] {
     const auto* g = reinterpret_cast<const scalar_t*>(grad.data_ptr());
     const auto* y = reinterpret_cast<const scalar_t*>(out.data_ptr());
