@@ -5,8 +5,10 @@ from __future__ import annotations
 import torch
 from torch.optim.optimizer import (
     Optimizer,
+    _by_step,
     _check_fused,
     _check_fused_param,
+    _fusable,
     _get_value,
     _use_grad_for_differentiable,
 )
@@ -159,8 +161,20 @@ def _adam_update(
     maximize,
     decoupled_weight_decay,
 ) -> None:
-    """The Adam/AdamW update of one parameter group, over lists (multi-tensor)."""
+    """The Adam/AdamW update of one parameter group, over lists (multi-tensor): one fused kernel call per
+    step count where the group allows it (torch._fused_adam_, the same formula), this loop otherwise."""
     lr, beta1, beta2 = _get_value(lr), _get_value(beta1), _get_value(beta2)
+    if _fusable(params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs if amsgrad else []):
+        for step_t in steps:
+            step_t += 1
+        for step, idx in _by_step(steps).items():
+            pick = lambda lst, idx=idx: [lst[i] for i in idx]  # noqa: E731
+            torch._fused_adam_(
+                pick(params), pick(grads), pick(exp_avgs), pick(exp_avg_sqs),
+                pick(max_exp_avg_sqs) if amsgrad else [], float(lr), float(beta1), float(beta2),
+                float(_get_value(weight_decay)), float(eps), step, amsgrad, maximize, decoupled_weight_decay,
+            )  # fmt: skip
+        return
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
         exp_avg, exp_avg_sq, step_t = exp_avgs[i], exp_avg_sqs[i], steps[i]

@@ -55,6 +55,34 @@ def _get_value(x: Any) -> Any:
     return x.item() if isinstance(x, torch.Tensor) else x
 
 
+def _fusable(*lists) -> bool:
+    """Whether a group's update can take the fused kernels (torch._fused_adam_ / _fused_sgd_, one call for
+    the whole group): outside autograd, every tensor contiguous and floating, of one dtype and device."""
+    fused = getattr(torch, "_fused_adam_", None)  # this library's kernels (upstream names them otherwise)
+    if fused is None or torch.is_grad_enabled():
+        return False
+    first = next((t for ts in lists for t in ts), None)
+    if first is None:
+        return False
+    return all(
+        isinstance(t, torch.Tensor)
+        and t.dtype == first.dtype
+        and t.device == first.device
+        and t.dtype.is_floating_point
+        and t.is_contiguous()
+        for ts in lists
+        for t in ts
+    )
+
+
+def _by_step(steps: list) -> dict:
+    """{step count: [indices]}: the parameters of a group that share a step count (one fused call each)."""
+    groups: dict = {}
+    for i, s in enumerate(steps):
+        groups.setdefault(float(_get_value(s)), []).append(i)
+    return groups
+
+
 def _check_lr(lr: Any) -> None:
     """PyTorch's checks of a learning rate: a 1-element tensor or a non-negative number."""
     if isinstance(lr, torch.Tensor) and lr.numel() != 1:

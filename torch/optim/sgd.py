@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 import torch
-from torch.optim.optimizer import Optimizer, _check_fused, _check_fused_param, _get_value, _use_grad_for_differentiable
+from torch.optim.optimizer import (
+    Optimizer,
+    _check_fused,
+    _check_fused_param,
+    _fusable,
+    _get_value,
+    _use_grad_for_differentiable,
+)
 
 __all__ = ["SGD"]
 
@@ -100,6 +107,15 @@ def _sgd_update(params, grads, momentum_buffers, *, weight_decay, momentum, lr, 
     parameter's buffer or None (a new buffer is stored in its place)."""
     lr = _get_value(lr)
     weight_decay = _get_value(weight_decay)
+    if (momentum == 0 or all(b is not None for b in momentum_buffers)) and _fusable(
+        params, grads, momentum_buffers if momentum != 0 else []
+    ):  # one fused kernel call for the group (torch._fused_sgd_, the same formula); the first momentum step
+        # (buffers made from the gradient) takes the loop
+        torch._fused_sgd_(
+            params, grads, momentum_buffers if momentum != 0 else [], float(lr), float(momentum), float(dampening),
+            float(weight_decay), nesterov, maximize,
+        )  # fmt: skip
+        return
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
         if weight_decay != 0:

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <vector>
 
 namespace th {
 
@@ -111,5 +112,16 @@ Tensor _avg_pool_nd(const Tensor& self, int64_t dims, const IntList& kernel_size
 Tensor _avg_pool_nd_backward(const Tensor& grad_output, const Tensor& self, int64_t dims,
                              const IntList& kernel_size, const IntList& stride, const IntList& padding,
                              bool ceil_mode, bool count_include_pad, std::optional<int64_t> divisor_override);
+/// One Adam (AdamW with decoupled_weight_decay) step of a parameter group, in place: params, exp_avgs,
+/// exp_avg_sqs and (amsgrad) max_exp_avg_sqs are updated; `step` is the step count after this step.
+std::vector<Tensor> _fused_adam_(const std::vector<Tensor>& params, const std::vector<Tensor>& grads,
+                                 const std::vector<Tensor>& exp_avgs, const std::vector<Tensor>& exp_avg_sqs,
+                                 const std::vector<Tensor>& max_exp_avg_sqs, double lr, double beta1,
+                                 double beta2, double weight_decay, double eps, double step, bool amsgrad,
+                                 bool maximize, bool decoupled_weight_decay);
+/// One SGD step of a parameter group, in place (params and, with momentum, the existing momentum buffers).
+std::vector<Tensor> _fused_sgd_(const std::vector<Tensor>& params, const std::vector<Tensor>& grads,
+                                const std::vector<Tensor>& momentum_buffers, double lr, double momentum,
+                                double dampening, double weight_decay, bool nesterov, bool maximize);
 
 }  // namespace th
