@@ -19,11 +19,19 @@ void max_pool_kernel(const Tensor& x, const Tensor& out, const Tensor& indices, 
     const auto* src = reinterpret_cast<const scalar_t*>(x.data_ptr());
     auto* dst = reinterpret_cast<scalar_t*>(out.data_ptr());
     auto* idx = reinterpret_cast<int64_t*>(indices.data_ptr());
-    parallel_for(P * L, std::max<int64_t>(1, kGrainSize / g.kernel_numel()), [&](int64_t begin, int64_t end) {
-      for (int64_t i = begin; i < end; ++i)
-        math::max_pool_window(src + (i / L) * I, g, i % L, dst[i], idx[i]);
-    });
+    // a row of outputs (plane p, od, oh) at a time: no division per output
+    const int64_t rows = P * g.out[0] * g.out[1], W = g.out[2];
+    parallel_for(
+        rows, std::max<int64_t>(1, kGrainSize / (g.kernel_numel() * W)), [&](int64_t begin, int64_t end) {
+          for (int64_t r = begin; r < end; ++r) {
+            const int64_t p = r / (g.out[0] * g.out[1]), od = (r / g.out[1]) % g.out[0], oh = r % g.out[1];
+            const scalar_t* plane = src + p * I;
+            for (int64_t ow = 0; ow < W; ++ow)
+              math::max_pool_window(plane, g, od, oh, ow, dst[r * W + ow], idx[r * W + ow]);
+          }
+        });
   });
+  (void)L;
 }
 
 void max_pool_backward_kernel(const Tensor& grad_out, const Tensor& indices, const Tensor& grad_x,

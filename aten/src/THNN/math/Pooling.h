@@ -18,13 +18,12 @@ TH_HOST_DEVICE inline void window_along(const ConvGeometry& g, int d, int64_t o,
   end = start + (g.k[d] - 1) * g.dil[d] + 1;
 }
 
-/// max over the window of output `o` (a flat output position) of the plane; `index` gets the flat input
-/// position of the max (the first one; a NaN wins, the last NaN's position, as in PyTorch).
+/// max over the window of output position (od, oh, ow) of the plane; `index` gets the flat input position of
+/// the max (the first one; a NaN wins, the last NaN's position, as in PyTorch).
 template <typename T>
-TH_HOST_DEVICE void max_pool_window(const T* plane, const ConvGeometry& g, int64_t o, T& best,
-                                    int64_t& index) {
+TH_HOST_DEVICE void max_pool_window(const T* plane, const ConvGeometry& g, int64_t od, int64_t oh, int64_t ow,
+                                    T& best, int64_t& index) {
   using A = opmath_t<T>;
-  const int64_t ow = o % g.out[2], oh = (o / g.out[2]) % g.out[1], od = o / (g.out[2] * g.out[1]);
   A m = -INFINITY;
   int64_t at = -1;
   for (int64_t kd = 0; kd < g.k[0]; ++kd) {
@@ -33,20 +32,27 @@ TH_HOST_DEVICE void max_pool_window(const T* plane, const ConvGeometry& g, int64
     for (int64_t kh = 0; kh < g.k[1]; ++kh) {
       const int64_t h = oh * g.stride[1] - g.pad[1] + kh * g.dil[1];
       if (h < 0 || h >= g.in[1]) continue;
+      const T* line = plane + (d * g.in[1] + h) * g.in[2];
       for (int64_t kw = 0; kw < g.k[2]; ++kw) {
         const int64_t w = ow * g.stride[2] - g.pad[2] + kw * g.dil[2];
         if (w < 0 || w >= g.in[2]) continue;
-        const int64_t i = (d * g.in[1] + h) * g.in[2] + w;
-        const A v = A(plane[i]);
+        const A v = A(line[w]);
         if (at < 0 || v > m || v != v) {
           m = v;
-          at = i;
+          at = (d * g.in[1] + h) * g.in[2] + w;
         }
       }
     }
   }
   best = T(m);
   index = at;
+}
+
+/// The same for the flat output position `o`.
+template <typename T>
+TH_HOST_DEVICE void max_pool_window(const T* plane, const ConvGeometry& g, int64_t o, T& best,
+                                    int64_t& index) {
+  max_pool_window(plane, g, o / (g.out[2] * g.out[1]), (o / g.out[2]) % g.out[1], o % g.out[2], best, index);
 }
 
 /// The divisor of average pooling at output `o`: divisor_override if > 0, else the window's size clipped to
