@@ -681,6 +681,57 @@ op_db: list[OpInfo] = [
         )
     ),
     OpInfo(
+        "F.conv2d",
+        lambda x, w, b: F.conv2d(x, w, b, stride=(2, 1), padding=1, dilation=(1, 2)),
+        ref=lambda x, w, b: _np_conv2d(x, w, b, (2, 1), (1, 1), (1, 2)),
+        dtypes=FLOATS,
+        shapes=((2, 3, 6, 7), (4, 3, 3, 2), (4,)),
+        layouts=("contiguous", "transposed"),
+        **GRAD,
+    ),
+    OpInfo(
+        "F.conv2d_grouped",
+        lambda x, w: F.conv2d(x, w, groups=2),
+        ref=lambda x, w: np.concatenate(
+            [_np_conv2d(x[:, 2 * g : 2 * g + 2], w[3 * g : 3 * g + 3], None, (1, 1), (0, 0), (1, 1)) for g in (0, 1)],
+            1,
+        ),
+        dtypes=FLOATS,
+        shapes=((2, 4, 5, 5), (6, 2, 2, 3)),
+        layouts=("contiguous", "transposed"),
+        **GRAD,
+    ),
+    OpInfo(
+        "F.max_pool2d",
+        lambda x: F.max_pool2d(x, 2, stride=1, padding=1),
+        ref=lambda x: _np_pool2d(x, 2, 1, 1, np.max, -np.inf),
+        dtypes=FLOATING,
+        shapes=((2, 3, 5, 6),),
+        layouts=("contiguous", "transposed", "stepped"),
+        **GRAD,
+    ),
+    OpInfo(
+        "F.avg_pool2d",
+        lambda x: F.avg_pool2d(x, 3, stride=2, padding=1),
+        ref=lambda x: _np_pool2d(x, 3, 2, 1, np.sum, 0.0) / 9,
+        dtypes=FLOATING,
+        shapes=((2, 3, 7, 6),),
+        layouts=("contiguous", "transposed", "stepped"),
+        **GRAD,
+    ),
+    OpInfo(
+        "F.batch_norm_training",
+        lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True),
+        ref=lambda x, w, b: (
+            (x - x.mean((0, 2), keepdims=True)) / np.sqrt(x.var((0, 2), keepdims=True) + 1e-5) * w[None, :, None]
+            + b[None, :, None]
+        ),
+        dtypes=FLOATS,
+        shapes=((4, 3, 5), (3,), (3,)),
+        layouts=("contiguous", "transposed"),
+        **GRAD,
+    ),
+    OpInfo(
         "F.layer_norm",
         lambda x, w, b: F.layer_norm(x, [4], w, b),
         ref=lambda x, w, b: (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-5) * w + b,
@@ -695,3 +746,29 @@ op_db: list[OpInfo] = [
 def _np_erf(x: np.ndarray) -> np.ndarray:
     """erf elementwise (NumPy has none; math.erf per element)."""
     return np.vectorize(math.erf)(x)
+
+
+def _np_conv2d(x, w, b, stride, padding, dilation):
+    """A direct float64 NumPy convolution (cross-correlation) of [N, C, H, W] by [O, C, kh, kw]."""
+    x = np.pad(np.asarray(x, np.float64), [(0, 0), (0, 0), (padding[0],) * 2, (padding[1],) * 2])
+    n, _, h, wd = x.shape
+    o, _, kh, kw = w.shape
+    oh = (h - dilation[0] * (kh - 1) - 1) // stride[0] + 1
+    ow = (wd - dilation[1] * (kw - 1) - 1) // stride[1] + 1
+    out = np.zeros((n, o, oh, ow))
+    for i in range(kh):
+        for j in range(kw):
+            patch = x[:, :, i * dilation[0] :, j * dilation[1] :][
+                :, :, : oh * stride[0] : stride[0], : ow * stride[1] : stride[1]
+            ]
+            out += np.einsum("nchw,oc->nohw", patch, w[:, :, i, j])
+    return out + (b[None, :, None, None] if b is not None else 0)
+
+
+def _np_pool2d(x, k, stride, padding, reduce, pad_value):
+    """max or sum pooling of [N, C, H, W] over k x k windows (padding filled with pad_value)."""
+    x = np.pad(np.asarray(x, np.float64), [(0, 0), (0, 0), (padding,) * 2, (padding,) * 2], constant_values=pad_value)
+    oh = (x.shape[2] - k) // stride + 1
+    ow = (x.shape[3] - k) // stride + 1
+    windows = [x[:, :, i : i + oh * stride : stride, j : j + ow * stride : stride] for i in range(k) for j in range(k)]
+    return reduce(np.stack(windows), axis=0)
