@@ -17,6 +17,14 @@ def linear(input, weight, bias=None):
             f"mat1 and mat2 shapes cannot be multiplied ({rows}x{input.shape[-1]} and "
             f"{'x'.join(str(s) for s in reversed(weight.shape))})"
         )
+    if weight.dim() == 2 and input.dim() >= 2:
+        # one matrix product over every leading dim (a view where input is contiguous), bias fused by addmm:
+        # its backward is two products as well, where a batched matmul's is a product per batch and a sum
+        rows = input.reshape(-1, input.shape[-1])
+        out = torch.addmm(bias, rows, weight.t()) if bias is not None and bias.dim() == 1 else rows.mm(weight.t())
+        if bias is not None and bias.dim() != 1:
+            out = out + bias
+        return out.reshape(list(input.shape[:-1]) + [weight.shape[0]])
     out = torch.matmul(input, weight.t() if weight.dim() == 2 else weight)
     return out + bias if bias is not None else out
 
