@@ -55,9 +55,9 @@ __global__ void softmax_rows(const T* in, T* out, int64_t rows, int64_t n, bool 
     A s = 0;
     for (int64_t k = threadIdx.x; k < n; k += blockDim.x) s += std::exp(A(x[k]) - m);
     s = block_reduce(s, buf, A(0), Sum{});
-    const A shift = m + std::log(s), inv = A(1) / s;
+    const A log_s = std::log(s), inv = A(1) / s;
     for (int64_t k = threadIdx.x; k < n; k += blockDim.x)
-      y[k] = T(log ? A(x[k]) - shift : std::exp(A(x[k]) - m) * inv);
+      y[k] = T(log ? (A(x[k]) - m) - log_s : std::exp(A(x[k]) - m) * inv);
   }
 }
 

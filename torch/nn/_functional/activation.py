@@ -46,8 +46,8 @@ def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool =
     """input clamped to [min_val, max_val]."""
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
-    if not input.is_floating_point():  # integers clamp (the kernel is for floats), as upstream
-        return _inplace(input, torch.clamp(input, min_val, max_val), inplace)
+    if not input.is_floating_point():  # integers clamp in their own dtype (the kernel is for floats), as upstream
+        return _inplace(input, torch.clamp(input, int(min_val), int(max_val)), inplace)
     return _inplace(input, _nn.hardtanh(input, min_val, max_val), inplace)
 
 

@@ -39,8 +39,9 @@ def batch_norm(
     if training and running_mean is not None and running_var is not None:
         n = input.numel() // c
         with torch.no_grad():
-            running_mean.mul_(1 - momentum).add_(mean.to(running_mean.dtype) * momentum)
-            running_var.mul_(1 - momentum).add_(var.to(running_var.dtype) * (momentum * n / max(n - 1, 1)))
+            # in the statistics' precision (float32 for 16-bit input), rounded once into the running buffers
+            running_mean.mul_(1 - momentum).add_(mean * momentum)
+            running_var.mul_(1 - momentum).add_(var * (momentum * n / max(n - 1, 1)))
     return out
 
 
@@ -106,6 +107,7 @@ def group_norm(input, num_groups: int, weight=None, bias=None, eps: float = 1e-5
             "Expected number of channels in input to be divisible by num_groups, but got input of shape "
             f"{list(input.shape)} and num_groups={num_groups}"
         )
+    _verify_batch_size([n * c // num_groups, num_groups] + list(input.shape[2:]))  # upstream's check
     grouped = input.reshape(n, num_groups, -1)  # each group's elements are one row of the layer_norm kernel
     out = torch._layer_norm(grouped, [grouped.shape[-1]], None, None, eps)[0].reshape(input.shape)
     shape = _channel_shape(input)

@@ -44,8 +44,9 @@ void softmax_rows_float(const float* src, float* dst, int64_t rows, int64_t n, b
       vexp(VecUnary::Exp, e, e, n);
       const double s = vreduce(VecReduce::Sum, e, n);
       if (log) {
-        const float shift = m + float(std::log(s));
-        for (int64_t k = 0; k < n; ++k) y[k] = x[k] - shift;
+        const float log_s =
+            float(std::log(s));  // (x - max) - log(sum), as upstream: exact where max is large
+        for (int64_t k = 0; k < n; ++k) y[k] = (x[k] - m) - log_s;
       } else {
         const float inv = float(1.0 / s);
         for (int64_t k = 0; k < n; ++k) y[k] *= inv;
@@ -80,12 +81,12 @@ void softmax_columns_float(const float* src, float* dst, int64_t outer, int64_t 
                      vexp(VecUnary::Exp, yr, yr, w);
                      for (int64_t j = 0; j < w; ++j) s[j] += yr[j];
                    }
-                   for (int64_t j = 0; j < w; ++j) s[j] = log ? m[j] + std::log(s[j]) : 1.0f / s[j];
+                   for (int64_t j = 0; j < w; ++j) s[j] = log ? std::log(s[j]) : 1.0f / s[j];
                    for (int64_t k = 0; k < n; ++k) {
                      const float* xr = x + k * inner;
                      float* yr = y + k * inner;
                      if (log) {
-                       for (int64_t j = 0; j < w; ++j) yr[j] = xr[j] - s[j];
+                       for (int64_t j = 0; j < w; ++j) yr[j] = (xr[j] - m[j]) - s[j];
                      } else {
                        for (int64_t j = 0; j < w; ++j) yr[j] *= s[j];
                      }

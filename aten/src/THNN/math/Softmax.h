@@ -23,8 +23,8 @@ TH_HOST_DEVICE void softmax_line(const T* in, T* out, int64_t n, int64_t stride,
   A s = 0;
   for (int64_t k = 0; k < n; ++k) s += std::exp(A(in[k * stride]) - m);
   if (log) {
-    const A shift = m + std::log(s);
-    for (int64_t k = 0; k < n; ++k) out[k * stride] = T(A(in[k * stride]) - shift);
+    const A log_s = std::log(s);  // (x - max) - log(sum): exact where max is large (max + log(sum) rounds)
+    for (int64_t k = 0; k < n; ++k) out[k * stride] = T((A(in[k * stride]) - m) - log_s);
   } else {
     const A inv = A(1) / s;
     for (int64_t k = 0; k < n; ++k) out[k * stride] = T(std::exp(A(in[k * stride]) - m) * inv);

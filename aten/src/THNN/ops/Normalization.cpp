@@ -46,9 +46,10 @@ std::pair<int64_t, int64_t> rows_of(const Tensor& input, const IntList& normaliz
       "], but got input of size", shape_str(input.sizes()));
   TH_CHECK(is_floating_point(input.dtype()), "\"LayerNormKernelImpl\" not implemented for '",
            scalar_type_cpp_name(input.dtype()), "'");
-  int64_t M = 1;
+  int64_t M = 1, N = 1;
   for (int64_t v : normalized_shape) M *= v;
-  return {M == 0 ? 0 : input.numel() / M, M};
+  for (int64_t d = 0; d < input.dim() - k; ++d) N *= input.size(d);
+  return {N, M};
 }
 
 Tensor param(const std::optional<Tensor>& p, const Tensor& like) {
@@ -72,8 +73,12 @@ std::tuple<Tensor, Tensor, Tensor> _layer_norm(const Tensor& input, const IntLis
   const ScalarType stat = is_reduced_floating_point(x.dtype()) ? ScalarType::Float : x.dtype();
   Tensor y = empty_tensor(x.sizes(), x.dtype(), x.device());
   Tensor mean = empty_tensor({N}, stat, x.device()), rstd = empty_tensor({N}, stat, x.device());
-  if (N > 0 && M > 0)
+  if (N > 0 && M > 0) {
     layer_norm_stub[x.device().type](x, param(weight, x), param(bias, x), eps, y, mean, rstd, N, M);
+  } else if (N > 0) {  // rows of no elements: their statistics are nan, as upstream's
+    mean = full({N}, Scalar(NAN), stat, x.device());
+    rstd = full({N}, Scalar(NAN), stat, x.device());
+  }
   const IntList s = stat_shape(input, int64_t(normalized_shape.size()));
   return {y, reshape(mean, s), reshape(rstd, s)};
 }
