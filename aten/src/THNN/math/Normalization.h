@@ -72,11 +72,13 @@ TH_HOST_DEVICE void batch_norm_channel_stats(const T* x, int64_t N, int64_t C, i
 template <typename T, typename A = opmath_t<T>>
 TH_HOST_DEVICE void batch_norm_channel_apply(const T* x, T* y, int64_t N, int64_t C, int64_t L, int64_t c,
                                              A mean, A invstd, const T* w, const T* b) {
-  const A scale = invstd * (w ? A(w[c]) : A(1)), shift = (b ? A(b[c]) : A(0)) - mean * scale;
+  // ((x - mean) * invstd) * w + b, in PyTorch's order: a scale and shift folded together overflow where
+  // it does not (a huge weight times a constant channel's large invstd)
+  const A wc = w ? A(w[c]) : A(1), bc = b ? A(b[c]) : A(0);
   for (int64_t n = 0; n < N; ++n) {
     const T* xr = x + (n * C + c) * L;
     T* yr = y + (n * C + c) * L;
-    for (int64_t l = 0; l < L; ++l) yr[l] = T(A(xr[l]) * scale + shift);
+    for (int64_t l = 0; l < L; ++l) yr[l] = T((A(xr[l]) - mean) * invstd * wc + bc);
   }
 }
 
