@@ -181,7 +181,9 @@ def _data(self: Tensor) -> Tensor:
 
 
 def _set_data(self: Tensor, value: Tensor) -> None:
-    raise RuntimeError("setting .data is not supported; use `with torch.no_grad(): t.copy_(value)`")
+    if not isinstance(value, Tensor):
+        raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+    self._set_data(value)
 
 
 def _output_nr(self: Tensor) -> int:

@@ -127,6 +127,16 @@ void bind_autograd(nb::module_& m, nb::handle tensor_cls) {
       "_meta", [](const th::Tensor& t) { return nb::make_tuple(make_size(t.sizes()), t.dtype()); },
       "(shape, dtype) in one call: what a backward node checks gradients against.");
   cls.def(
+      "_set_data",
+      [](th::Tensor& self, const th::Tensor& value) {
+        th::Tensor t = th::make_view(value, value.sizes(), value.strides(), value.storage_offset());
+        t.impl()->requires_grad = self.impl()->requires_grad;  // the autograd state is this tensor's own
+        t.impl()->autograd_meta = self.impl()->autograd_meta;
+        self = t;
+      },
+      "value",
+      "t.data = value: this tensor object now holds value's memory and metadata (its autograd state stays).");
+  cls.def(
       "_alias",
       [](const th::Tensor& t) { return th::make_view(t, t.sizes(), t.strides(), t.storage_offset()); },
       "A new tensor object over the same memory and metadata, with no autograd state.");

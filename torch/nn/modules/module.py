@@ -427,18 +427,19 @@ class Module:
         if recurse:
             for module in self.children():
                 module._apply(fn)
-        for key, param in self._parameters.items():
+        for param in self._parameters.values():
             if param is None:
                 continue
             with torch.no_grad():
                 param_applied = fn(param)
             if param_applied is param:
                 continue
-            new = Parameter(param_applied, param.requires_grad)
+            # the same Parameter object takes the new memory (as PyTorch's default does), so an optimizer or
+            # anything else holding it sees the converted tensor
+            param.data = param_applied
             if param.grad is not None:
                 with torch.no_grad():
-                    new.grad = fn(param.grad)
-            self._parameters[key] = new
+                    param.grad = fn(param.grad)
         for key, buf in self._buffers.items():
             if buf is not None:
                 self._buffers[key] = fn(buf)
