@@ -92,4 +92,6 @@ def tensor_repr(t: torch.Tensor) -> str:
         suffix.append(f"grad_fn=<{type(grad_fn).__name__}>")
     elif t.requires_grad:
         suffix.append("requires_grad=True")
-    return prefix + body + "".join(", " + s for s in suffix) + ")"
+    text = prefix + body + "".join(", " + s for s in suffix) + ")"
+    # a module parameter (torch.nn.Parameter marks the tensor) prints as PyTorch's Parameter does
+    return "Parameter containing:\n" + text if getattr(t, "_is_param", False) else text

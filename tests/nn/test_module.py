@@ -200,3 +200,11 @@ def test_containers():
     )
     pd = nn.ParameterDict({"a": torch.zeros(1)})
     assert isinstance(pd["a"], nn.Parameter) and [n for n, _ in pd.named_parameters()] == ["a"]
+
+
+def test_parameter_repr_is_pytorchs():
+    p = torch.nn.Parameter(torch.ones(2))
+    assert repr(p) == "Parameter containing:\ntensor([1., 1.], requires_grad=True)"
+    assert str(p) == repr(p)
+    assert repr(torch.nn.Parameter(torch.ones(2), requires_grad=False)) == "Parameter containing:\ntensor([1., 1.])"
+    assert repr(p.detach()) == "tensor([1., 1.])"
