@@ -5,6 +5,7 @@ kernels larger than the input, targets out of range) whose errors must match ups
 
 from __future__ import annotations
 
+import math
 import random
 
 from . import tensors as T
@@ -183,7 +184,7 @@ def loss(rng: random.Random) -> Call:
     special, ext = _extremes(rng)
     x = T.tensor(rng, shp, dt=dt, special=special)
     hi = c if rng.random() < 0.95 else c + 2
-    flat = [rng.randint(0, hi - 1) if rng.random() > 0.1 else -100 for _ in range(max(1, _prod(tshape)))]
+    flat = [rng.randint(0, hi - 1) if rng.random() > 0.1 else -100 for _ in range(max(1, math.prod(tshape)))]
     target = f"torch.tensor({flat[0] if tshape == () else T.nested(flat, tshape)})"
     args = [x.expr, target]
     if rng.random() < 0.3:
@@ -193,13 +194,6 @@ def loss(rng: random.Random) -> Call:
     if rng.random() < 0.15:
         args.append(f"ignore_index={rng.randint(0, c - 1)}")
     return Call(f"F.{op}", f"{F}.{op}({', '.join(args)})", f"{dt}{ext}", accum=True)
-
-
-def _prod(shape: tuple[int, ...]) -> int:
-    n = 1
-    for s in shape:
-        n *= s
-    return n
 
 
 FAMILY = [(4, activation), (2, softmax), (4, conv), (4, pool), (3, norm), (3, loss)]

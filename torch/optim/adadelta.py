@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import torch
 from torch.optim.optimizer import Optimizer, _check_lr, _get_value, _use_grad_for_differentiable
 
 __all__ = ["Adadelta"]
@@ -60,20 +59,7 @@ class Adadelta(Optimizer):
         """Performs a single optimization step; `closure` reevaluates the model and returns the loss."""
         loss = self._closure_loss(closure)
         for group in self.param_groups:
-            params, grads, square_avgs, acc_deltas, steps = [], [], [], [], []
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                params.append(p)
-                grads.append(p.grad)
-                state = self.state[p]
-                if len(state) == 0:
-                    state["step"] = self._new_step(group, p)
-                    state["square_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                    state["acc_delta"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                square_avgs.append(state["square_avg"])
-                acc_deltas.append(state["acc_delta"])
-                steps.append(state["step"])
+            params, grads, square_avgs, acc_deltas, steps = self._gather(group, ("square_avg", "acc_delta"))
             _adadelta_update(
                 params,
                 grads,

@@ -104,26 +104,13 @@ class Adam(Optimizer):
         """Performs a single optimization step; `closure` reevaluates the model and returns the loss."""
         loss = self._closure_loss(closure)
         for group in self.param_groups:
-            params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs, steps = [], [], [], [], [], []
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                params.append(p)
-                grads.append(p.grad)
-                state = self.state[p]
-                if len(state) == 0:
-                    if group["fused"]:
+            if group["fused"]:  # before any state is made: a refused parameter leaves none behind
+                for p in group["params"]:
+                    if p.grad is not None and len(self.state[p]) == 0:
                         _check_fused_param(p)
-                    state["step"] = self._new_step(group, p)
-                    state["exp_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                    state["exp_avg_sq"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                    if group["amsgrad"]:
-                        state["max_exp_avg_sq"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                exp_avgs.append(state["exp_avg"])
-                exp_avg_sqs.append(state["exp_avg_sq"])
-                if group["amsgrad"]:
-                    max_exp_avg_sqs.append(state["max_exp_avg_sq"])
-                steps.append(state["step"])
+            names = ("exp_avg", "exp_avg_sq") + (("max_exp_avg_sq",) if group["amsgrad"] else ())
+            params, grads, exp_avgs, exp_avg_sqs, *amsgrad, steps = self._gather(group, names)
+            max_exp_avg_sqs = amsgrad[0] if amsgrad else []
             beta1, beta2 = group["betas"]
             _adam_update(
                 params,

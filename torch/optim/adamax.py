@@ -54,20 +54,7 @@ class Adamax(Optimizer):
         """Performs a single optimization step; `closure` reevaluates the model and returns the loss."""
         loss = self._closure_loss(closure)
         for group in self.param_groups:
-            params, grads, exp_avgs, exp_infs, steps = [], [], [], [], []
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                params.append(p)
-                grads.append(p.grad)
-                state = self.state[p]
-                if len(state) == 0:
-                    state["step"] = self._new_step(group, p)
-                    state["exp_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                    state["exp_inf"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                exp_avgs.append(state["exp_avg"])
-                exp_infs.append(state["exp_inf"])
-                steps.append(state["step"])
+            params, grads, exp_avgs, exp_infs, steps = self._gather(group, ("exp_avg", "exp_inf"))
             beta1, beta2 = group["betas"]
             _adamax_update(
                 params,

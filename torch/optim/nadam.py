@@ -63,23 +63,13 @@ class NAdam(Optimizer):
         """Performs a single optimization step; `closure` reevaluates the model and returns the loss."""
         loss = self._closure_loss(closure)
         for group in self.param_groups:
-            params, grads, exp_avgs, exp_avg_sqs, mu_products, steps = [], [], [], [], [], []
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                params.append(p)
-                grads.append(p.grad)
-                state = self.state[p]
-                if len(state) == 0:
-                    state["step"] = self._new_step(group, p)
-                    device = p.device if group["capturable"] else "cpu"
-                    state["mu_product"] = torch.ones((), dtype=_scalar_dtype(), device=device)
-                    state["exp_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                    state["exp_avg_sq"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                exp_avgs.append(state["exp_avg"])
-                exp_avg_sqs.append(state["exp_avg_sq"])
-                mu_products.append(state["mu_product"])
-                steps.append(state["step"])
+
+            def mu_product(p, state, group=group):
+                device = p.device if group["capturable"] else "cpu"
+                state["mu_product"] = torch.ones((), dtype=_scalar_dtype(), device=device)
+
+            params, grads, exp_avgs, exp_avg_sqs, steps = self._gather(group, ("exp_avg", "exp_avg_sq"), mu_product)
+            mu_products = [self.state[p]["mu_product"] for p in params]
             beta1, beta2 = group["betas"]
             _nadam_update(
                 params,

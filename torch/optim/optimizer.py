@@ -58,8 +58,7 @@ def _get_value(x: Any) -> Any:
 def _fusable(*lists) -> bool:
     """Whether a group's update can take the fused kernels (torch._fused_adam_ / _fused_sgd_, one call for
     the whole group): outside autograd, every tensor contiguous and floating, of one dtype and device."""
-    fused = getattr(torch, "_fused_adam_", None)  # this library's kernels (upstream names them otherwise)
-    if fused is None or torch.is_grad_enabled():
+    if torch.is_grad_enabled():
         return False
     first = next((t for ts in lists for t in ts), None)
     if first is None:
@@ -420,6 +419,29 @@ class Optimizer:
             return None
         with torch.enable_grad():
             return closure()
+
+    def _gather(self, group: dict[str, Any], buffers: tuple[str, ...], init=None) -> tuple:
+        """The lists a group's update takes: the parameters that have a gradient, their gradients, one list per
+        state name in `buffers`, then their step counters. A parameter's state is made on its first step: a
+        step counter, zeros like the parameter for each of `buffers`, then whatever `init(p, state)` adds."""
+        params, grads, steps = [], [], []
+        lists: list[list] = [[] for _ in buffers]
+        for p in group["params"]:
+            if p.grad is None:
+                continue
+            state = self.state[p]
+            if len(state) == 0:
+                state["step"] = self._new_step(group, p)
+                for name in buffers:
+                    state[name] = torch.zeros_like(p, memory_format=torch.preserve_format)
+                if init is not None:
+                    init(p, state)
+            params.append(p)
+            grads.append(p.grad)
+            for values, name in zip(lists, buffers):
+                values.append(state[name])
+            steps.append(state["step"])
+        return (params, grads, *lists, steps)
 
     def _new_step(self, group: dict[str, Any], p):
         """A fresh `step` counter for a parameter's state: a 0-d float tensor, on the parameter's device

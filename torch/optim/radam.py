@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import torch
 from torch.optim.optimizer import Optimizer, _check_adam_args, _get_value, _use_grad_for_differentiable
 
 __all__ = ["RAdam"]
@@ -60,20 +59,7 @@ class RAdam(Optimizer):
         """Performs a single optimization step; `closure` reevaluates the model and returns the loss."""
         loss = self._closure_loss(closure)
         for group in self.param_groups:
-            params, grads, exp_avgs, exp_avg_sqs, steps = [], [], [], [], []
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                params.append(p)
-                grads.append(p.grad)
-                state = self.state[p]
-                if len(state) == 0:
-                    state["step"] = self._new_step(group, p)
-                    state["exp_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                    state["exp_avg_sq"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                exp_avgs.append(state["exp_avg"])
-                exp_avg_sqs.append(state["exp_avg_sq"])
-                steps.append(state["step"])
+            params, grads, exp_avgs, exp_avg_sqs, steps = self._gather(group, ("exp_avg", "exp_avg_sq"))
             beta1, beta2 = group["betas"]
             _radam_update(
                 params,

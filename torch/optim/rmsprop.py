@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import torch
 from torch.optim.optimizer import Optimizer, _check_lr, _get_value, _use_grad_for_differentiable
 
 __all__ = ["RMSprop"]
@@ -68,26 +67,11 @@ class RMSprop(Optimizer):
         """Performs a single optimization step; `closure` reevaluates the model and returns the loss."""
         loss = self._closure_loss(closure)
         for group in self.param_groups:
-            params, grads, square_avgs, grad_avgs, momentum_buffers, steps = [], [], [], [], [], []
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                params.append(p)
-                grads.append(p.grad)
-                state = self.state[p]
-                if len(state) == 0:
-                    state["step"] = self._new_step(group, p)
-                    state["square_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                    if group["momentum"] > 0:
-                        state["momentum_buffer"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                    if group["centered"]:
-                        state["grad_avg"] = torch.zeros_like(p, memory_format=torch.preserve_format)
-                square_avgs.append(state["square_avg"])
-                steps.append(state["step"])
-                if group["momentum"] > 0:
-                    momentum_buffers.append(state["momentum_buffer"])
-                if group["centered"]:
-                    grad_avgs.append(state["grad_avg"])
+            momentum, centered = group["momentum"] > 0, group["centered"]
+            names = ("square_avg",) + (("momentum_buffer",) if momentum else ()) + (("grad_avg",) if centered else ())
+            params, grads, square_avgs, *optional, steps = self._gather(group, names)
+            momentum_buffers = optional.pop(0) if momentum else []
+            grad_avgs = optional.pop(0) if centered else []
             _rmsprop_update(
                 params,
                 grads,

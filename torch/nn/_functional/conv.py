@@ -25,10 +25,6 @@ def _windows(x, kernel, stride, dilation):
     return torch.as_strided(x, size, strides, x.storage_offset())
 
 
-def _dims(n: int) -> str:
-    return {1: "", 2: " x ", 3: " x "}[n]
-
-
 def _conv(input, weight, bias, stride, padding, dilation, groups, n: int, name: str):
     """The N-d convolution (cross-correlation) shared by conv1d/2d/3d, with PyTorch's input checks."""
     if input.dim() not in (n + 1, n + 2):
