@@ -17,6 +17,7 @@
 #include <TH/math/Reduce.h>
 #include <TH/ops/Reduce.h>
 
+#include "BlockReduce.cuh"
 #include "Loops.cuh"
 
 namespace thc::reduce {
@@ -65,18 +66,6 @@ __host__ __device__ inline int64_t ceil_div(int64_t a, int64_t b) { return (a + 
 
 /// The layout and split of a reduction of n_out outputs over n_red values each (ReduceKernels.cu).
 Plan plan_for(int64_t n_out, int64_t n_red, bool inner);
-
-/// Tree-reduces one accumulator per thread (blockDim.x a power of two) into the first thread's.
-template <typename A, typename Combine>
-__device__ A block_reduce(A a, A* shared, Combine combine) {
-  shared[threadIdx.x] = a;
-  __syncthreads();
-  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
-    if (threadIdx.x < s) shared[threadIdx.x] = combine(shared[threadIdx.x], shared[threadIdx.x + s]);
-    __syncthreads();
-  }
-  return shared[0];
-}
 
 /// Inner layout: block b reduces piece b % splits of output b / splits.
 template <typename T, typename R>

@@ -1,10 +1,11 @@
 // CUDA kernels of the softmax family. Rows along the last dim (inner == 1): a block per row, its threads
-// striding over the row, with block-wide max and sum reductions. Otherwise a thread per line
-// (math/Softmax.h), neighbouring threads on neighbouring columns so that reads coalesce.
+// striding over the row, with block-wide max and sum reductions (THC/BlockReduce.cuh). Otherwise a thread per
+// line (math/Softmax.h), neighbouring threads on neighbouring columns so that reads coalesce.
 #include <THC/DeviceGuard.h>
 #include <THC/Exception.h>
 #include <THNN/math/Softmax.h>
 #include <THNN/ops/Softmax.h>
+#include <THC/BlockReduce.cuh>
 #include <THC/Loops.cuh>
 
 namespace thcunn {
@@ -12,27 +13,11 @@ namespace {
 
 constexpr int kThreads = 256;
 
-/// op over the block's values of v (every thread gets the result); `buf` holds one value per warp.
-template <typename A, typename Op>
-__device__ A block_reduce(A v, A* buf, A identity, Op op) {
-  for (int o = 16; o > 0; o >>= 1) v = op(v, __shfl_down_sync(0xffffffffu, v, o));
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  __syncthreads();  // buf is free again (a previous reduction has read it)
-  if (lane == 0) buf[warp] = v;
-  __syncthreads();
-  if (warp == 0) {
-    v = lane < int(blockDim.x / 32) ? buf[lane] : identity;
-    for (int o = 16; o > 0; o >>= 1) v = op(v, __shfl_down_sync(0xffffffffu, v, o));
-    if (lane == 0) buf[0] = v;
-  }
-  __syncthreads();
-  return buf[0];
-}
-
+/// max that skips a NaN (it poisons the sum instead, as on the CPU), and sum, for thc::block_reduce.
 struct Max {
   template <typename A>
   __device__ A operator()(A a, A b) const {
-    return b > a ? b : a;  // a NaN is skipped here and poisons the sum instead, as on the CPU
+    return b > a ? b : a;
   }
 };
 struct Sum {
@@ -45,16 +30,16 @@ struct Sum {
 template <typename T>
 __global__ void softmax_rows(const T* in, T* out, int64_t rows, int64_t n, bool log) {
   using A = th::opmath_t<T>;
-  __shared__ A buf[32];
+  __shared__ A buf[kThreads];
   for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
     const T* x = in + r * n;
     T* y = out + r * n;
     A m = -INFINITY;
     for (int64_t k = threadIdx.x; k < n; k += blockDim.x) m = Max{}(m, A(x[k]));
-    m = block_reduce(m, buf, A(-INFINITY), Max{});
+    m = thc::block_reduce(m, buf, Max{});
     A s = 0;
     for (int64_t k = threadIdx.x; k < n; k += blockDim.x) s += std::exp(A(x[k]) - m);
-    s = block_reduce(s, buf, A(0), Sum{});
+    s = thc::block_reduce(s, buf, Sum{});
     const A log_s = std::log(s), inv = A(1) / s;
     for (int64_t k = threadIdx.x; k < n; k += blockDim.x)
       y[k] = T(log ? (A(x[k]) - m) - log_s : std::exp(A(x[k]) - m) * inv);
@@ -65,14 +50,14 @@ template <typename T>
 __global__ void softmax_backward_rows(const T* grad, const T* out, T* grad_in, int64_t rows, int64_t n,
                                       bool log) {
   using A = th::opmath_t<T>;
-  __shared__ A buf[32];
+  __shared__ A buf[kThreads];
   for (int64_t r = blockIdx.x; r < rows; r += gridDim.x) {
     const T* g = grad + r * n;
     const T* y = out + r * n;
     T* gi = grad_in + r * n;
     A s = 0;
     for (int64_t k = threadIdx.x; k < n; k += blockDim.x) s += log ? A(g[k]) : A(g[k]) * A(y[k]);
-    s = block_reduce(s, buf, A(0), Sum{});
+    s = thc::block_reduce(s, buf, Sum{});
     for (int64_t k = threadIdx.x; k < n; k += blockDim.x)
       gi[k] = T(log ? A(g[k]) - std::exp(A(y[k])) * s : A(y[k]) * (A(g[k]) - s));
   }
