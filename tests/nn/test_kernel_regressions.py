@@ -1,0 +1,66 @@
+"""Each a wrong value or error the NN kernels once gave (most found by the differential fuzz of
+torch.nn.functional, `python -m tools.fuzz --families nn`); every case is upstream PyTorch's behaviour."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import torch
+import torch.nn.functional as F
+
+
+@pytest.mark.parametrize("dim", [0, 1])
+def test_log_softmax_keeps_log_sum_for_large_logits(dim):
+    """(x - max) - log(sum), not x - (max + log(sum)), which rounds log(sum) away for large x."""
+    x = torch.full((4, 4), torch.finfo(torch.float32).max)
+    assert torch.allclose(torch.log_softmax(x, dim), torch.full((4, 4), -math.log(4)))
+    assert math.isclose(F.cross_entropy(x, torch.tensor([1, 0, 3, 0])).item(), math.log(4), rel_tol=1e-6)
+    big = torch.tensor([[1e6, 1e6 + 1, 1e6 - 2]])
+    want = torch.log_softmax(big.double() - 1e6, 1).float()
+    assert torch.allclose(torch.log_softmax(big, 1), want, atol=1e-6)
+
+
+def test_batch_norm_huge_weight_on_a_constant_channel():
+    """((x - mean) * invstd) * w + b: a folded scale and shift overflowed to nan. (Upstream computes it this way
+    for a strided input, as here; its contiguous path folds, and gives nan.)"""
+    x = torch.tensor([[[1.5]]]).expand(4, 4, 1).permute(1, 2, 0)
+    w = torch.tensor([-torch.finfo(torch.float32).max])
+    out = F.batch_norm(x, None, None, w, torch.tensor([0.25]), training=True)
+    assert torch.equal(out, torch.full_like(out, 0.25))
+
+
+def test_batch_norm_half_running_var_updates_in_float32():
+    rm, rv = torch.zeros(1, dtype=torch.float16), torch.ones(1, dtype=torch.float16)
+    x = torch.tensor([-100.0, 233.25, 566.5, 900.0], dtype=torch.float16).reshape(4, 1, 1)
+    F.batch_norm(x, rm, rv, None, None, training=True)
+    assert math.isfinite(rv.item()) and abs(rv.item() - 18512) < 32
+
+
+def test_layer_norm_over_empty_dims():
+    assert F.layer_norm(torch.zeros(0, 4)[:, ::2], (0, 2)).shape == (0, 2)
+    assert F.layer_norm(torch.zeros(3, 0), (0,)).shape == (3, 0)
+
+
+def test_group_norm_refuses_one_value_per_group():
+    with pytest.raises(ValueError, match="Expected more than 1 value per channel when training"):
+        F.group_norm(torch.randn(1, 1, 1), 1)
+
+
+def test_hardtanh_and_relu6_of_integers_keep_the_dtype():
+    assert F.relu6(torch.arange(-2, 9)).dtype == torch.int64
+    assert F.hardtanh(torch.arange(-3, 3)).tolist() == [-1, -1, -1, 0, 1, 1]
+
+
+@pytest.mark.parametrize("target", [[0, 5, 1], [0, -1, 1]])
+def test_nll_loss_target_out_of_range_raises(target):
+    """Including -1 (it was the kernel's 'no bad target' sentinel)."""
+    with pytest.raises(IndexError, match=f"Target {[t for t in target if not 0 <= t < 4][0]} is out of bounds"):
+        F.nll_loss(torch.randn(3, 4).log_softmax(1), torch.tensor(target))
+
+
+def test_hardswish_gradient_at_its_kinks():
+    x = torch.tensor([-3.0, -2.0, 0.0, 3.0, 1.0], requires_grad=True)
+    F.hardswish(x).sum().backward()
+    assert torch.allclose(x.grad, torch.tensor([0.0, -1 / 6, 0.5, 1.0, 5 / 6]))
