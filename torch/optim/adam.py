@@ -6,6 +6,7 @@ import torch
 from torch.optim.optimizer import (
     Optimizer,
     _by_step,
+    _check_adam_args,
     _check_fused,
     _check_fused_param,
     _fusable,
@@ -41,21 +42,9 @@ class Adam(Optimizer):
         fused: bool | None = None,
         decoupled_weight_decay: bool = False,
     ) -> None:
-        if isinstance(lr, torch.Tensor):
-            if foreach and not capturable:
-                raise ValueError("lr as a Tensor is not supported for capturable=False and foreach=True")
-            if lr.numel() != 1:
-                raise ValueError("Tensor lr must be 1-element")
-        if not 0.0 <= lr:
-            raise ValueError(f"Invalid learning rate: {lr}")
-        if not 0.0 <= eps:
-            raise ValueError(f"Invalid epsilon value: {eps}")
-        if not 0.0 <= betas[0] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
-        if not 0.0 <= betas[1] < 1.0:
-            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
-        if not 0.0 <= weight_decay:
-            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if isinstance(lr, torch.Tensor) and foreach and not capturable:
+            raise ValueError("lr as a Tensor is not supported for capturable=False and foreach=True")
+        _check_adam_args(lr, betas, eps, weight_decay)
         if not (
             (isinstance(betas[0], float) and isinstance(betas[1], float))
             or (isinstance(betas[0], torch.Tensor) and isinstance(betas[1], torch.Tensor))
