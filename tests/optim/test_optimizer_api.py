@@ -72,6 +72,36 @@ def test_state_dict_resumes_exactly(opt_cls, options):
 
 
 @pytest.mark.parametrize(("opt_cls", "options"), ALL, ids=IDS)
+def test_older_state_dict_loads(opt_cls, options):
+    """A state dict saved before the newer options existed (no maximize, foreach, differentiable in its
+    groups) and with the step count as a Python number loads: the options take their old defaults, the
+    step becomes a tensor, and the run resumes exactly."""
+    params = _params()
+    opt = opt_cls(params, **options)
+    _steps(opt, params, range(3))
+    saved = copy.deepcopy(opt.state_dict())
+    for group in saved["param_groups"]:
+        for key in ("maximize", "foreach", "differentiable"):
+            del group[key]
+    for state in saved["state"].values():
+        if "step" in state:
+            state["step"] = float(state["step"])
+    copies = [p.detach().clone().requires_grad_(True) for p in params]
+    _steps(opt, params, range(3, 6))
+
+    resumed = opt_cls(copies, **options)
+    resumed.load_state_dict(saved)
+    group = resumed.param_groups[0]
+    assert (group["maximize"], group["foreach"], group["differentiable"]) == (False, None, False)
+    for state in resumed.state.values():
+        if "step" in state:
+            assert torch.is_tensor(state["step"]) and float(state["step"]) == 3.0
+    _steps(resumed, copies, range(3, 6))
+    for p, q in zip(params, copies):
+        np.testing.assert_allclose(p.detach().numpy(), q.detach().numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize(("opt_cls", "options"), ALL, ids=IDS)
 def test_state_dict_format(opt_cls, options):
     params = _params()
     opt = opt_cls([{"params": [params[0]]}, {"params": [params[1]]}], **options)

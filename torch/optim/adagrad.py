@@ -73,13 +73,12 @@ class Adagrad(Optimizer):
             p, self.defaults["initial_accumulator_value"], memory_format=torch.preserve_format
         )
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("fused", None)
+    _group_setstate_defaults = {
+        "foreach": None,
+        "maximize": False,
+        "differentiable": False,
+        "fused": None,
+    }
 
     def share_memory(self) -> None:
         """Moves the accumulators to shared memory (for Hogwild-style training)."""

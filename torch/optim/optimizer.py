@@ -155,6 +155,10 @@ class Optimizer:
             group does not specify them).
     """
 
+    #: Options a parameter group pickled by an older version may lack, with the value each had
+    #: before it existed; __setstate__ fills them in.
+    _group_setstate_defaults: dict[str, Any] = {}
+
     def __init__(self, params, defaults: dict[str, Any]) -> None:
         self.defaults = defaults
         self._optimizer_step_pre_hooks: OrderedDict = OrderedDict()
@@ -189,6 +193,13 @@ class Optimizer:
             self._optimizer_step_post_hooks = OrderedDict()
         self._patch_step_function()
         self.defaults.setdefault("differentiable", False)
+        for group in self.param_groups:
+            for key, value in self._group_setstate_defaults.items():
+                group.setdefault(key, value)
+            for p in group["params"]:  # older pickles keep the step count as a Python number
+                p_state = self.state.get(p, {})
+                if "step" in p_state and not torch.is_tensor(p_state["step"]):
+                    p_state["step"] = self._new_step(group, p).fill_(float(p_state["step"]))
 
     def __repr__(self) -> str:
         format_string = self.__class__.__name__ + " ("

@@ -45,14 +45,13 @@ class RAdam(Optimizer):
         }
         super().__init__(params, defaults)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("foreach", None)
-            group.setdefault("maximize", False)
-            group.setdefault("differentiable", False)
-            group.setdefault("decoupled_weight_decay", False)
-            group.setdefault("capturable", False)
+    _group_setstate_defaults = {
+        "foreach": None,
+        "maximize": False,
+        "differentiable": False,
+        "decoupled_weight_decay": False,
+        "capturable": False,
+    }
 
     @_use_grad_for_differentiable
     def step(self, closure=None):

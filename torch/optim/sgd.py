@@ -61,14 +61,13 @@ class SGD(Optimizer):
         super().__init__(params, defaults)
         _check_fused(fused, foreach, differentiable)
 
-    def __setstate__(self, state):
-        super().__setstate__(state)
-        for group in self.param_groups:
-            group.setdefault("nesterov", False)
-            group.setdefault("maximize", False)
-            group.setdefault("foreach", None)
-            group.setdefault("differentiable", False)
-            group.setdefault("fused", False)
+    _group_setstate_defaults = {
+        "nesterov": False,
+        "maximize": False,
+        "foreach": None,
+        "differentiable": False,
+        "fused": False,
+    }
 
     @_use_grad_for_differentiable
     def step(self, closure=None):
