@@ -25,15 +25,20 @@ def _windows(x, kernel, stride, dilation):
     return torch.as_strided(x, size, strides, x.storage_offset())
 
 
-def _conv(input, weight, bias, stride, padding, dilation, groups, n: int, name: str):
-    """The N-d convolution (cross-correlation) shared by conv1d/2d/3d, with PyTorch's input checks."""
+def _batch(input, n: int, name: str):
+    """(input with a batch dim, whether it had one) for an N-d convolution: PyTorch's error for any other rank."""
     if input.dim() not in (n + 1, n + 2):
         raise RuntimeError(
             f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to {name}, but got input of size: "
             f"{list(input.shape)}"
         )
     batched = input.dim() == n + 2
-    x = input if batched else input.unsqueeze(0)
+    return (input if batched else input.unsqueeze(0)), batched
+
+
+def _conv(input, weight, bias, stride, padding, dilation, groups, n: int, name: str):
+    """The N-d convolution (cross-correlation) shared by conv1d/2d/3d, with PyTorch's input checks."""
+    x, batched = _batch(input, n, name)
     tup = _ntuple(n)
     stride, dilation = tup(stride), tup(dilation)
     if weight.dim() != n + 2:
@@ -127,13 +132,7 @@ def _zero_insert(x, stride, n: int):
 
 def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, n: int, name: str):
     """The N-d transposed convolution shared by conv_transpose1d/2d/3d."""
-    if input.dim() not in (n + 1, n + 2):
-        raise RuntimeError(
-            f"Expected {n + 1}D (unbatched) or {n + 2}D (batched) input to {name}, but got input of size: "
-            f"{list(input.shape)}"
-        )
-    batched = input.dim() == n + 2
-    x = input if batched else input.unsqueeze(0)
+    x, batched = _batch(input, n, name)
     tup = _ntuple(n)
     stride, padding, output_padding, dilation = tup(stride), tup(padding), tup(output_padding), tup(dilation)
     if any(s <= 0 for s in stride):
