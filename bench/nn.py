@@ -12,6 +12,8 @@ bench/data.py's. Each library's best of its timeit repeats, the libraries interl
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -105,7 +107,18 @@ def main() -> int:
         target = f"<= {TARGETS[name]}x" if name in TARGETS else ""
         rows.append([name, fmt(ours[name]), *up, target])
     print_table(["case", "ours", "upstream", "ours / upstream", "target"], rows)
+    print(
+        f"\nours: TH's OpenBLAS on its '{_openblas_core()}' kernels (torch/_openblas.py; OPENBLAS_CORETYPE="
+        f"{os.environ.get('OPENBLAS_CORETYPE', 'unset')}); upstream: oneDNN for conv, MKL for matmul"
+    )
     return 0
+
+
+def _openblas_core() -> str:
+    """The kernels our OpenBLAS runs on, asked of a fresh interpreter as the benchmark's workers import torch."""
+    probe = "import torch; from torch import _openblas; print(_openblas.corename())"
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True)
+    return out.stdout.strip() or "unknown"
 
 
 if __name__ == "__main__":

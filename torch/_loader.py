@@ -10,6 +10,8 @@ from __future__ import annotations
 import importlib
 from pathlib import Path
 
+from torch import _openblas
+
 FIX = "Run `invoke develop` to rebuild what is out of date (or `nox -s <session>` for a session build)."
 
 
@@ -40,7 +42,8 @@ def load_extension():
     """Imports and returns torch._C, translating loader failures into BuildError."""
     where = Path(__file__).resolve().parent
     try:
-        _C = importlib.import_module("torch._C")
+        with _openblas.loading_kernels():  # OpenBLAS picks its kernels once, as TH loads it
+            _C = importlib.import_module("torch._C")
     except ImportError as e:
         msg = str(e)
         if not any(where.glob("_C*.so")) and "torch._C" in msg:

@@ -164,6 +164,9 @@ Tensor dot(const Tensor& self, const Tensor& tensor);
 Tensor outer(const Tensor& self, const Tensor& vec2);
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
              const Scalar& alpha);
+/// self = beta * self + alpha * mat1 @ mat2 in place (self [M, N]; written directly when contiguous, so
+/// a contiguous block of a larger tensor is a gemm destination without a copy).
+Tensor& addmm_(Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta, const Scalar& alpha);
 Tensor matmul(const Tensor& self, const Tensor& other);
 Tensor& matmul_out(Tensor& out, const Tensor& self, const Tensor& other);
 

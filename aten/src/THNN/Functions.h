@@ -64,15 +64,18 @@ std::tuple<Tensor, Tensor, Tensor> _layer_norm_backward(const Tensor& grad_out, 
                                                         const std::optional<Tensor>& weight,
                                                         const std::optional<Tensor>& bias);
 /// conv1d/2d/3d of batched input [N, C, *S] with weight [O, C / groups, *K] (+ bias [O]); stride, padding,
-/// dilation: one value or one per spatial dim. Columns of the input times the weight (im2col + matmul).
+/// dilation: one value or one per spatial dim. Columns of the input times the weight (im2col + gemm), a chunk
+/// of the batch at a time.
 Tensor _convolution_nd(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
                        const IntList& stride, const IntList& padding, const IntList& dilation,
                        int64_t groups);
-/// Gradients of _convolution_nd: (grad_input, grad_weight, grad_bias; empty without a bias).
+/// Gradients of _convolution_nd: (grad_input, grad_weight, grad_bias), each computed only where asked for
+/// (input_grad, weight_grad, bias_grad), else an empty tensor.
 std::tuple<Tensor, Tensor, Tensor> _convolution_nd_backward(const Tensor& grad_output, const Tensor& input,
                                                             const Tensor& weight, const IntList& stride,
                                                             const IntList& padding, const IntList& dilation,
-                                                            int64_t groups, bool has_bias);
+                                                            int64_t groups, bool input_grad, bool weight_grad,
+                                                            bool bias_grad);
 // The activations of torch.nn.functional (torch._C._nn), each with its fused backward from (grad, self).
 Tensor gelu(const Tensor& self, const std::string& approximate);
 Tensor gelu_backward(const Tensor& grad_output, const Tensor& self, const std::string& approximate);

@@ -165,6 +165,29 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const S
   return out;
 }
 
+Tensor& addmm_(Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
+               const Scalar& alpha) {
+  TH_CHECK(mat1.dim() == 2 && mat2.dim() == 2 && self.dim() == 2, "addmm_: expected matrices, got ",
+           self.dim(), "-D self, ", mat1.dim(), "-D mat1 and ", mat2.dim(), "-D mat2");
+  TH_CHECK(mat1.size(1) == mat2.size(0), "mat1 and mat2 shapes cannot be multiplied (", mat1.size(0), "x",
+           mat1.size(1), " and ", mat2.size(0), "x", mat2.size(1), ")");
+  TH_CHECK(self.size(0) == mat1.size(0) && self.size(1) == mat2.size(1), "addmm_: self of size ",
+           shape_str(self.sizes()), " cannot hold the product of ", mat1.size(0), "x", mat1.size(1), " and ",
+           mat2.size(0), "x", mat2.size(1));
+  check_same("m1", mat1, "m2", mat2);
+  check_same("self", self, "m1", mat1);
+  if (self.is_contiguous() && !may_overlap(self, mat1) && !may_overlap(self, mat2)) {
+    gemm_into(as_batch(self), as_batch(mat1), as_batch(mat2), alpha, beta);
+  } else {
+    Tensor tmp = contiguous(self);
+    if (tmp.is_same(self) || may_overlap(tmp, mat1) || may_overlap(tmp, mat2)) tmp = clone(tmp);
+    gemm_into(as_batch(tmp), as_batch(mat1), as_batch(mat2), alpha, beta);
+    copy_(self, tmp);
+  }
+  self.bump_version();
+  return self;
+}
+
 namespace {
 
 /// matmul's shapes: the result of broadcasting the batch dims of both, then a batched gemm.

@@ -83,9 +83,10 @@ struct ConvGeometry {
   }
 
   /// The sum, over every column element that reads input element `i` ([C, D, H, W] flat), of `cols`
-  /// ([rows, out_numel] of one sample): the gradient of im2col, without atomics.
+  /// (one sample's [rows, out_numel] block, its rows `row_stride` apart): the gradient of im2col, without
+  /// atomics.
   template <typename T, typename A>
-  TH_HOST_DEVICE A input_gradient(const T* cols, int64_t i) const {
+  TH_HOST_DEVICE A input_gradient(const T* cols, int64_t row_stride, int64_t i) const {
     const int64_t w = i % in[2], h = (i / in[2]) % in[1], d = (i / (in[2] * in[1])) % in[0];
     const int64_t c = i / in_numel();
     A sum = 0;
@@ -100,7 +101,7 @@ struct ConvGeometry {
           if (tw < 0 || tw % stride[2] != 0 || tw / stride[2] >= out[2]) continue;
           const int64_t row = ((c * k[0] + kd) * k[1] + kh) * k[2] + kw;
           const int64_t col = ((td / stride[0]) * out[1] + th_ / stride[1]) * out[2] + tw / stride[2];
-          sum += A(cols[row * out_numel() + col]);
+          sum += A(cols[row * row_stride + col]);
         }
       }
     }

@@ -2,6 +2,8 @@
 // backward as matrix products over the columns of the input (im2col / col2im kernels per device, TH's
 // matmul for the products). torch.nn.functional.conv*d handles unbatched input and 'same'/'valid' padding
 // and calls _convolution_nd.
+#include <algorithm>
+
 #include <TH/Functions.h>
 
 #include "../Functions.h"
@@ -81,12 +83,42 @@ IntList output_shape(const Tensor& input, int64_t O, const math::ConvGeometry& g
   return s;
 }
 
-/// The columns [N, rows, L] of channels [c0, c0 + g.C) of every sample.
-Tensor columns(const Tensor& input, int64_t c0, const math::ConvGeometry& g) {
-  const Tensor x = contiguous(input.size(1) == g.C ? input : narrow(input, 1, c0, g.C));
-  Tensor cols = empty_tensor({input.size(0), g.rows(), g.out_numel()}, input.dtype(), input.device());
-  if (cols.numel() > 0) im2col_stub[input.device().type](x, cols, g);
+/// Samples per chunk of the batch. A chunk's columns ([rows, B * L]) are one gemm operand: at least about
+/// kChunkColumns columns wide for an efficient gemm, and on the CPU no more than kChunkElements elements
+/// beyond that, so that they stay in cache between im2col and the gemm; a GPU takes the batch in as few
+/// chunks as a bounded columns buffer allows.
+int64_t chunk_samples(const Tensor& input, const math::ConvGeometry& g) {
+  constexpr int64_t kChunkColumns = 4096, kChunkElements = int64_t(1) << 19,
+                    kDeviceElements = int64_t(1) << 26;
+  const int64_t L = std::max<int64_t>(g.out_numel(), 1), N = std::max<int64_t>(input.size(0), 1);
+  const int64_t sample = std::max<int64_t>(g.rows(), 1) * L;  // columns elements of one sample
+  const int64_t elements = input.device().type == DeviceType::CPU ? kChunkElements : kDeviceElements;
+  return std::clamp<int64_t>(std::max(kChunkColumns / L, elements / sample), 1, N);
+}
+
+/// A 1x1 convolution with unit stride and no padding: the columns of one sample are its input.
+bool is_pointwise(const math::ConvGeometry& g) {
+  for (int d = 0; d < 3; ++d)
+    if (g.k[d] != 1 || g.stride[d] != 1 || g.pad[d] != 0) return false;
+  return true;
+}
+
+/// The columns [rows, B * L] of channels [c0, c0 + g.C) of the samples of `x` ([B, C, ...]).
+Tensor columns(const Tensor& x, int64_t c0, const math::ConvGeometry& g) {
+  const int64_t B = x.size(0), L = g.out_numel();
+  const Tensor xg = contiguous(x.size(1) == g.C ? x : narrow(x, 1, c0, g.C));
+  if (B == 1 && is_pointwise(g)) return reshape(xg, {g.rows(), L});
+  Tensor cols = empty_tensor({g.rows(), B * L}, x.dtype(), x.device());
+  if (cols.numel() > 0) im2col_stub[x.device().type](xg, cols, g);
   return cols;
+}
+
+/// [B, Og, L] (samples n0.., channels k*Og..) of `t` ([N, O, L] contiguous) as one [Og, B * L] matrix: a view
+/// for a single sample, else a copy.
+Tensor sample_matrix(const Tensor& t, int64_t n0, int64_t B, int64_t k, int64_t Og) {
+  const Tensor block = narrow(narrow(t, 0, n0, B), 1, k * Og, Og);
+  if (B == 1) return select(block, 0, 0);
+  return reshape(contiguous(permute(block, {1, 0, 2})), {Og, -1});
 }
 
 }  // namespace
@@ -95,49 +127,76 @@ Tensor _convolution_nd(const Tensor& input, const Tensor& weight, const std::opt
                        const IntList& stride, const IntList& padding, const IntList& dilation,
                        int64_t groups) {
   const math::ConvGeometry g = geometry(input, weight, stride, padding, dilation, groups);
-  const int64_t O = weight.size(0), Og = O / groups, N = input.size(0);
-  std::vector<Tensor> outs;
-  for (int64_t k = 0; k < groups; ++k) {
-    const Tensor w = reshape(groups == 1 ? weight : narrow(weight, 0, k * Og, Og), {Og, g.rows()});
-    outs.push_back(matmul(w, columns(input, k * g.C, g)));  // [N, Og, L]
-  }
-  Tensor out = groups == 1 ? outs[0] : cat(outs, 1);
-  if (bias && bias->defined()) {
+  const int64_t O = weight.size(0), Og = O / groups, N = input.size(0), L = g.out_numel();
+  const bool has_bias = bias && bias->defined();
+  if (has_bias)
     TH_CHECK(bias->dim() == 1 && bias->size(0) == O, "Given weight of size ", shape_str(weight.sizes()),
              ", expected bias to be 1-dimensional with ", O, " elements, but got bias of size ",
              shape_str(bias->sizes()), " instead");
-    out = add(out, reshape(to_dtype(*bias, out.dtype()), {1, O, 1}), Scalar(int64_t(1)));
+  Tensor out = empty_tensor({N, O, L}, input.dtype(), input.device());
+  const Tensor w = contiguous(reshape(weight, {O, g.rows()}));
+  const Tensor b = has_bias ? reshape(to_dtype(*bias, input.dtype()), {O, 1}) : Tensor();
+  const int64_t chunk = chunk_samples(input, g);
+  // per chunk of samples and group: out = w @ columns (+ bias, written first so the gemm adds to it)
+  for (int64_t n0 = 0; n0 < N && out.numel() > 0; n0 += chunk) {
+    const int64_t B = std::min(chunk, N - n0);
+    const Tensor x = narrow(input, 0, n0, B);
+    for (int64_t k = 0; k < groups; ++k) {
+      const Tensor cols = columns(x, k * g.C, g);
+      Tensor dst = B == 1 ? select(narrow(narrow(out, 0, n0, 1), 1, k * Og, Og), 0, 0)
+                          : empty_tensor({Og, B * L}, input.dtype(), input.device());
+      if (has_bias) copy_(dst, expand(narrow(b, 0, k * Og, Og), dst.sizes()));
+      addmm_(dst, narrow(w, 0, k * Og, Og), cols, Scalar(int64_t(has_bias ? 1 : 0)), Scalar(int64_t(1)));
+      if (B > 1) {
+        Tensor block = narrow(narrow(out, 0, n0, B), 1, k * Og, Og);
+        copy_(block, permute(reshape(dst, {Og, B, L}), {1, 0, 2}));
+      }
+    }
   }
-  return reshape(N == 0 ? out : contiguous(out), output_shape(input, O, g));
+  return reshape(out, output_shape(input, O, g));
 }
 
 std::tuple<Tensor, Tensor, Tensor> _convolution_nd_backward(const Tensor& grad_output, const Tensor& input,
                                                             const Tensor& weight, const IntList& stride,
                                                             const IntList& padding, const IntList& dilation,
-                                                            int64_t groups, bool has_bias) {
+                                                            int64_t groups, bool input_grad, bool weight_grad,
+                                                            bool bias_grad) {
   const math::ConvGeometry g = geometry(input, weight, stride, padding, dilation, groups);
   const int64_t O = weight.size(0), Og = O / groups, N = input.size(0), L = g.out_numel();
   const Tensor go = reshape(contiguous(to_dtype(grad_output, input.dtype())), {N, O, L});
-  std::vector<Tensor> grad_inputs, grad_weights;
-  for (int64_t k = 0; k < groups; ++k) {
-    const Tensor gok = groups == 1 ? go : narrow(go, 1, k * Og, Og);  // [N, Og, L]
-    const Tensor w = reshape(groups == 1 ? weight : narrow(weight, 0, k * Og, Og), {Og, g.rows()});
-    // weight: sum over samples of grad_out[n] @ columns[n]^T
-    grad_weights.push_back(
-        sum(matmul(gok, transpose(columns(input, k * g.C, g), 1, 2)), IntList{0}, false, std::nullopt));
-    // input: col2im of weight^T @ grad_out[n]
-    const Tensor grad_cols = contiguous(matmul(transpose(w, 0, 1), gok));  // [N, rows, L]
-    IntList gx_shape{N, g.C};
-    for (int64_t d = 0; d < 3; ++d) gx_shape.push_back(g.in[d]);
-    Tensor gx = empty_tensor(gx_shape, input.dtype(), input.device());
-    if (gx.numel() > 0) col2im_stub[input.device().type](grad_cols, gx, g);
-    grad_inputs.push_back(gx);
+  const Tensor w = contiguous(reshape(weight, {O, g.rows()}));
+  const auto none = [&] { return empty_tensor({0}, input.dtype(), input.device()); };
+  Tensor grad_weight = weight_grad ? zeros({O, g.rows()}, input.dtype(), input.device()) : none();
+  Tensor grad_input = input_grad ? empty_tensor(input.sizes(), input.dtype(), input.device()) : none();
+  if (input_grad && grad_input.numel() > 0 && O == 0) fill_(grad_input, Scalar(int64_t(0)));
+  const int64_t chunk = chunk_samples(input, g);
+  // per chunk of samples and group: grad_weight += grad_out @ columns^T; grad_input = col2im(w^T @ grad_out)
+  for (int64_t n0 = 0; n0 < N && (input_grad || weight_grad) && O > 0; n0 += chunk) {
+    const int64_t B = std::min(chunk, N - n0);
+    for (int64_t k = 0; k < groups; ++k) {
+      const Tensor gok = sample_matrix(go, n0, B, k, Og);  // [Og, B * L]
+      if (weight_grad) {
+        Tensor gw = narrow(grad_weight, 0, k * Og, Og);
+        addmm_(gw, gok, transpose(columns(narrow(input, 0, n0, B), k * g.C, g), 0, 1), Scalar(int64_t(1)),
+               Scalar(int64_t(1)));
+      }
+      if (input_grad) {
+        const Tensor grad_cols = mm(transpose(narrow(w, 0, k * Og, Og), 0, 1), gok);  // [rows, B * L]
+        Tensor gx = narrow(narrow(grad_input, 0, n0, B), 1, k * g.C, g.C);
+        if (is_pointwise(g) && B == 1) {
+          copy_(gx, reshape(grad_cols, gx.sizes()));
+        } else if (gx.is_contiguous()) {
+          col2im_stub[input.device().type](grad_cols, gx, g);
+        } else {
+          Tensor tmp = empty_tensor(gx.sizes(), input.dtype(), input.device());
+          col2im_stub[input.device().type](grad_cols, tmp, g);
+          copy_(gx, tmp);
+        }
+      }
+    }
   }
-  Tensor grad_input = reshape(groups == 1 ? grad_inputs[0] : cat(grad_inputs, 1), input.sizes());
-  Tensor grad_weight = reshape(groups == 1 ? grad_weights[0] : cat(grad_weights, 0), weight.sizes());
-  Tensor grad_bias = has_bias ? sum(go, IntList{0, 2}, false, std::nullopt)
-                              : empty_tensor({0}, input.dtype(), input.device());
-  return {grad_input, grad_weight, grad_bias};
+  Tensor grad_bias = bias_grad ? sum(go, IntList{0, 2}, false, std::nullopt) : none();
+  return {grad_input, weight_grad ? reshape(grad_weight, weight.sizes()) : grad_weight, grad_bias};
 }
 
 }  // namespace th

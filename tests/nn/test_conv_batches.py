@@ -1,0 +1,71 @@
+"""Convolutions of batches that the CPU kernels take in several chunks (a chunk's columns stay in cache), with
+groups, 1x1 kernels and the gradients asked for one at a time: each sample of the batch must come out as it
+does on its own, and the batch as NumPy's float64 convolution."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from opinfo import _np_conv2d
+
+import torch
+import torch.nn.functional as F
+
+CASES = {
+    # (N, C, H, W), (O, C / groups, kh, kw), keyword arguments
+    "3x3 groups, several chunks": ((6, 64, 32, 32), (8, 32, 3, 3), dict(padding=1, groups=2)),
+    "strided dilated": ((5, 16, 40, 40), (12, 16, 3, 3), dict(stride=2, padding=2, dilation=2)),
+    "1x1": ((9, 48, 24, 24), (32, 48, 1, 1), {}),
+    "1x1 groups": ((3, 24, 48, 48), (12, 8, 1, 1), dict(groups=3)),
+    "small samples, many per chunk": ((70, 3, 12, 12), (5, 3, 3, 3), dict(padding=1)),
+}
+
+
+def _conv(x, w, b, kw):
+    return F.conv2d(x, w, b, **kw)
+
+
+def _np_grouped(x, w, b, kw):
+    """NumPy's float64 convolution, a group at a time."""
+    groups, c, o = kw.get("groups", 1), w.shape[1], w.shape[0] // kw.get("groups", 1)
+    args = [(kw.get(k, d),) * 2 for k, d in (("stride", 1), ("padding", 0), ("dilation", 1))]
+    parts = [_np_conv2d(x[:, k * c : (k + 1) * c], w[k * o : (k + 1) * o], None, *args) for k in range(groups)]
+    return np.concatenate(parts, axis=1) + b[None, :, None, None]
+
+
+@pytest.mark.parametrize("case", CASES, ids=list(CASES))
+def test_batch_equals_numpy_and_each_sample_alone(case):
+    xs, ws, kw = CASES[case]
+    g = torch.Generator().manual_seed(0)
+    x = torch.randn(xs, generator=g).requires_grad_()
+    w = torch.randn(ws, generator=g).requires_grad_()
+    b = torch.randn(ws[0], generator=g).requires_grad_()
+    out = _conv(x, w, b, kw)
+    ref = _np_grouped(x.detach().numpy(), w.detach().numpy(), b.detach().numpy(), kw)
+    np.testing.assert_allclose(out.detach().numpy(), ref, rtol=1e-4, atol=1e-3)
+    grad = torch.randn(out.shape, generator=g)
+    gx, gw, gb = torch.autograd.grad(out, (x, w, b), grad)
+    sum_gw, sum_gb = torch.zeros_like(w), torch.zeros_like(b)
+    for n in range(xs[0]):
+        xn = x[n : n + 1].detach().requires_grad_()
+        on = _conv(xn, w, b, kw)
+        torch.testing.assert_close(on, out[n : n + 1], rtol=1e-4, atol=1e-4)
+        gxn, gwn, gbn = torch.autograd.grad(on, (xn, w, b), grad[n : n + 1])
+        torch.testing.assert_close(gxn, gx[n : n + 1], rtol=1e-4, atol=1e-4)
+        sum_gw += gwn
+        sum_gb += gbn
+    torch.testing.assert_close(gw, sum_gw, rtol=1e-4, atol=1e-3)
+    torch.testing.assert_close(gb, sum_gb, rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("wanted", ["input", "weight", "bias"])
+def test_one_gradient_asked_for(wanted):
+    g = torch.Generator().manual_seed(1)
+    x, w, b = torch.randn(4, 6, 10, 10, generator=g), torch.randn(4, 3, 3, 3, generator=g), torch.randn(4, generator=g)
+    full = [t.clone().requires_grad_() for t in (x, w, b)]
+    grad = torch.randn(4, 4, 10, 10, generator=g)
+    want = torch.autograd.grad(F.conv2d(*full, padding=1, groups=2), full, grad)
+    one = [t.clone().requires_grad_(name == wanted) for name, t in zip(("input", "weight", "bias"), (x, w, b))]
+    i = ("input", "weight", "bias").index(wanted)
+    (got,) = torch.autograd.grad(F.conv2d(*one, padding=1, groups=2), [one[i]], grad)
+    torch.testing.assert_close(got, want[i])
