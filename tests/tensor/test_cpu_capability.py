@@ -11,13 +11,16 @@ import sys
 import pytest
 
 CHECK = r"""
+import math
 import numpy as np, torch
+import torch.nn.functional as F
 rng = np.random.default_rng(0)
 a = np.concatenate([rng.uniform(-90, 90, 5000), rng.uniform(-3, 3, 5000), [0.0, -0.0, np.inf, -np.inf, np.nan]])
 a = a.astype(np.float32)
 t = torch.from_numpy(a)
 with np.errstate(all="ignore"):
     refs = {"exp": np.exp(a), "tanh": np.tanh(a), "sigmoid": 1 / (1 + np.exp(-a.astype(np.float64)))}
+refs["erf"] = np.vectorize(math.erf)(a.astype(np.float64))
 for name, want in refs.items():
     want = want.astype(np.float32)
     np.testing.assert_allclose(getattr(t, name)().numpy(), want, rtol=3e-6, atol=1e-30, err_msg=name)
@@ -26,6 +29,16 @@ for name, want in refs.items():
     tt = t[:10000].view(100, 100).t()
     np.testing.assert_allclose(getattr(tt, name)().numpy(), want[:10000].reshape(100, 100).T, rtol=3e-6,
                                atol=1e-30, err_msg=name)
+# GELU (both forms) and SiLU, forward and backward, float32 against float64, dense and transposed
+x = torch.from_numpy(np.concatenate([rng.uniform(-12, 12, 5000), rng.uniform(-3, 3, 5000)]).astype(np.float32))
+for tx in (x, x.view(100, 100).t()):
+    g = torch.from_numpy(rng.standard_normal(10000).astype(np.float32)).view(tx.shape)
+    for f in (F.gelu, lambda v: F.gelu(v, approximate="tanh"), F.silu):
+        x32, x64 = tx.clone().requires_grad_(), tx.double().requires_grad_()
+        y32, y64 = f(x32), f(x64)
+        np.testing.assert_allclose(y32.detach().numpy(), y64.detach().numpy(), rtol=1e-5, atol=1e-6)
+        (d32,), (d64,) = torch.autograd.grad(y32, x32, g), torch.autograd.grad(y64, x64, g.double())
+        np.testing.assert_allclose(d32.numpy(), d64.numpy(), rtol=1e-5, atol=1e-5)
 b = rng.standard_normal(100_003).astype(np.float32)
 np.testing.assert_allclose(torch.from_numpy(b).sum().item(), b.astype(np.float64).sum(), rtol=1e-6)
 assert torch.from_numpy(b).max().item() == b.max() and torch.from_numpy(b).min().item() == b.min()

@@ -8,7 +8,7 @@
 namespace th {
 namespace {
 
-/// exp / tanh / sigmoid of float32 whose rows are dense (contiguous tensors, and transposed or
+/// exp / tanh / sigmoid / erf of float32 whose rows are dense (contiguous tensors, and transposed or
 /// sliced ones whose inner dim is unit-strided): the explicitly vectorized kernel (VecKernels.h).
 bool vectorized_unary(TensorIterator& iter, math::UnaryOp op) {
   cpu::VecUnary v;
@@ -16,6 +16,7 @@ bool vectorized_unary(TensorIterator& iter, math::UnaryOp op) {
     case math::UnaryOp::Exp: v = cpu::VecUnary::Exp; break;
     case math::UnaryOp::Tanh: v = cpu::VecUnary::Tanh; break;
     case math::UnaryOp::Sigmoid: v = cpu::VecUnary::Sigmoid; break;
+    case math::UnaryOp::Erf: v = cpu::VecUnary::Erf; break;
     default: return false;
   }
   cpu::vec_unary_fn fn = cpu::vec_unary();

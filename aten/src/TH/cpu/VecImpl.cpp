@@ -77,9 +77,43 @@ inline vf vtanh(vf x) {
 
 inline vf vsigmoid(vf x) { return 1.0f / (1.0f + vexp(-x)); }
 
+/// erf (within 3 ulp): x * P(x^2) below |x| = 1; 1 - e^(-x^2) * Q(|x| - 2.5) up to 3.92, with Q a fit of the
+/// smooth e^(x^2) erfc(x); 1 beyond, where erf rounds to 1 in float. Fitted by least squares at 4000
+/// Chebyshev nodes in float64 and checked against math.erf at 2.2 million points.
+inline vf verf(vf x) {
+  const vf a = x < 0.0f ? -x : x;
+  const vf z = a * a;
+  vf p = z * -9.689741091278847e-06f + 1.127473806263879e-04f;
+  p = p * z - 8.485438884235919e-04f;
+  p = p * z + 5.221138708293438e-03f;
+  p = p * z - 2.686547487974167e-02f;
+  p = p * z + 1.128378361463547e-01f;
+  p = p * z - 3.761263787746429e-01f;
+  p = p * z + 1.128379225730896e+00f;
+  const vf small = a * p;
+  const vf t = a - 2.5f;
+  vf q = t * 1.0715117326753898e-07f - 4.1731587430149375e-07f;
+  q = q * t + 9.550961976856343e-07f;
+  q = q * t - 3.7973682083247695e-06f;
+  q = q * t + 1.6153198885149322e-05f;
+  q = q * t - 5.9423979109851643e-05f;
+  q = q * t + 2.1088746143504977e-04f;
+  q = q * t - 7.332383538596332e-04f;
+  q = q * t + 2.4670748971402645e-03f;
+  q = q * t - 8.001663722097874e-03f;
+  q = q * t + 2.493799477815628e-02f;
+  q = q * t - 7.434733957052231e-02f;
+  q = q * t + 2.1080636978149414e-01f;
+  const vf big = 1.0f - vexp(-z) * q;
+  vf r = a < 1.0f ? small : (a < 3.92f ? big : splat(1.0f));
+  r = x < 0.0f ? -r : r;
+  return x != x ? x : r;
+}
+
 float scalar_exp(float x) { return __builtin_expf(x); }
 float scalar_tanh(float x) { return __builtin_tanhf(x); }
 float scalar_sigmoid(float x) { return 1.0f / (1.0f + __builtin_expf(-x)); }
+float scalar_erf(float x) { return __builtin_erff(x); }
 
 void unary(th::cpu::VecUnary op, const float* in, float* out, int64_t n) {
   int64_t k = 0;
@@ -95,6 +129,10 @@ void unary(th::cpu::VecUnary op, const float* in, float* out, int64_t n) {
     case th::cpu::VecUnary::Sigmoid:
       for (; k + W <= n; k += W) store(out + k, vsigmoid(load(in + k)));
       for (; k < n; ++k) out[k] = scalar_sigmoid(in[k]);
+      break;
+    case th::cpu::VecUnary::Erf:
+      for (; k + W <= n; k += W) store(out + k, verf(load(in + k)));
+      for (; k < n; ++k) out[k] = scalar_erf(in[k]);
       break;
   }
 }

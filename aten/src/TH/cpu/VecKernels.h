@@ -7,7 +7,7 @@
 
 namespace th::cpu {
 
-enum class VecUnary : int { Exp, Tanh, Sigmoid };
+enum class VecUnary : int { Exp, Tanh, Sigmoid, Erf };
 enum class VecReduce : int { Sum, Max, Min };
 enum class VecConvert : int { HalfToFloat, FloatToHalf, BFloat16ToFloat, FloatToBFloat16 };
 

@@ -1,10 +1,86 @@
-// CPU kernels of the activation family: math/Activation.h's functors over cpu_kernel.
+// CPU kernels of the activation family: math/Activation.h's functors over cpu_kernel; GELU and SiLU of float
+// rows with their erf / tanh / exp / sigmoid a block at a time on TH's vectorized kernels (VecKernels.h).
+#include <TH/Parallel.h>
 #include <TH/cpu/Loops.h>
+#include <TH/cpu/VecKernels.h>
 
 #include "../ops/Activation.h"
 
 namespace th {
 namespace {
+
+constexpr int64_t kBlock = 256;
+
+/// out[0, n) = op(x[0, n)) (forward, grad == nullptr) or grad * op'(x) (backward), float, a block at a time:
+/// the transcendental parts in bulk on `vec`, the rest through math::act's formulas.
+void activation_run(math::ActivationOp op, cpu::vec_unary_fn vec, const float* grad, const float* x,
+                    float* out, int64_t n) {
+  using cpu::VecUnary;
+  float t[kBlock], e[kBlock];
+  for (int64_t b = 0; b < n; b += kBlock) {
+    const int64_t m = std::min(kBlock, n - b);
+    const float* xb = x + b;
+    float* ob = out + b;
+    switch (op) {
+      case math::ActivationOp::GeluErf:
+        for (int64_t i = 0; i < m; ++i) t[i] = math::act::gelu_erf_arg(xb[i]);
+        vec(VecUnary::Erf, t, t, m);
+        if (!grad) {
+          for (int64_t i = 0; i < m; ++i) ob[i] = math::act::gelu_erf(xb[i], t[i]);
+          break;
+        }
+        for (int64_t i = 0; i < m; ++i) e[i] = math::act::gelu_exp_arg(xb[i]);
+        vec(VecUnary::Exp, e, e, m);
+        for (int64_t i = 0; i < m; ++i) ob[i] = math::act::gelu_erf_backward(grad[b + i], xb[i], t[i], e[i]);
+        break;
+      case math::ActivationOp::GeluTanh:
+        for (int64_t i = 0; i < m; ++i) t[i] = math::act::gelu_tanh_arg(xb[i]);
+        vec(VecUnary::Tanh, t, t, m);
+        if (grad)
+          for (int64_t i = 0; i < m; ++i) ob[i] = math::act::gelu_tanh_backward(grad[b + i], xb[i], t[i]);
+        else
+          for (int64_t i = 0; i < m; ++i) ob[i] = math::act::gelu_tanh(xb[i], t[i]);
+        break;
+      default:  // Silu
+        vec(VecUnary::Sigmoid, xb, t, m);
+        if (grad)
+          for (int64_t i = 0; i < m; ++i) ob[i] = math::act::silu_backward(grad[b + i], xb[i], t[i]);
+        else
+          for (int64_t i = 0; i < m; ++i) ob[i] = math::act::silu(xb[i], t[i]);
+    }
+  }
+}
+
+/// GELU / SiLU (forward, or backward with the iterator's inputs (grad, x)) of float32 whose rows are dense:
+/// activation_run over each row, rows in parallel. False where it does not apply.
+bool vectorized_activation(TensorIterator& iter, math::ActivationOp op, bool backward) {
+  const bool vectorizable = op == math::ActivationOp::GeluErf || op == math::ActivationOp::GeluTanh ||
+                            op == math::ActivationOp::Silu;
+  const cpu::vec_unary_fn vec = cpu::vec_unary();
+  if (!vectorizable || !vec || iter.common_dtype() != ScalarType::Float) return false;
+  for (int i = 0; i < iter.ntensors(); ++i)
+    if (iter.dtype(i) != ScalarType::Float) return false;
+  const int x_arg = backward ? 2 : 1;
+  auto run = [&](char** data, int64_t n) {
+    activation_run(op, vec, backward ? reinterpret_cast<const float*>(data[1]) : nullptr,
+                   reinterpret_cast<const float*>(data[x_arg]), reinterpret_cast<float*>(data[0]), n);
+  };
+  if (iter.is_contiguous()) {
+    char* data[3] = {static_cast<char*>(iter.data_ptr(0)), static_cast<char*>(iter.data_ptr(1)),
+                     backward ? static_cast<char*>(iter.data_ptr(2)) : nullptr};
+    parallel_for(iter.numel(), kGrainSize, [&](int64_t begin, int64_t end) {
+      char* at[3];
+      for (int i = 0; i < 3; ++i) at[i] = data[i] ? data[i] + begin * int64_t(sizeof(float)) : nullptr;
+      run(at, end - begin);
+    });
+    return true;
+  }
+  if (iter.ndim() == 0) return false;
+  for (int i = 0; i < iter.ntensors(); ++i)
+    if (iter.strides(i)[0] != int64_t(sizeof(float))) return false;
+  iter.parallel_for_each([&](char** data, const int64_t*, int64_t n) { run(data, n); });
+  return true;
+}
 
 void relu_kernel(TensorIterator& iter) {
   TH_DISPATCH_NUMERIC_TYPES(iter.common_dtype(), "relu_cpu",
@@ -26,12 +102,14 @@ void output_backward_kernel(TensorIterator& iter, math::OutputBackward op) {
 }
 
 void activation_kernel(TensorIterator& iter, math::ActivationOp op, math::ActivationParams params) {
+  if (vectorized_activation(iter, op, false)) return;
   TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "activation_cpu", [&] {
     cpu::cpu_kernel<scalar_t, 1>(iter, math::ActivationForward{op, params});
   });
 }
 
 void activation_backward_kernel(TensorIterator& iter, math::ActivationOp op, math::ActivationParams params) {
+  if (vectorized_activation(iter, op, true)) return;
   TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "activation_backward_cpu", [&] {
     cpu::cpu_kernel<scalar_t, 2>(iter, math::ActivationBackward{op, params});
   });

@@ -76,6 +76,51 @@ TH_HOST_DEVICE A sigmoid_of(A x) {
   return A(1) / (A(1) + std::exp(-x));
 }
 
+/// GELU and SiLU split at their transcendental functions: `*_arg(x)` is what erf / tanh / exp is applied
+/// to, the other functions finish the formula from those values. The functors below compose them with
+/// std::erf / tanh / exp; the CPU's vectorized path (cpu/ActivationKernels.cpp) computes the
+/// transcendentals a block at a time (TH's VecKernels) and finishes with the same functions.
+namespace act {
+template <typename A>
+TH_HOST_DEVICE A gelu_erf_arg(A x) {  // erf(x / sqrt(2))
+  return x * A(0.70710678118654752440);
+}
+template <typename A>
+TH_HOST_DEVICE A gelu_exp_arg(A x) {  // the normal density's exp(-x^2 / 2)
+  return A(-0.5) * x * x;
+}
+template <typename A>
+TH_HOST_DEVICE A gelu_erf(A x, A erf_v) {
+  return x * A(0.5) * (A(1) + erf_v);
+}
+template <typename A>
+TH_HOST_DEVICE A gelu_erf_backward(A grad, A x, A erf_v, A exp_v) {
+  const A cdf = A(0.5) * (A(1) + erf_v), pdf = exp_v * A(0.39894228040143267794);
+  return grad * (cdf + x * pdf);
+}
+template <typename A>
+TH_HOST_DEVICE A gelu_tanh_arg(A x) {
+  return A(0.79788456080286535588) * (x + A(0.044715) * x * x * x);
+}
+template <typename A>
+TH_HOST_DEVICE A gelu_tanh(A x, A t) {
+  return A(0.5) * x * (A(1) + t);
+}
+template <typename A>
+TH_HOST_DEVICE A gelu_tanh_backward(A grad, A x, A t) {
+  const A k = A(0.79788456080286535588), c = A(0.044715);
+  return grad * (A(0.5) * (A(1) + t) + A(0.5) * x * (A(1) - t * t) * k * (A(1) + A(3) * c * x * x));
+}
+template <typename A>
+TH_HOST_DEVICE A silu(A x, A sigmoid_v) {
+  return x * sigmoid_v;
+}
+template <typename A>
+TH_HOST_DEVICE A silu_backward(A grad, A x, A s) {
+  return grad * s * (A(1) + x * (A(1) - s));
+}
+}  // namespace act
+
 /// y = op(x).
 struct ActivationForward {
   ActivationOp op;
@@ -83,12 +128,9 @@ struct ActivationForward {
   template <typename A>
   TH_HOST_DEVICE A operator()(A x) const {
     switch (op) {
-      case ActivationOp::GeluErf: return x * A(0.5) * (A(1) + std::erf(x * A(0.70710678118654752440)));
-      case ActivationOp::GeluTanh: {
-        const A inner = A(0.79788456080286535588) * (x + A(0.044715) * x * x * x);
-        return A(0.5) * x * (A(1) + std::tanh(inner));
-      }
-      case ActivationOp::Silu: return x * sigmoid_of(x);
+      case ActivationOp::GeluErf: return act::gelu_erf(x, A(std::erf(act::gelu_erf_arg(x))));
+      case ActivationOp::GeluTanh: return act::gelu_tanh(x, A(std::tanh(act::gelu_tanh_arg(x))));
+      case ActivationOp::Silu: return act::silu(x, sigmoid_of(x));
       case ActivationOp::Elu:
         return x > A(0) ? A(p.p1) * x : A(p.p1) * A(p.p0) * (std::exp(x * A(p.p2)) - A(1));
       case ActivationOp::LeakyRelu: return x > A(0) ? x : x * A(p.p0);
@@ -115,20 +157,11 @@ struct ActivationBackward {
   template <typename A>
   TH_HOST_DEVICE A operator()(A grad, A x) const {
     switch (op) {
-      case ActivationOp::GeluErf: {
-        const A cdf = A(0.5) * (A(1) + std::erf(x * A(0.70710678118654752440)));
-        const A pdf = std::exp(A(-0.5) * x * x) * A(0.39894228040143267794);
-        return grad * (cdf + x * pdf);
-      }
-      case ActivationOp::GeluTanh: {
-        const A k = A(0.79788456080286535588), c = A(0.044715);
-        const A t = std::tanh(k * (x + c * x * x * x));
-        return grad * (A(0.5) * (A(1) + t) + A(0.5) * x * (A(1) - t * t) * k * (A(1) + A(3) * c * x * x));
-      }
-      case ActivationOp::Silu: {
-        const A s = sigmoid_of(x);
-        return grad * s * (A(1) + x * (A(1) - s));
-      }
+      case ActivationOp::GeluErf:
+        return act::gelu_erf_backward(grad, x, A(std::erf(act::gelu_erf_arg(x))),
+                                      A(std::exp(act::gelu_exp_arg(x))));
+      case ActivationOp::GeluTanh: return act::gelu_tanh_backward(grad, x, A(std::tanh(act::gelu_tanh_arg(x))));
+      case ActivationOp::Silu: return act::silu_backward(grad, x, sigmoid_of(x));
       case ActivationOp::Elu:
         return x > A(0) ? grad * A(p.p1) : grad * A(p.p1) * A(p.p0) * A(p.p2) * std::exp(x * A(p.p2));
       case ActivationOp::LeakyRelu: return x > A(0) ? grad : grad * A(p.p0);
