@@ -373,3 +373,26 @@ def test_views_share_the_version_counter():
     v = x[1:3]
     v.add_(1)
     assert x._version == v._version == 1
+
+
+@pytest.mark.parametrize(
+    "make, strides",
+    [
+        (lambda: torch.randn(4, 3), (3, 1)),  # contiguous parameter, transposed gradient (a linear weight)
+        (lambda: torch.randn(3, 4).t(), (1, 4)),  # dense transposed parameter: .grad takes its strides
+        (lambda: torch.randn(6, 4)[::2], (4, 1)),  # not dense: contiguous
+        (lambda: torch.randn(1, 4).expand(3, 4), (4, 1)),
+        (lambda: torch.randn(4, 1, 3).permute(2, 1, 0), (1, 3, 3)),
+    ],
+)
+def test_grad_layout_contract(make, strides):
+    """p.grad has the strides of its dense parameter (else is contiguous), whatever the backward produced."""
+    p = make().requires_grad_()
+    x = torch.randn(p.shape[::-1])
+    (p * x.t() if p.dim() == 2 else p * 2).sum().backward()  # grad x.t(): a transposed layout
+    assert p.grad.stride() == strides
+    torch.testing.assert_close(p.grad, x.t() if p.dim() == 2 else torch.full(p.shape, 2.0))
+    # the linear layer: the weight's gradient is computed transposed and lands contiguous
+    lin = torch.nn.Linear(5, 3)
+    lin(torch.randn(2, 5)).sum().backward()
+    assert lin.weight.grad.is_contiguous()

@@ -133,10 +133,15 @@ class AccumulateGrad(Node):
         if m.grad is None:
             if _C.is_grad_enabled():  # create_graph: .grad keeps the gradient's own graph
                 m.grad = g
-            elif sys.getrefcount(g) <= _STEAL_REFS and g.is_contiguous() and g._base is None and not g._requires_grad:
+            elif (
+                sys.getrefcount(g) <= _STEAL_REFS
+                and g._base is None
+                and not g._requires_grad
+                and _obeys_layout_contract(g, var)
+            ):
                 m.grad = g  # a fresh gradient no one else holds (PyTorch steals it too): no copy
-            else:  # the user's tensor, or one shared with another edge: .grad gets its own copy
-                m.grad = g.detach().clone()
+            else:  # the user's tensor, one shared with another edge, or of another layout: a copy of its own
+                m.grad = _clone_obeying_layout_contract(g, var)
         elif _C.is_grad_enabled():  # create_graph: keep the graph of the sum
             m.grad = m.grad + g
         else:
@@ -145,6 +150,35 @@ class AccumulateGrad(Node):
             for hook in list(m.post_acc_hooks):
                 hook(var)
         return ()
+
+
+def _dense(t: Tensor) -> bool:
+    """Whether t's elements fill its memory without gaps or overlaps (in some order of its dims)."""
+    expected = 1
+    for stride, size in sorted((st, sz) for sz, st in zip(t.shape, t.stride()) if sz != 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def _obeys_layout_contract(g: Tensor, var: Tensor) -> bool:
+    """PyTorch's layout contract for `.grad`: the strides of its parameter where that is dense (size-1 dims
+    aside), else contiguous. So p.grad of a contiguous parameter is contiguous even where the backward made
+    a transposed view (a linear layer's weight), as optimizers' fused kernels and users expect."""
+    if var.is_contiguous() or not _dense(var):
+        return g.is_contiguous()
+    return all(a == b for size, a, b in zip(var.shape, g.stride(), var.stride()) if size != 1)
+
+
+def _clone_obeying_layout_contract(g: Tensor, var: Tensor) -> Tensor:
+    """A copy of g laid out as _obeys_layout_contract asks."""
+    g = g.detach()
+    if var.is_contiguous() or not _dense(var):
+        return g.clone() if g.is_contiguous() else g.contiguous()
+    out = _C.empty_like(var, dtype=g.dtype, device=g.device)
+    out.copy_(g)
+    return out
 
 
 # references to a gradient only the engine holds, seen from AccumulateGrad.apply: the node's input

@@ -1,4 +1,5 @@
-// CPU kernels of the optimizer family: each parameter's elements in parallel (math/Optimizer.h).
+// CPU kernels of the optimizer family: the elements of all parameters of a group in parallel, as one range
+// (math/Optimizer.h).
 #include <algorithm>
 
 #include <TH/Parallel.h>
@@ -14,32 +15,62 @@ T* ptr(const Tensor& t) {
   return reinterpret_cast<T*>(t.data_ptr());
 }
 
+/// f(i, lo, hi) over the elements of every tensor of `ts` as one range split between the threads (one
+/// parallel region per step, not one per parameter: a model has many small ones).
+template <typename F>
+void parallel_over(const std::vector<Tensor>& ts, const F& f) {
+  std::vector<int64_t> start(ts.size() + 1, 0);
+  for (size_t i = 0; i < ts.size(); ++i) start[i + 1] = start[i] + ts[i].numel();
+  parallel_for(start.back(), kGrainSize / 4, [&](int64_t begin, int64_t end) {
+    size_t i = size_t(std::upper_bound(start.begin(), start.end(), begin) - start.begin()) - 1;
+    for (; i < ts.size() && start[i] < end; ++i) {
+      const int64_t lo = std::max(begin, start[i]) - start[i], hi = std::min(end, start[i + 1]) - start[i];
+      if (lo < hi) f(i, lo, hi);
+    }
+  });
+}
+
+/// Adam over [lo, hi) of one parameter; restrict pointers and amsgrad known at compile time, so the loop
+/// vectorizes.
+template <typename T, bool kAmsgrad>
+void adam_range(T* __restrict p, const T* __restrict g, T* __restrict m, T* __restrict v, T* __restrict vmax,
+                int64_t lo, int64_t hi, const math::AdamStep& s) {
+  for (int64_t k = lo; k < hi; ++k)
+    math::adam_element(p[k], g[k], m[k], v[k], kAmsgrad ? vmax + k : nullptr, s);
+}
+
 void adam_kernel(const std::vector<Tensor>& params, const std::vector<Tensor>& grads,
                  const std::vector<Tensor>& exp_avgs, const std::vector<Tensor>& exp_avg_sqs,
                  const std::vector<Tensor>& max_exp_avg_sqs, const math::AdamStep& s) {
   TH_DISPATCH_FLOATING_TYPES(params[0].dtype(), "fused_adam_cpu", [&] {
-    for (size_t i = 0; i < params.size(); ++i) {
+    parallel_over(params, [&](size_t i, int64_t lo, int64_t hi) {
       scalar_t *p = ptr<scalar_t>(params[i]), *g = ptr<scalar_t>(grads[i]), *m = ptr<scalar_t>(exp_avgs[i]),
                *v = ptr<scalar_t>(exp_avg_sqs[i]);
-      scalar_t* vmax = s.amsgrad ? ptr<scalar_t>(max_exp_avg_sqs[i]) : nullptr;
-      parallel_for(params[i].numel(), kGrainSize / 4, [&](int64_t begin, int64_t end) {
-        for (int64_t k = begin; k < end; ++k)
-          math::adam_element(p[k], g[k], m[k], v[k], vmax ? vmax + k : nullptr, s);
-      });
-    }
+      if (s.amsgrad)
+        adam_range<scalar_t, true>(p, g, m, v, ptr<scalar_t>(max_exp_avg_sqs[i]), lo, hi, s);
+      else
+        adam_range<scalar_t, false>(p, g, m, v, nullptr, lo, hi, s);
+    });
   });
+}
+
+/// SGD over [lo, hi) of one parameter (momentum buffer `b` or none), vectorizable as adam_range.
+template <typename T, bool kMomentum>
+void sgd_range(T* __restrict p, const T* __restrict g, T* __restrict b, int64_t lo, int64_t hi,
+               const math::SgdStep& s) {
+  for (int64_t k = lo; k < hi; ++k) math::sgd_element(p[k], g[k], kMomentum ? b + k : nullptr, s);
 }
 
 void sgd_kernel(const std::vector<Tensor>& params, const std::vector<Tensor>& grads,
                 const std::vector<Tensor>& momentum_buffers, const math::SgdStep& s) {
   TH_DISPATCH_FLOATING_TYPES(params[0].dtype(), "fused_sgd_cpu", [&] {
-    for (size_t i = 0; i < params.size(); ++i) {
+    parallel_over(params, [&](size_t i, int64_t lo, int64_t hi) {
       scalar_t *p = ptr<scalar_t>(params[i]), *g = ptr<scalar_t>(grads[i]);
-      scalar_t* b = momentum_buffers.empty() ? nullptr : ptr<scalar_t>(momentum_buffers[i]);
-      parallel_for(params[i].numel(), kGrainSize / 4, [&](int64_t begin, int64_t end) {
-        for (int64_t k = begin; k < end; ++k) math::sgd_element(p[k], g[k], b ? b + k : nullptr, s);
-      });
-    }
+      if (momentum_buffers.empty())
+        sgd_range<scalar_t, false>(p, g, nullptr, lo, hi, s);
+      else
+        sgd_range<scalar_t, true>(p, g, ptr<scalar_t>(momentum_buffers[i]), lo, hi, s);
+    });
   });
 }
 

@@ -31,7 +31,7 @@ TH_HOST_DEVICE void adam_element(T& param, T grad, T& exp_avg, T& exp_avg_sq, T*
   const A m = A(exp_avg) + A(1 - o.beta1) * (g - A(exp_avg));  // lerp(exp_avg, g, 1 - beta1)
   const A v = A(exp_avg_sq) * A(o.beta2) + A(1 - o.beta2) * (g * g);
   A second = v;
-  if (o.amsgrad) {
+  if (max_exp_avg_sq) {  // amsgrad
     const A prev = A(*max_exp_avg_sq);
     second = prev > v ? prev : v;
     *max_exp_avg_sq = T(second);
