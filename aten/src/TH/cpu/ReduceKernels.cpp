@@ -104,12 +104,26 @@ void reduce_loop(TensorIterator& iter, R r) {
   }
   auto load = [](const char* p) { return T(th::load(reinterpret_cast<const In*>(p))); };
   const cpu::vec_convert_fn cv = cpu::vec_convert();
-  iter.for_each([r, load, cv](char** data, const int64_t* strides, int64_t n) {
+  // float rows summed / maxed / minned by the vectorized kernel (rows of a softmax, x.sum(1))
+  cpu::vec_reduce_fn vec_row = nullptr;
+  cpu::VecReduce row_op = cpu::VecReduce::Sum;
+  if constexpr (std::is_same_v<T, float> && std::is_same_v<In, float>) {
+    if (std::is_same_v<R, math::SumReduce<T>> || std::is_same_v<R, math::MaxReduce<T>> ||
+        std::is_same_v<R, math::MinReduce<T>>) {
+      vec_row = cpu::vec_reduce();
+      row_op = std::is_same_v<R, math::SumReduce<T>>   ? cpu::VecReduce::Sum
+               : std::is_same_v<R, math::MaxReduce<T>> ? cpu::VecReduce::Max
+                                                       : cpu::VecReduce::Min;
+    }
+  }
+  iter.for_each([r, load, cv, vec_row, row_op](char** data, const int64_t* strides, int64_t n) {
     const char* in = data[1];
     if (strides[0] == 0) {  // the inner dim is reduced: one accumulator for the row
       T* out = reinterpret_cast<T*>(data[0]);
       acc a = acc(*out);
-      if (strides[1] == es_in) {
+      if (strides[1] == es_in && vec_row) {
+        a = combine<T, R>(a, acc(vec_row(row_op, reinterpret_cast<const float*>(in), n)));
+      } else if (strides[1] == es_in) {
         a = combine<T, R>(a, reduce_run<T>(reinterpret_cast<const In*>(in), n, r));
       } else {
         for (int64_t k = 0; k < n; ++k) a = r(a, load(in + k * strides[1]));

@@ -137,19 +137,22 @@ void unary(th::cpu::VecUnary op, const float* in, float* out, int64_t n) {
   }
 }
 
-/// Sums in float lanes for blocks of 1024 elements, blocks in double: accurate and fast.
+/// Sums in float lanes for blocks of up to 1024 elements, blocks in double: accurate and fast, for a row
+/// shorter than a block too (a softmax row of 1000 was summed one scalar at a time).
 double sum(const float* in, int64_t n) {
   double total = 0.0;
   int64_t k = 0;
   constexpr int64_t kBlock = 1024;
-  for (; k + kBlock <= n; k += kBlock) {
+  while (k + W <= n) {
+    const int64_t end = k + kBlock <= n ? k + kBlock : n;
     vf a0 = splat(0.0f), a1 = a0, a2 = a0, a3 = a0;
-    for (int64_t j = 0; j < kBlock; j += 4 * W) {
-      a0 += load(in + k + j);
-      a1 += load(in + k + j + W);
-      a2 += load(in + k + j + 2 * W);
-      a3 += load(in + k + j + 3 * W);
+    for (; k + 4 * W <= end; k += 4 * W) {
+      a0 += load(in + k);
+      a1 += load(in + k + W);
+      a2 += load(in + k + 2 * W);
+      a3 += load(in + k + 3 * W);
     }
+    for (; k + W <= end; k += W) a0 += load(in + k);
     const vf s = (a0 + a1) + (a2 + a3);
     for (int i = 0; i < W; ++i) total += double(s[i]);
   }
