@@ -179,3 +179,15 @@ def test_mul_div_by_a_python_number_round_once_on_the_gpu(dtype):
         ):
             assert got.device.type == "cuda" and got.dtype == dtype
             assert torch.equal(got.cpu(), want)
+
+
+@pytest.mark.parametrize("dtype", [F32, F16])
+def test_dropout_mask_on_the_gpu_is_the_cpus(dtype):
+    """native_dropout draws its mask from Philox by element index: one seed, the same mask on both devices."""
+    x = torch.randn(3000, 7, dtype=dtype)
+    torch.manual_seed(5)
+    out, mask = torch.native_dropout(x, 0.3, True)
+    torch.manual_seed(5)
+    out_cuda, mask_cuda = torch.native_dropout(x.cuda(), 0.3, True)
+    assert torch.equal(mask_cuda.cpu(), mask)
+    assert_same(out_cuda, out, dtype)

@@ -63,6 +63,12 @@ std::tuple<Tensor, Tensor, Tensor> _layer_norm_backward(const Tensor& grad_out, 
                                                         const Tensor& rstd,
                                                         const std::optional<Tensor>& weight,
                                                         const std::optional<Tensor>& bias);
+/// Dropout of `input` in one pass: (output, bool mask); element i kept with probability 1 - p by the Philox
+/// draw of the default generator (the same mask on every device), kept ones scaled by 1 / (1 - p). With
+/// train false: a copy of the input and an all-true mask.
+std::tuple<Tensor, Tensor> native_dropout(const Tensor& input, double p, std::optional<bool> train);
+/// The input gradient of native_dropout: grad_output * mask * scale.
+Tensor native_dropout_backward(const Tensor& grad_output, const Tensor& mask, double scale);
 /// conv1d/2d/3d of batched input [N, C, *S] with weight [O, C / groups, *K] (+ bias [O]); stride, padding,
 /// dilation: one value or one per spatial dim. Columns of the input times the weight (im2col + gemm), a chunk
 /// of the batch at a time.

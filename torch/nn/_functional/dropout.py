@@ -1,4 +1,5 @@
-"""The dropout family: dropout, dropout1d/2d/3d, alpha_dropout, feature_alpha_dropout."""
+"""The dropout family: dropout (the native_dropout kernel), dropout1d/2d/3d, alpha_dropout, feature_alpha_dropout
+(composites: their masks span whole channels, or shift as well as scale)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False)
     _check_p(p)
     if not training or p == 0.0:
         return input
-    out = input * _keep_mask(input.shape, p, input) * (1.0 / (1.0 - p)) if p < 1.0 else input * 0.0
+    out = torch.native_dropout(input, p, True)[0]  # the THNN/THCUNN kernel: output and mask in one pass
     return input.copy_(out) if inplace else out
 
 
