@@ -154,6 +154,9 @@ Tensor var(const Tensor& self, const std::optional<IntList>& dim, const std::opt
 Tensor std(const Tensor& self, const std::optional<IntList>& dim, const std::optional<Scalar>& correction,
            bool keepdim);
 
+// indexing (ops/Index.cpp)
+Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index);
+
 // linear algebra on BLAS (CPU) or a tiled kernel (CUDA) (ops/Linear.cpp)
 Tensor mm(const Tensor& self, const Tensor& mat2);
 Tensor& mm_out(Tensor& out, const Tensor& self, const Tensor& mat2);

@@ -63,6 +63,15 @@ std::tuple<Tensor, Tensor, Tensor> _layer_norm_backward(const Tensor& grad_out, 
                                                         const Tensor& rstd,
                                                         const std::optional<Tensor>& weight,
                                                         const std::optional<Tensor>& bias);
+/// The rows of `weight` ([W, D]) at `indices` (int64 or int32, any shape): indices.shape + [D]. padding_idx and
+/// scale_grad_by_freq shape only the gradient (embedding_dense_backward).
+Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx, bool scale_grad_by_freq,
+                 bool sparse);
+/// The weight gradient of embedding: each index's gradient rows summed into its row ([num_weights, D]); the
+/// row padding_idx gets none, and scale_grad_by_freq divides a row by its index's count. Deterministic on the
+/// CPU.
+Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices, int64_t num_weights,
+                                int64_t padding_idx, bool scale_grad_by_freq);
 /// Dropout of `input` in one pass: (output, bool mask); element i kept with probability 1 - p by the Philox
 /// draw of the default generator (the same mask on every device), kept ones scaled by 1 / (1 - p). With
 /// train false: a copy of the input and an all-true mask.

@@ -46,15 +46,14 @@ def embedding(
     input, weight, padding_idx=None, max_norm=None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
     sparse: bool = False,
 ):  # fmt: skip
-    """Rows of `weight` at the indices `input`; the row at padding_idx gets no gradient."""
+    """Rows of `weight` at the indices `input` (torch.embedding, the THNN/THCUNN kernel); the row at padding_idx
+    gets no gradient, and with scale_grad_by_freq each row's gradient is divided by its index's count in
+    `input`. `sparse` is accepted and ignored: the gradient is dense (there is no sparse layout)."""
     _check_indices(input, "embedding")
     padding_idx = _padding_idx(padding_idx, weight.shape[0])
     if max_norm is not None:
         _renorm_(weight, input, max_norm, norm_type)
-    out = _lookup(weight, input)
-    if padding_idx is not None and out.requires_grad:
-        out = torch.where((input != padding_idx).unsqueeze(-1), out, out.detach())
-    return out
+    return torch.embedding(weight, input, -1 if padding_idx is None else padding_idx, scale_grad_by_freq)
 
 
 def embedding_bag(

@@ -1,0 +1,78 @@
+// CUDA kernel of the embedding family: the backward counts each index's occurrences, then a thread per
+// gradient element adds it (times 1 / count with scale_grad_by_freq) into a float accumulator row with
+// atomicAdd, and the accumulator is rounded into the weight's dtype. The order of the additions is free,
+// so the last bits may differ between runs (as upstream's CUDA kernels without deterministic mode).
+#include <THC/DeviceGuard.h>
+#include <THC/Exception.h>
+#include <THNN/ops/Embedding.h>
+#include <THC/Loops.cuh>
+
+namespace thcunn {
+namespace {
+
+/// A zero-filled contiguous tensor on `device`.
+th::Tensor zeros_on(const th::IntList& sizes, th::ScalarType dtype, th::Device device) {
+  th::Tensor t = th::empty_tensor(sizes, dtype, device);
+  THC_CHECK(cudaMemsetAsync(t.data_ptr(), 0, size_t(t.numel()) * th::element_size(dtype)));
+  return t;
+}
+
+__global__ void count_indices(const int64_t* idx, int64_t n, int* counts) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(blockDim.x) * gridDim.x)
+    atomicAdd(counts + idx[i], 1);
+}
+
+template <typename T, typename A>
+__global__ void accumulate_rows(const T* g, const int64_t* idx, const int* counts, A* acc, int64_t n,
+                                int64_t D, int64_t padding_idx) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n * D;
+       i += int64_t(blockDim.x) * gridDim.x) {
+    const int64_t w = idx[i / D];
+    if (w == padding_idx) continue;
+    const A v = A(g[i]);
+    atomicAdd(acc + w * D + i % D, counts ? v / A(counts[w]) : v);
+  }
+}
+
+template <typename T, typename A>
+__global__ void round_rows(const A* acc, T* out, int64_t n) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(blockDim.x) * gridDim.x)
+    out[i] = T(acc[i]);
+}
+
+void embedding_backward_kernel(const th::Tensor& grad, const th::Tensor& indices,
+                               const th::Tensor& grad_weight, int64_t padding_idx, bool scale_grad_by_freq) {
+  thc::DeviceGuard guard(grad.device());
+  const int64_t N = indices.numel(), W = grad_weight.size(0), D = grad_weight.size(1);
+  const auto* idx = reinterpret_cast<const int64_t*>(indices.data_ptr());
+  th::Tensor counts;
+  if (scale_grad_by_freq) {
+    counts = zeros_on({W}, th::ScalarType::Int, grad.device());
+    count_indices<<<thc::grid_for(N, 256), 256>>>(idx, N, reinterpret_cast<int*>(counts.data_ptr()));
+  }
+  const int* cnt = scale_grad_by_freq ? reinterpret_cast<const int*>(counts.data_ptr()) : nullptr;
+  TH_DISPATCH_FLOATING_TYPES(grad.dtype(), "embedding_backward_cuda", [&] {
+    using A = th::opmath_t<scalar_t>;
+    const auto* g = reinterpret_cast<const scalar_t*>(grad.data_ptr());
+    if constexpr (std::is_same_v<A, scalar_t>) {
+      accumulate_rows<scalar_t, A><<<thc::grid_for(N * D, 256), 256>>>(
+          g, idx, cnt, reinterpret_cast<A*>(grad_weight.data_ptr()), N, D, padding_idx);
+    } else {  // 16-bit weights: accumulate in float, round once
+      th::Tensor acc = zeros_on({W, D}, th::ScalarType::Float, grad.device());
+      accumulate_rows<scalar_t, A><<<thc::grid_for(N * D, 256), 256>>>(
+          g, idx, cnt, reinterpret_cast<A*>(acc.data_ptr()), N, D, padding_idx);
+      round_rows<scalar_t, A>
+          <<<thc::grid_for(W * D, 256), 256>>>(reinterpret_cast<const A*>(acc.data_ptr()),
+                                               reinterpret_cast<scalar_t*>(grad_weight.data_ptr()), W * D);
+    }
+  });
+  THC_CHECK(cudaGetLastError());
+}
+
+}  // namespace
+
+TH_REGISTER_KERNEL(th::embedding_backward_stub, CUDA, embedding_backward_kernel);
+
+}  // namespace thcunn

@@ -1,0 +1,17 @@
+#pragma once
+// The embedding family's kernels: ops/Embedding.cpp, cpu/EmbeddingKernels.cpp, THCUNN/EmbeddingKernels.cu.
+// The forward is TH's index_select; the backward sums the gradient rows of each index into its weight row.
+#include <TH/Dispatch.h>
+#include <TH/Tensor.h>
+
+namespace th {
+
+/// grad_weight ([W, D] contiguous, zero on entry) += the rows of grad ([N, D] contiguous) at their indices
+/// (`indices`: [N] contiguous int64, each in [0, W)); the row `padding_idx` (if in range) stays zero, and
+/// with scale_grad_by_freq each row is divided by how many times its index occurs. Deterministic on the CPU.
+using embedding_backward_fn = void(const Tensor& grad, const Tensor& indices, const Tensor& grad_weight,
+                                   int64_t padding_idx, bool scale_grad_by_freq);
+
+TH_DECLARE_STUB(embedding_backward_fn, embedding_backward_stub);
+
+}  // namespace th

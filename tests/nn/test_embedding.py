@@ -1,0 +1,86 @@
+"""F.embedding / nn.Embedding on the embedding kernels (torch.embedding, embedding_dense_backward): values,
+the weight gradient against NumPy's scatter-add with padding_idx and scale_grad_by_freq, gradcheck, 16-bit
+weights, a CPU result independent of the thread count, and PyTorch's errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import torch
+import torch.nn.functional as F
+
+
+def _np_grad(indices, grad, num, padding_idx, scale):
+    """The weight gradient in float64: np.add.at of the gradient rows, the padding row zero, / counts."""
+    idx = indices.reshape(-1)
+    g = grad.reshape(len(idx), -1).astype(np.float64)
+    out = np.zeros((num, g.shape[1]))
+    np.add.at(out, idx, g)
+    if scale:
+        counts = np.bincount(idx, minlength=num)
+        out /= np.maximum(counts, 1)[:, None]
+    if padding_idx is not None:
+        out[padding_idx] = 0
+    return out
+
+
+@pytest.mark.parametrize("padding_idx", [None, 3, -2])
+@pytest.mark.parametrize("scale", [False, True])
+@pytest.mark.parametrize("index_dtype", [torch.int64, torch.int32])
+def test_embedding_values_and_weight_gradient(device, padding_idx, scale, index_dtype):
+    g = torch.Generator().manual_seed(0)
+    w = torch.randn(10, 6, generator=g).to(device).requires_grad_()
+    idx = torch.randint(0, 10, (4, 7), generator=g).to(device=device, dtype=index_dtype)
+    out = F.embedding(idx, w, padding_idx=padding_idx, scale_grad_by_freq=scale)
+    assert out.shape == (4, 7, 6)
+    torch.testing.assert_close(out, w.detach()[idx.long()])
+    grad = torch.randn(out.shape, generator=g).to(device)
+    (gw,) = torch.autograd.grad(out, w, grad)
+    pad = None if padding_idx is None else padding_idx % 10
+    want = _np_grad(idx.long().cpu().numpy(), grad.cpu().numpy(), 10, pad, scale)
+    np.testing.assert_allclose(gw.cpu().numpy(), want, rtol=1e-5, atol=1e-5)
+
+
+def test_embedding_gradcheck(device):
+    w = torch.randn(6, 3, dtype=torch.float64, device=device, requires_grad=True)
+    idx = torch.tensor([[0, 2, 2, 5], [1, 2, 0, 0]], device=device)
+    assert torch.autograd.gradcheck(lambda w: F.embedding(idx, w), (w,))  # padding and scaling are not derivatives
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_embedding_16bit_weights(device, dtype):
+    w = torch.randn(50, 8, device=device).to(dtype).requires_grad_()
+    idx = torch.randint(0, 50, (300,), device=device)
+    out = F.embedding(idx, w)
+    assert out.dtype == dtype
+    grad = torch.ones(300, 8, device=device, dtype=dtype)
+    (gw,) = torch.autograd.grad(out, w, grad)
+    counts = np.bincount(idx.cpu().numpy(), minlength=50).astype(np.float32)
+    np.testing.assert_array_equal(gw.float().cpu().numpy(), np.repeat(counts[:, None], 8, axis=1))
+
+
+def test_embedding_backward_is_deterministic_on_the_cpu():
+    g = torch.Generator().manual_seed(1)
+    w = torch.randn(100, 33, requires_grad=True)
+    idx = torch.randint(0, 100, (20000,), generator=g)
+    grad = torch.randn(20000, 33, generator=g)
+    before = torch.get_num_threads()
+    results = []
+    try:
+        for threads in (1, 2):
+            torch.set_num_threads(threads)
+            results.append(torch.autograd.grad(F.embedding(idx, w), w, grad)[0])
+    finally:
+        torch.set_num_threads(before)
+    assert torch.equal(results[0], results[1])
+
+
+def test_embedding_errors(device):
+    w = torch.randn(5, 2, device=device)
+    with pytest.raises(IndexError, match="index out of range in self"):
+        F.embedding(torch.tensor([5], device=device), w)
+    with pytest.raises(RuntimeError, match="Expected tensor for argument #1 'indices' to have one of the following"):
+        F.embedding(torch.tensor([1.0], device=device), w)
+    with pytest.raises(AssertionError, match="Padding_idx must be within num_embeddings"):
+        F.embedding(torch.tensor([1], device=device), w, padding_idx=5)
