@@ -72,6 +72,12 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_id
 /// CPU.
 Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices, int64_t num_weights,
                                 int64_t padding_idx, bool scale_grad_by_freq);
+/// Padding of the last pad.size() / 2 (1-3) dims of `self`: pad = (left, right) of the last dim, then of the one
+/// before...; mode constant (with `value`; negative amounts crop), reflect, replicate or circular.
+Tensor _pad_nd(const Tensor& self, const IntList& pad, const std::string& mode, double value);
+/// The input gradient of _pad_nd (every output element's gradient added to the input element it read).
+Tensor _pad_nd_backward(const Tensor& grad_output, const IntList& input_size, const IntList& pad,
+                        const std::string& mode);
 /// Dropout of `input` in one pass: (output, bool mask); element i kept with probability 1 - p by the Philox
 /// draw of the default generator (the same mask on every device), kept ones scaled by 1 / (1 - p). With
 /// train false: a copy of the input and an all-true mask.

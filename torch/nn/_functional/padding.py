@@ -1,4 +1,5 @@
-"""pad: constant, reflect, replicate and circular padding of the last dimensions."""
+"""pad: constant, reflect, replicate and circular padding of the last dimensions, on the THNN/THCUNN padding
+kernels (torch._pad_nd: 1-3 padded dims; constant padding of more dims is a composite)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ __all__ = ["pad"]
 def _constant_pad(input, pad, value):
     """Pads (or crops, for negative amounts) the last len(pad)//2 dims with `value`."""
     n = len(pad) // 2
+    if 1 <= n <= 3 and not input.is_complex():
+        return torch._pad_nd(input, list(pad), "constant", float(value))
     out = input
     for i in range(n):
         dim = input.dim() - 1 - i
@@ -35,33 +38,6 @@ def _constant_pad(input, pad, value):
             parts.append(torch.full(shape, value, dtype=out.dtype, device=out.device))
         if len(parts) > 1:
             out = torch.cat(parts, dim)
-    return out
-
-
-def _index_pad(input, pad, mode):
-    """Reflect/replicate/circular padding: an index_select per padded dimension."""
-    out = input
-    for i in range(len(pad) // 2):
-        dim = input.dim() - 1 - i
-        left, right = pad[2 * i], pad[2 * i + 1]
-        size = out.shape[dim]
-        if mode == "reflect" and (left >= size or right >= size):
-            raise RuntimeError(
-                f"Argument #4: Padding size should be less than the corresponding input dimension, but got: "
-                f"padding ({left}, {right}) at dimension {dim} of input {list(input.shape)}"
-            )
-        if mode == "circular" and (left > size or right > size):
-            raise RuntimeError("Padding value causes wrapping around more than once.")
-        idx = torch.arange(-left, size + right, device=input.device)
-        if mode == "reflect":
-            period = 2 * (size - 1) if size > 1 else 1
-            idx = idx.abs() % period
-            idx = torch.where(idx >= size, period - idx, idx)
-        elif mode == "replicate":
-            idx = idx.clamp(0, size - 1)
-        else:
-            idx = idx % size
-        out = out.index_select(dim, idx)
     return out
 
 
@@ -94,6 +70,4 @@ def pad(input, pad, mode: str = "constant", value: float | None = None):
         raise NotImplementedError(
             f"Padding size {len(pad)} is not supported for {input.dim()}D input tensor.\n" + _SUPPORTED
         )
-    if mode == "circular":
-        return _constant_pad(_index_pad(input, tuple(max(p, 0) for p in pad), mode), tuple(min(p, 0) for p in pad), 0.0)
-    return _index_pad(input, pad, mode)
+    return torch._pad_nd(input, list(pad), mode)
