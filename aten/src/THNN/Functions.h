@@ -63,8 +63,8 @@ std::tuple<Tensor, Tensor, Tensor> _layer_norm_backward(const Tensor& grad_out, 
                                                         const Tensor& rstd,
                                                         const std::optional<Tensor>& weight,
                                                         const std::optional<Tensor>& bias);
-/// The rows of `weight` ([W, D]) at `indices` (int64 or int32, any shape): indices.shape + [D]. padding_idx and
-/// scale_grad_by_freq shape only the gradient (embedding_dense_backward).
+/// The rows of `weight` ([W, D]) at `indices` (int64 or int32, any shape): indices.shape + [D]. padding_idx
+/// and scale_grad_by_freq shape only the gradient (embedding_dense_backward).
 Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx, bool scale_grad_by_freq,
                  bool sparse);
 /// The weight gradient of embedding: each index's gradient rows summed into its row ([num_weights, D]); the
@@ -72,12 +72,19 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_id
 /// CPU.
 Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices, int64_t num_weights,
                                 int64_t padding_idx, bool scale_grad_by_freq);
-/// Padding of the last pad.size() / 2 (1-3) dims of `self`: pad = (left, right) of the last dim, then of the one
-/// before...; mode constant (with `value`; negative amounts crop), reflect, replicate or circular.
+/// Padding of the last pad.size() / 2 (1-3) dims of `self`: pad = (left, right) of the last dim, then of the
+/// one before...; mode constant (with `value`; negative amounts crop), reflect, replicate or circular.
 Tensor _pad_nd(const Tensor& self, const IntList& pad, const std::string& mode, double value);
 /// The input gradient of _pad_nd (every output element's gradient added to the input element it read).
 Tensor _pad_nd_backward(const Tensor& grad_output, const IntList& input_size, const IntList& pad,
                         const std::string& mode);
+/// `self` resampled along `dim` to output_size elements: mode nearest, nearest-exact, linear or cubic, with
+/// PyTorch's source coordinates (align_corners; scale: the user's scale factor, or 0 for size ratio).
+Tensor _resample_1d(const Tensor& self, int64_t dim, int64_t output_size, const std::string& mode,
+                    bool align_corners, double scale);
+/// The input gradient of _resample_1d (input_size elements along `dim`).
+Tensor _resample_1d_backward(const Tensor& grad_output, int64_t dim, int64_t input_size,
+                             const std::string& mode, bool align_corners, double scale);
 /// Dropout of `input` in one pass: (output, bool mask); element i kept with probability 1 - p by the Philox
 /// draw of the default generator (the same mask on every device), kept ones scaled by 1 / (1 - p). With
 /// train false: a copy of the input and an all-true mask.

@@ -66,61 +66,6 @@ def channel_shuffle(input, groups: int):
     return input.reshape([n, groups, ch // groups] + rest).transpose(1, 2).reshape([n, ch] + rest)
 
 
-def _source_index(out_size, in_size, scale, align_corners, mode, device):
-    """Float source coordinates of each output position (PyTorch's area_pixel_compute_source_index)."""
-    dst = torch.arange(out_size, device=device, dtype=torch.float64)
-    if align_corners:
-        ratio = (in_size - 1) / (out_size - 1) if out_size > 1 else 0.0
-        return dst * ratio
-    ratio = 1.0 / scale if scale is not None and scale > 0 else in_size / out_size
-    src = (dst + 0.5) * ratio - 0.5
-    return src if mode == "cubic" else src.clamp(min=0)
-
-
-def _linear_1d(x, dim, out_size, scale, align_corners):
-    in_size = x.shape[dim]
-    src = _source_index(out_size, in_size, scale, align_corners, "linear", x.device)
-    i0 = src.floor().long().clamp(max=in_size - 1)
-    i1 = (i0 + 1).clamp(max=in_size - 1)
-    lam = (src - i0.double()).to(x.dtype)
-    shape = [1] * x.dim()
-    shape[dim] = out_size
-    lam = lam.reshape(shape)
-    return x.index_select(dim, i0) * (1 - lam) + x.index_select(dim, i1) * lam
-
-
-def _cubic_1d(x, dim, out_size, scale, align_corners):
-    in_size = x.shape[dim]
-    src = _source_index(out_size, in_size, scale, align_corners, "cubic", x.device)
-    fl = src.floor()
-    t = src - fl
-    a = -0.75
-
-    def near(d):  # |d| <= 1
-        return ((a + 2) * d - (a + 3)) * d * d + 1
-
-    def far(d):  # 1 < |d| < 2
-        return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a
-
-    weights = [far(t + 1), near(t), near(1 - t), far(2 - t)]
-    shape = [1] * x.dim()
-    shape[dim] = out_size
-    out = 0
-    for k, w in zip((-1, 0, 1, 2), weights):
-        idx = (fl.long() + k).clamp(0, in_size - 1)
-        out = out + x.index_select(dim, idx) * w.to(x.dtype).reshape(shape)
-    return out
-
-
-def _nearest_1d(x, dim, out_size, scale, exact: bool):
-    in_size = x.shape[dim]
-    ratio = 1.0 / scale if scale is not None and scale > 0 else in_size / out_size
-    dst = torch.arange(out_size, device=x.device, dtype=torch.float64)
-    src = ((dst + 0.5) * ratio).floor() if exact else (dst * ratio).floor()
-    idx = src.long().clamp(max=in_size - 1)
-    return x.index_select(dim, idx)
-
-
 _INTERP_MODES = ("linear", "bilinear", "bicubic", "trilinear")
 
 
@@ -187,15 +132,12 @@ def interpolate(
         from torch.nn._functional.pooling import _adaptive_avg
 
         return _adaptive_avg(input, out, n, f"adaptive_avg_pool{n}d")
+    # every mode is separable: the THNN/THCUNN upsample kernel resamples one spatial dim after another
+    kind = {"bicubic": "cubic", "nearest": "nearest", "nearest-exact": "nearest-exact"}.get(mode, "linear")
     x = input
     for i in range(n):
-        dim = 2 + i
-        if mode in ("nearest", "nearest-exact"):
-            x = _nearest_1d(x, dim, out[i], scales[i], mode == "nearest-exact")
-        elif mode == "bicubic":
-            x = _cubic_1d(x, dim, out[i], scales[i], align_corners)
-        else:
-            x = _linear_1d(x, dim, out[i], scales[i], align_corners)
+        scale = scales[i] if scales[i] is not None else 0.0
+        x = torch._resample_1d(x, 2 + i, out[i], kind, bool(align_corners), scale)
     return x
 
 

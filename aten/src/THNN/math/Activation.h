@@ -160,7 +160,8 @@ struct ActivationBackward {
       case ActivationOp::GeluErf:
         return act::gelu_erf_backward(grad, x, A(std::erf(act::gelu_erf_arg(x))),
                                       A(std::exp(act::gelu_exp_arg(x))));
-      case ActivationOp::GeluTanh: return act::gelu_tanh_backward(grad, x, A(std::tanh(act::gelu_tanh_arg(x))));
+      case ActivationOp::GeluTanh:
+        return act::gelu_tanh_backward(grad, x, A(std::tanh(act::gelu_tanh_arg(x))));
       case ActivationOp::Silu: return act::silu_backward(grad, x, sigmoid_of(x));
       case ActivationOp::Elu:
         return x > A(0) ? grad * A(p.p1) : grad * A(p.p1) * A(p.p0) * A(p.p2) * std::exp(x * A(p.p2));

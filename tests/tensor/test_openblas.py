@@ -9,7 +9,10 @@ import sys
 
 import pytest
 
-from torch import _openblas
+if "TORCH_REFERENCE" in os.environ:
+    pytest.skip("our OpenBLAS kernel choice (torch/_openblas.py): not upstream's", allow_module_level=True)
+
+from torch import _openblas  # noqa: E402
 
 AVX512 = _openblas.AVX512_FLAGS <= _openblas.cpu_flags()
 PROBE = (
