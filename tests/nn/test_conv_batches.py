@@ -69,3 +69,57 @@ def test_one_gradient_asked_for(wanted):
     i = ("input", "weight", "bias").index(wanted)
     (got,) = torch.autograd.grad(F.conv2d(*one, padding=1, groups=2), [one[i]], grad)
     torch.testing.assert_close(got, want[i])
+
+
+def _np_conv_transpose(x, w, b, stride, padding, output_padding, dilation, groups):
+    """A float64 NumPy transposed convolution by scattering: each input element times the kernel, added at
+    i * stride + k * dilation, then `padding` cropped from both ends (output_padding extends the end)."""
+    x, w = np.asarray(x, np.float64), np.asarray(w, np.float64)
+    n, cin = x.shape[:2]
+    spatial = x.shape[2:]
+    cin_g, cout_g, kernel = cin // groups, w.shape[1], w.shape[2:]
+    full = [
+        (spatial[i] - 1) * stride[i] + dilation[i] * (kernel[i] - 1) + 1 + output_padding[i]
+        for i in range(len(spatial))
+    ]
+    out = np.zeros((n, cout_g * groups, *full))
+    for kk in np.ndindex(*kernel):
+        where = tuple(
+            slice(kk[i] * dilation[i], kk[i] * dilation[i] + (spatial[i] - 1) * stride[i] + 1, stride[i])
+            for i in range(len(spatial))
+        )
+        for gi in range(groups):
+            xs = x[:, gi * cin_g : (gi + 1) * cin_g]
+            ws = w[gi * cin_g : (gi + 1) * cin_g][(slice(None), slice(None), *kk)]
+            out[(slice(None), slice(gi * cout_g, (gi + 1) * cout_g), *where)] += np.einsum("nc...,co->no...", xs, ws)
+    crop = tuple(slice(padding[i], full[i] - padding[i]) for i in range(len(spatial)))
+    out = out[(slice(None), slice(None), *crop)]
+    return out + (b.reshape([1, -1] + [1] * len(spatial)) if b is not None else 0)
+
+
+TRANSPOSED = {
+    # (N, C_in, *S), (C_in, C_out / groups, *k), stride, padding, output_padding, dilation, groups
+    "1d": ((3, 4, 9), (4, 3, 3), (2,), (1,), (1,), (1,), 1),
+    "2d groups": ((2, 6, 5, 7), (6, 2, 3, 2), (2, 1), (1, 0), (1, 0), (1, 1), 3),
+    "2d dilated, output_padding < dilation": ((2, 3, 6, 5), (3, 4, 3, 3), (1, 2), (2, 1), (1, 1), (2, 2), 1),
+    "3d": ((2, 2, 3, 4, 3), (2, 3, 2, 3, 2), (2, 1, 2), (0, 1, 1), (1, 0, 0), (1, 1, 1), 1),
+    "2d many samples": ((40, 8, 12, 12), (8, 8, 3, 3), (2, 2), (1, 1), (1, 1), (1, 1), 1),
+}
+
+
+@pytest.mark.parametrize("case", TRANSPOSED, ids=list(TRANSPOSED))
+def test_conv_transpose_against_numpy_and_gradients(case):
+    xs, ws, stride, padding, output_padding, dilation, groups = TRANSPOSED[case]
+    g = torch.Generator().manual_seed(3)
+    x = torch.randn(xs, generator=g, dtype=torch.float64)
+    w = torch.randn(ws, generator=g, dtype=torch.float64)
+    b = torch.randn(ws[1] * groups, generator=g, dtype=torch.float64)
+    fn = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}[len(xs) - 2]
+    kw = dict(stride=stride, padding=padding, output_padding=output_padding, groups=groups, dilation=dilation)
+    out = fn(x, w, b, **kw)
+    want = _np_conv_transpose(x.numpy(), w.numpy(), b.numpy(), stride, padding, output_padding, dilation, groups)
+    np.testing.assert_allclose(out.numpy(), want, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(fn(x.float(), w.float(), b.float(), **kw).numpy(), want, rtol=1e-4, atol=1e-4)
+    if xs[0] <= 3:  # gradcheck of every argument (the large batch checks the chunked forward only)
+        args = tuple(t.clone().requires_grad_() for t in (x, w, b))
+        assert torch.autograd.gradcheck(lambda *a: fn(*a, **kw), args)

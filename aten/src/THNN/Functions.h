@@ -104,6 +104,17 @@ std::tuple<Tensor, Tensor, Tensor> _convolution_nd_backward(const Tensor& grad_o
                                                             const IntList& padding, const IntList& dilation,
                                                             int64_t groups, bool input_grad, bool weight_grad,
                                                             bool bias_grad);
+/// conv_transpose1d/2d/3d of batched input [N, C_in, *S] with weight [C_in, C_out / groups, *K] (+ bias
+/// [C_out]): the transpose of the convolution with these options (col2im of weight^T @ input, a chunk of the
+/// batch at a time); output_padding adds to one side of each output dim.
+Tensor _convolution_transpose_nd(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+                                 const IntList& stride, const IntList& padding, const IntList& output_padding,
+                                 const IntList& dilation, int64_t groups);
+/// Gradients of _convolution_transpose_nd, each computed only where asked for, else an empty tensor.
+std::tuple<Tensor, Tensor, Tensor> _convolution_transpose_nd_backward(
+    const Tensor& grad_output, const Tensor& input, const Tensor& weight, const IntList& stride,
+    const IntList& padding, const IntList& output_padding, const IntList& dilation, int64_t groups,
+    bool input_grad, bool weight_grad, bool bias_grad);
 // The activations of torch.nn.functional (torch._C._nn), each with its fused backward from (grad, self).
 Tensor gelu(const Tensor& self, const std::string& approximate);
 Tensor gelu_backward(const Tensor& grad_output, const Tensor& self, const std::string& approximate);

@@ -1,5 +1,5 @@
-"""Convolutions: conv1d/2d/3d on the THNN/THCUNN kernels (torch._convolution_nd: im2col + matmul), the transposed
-convolutions (zero insertion + a stride-1 convolution with the flipped kernel), unfold and fold."""
+"""Convolutions: conv1d/2d/3d and conv_transpose1d/2d/3d on the THNN/THCUNN kernels (torch._convolution_nd:
+im2col + gemm; torch._convolution_transpose_nd: gemm + col2im), unfold and fold."""
 
 from __future__ import annotations
 
@@ -118,18 +118,6 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _conv(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
 
 
-def _zero_insert(x, stride, n: int):
-    """Inserts stride-1 zeros between the elements of the last n dims of x."""
-    if all(s == 1 for s in stride):
-        return x
-    lead = list(x.shape[: x.dim() - n])
-    spatial = x.shape[x.dim() - n :]
-    z = x.new_zeros(lead + [(spatial[i] - 1) * stride[i] + 1 for i in range(n)])
-    index = (Ellipsis,) + tuple(slice(None, None, s) for s in stride)
-    z[index] = x
-    return z
-
-
 def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, n: int, name: str):
     """The N-d transposed convolution shared by conv_transpose1d/2d/3d."""
     x, batched = _batch(input, n, name)
@@ -152,22 +140,16 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
             f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, but got weight of "
             f"size [{list(weight.shape)}] instead"
         )
-    kernel = tuple(weight.shape[2:])
     og = weight.shape[1]
     if bias is not None and (bias.dim() != 1 or bias.shape[0] != og * groups):
         raise RuntimeError(
             f"Given transposed=1, weight of size {list(weight.shape)}, expected bias to be 1-dimensional with "
             f"{og * groups} elements, but got bias of size {list(bias.shape)} instead"
         )
-    z = _zero_insert(x, stride, n)
-    flat_pad = []
-    for i in reversed(range(n)):
-        edge = dilation[i] * (kernel[i] - 1) - padding[i]
-        flat_pad += [edge, edge + output_padding[i]]
-    z = _constant_pad(z, tuple(flat_pad), 0.0)
-    w = weight.reshape([groups, cin // groups, og] + list(kernel)).transpose(1, 2)
-    w = w.reshape([groups * og, cin // groups] + list(kernel)).flip(list(range(2, 2 + n)))
-    out = _conv(z, w, bias, 1, 0, dilation, groups, n, name)
+    # the THNN/THCUNN kernels: the transpose of the convolution with these options (col2im of weight^T @ input)
+    out = torch._convolution_transpose_nd(
+        x, weight, bias, list(stride), list(padding), list(output_padding), list(dilation), groups
+    )
     return out if batched else out.squeeze(0)
 
 

@@ -24,54 +24,114 @@ IntList per_dim(const IntList& v, int64_t dims, const char* what) {
   return v;
 }
 
-/// PyTorch's checks, and the geometry of one group (leading spatial dims of size 1 for conv1d/conv2d).
-math::ConvGeometry geometry(const Tensor& input, const Tensor& weight, const IntList& stride_,
-                            const IntList& padding_, const IntList& dilation_, int64_t groups) {
+struct ConvOptions {
+  int64_t dims;
+  IntList stride, padding, dilation;
+};
+
+/// The checks a convolution and a transposed one share (PyTorch's messages), and their per-dim options.
+ConvOptions check_options(const Tensor& input, const Tensor& weight, const IntList& stride_,
+                          const IntList& padding_, const IntList& dilation_, int64_t groups,
+                          const char* name) {
   const int64_t dims = input.dim() - 2;
   TH_CHECK(dims >= 1 && dims <= 3 && weight.dim() == input.dim(), "Expected ", weight.dim(),
            "-dimensional input for ", weight.dim(), "-dimensional weight ", shape_str(weight.sizes()),
            ", but got ", input.dim(), "-dimensional input of size ", shape_str(input.sizes()), " instead");
   TH_CHECK(groups > 0, "non-positive groups is not supported");
-  const IntList stride = per_dim(stride_, dims, "stride"), padding = per_dim(padding_, dims, "padding"),
-                dilation = per_dim(dilation_, dims, "dilation");
+  ConvOptions o{dims, per_dim(stride_, dims, "stride"), per_dim(padding_, dims, "padding"),
+                per_dim(dilation_, dims, "dilation")};
   for (int64_t d = 0; d < dims; ++d) {
-    TH_CHECK(stride[size_t(d)] > 0, "non-positive stride is not supported");
-    TH_CHECK(padding[size_t(d)] >= 0, "negative padding is not supported");
-    TH_CHECK(dilation[size_t(d)] > 0, "dilation should be greater than zero");
+    TH_CHECK(o.stride[size_t(d)] > 0, "non-positive stride is not supported");
+    TH_CHECK(o.padding[size_t(d)] >= 0, "negative padding is not supported");
+    TH_CHECK(o.dilation[size_t(d)] > 0, "dilation should be greater than zero");
   }
   TH_CHECK(weight.size(0) % groups == 0, "Given groups=", groups, ", expected weight to be divisible by ",
            groups, " at dimension 0, but got weight of size ", shape_str(weight.sizes()), " instead");
-  TH_CHECK(input.size(1) == weight.size(1) * groups, "Given groups=", groups, ", weight of size ",
-           shape_str(weight.sizes()), ", expected input", shape_str(input.sizes()), " to have ",
-           weight.size(1) * groups, " channels, but got ", input.size(1), " channels instead");
   TH_CHECK(input.dtype() == weight.dtype(), "Input type (", scalar_type_cpp_name(input.dtype()),
            ") and weight type (", scalar_type_cpp_name(weight.dtype()), ") should be the same");
   TH_CHECK(input.device() == weight.device(), "Input and weight should be on the same device, got ",
            input.device().str(), " and ", weight.device().str());
-  TH_CHECK(is_floating_point(input.dtype()), "\"conv\" not implemented for '",
+  TH_CHECK(is_floating_point(input.dtype()), "\"", name, "\" not implemented for '",
            scalar_type_cpp_name(input.dtype()), "'");
+  return o;
+}
+
+/// The kernel, stride, padding and dilation of spatial dim d of a 3-D geometry (leading dims of size 1 for
+/// conv1d/conv2d: kernel 1, stride 1, padding 0, dilation 1); returns the spatial dim of the tensor, or < 0.
+int64_t set_window(math::ConvGeometry& g, int64_t d, const Tensor& weight, const ConvOptions& o) {
+  const int64_t s = d - (3 - o.dims);
+  g.k[d] = s >= 0 ? weight.size(2 + s) : 1;
+  g.stride[d] = s >= 0 ? o.stride[size_t(s)] : 1;
+  g.pad[d] = s >= 0 ? o.padding[size_t(s)] : 0;
+  g.dil[d] = s >= 0 ? o.dilation[size_t(s)] : 1;
+  return s;
+}
+
+/// PyTorch's checks, and the geometry of one group (leading spatial dims of size 1 for conv1d/conv2d).
+math::ConvGeometry geometry(const Tensor& input, const Tensor& weight, const IntList& stride_,
+                            const IntList& padding_, const IntList& dilation_, int64_t groups) {
+  const ConvOptions o = check_options(input, weight, stride_, padding_, dilation_, groups, "conv");
+  TH_CHECK(input.size(1) == weight.size(1) * groups, "Given groups=", groups, ", weight of size ",
+           shape_str(weight.sizes()), ", expected input", shape_str(input.sizes()), " to have ",
+           weight.size(1) * groups, " channels, but got ", input.size(1), " channels instead");
   math::ConvGeometry g{};
   g.C = weight.size(1);
   bool too_small = false;
   for (int64_t d = 0; d < 3; ++d) {
-    const int64_t s = d - (3 - dims);  // the spatial dim of input, or < 0 for a padded leading dim
+    const int64_t s = set_window(g, d, weight, o);
     g.in[d] = s >= 0 ? input.size(2 + s) : 1;
-    g.k[d] = s >= 0 ? weight.size(2 + s) : 1;
-    g.stride[d] = s >= 0 ? stride[size_t(s)] : 1;
-    g.pad[d] = s >= 0 ? padding[size_t(s)] : 0;
-    g.dil[d] = s >= 0 ? dilation[size_t(s)] : 1;
     const int64_t span = g.dil[d] * (g.k[d] - 1) + 1;
     g.out[d] = (g.in[d] + 2 * g.pad[d] - span) / g.stride[d] + 1;
     too_small = too_small || g.in[d] + 2 * g.pad[d] < span;
   }
   if (too_small) {
     std::string in_s, k_s;
-    for (int64_t d = 3 - dims; d < 3; ++d) {
+    for (int64_t d = 3 - o.dims; d < 3; ++d) {
       in_s += (in_s.empty() ? "" : " x ") + std::to_string(g.in[d] + 2 * g.pad[d]);
       k_s += (k_s.empty() ? "" : " x ") + std::to_string(g.dil[d] * (g.k[d] - 1) + 1);
     }
     TH_CHECK(false, "Calculated padded input size per channel: (", in_s, "). Kernel size: (", k_s,
              "). Kernel size can't be greater than actual input size");
+  }
+  return g;
+}
+
+/// PyTorch's checks for a transposed convolution (weight [C_in, C_out / groups, *k]), and the geometry of the
+/// convolution it is the transpose of, for one group: that convolution's input is our output (g.in, g.C =
+/// C_out / groups channels), its output our input (g.out).
+math::ConvGeometry transposed_geometry(const Tensor& input, const Tensor& weight, const IntList& stride_,
+                                       const IntList& padding_, const IntList& output_padding_,
+                                       const IntList& dilation_, int64_t groups) {
+  const ConvOptions o = check_options(input, weight, stride_, padding_, dilation_, groups, "conv_transpose");
+  const IntList output_padding = per_dim(output_padding_, o.dims, "output_padding");
+  for (int64_t d = 0; d < o.dims; ++d) {
+    const int64_t op = output_padding[size_t(d)];
+    TH_CHECK(op >= 0 && (op < o.stride[size_t(d)] || op < o.dilation[size_t(d)]),
+             "output padding must be smaller than either stride or dilation, but got output_padding: ",
+             shape_str(output_padding), ", stride: ", shape_str(o.stride),
+             ", dilation: ", shape_str(o.dilation));
+  }
+  TH_CHECK(input.size(1) == weight.size(0), "Given transposed=1, weight of size ", shape_str(weight.sizes()),
+           ", expected input", shape_str(input.sizes()), " to have ", weight.size(0), " channels, but got ",
+           input.size(1), " channels instead");
+  math::ConvGeometry g{};
+  g.C = weight.size(1);
+  bool too_small = false;
+  for (int64_t d = 0; d < 3; ++d) {
+    const int64_t s = set_window(g, d, weight, o);
+    g.out[d] = s >= 0 ? input.size(2 + s) : 1;
+    const int64_t op = s >= 0 ? output_padding[size_t(s)] : 0;
+    g.in[d] = (g.out[d] - 1) * g.stride[d] - 2 * g.pad[d] + g.dil[d] * (g.k[d] - 1) + op + 1;
+    too_small = too_small || g.in[d] <= 0;
+  }
+  if (too_small) {
+    std::string in_s, out_s;
+    for (int64_t d = 3 - o.dims; d < 3; ++d) {
+      in_s += (in_s.empty() ? "" : " x ") + std::to_string(g.out[d]);
+      out_s += (out_s.empty() ? "" : " x ") + std::to_string(g.in[d]);
+    }
+    TH_CHECK(false, "Given input size per channel: (", in_s, "). Calculated output size per channel: (",
+             out_s, "). Output size is too small");
   }
   return g;
 }
@@ -197,6 +257,106 @@ std::tuple<Tensor, Tensor, Tensor> _convolution_nd_backward(const Tensor& grad_o
   }
   Tensor grad_bias = bias_grad ? sum(go, IntList{0, 2}, false, std::nullopt) : none();
   return {grad_input, weight_grad ? reshape(grad_weight, weight.sizes()) : grad_weight, grad_bias};
+}
+
+/// `t` ([N, C, ...]) as a [N, C, L] view of its samples' channels, made contiguous.
+Tensor as_samples(const Tensor& t) { return reshape(contiguous(t), {t.size(0), t.size(1), -1}); }
+
+/// dst (samples n0.. of [N, C, ...], channels c0 .. c0 + g.C) = col2im(cols): in place where that block is
+/// contiguous, else through a temporary.
+void col2im_into(const Tensor& cols, const Tensor& whole, int64_t n0, int64_t B, int64_t c0,
+                 const math::ConvGeometry& g) {
+  Tensor dst = narrow(narrow(whole, 0, n0, B), 1, c0, g.C);
+  if (dst.is_contiguous()) return col2im_stub[whole.device().type](cols, dst, g);
+  Tensor tmp = empty_tensor(dst.sizes(), dst.dtype(), dst.device());
+  col2im_stub[whole.device().type](cols, tmp, g);
+  copy_(dst, tmp);
+}
+
+/// block (samples n0.., channels c0..c0 + C of `whole` [N, Ctot, L]) = m ([C, B * L]) laid back out per
+/// sample.
+void scatter_samples(const Tensor& m, const Tensor& whole, int64_t n0, int64_t B, int64_t c0, int64_t C) {
+  Tensor block = narrow(narrow(whole, 0, n0, B), 1, c0, C);
+  copy_(block, permute(reshape(m, {C, B, -1}), {1, 0, 2}));
+}
+
+Tensor _convolution_transpose_nd(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+                                 const IntList& stride, const IntList& padding, const IntList& output_padding,
+                                 const IntList& dilation, int64_t groups) {
+  const math::ConvGeometry g =
+      transposed_geometry(input, weight, stride, padding, output_padding, dilation, groups);
+  const int64_t N = input.size(0), Cin = weight.size(0), Cin_g = Cin / groups, Cout = g.C * groups;
+  const bool has_bias = bias && bias->defined();
+  if (has_bias)
+    TH_CHECK(bias->dim() == 1 && bias->size(0) == Cout, "Given transposed=1, weight of size ",
+             shape_str(weight.sizes()), ", expected bias to be 1-dimensional with ", Cout,
+             " elements, but got bias of size ", shape_str(bias->sizes()), " instead");
+  IntList shape{N, Cout};
+  for (int64_t d = 3 - (input.dim() - 2); d < 3; ++d) shape.push_back(g.in[d]);
+  Tensor out = empty_tensor(shape, input.dtype(), input.device());
+  if (out.numel() == 0) return out;
+  const Tensor w = contiguous(reshape(weight, {Cin, g.rows()}));
+  const Tensor x = as_samples(input);
+  const int64_t chunk = chunk_samples(input, g);
+  // per chunk and group: the columns w^T @ x, summed back into the output by col2im (conv's input gradient)
+  for (int64_t n0 = 0; n0 < N; n0 += chunk) {
+    const int64_t B = std::min(chunk, N - n0);
+    for (int64_t k = 0; k < groups; ++k) {
+      const Tensor cols =
+          mm(transpose(narrow(w, 0, k * Cin_g, Cin_g), 0, 1), sample_matrix(x, n0, B, k, Cin_g));
+      col2im_into(cols, out, n0, B, k * g.C, g);
+    }
+  }
+  if (has_bias) {
+    IntList bshape(size_t(out.dim()), 1);
+    bshape[1] = Cout;
+    add_(out, reshape(to_dtype(*bias, out.dtype()), bshape), Scalar(int64_t(1)));
+  }
+  return out;
+}
+
+std::tuple<Tensor, Tensor, Tensor> _convolution_transpose_nd_backward(
+    const Tensor& grad_output, const Tensor& input, const Tensor& weight, const IntList& stride,
+    const IntList& padding, const IntList& output_padding, const IntList& dilation, int64_t groups,
+    bool input_grad, bool weight_grad, bool bias_grad) {
+  const math::ConvGeometry g =
+      transposed_geometry(input, weight, stride, padding, output_padding, dilation, groups);
+  const int64_t N = input.size(0), Cin = weight.size(0), Cin_g = Cin / groups, L = g.out_numel();
+  const Tensor go = contiguous(to_dtype(grad_output, input.dtype()));
+  const Tensor w = contiguous(reshape(weight, {Cin, g.rows()}));
+  const Tensor x = as_samples(input);
+  const auto none = [&] { return empty_tensor({0}, input.dtype(), input.device()); };
+  Tensor grad_weight = weight_grad ? zeros({Cin, g.rows()}, input.dtype(), input.device()) : none();
+  Tensor grad_input = input_grad ? empty_tensor({N, Cin, L}, input.dtype(), input.device()) : none();
+  if (input_grad && grad_input.numel() > 0 && g.rows() == 0) fill_(grad_input, Scalar(int64_t(0)));
+  const int64_t chunk = chunk_samples(input, g);
+  // per chunk and group: the columns of the output gradient (im2col: a convolution's input), then
+  // grad_input = w @ columns and grad_weight += x @ columns^T
+  for (int64_t n0 = 0; n0 < N && (input_grad || weight_grad) && g.rows() > 0; n0 += chunk) {
+    const int64_t B = std::min(chunk, N - n0);
+    for (int64_t k = 0; k < groups; ++k) {
+      const Tensor cols = columns(narrow(go, 0, n0, B), k * g.C, g);  // [rows, B * L]
+      if (input_grad) {
+        const Tensor wk = narrow(w, 0, k * Cin_g, Cin_g);
+        if (B == 1) {
+          Tensor dst = select(narrow(narrow(grad_input, 0, n0, 1), 1, k * Cin_g, Cin_g), 0, 0);
+          addmm_(dst, wk, cols, Scalar(int64_t(0)), Scalar(int64_t(1)));
+        } else {
+          scatter_samples(mm(wk, cols), grad_input, n0, B, k * Cin_g, Cin_g);
+        }
+      }
+      if (weight_grad) {
+        Tensor gw = narrow(grad_weight, 0, k * Cin_g, Cin_g);
+        addmm_(gw, sample_matrix(x, n0, B, k, Cin_g), transpose(cols, 0, 1), Scalar(int64_t(1)),
+               Scalar(int64_t(1)));
+      }
+    }
+  }
+  IntList reduce_dims{0};
+  for (int64_t d = 2; d < go.dim(); ++d) reduce_dims.push_back(d);
+  Tensor grad_bias = bias_grad ? sum(go, reduce_dims, false, std::nullopt) : none();
+  return {input_grad ? reshape(grad_input, input.sizes()) : grad_input,
+          weight_grad ? reshape(grad_weight, weight.sizes()) : grad_weight, grad_bias};
 }
 
 }  // namespace th
