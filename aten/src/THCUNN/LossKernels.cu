@@ -69,8 +69,25 @@ void nll_loss_backward_kernel(const th::Tensor& grad, const th::Tensor& target, 
   THC_CHECK(cudaGetLastError());
 }
 
+void pointwise_loss_kernel(th::TensorIterator& iter, th::math::PointwiseLoss op, double p) {
+  thc::DeviceGuard guard(iter.device());
+  TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "pointwise_loss_cuda", [&] {
+    thc::gpu_kernel<scalar_t, 2>(iter, th::math::PointwiseLossForward{op, p});
+  });
+}
+
+void pointwise_loss_backward_kernel(th::TensorIterator& iter, th::math::PointwiseLoss op, double p,
+                                    bool wrt_target) {
+  thc::DeviceGuard guard(iter.device());
+  TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "pointwise_loss_backward_cuda", [&] {
+    thc::gpu_kernel<scalar_t, 3>(iter, th::math::PointwiseLossBackward{op, p, wrt_target});
+  });
+}
+
 }  // namespace
 
+TH_REGISTER_KERNEL(th::pointwise_loss_stub, CUDA, pointwise_loss_kernel);
+TH_REGISTER_KERNEL(th::pointwise_loss_backward_stub, CUDA, pointwise_loss_backward_kernel);
 TH_REGISTER_KERNEL(th::nll_loss_stub, CUDA, nll_loss_kernel);
 TH_REGISTER_KERNEL(th::nll_loss_backward_stub, CUDA, nll_loss_backward_kernel);
 

@@ -91,6 +91,15 @@ Tensor _resample_1d_backward(const Tensor& grad_output, int64_t dim, int64_t inp
 std::tuple<Tensor, Tensor> native_dropout(const Tensor& input, double p, std::optional<bool> train);
 /// The input gradient of native_dropout: grad_output * mask * scale.
 Tensor native_dropout_backward(const Tensor& grad_output, const Tensor& mask, double scale);
+/// The elementwise losses (kind: math::PointwiseLoss: l1, mse, huber, smooth_l1, binary_cross_entropy, its
+/// with_logits form, kl_div, kl_div with log_target; p: huber's delta or smooth_l1's beta) of input and
+/// target (broadcast), in one kernel, then reduced (0 none, 1 mean, 2 sum).
+Tensor _pointwise_loss(const Tensor& input, const Tensor& target, int64_t kind, double p, int64_t reduction);
+/// The gradients of _pointwise_loss wrt input and target (each only if asked for, else an empty tensor), of
+/// the broadcast shape.
+std::tuple<Tensor, Tensor> _pointwise_loss_backward(const Tensor& grad_output, const Tensor& input,
+                                                    const Tensor& target, int64_t kind, double p,
+                                                    int64_t reduction, bool input_grad, bool target_grad);
 /// conv1d/2d/3d of batched input [N, C, *S] with weight [O, C / groups, *K] (+ bias [O]); stride, padding,
 /// dilation: one value or one per spatial dim. Columns of the input times the weight (im2col + gemm), a chunk
 /// of the batch at a time.

@@ -58,13 +58,23 @@ def _warn_size(input, target) -> None:
         )
 
 
+# the kinds of torch._pointwise_loss (math::PointwiseLoss): one THNN/THCUNN kernel computes each loss elementwise
+_L1, _MSE, _HUBER, _SMOOTH_L1, _BCE, _BCE_LOGITS, _KL_DIV, _KL_DIV_LOG_TARGET = range(8)
+
+
+def _pointwise(kind: int, input, target, reduction: str, p: float = 0.0, weight=None):
+    """An elementwise loss on its kernel, reduced there, or weighted first (then reduced here)."""
+    if weight is None:
+        return torch._pointwise_loss(input, target, kind, p, _REDUCTIONS[reduction])
+    return _reduce(torch._pointwise_loss(input, target, kind, p, 0) * weight, reduction)
+
+
 def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None):
     """|input - target|, reduced."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     _warn_size(input, target)
-    loss = torch.abs(input - target)
-    return _reduce(loss * weight if weight is not None else loss, reduction)
+    return _pointwise(_L1, input, target, reduction, weight=weight)
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None):
@@ -72,9 +82,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     _warn_size(input, target)
-    diff = input - target
-    loss = diff * diff
-    return _reduce(loss * weight if weight is not None else loss, reduction)
+    return _pointwise(_MSE, input, target, reduction, weight=weight)
 
 
 def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weight=None):
@@ -83,9 +91,7 @@ def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weigh
     _warn_size(input, target)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
-    d = torch.abs(input - target)
-    loss = torch.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
-    return _reduce(loss * weight if weight is not None else loss, reduction)
+    return _pointwise(_HUBER, input, target, reduction, float(delta), weight)
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", beta: float = 1.0):
@@ -95,10 +101,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str
     _warn_size(input, target)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    d = torch.abs(input - target)
-    if beta == 0:
-        return _reduce(d, reduction)
-    return _reduce(torch.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta), reduction)
+    return _pointwise(_SMOOTH_L1, input, target, reduction, float(beta))
 
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}  # the kernels' reduction codes (PyTorch's Reduction enum)
@@ -205,12 +208,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
         )
     if input.numel() and (bool((input < 0).any()) or bool((input > 1).any())):
         raise RuntimeError("all elements of input should be between 0 and 1")
-    log_x = torch.clamp(torch.log(input), min=-100)
-    log_1mx = torch.clamp(torch.log(1 - input), min=-100)
-    loss = -(target * log_x + (1 - target) * log_1mx)
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
+    return _pointwise(_BCE, input, target, reduction, weight=weight)
 
 
 def binary_cross_entropy_with_logits(
@@ -221,13 +219,11 @@ def binary_cross_entropy_with_logits(
     _check_reduction(reduction)
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    if pos_weight is None:
+        return _pointwise(_BCE_LOGITS, input, target, reduction, weight=weight)
     # log(1 + exp(-x)) computed stably, = log_sigmoid(-x) negated
     log_sig_neg = torch.clamp(-input, min=0) + torch.log1p(torch.exp(-torch.abs(input)))  # -log(sigmoid(x))
-    if pos_weight is not None:
-        coeff = 1 + (pos_weight - 1) * target
-        loss = (1 - target) * input + coeff * log_sig_neg
-    else:
-        loss = (1 - target) * input + log_sig_neg
+    loss = (1 - target) * input + (1 + (pos_weight - 1) * target) * log_sig_neg
     if weight is not None:
         loss = loss * weight
     return _reduce(loss, reduction)
@@ -244,15 +240,12 @@ def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean
             "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
             stacklevel=2,
         )
-    if log_target:
-        loss = torch.exp(target) * (target - input)
-    else:
-        loss = torch.where(target > 0, target * (torch.log(torch.where(target > 0, target, 1.0)) - input), 0.0)
-        loss = loss + 0 * input  # keeps the gradient path where target == 0
+    kind = _KL_DIV_LOG_TARGET if log_target else _KL_DIV
     if reduction == "batchmean":
-        return loss.sum() / input.shape[0] if input.dim() != 0 else loss.sum()
+        total = torch._pointwise_loss(input, target, kind, 0.0, _REDUCTIONS["sum"])
+        return total / input.shape[0] if input.dim() != 0 else total
     _check_reduction(reduction)
-    return _reduce(loss, reduction)
+    return _pointwise(kind, input, target, reduction)
 
 
 def poisson_nll_loss(

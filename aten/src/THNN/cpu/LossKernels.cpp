@@ -4,6 +4,7 @@
 #include <TH/Exception.h>
 #include <TH/Parallel.h>
 #include <TH/ScalarType.h>
+#include <TH/cpu/Loops.h>
 
 #include "../math/Loss.h"
 #include "../ops/Loss.h"
@@ -55,8 +56,21 @@ void nll_loss_backward_kernel(const Tensor& grad, const Tensor& target, const Te
   });
 }
 
+void pointwise_loss_kernel(TensorIterator& iter, math::PointwiseLoss op, double p) {
+  TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "pointwise_loss_cpu",
+                             [&] { cpu::cpu_kernel<scalar_t, 2>(iter, math::PointwiseLossForward{op, p}); });
+}
+
+void pointwise_loss_backward_kernel(TensorIterator& iter, math::PointwiseLoss op, double p, bool wrt_target) {
+  TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "pointwise_loss_backward_cpu", [&] {
+    cpu::cpu_kernel<scalar_t, 3>(iter, math::PointwiseLossBackward{op, p, wrt_target});
+  });
+}
+
 }  // namespace
 
+TH_REGISTER_KERNEL(pointwise_loss_stub, CPU, pointwise_loss_kernel);
+TH_REGISTER_KERNEL(pointwise_loss_backward_stub, CPU, pointwise_loss_backward_kernel);
 TH_REGISTER_KERNEL(nll_loss_stub, CPU, nll_loss_kernel);
 TH_REGISTER_KERNEL(nll_loss_backward_stub, CPU, nll_loss_backward_kernel);
 

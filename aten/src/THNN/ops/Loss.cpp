@@ -11,6 +11,8 @@ namespace th {
 
 TH_DEFINE_STUB(nll_loss_fn, nll_loss_stub);
 TH_DEFINE_STUB(nll_loss_backward_fn, nll_loss_backward_stub);
+TH_DEFINE_STUB(pointwise_loss_fn, pointwise_loss_stub);
+TH_DEFINE_STUB(pointwise_loss_backward_fn, pointwise_loss_backward_stub);
 
 namespace {
 
@@ -82,6 +84,60 @@ Tensor _nll_loss_backward(const Tensor& grad_output, const Tensor& self, const T
   Tensor grad_input = zeros(x.sizes(), x.dtype(), x.device());
   if (N > 0) nll_loss_backward_stub[x.device().type](g, t, w, grad_input, ignore_index);
   return self.dim() == 1 ? reshape(grad_input, {self.size(0)}) : grad_input;
+}
+
+namespace {
+
+math::PointwiseLoss pointwise_loss_kind(int64_t kind) {
+  TH_CHECK(kind >= 0 && kind <= int64_t(math::PointwiseLoss::KlDivLogTarget),
+           "_pointwise_loss: unknown loss ", kind);
+  return static_cast<math::PointwiseLoss>(kind);
+}
+
+void check_pointwise(const Tensor& input, const Tensor& target, int64_t reduction) {
+  TH_CHECK(reduction >= kNone && reduction <= kSum, reduction, " is not a valid value for reduction");
+  TH_CHECK(input.device() == target.device(),
+           "Expected all tensors to be on the same device, but found at least ", "two devices, ",
+           input.device().str(), " and ", target.device().str(), "!");
+}
+
+}  // namespace
+
+Tensor _pointwise_loss(const Tensor& input, const Tensor& target, int64_t kind, double p, int64_t reduction) {
+  check_pointwise(input, target, reduction);
+  const math::PointwiseLoss op = pointwise_loss_kind(kind);
+  TensorIterator iter =
+      TensorIteratorConfig().add_output(Tensor()).add_input(input).add_input(target).build();
+  TH_CHECK(is_floating_point(iter.common_dtype()), "\"", "pointwise_loss", "\" not implemented for '",
+           scalar_type_name(iter.common_dtype()), "'");
+  pointwise_loss_stub[iter.device().type](iter, op, p);
+  const Tensor loss = iter.output();
+  if (reduction == kNone) return loss;
+  const ScalarType acc = accumulate_type(loss.dtype());
+  Tensor total = sum(loss, acc);
+  if (reduction == kMean) total = div(total, wrap_number(Scalar(int64_t(loss.numel()))), std::nullopt);
+  return to_dtype(total, loss.dtype());
+}
+
+std::tuple<Tensor, Tensor> _pointwise_loss_backward(const Tensor& grad_output, const Tensor& input,
+                                                    const Tensor& target, int64_t kind, double p,
+                                                    int64_t reduction, bool input_grad, bool target_grad) {
+  check_pointwise(input, target, reduction);
+  const math::PointwiseLoss op = pointwise_loss_kind(kind);
+  Tensor g = grad_output;
+  if (reduction == kMean) {
+    int64_t numel = 1;
+    for (int64_t s : broadcast_shapes(input.sizes(), target.sizes())) numel *= s;
+    g = div(g, wrap_number(Scalar(numel)), std::nullopt);
+  }
+  const auto grad_wrt = [&](bool wrt_target) {
+    TensorIterator iter =
+        TensorIteratorConfig().add_output(Tensor()).add_input(g).add_input(input).add_input(target).build();
+    pointwise_loss_backward_stub[iter.device().type](iter, op, p, wrt_target);
+    return iter.output();
+  };
+  const Tensor none = empty_tensor({0}, input.dtype(), input.device());
+  return {input_grad ? grad_wrt(false) : none, target_grad ? grad_wrt(true) : none};
 }
 
 }  // namespace th

@@ -1,8 +1,11 @@
 #pragma once
-// The loss family's kernels (nll_loss, which cross_entropy builds on): ops/Loss.cpp, cpu/LossKernels.cpp,
-// THCUNN/LossKernels.cu.
+// The loss family's kernels (nll_loss, which cross_entropy builds on, and the elementwise losses):
+// ops/Loss.cpp, cpu/LossKernels.cpp, THCUNN/LossKernels.cu.
 #include <TH/Dispatch.h>
 #include <TH/Tensor.h>
+#include <TH/TensorIterator.h>
+
+#include "../math/Loss.h"
 
 namespace th {
 
@@ -17,7 +20,17 @@ using nll_loss_fn = void(const Tensor& input, const Tensor& target, const Tensor
 using nll_loss_backward_fn = void(const Tensor& grad, const Tensor& target, const Tensor& weight,
                                   const Tensor& grad_input, int64_t ignore_index);
 
+/// loss = f(input, target) over an iterator (input, target) in its floating dtype
+/// (math::PointwiseLossForward).
+using pointwise_loss_fn = void(TensorIterator& iter, math::PointwiseLoss op, double p);
+/// grad = g * d loss / d input (or / d target) over an iterator (g, input, target)
+/// (math::PointwiseLossBackward).
+using pointwise_loss_backward_fn = void(TensorIterator& iter, math::PointwiseLoss op, double p,
+                                        bool wrt_target);
+
 TH_DECLARE_STUB(nll_loss_fn, nll_loss_stub);
+TH_DECLARE_STUB(pointwise_loss_fn, pointwise_loss_stub);
+TH_DECLARE_STUB(pointwise_loss_backward_fn, pointwise_loss_backward_stub);
 TH_DECLARE_STUB(nll_loss_backward_fn, nll_loss_backward_stub);
 
 }  // namespace th
