@@ -123,3 +123,40 @@ def test_conv_transpose_against_numpy_and_gradients(case):
     if xs[0] <= 3:  # gradcheck of every argument (the large batch checks the chunked forward only)
         args = tuple(t.clone().requires_grad_() for t in (x, w, b))
         assert torch.autograd.gradcheck(lambda *a: fn(*a, **kw), args)
+
+
+@pytest.mark.parametrize(
+    "shape, kw",
+    [
+        ((2, 3, 6, 7), dict(kernel_size=(2, 3))),
+        ((1, 2, 7, 7), dict(kernel_size=3, dilation=2, padding=1, stride=2)),
+        ((3, 5, 6), dict(kernel_size=2, stride=(1, 2), padding=(1, 0))),  # unbatched
+    ],
+)
+def test_unfold_and_fold_against_numpy(shape, kw):
+    g = torch.Generator().manual_seed(4)
+    x = torch.randn(shape, generator=g, dtype=torch.float64)
+    pair = lambda v: v if isinstance(v, tuple) else (v, v)  # noqa: E731
+    (kh, kw_), (dh, dw), (ph, pw), (sh, sw) = (
+        pair(kw.get(k, d)) for k, d in (("kernel_size", 1), ("dilation", 1), ("padding", 0), ("stride", 1))
+    )
+    xb = x.numpy() if len(shape) == 4 else x.numpy()[None]
+    xp = np.pad(xb, [(0, 0), (0, 0), (ph, ph), (pw, pw)])
+    oh = (xp.shape[2] - dh * (kh - 1) - 1) // sh + 1
+    ow = (xp.shape[3] - dw * (kw_ - 1) - 1) // sw + 1
+    blocks = [
+        xp[:, :, i * dh : i * dh + (oh - 1) * sh + 1 : sh, j * dw : j * dw + (ow - 1) * sw + 1 : sw]
+        for i in range(kh)
+        for j in range(kw_)
+    ]
+    want = np.stack(blocks, 2).reshape(xb.shape[0], -1, oh * ow)  # (N, C, kh*kw, L) -> rows c * kh * kw + k
+    want = want if len(shape) == 4 else want[0]
+    cols = F.unfold(x, **kw)
+    np.testing.assert_array_equal(cols.numpy(), want)
+    y = torch.randn(cols.shape, generator=g, dtype=torch.float64)
+    back = F.fold(y, shape[-2:], **kw)
+    assert back.shape == x.shape
+    np.testing.assert_allclose((cols * y).sum().item(), (x * back).sum().item(), rtol=1e-12)  # fold is unfold's adjoint
+    xr = x.clone().requires_grad_()
+    assert torch.autograd.gradcheck(lambda t: F.unfold(t, **kw), (xr,))
+    assert torch.autograd.gradgradcheck(lambda t: F.fold(t, shape[-2:], **kw), (y.clone().requires_grad_(),))

@@ -124,6 +124,12 @@ std::tuple<Tensor, Tensor, Tensor> _convolution_transpose_nd_backward(
     const Tensor& grad_output, const Tensor& input, const Tensor& weight, const IntList& stride,
     const IntList& padding, const IntList& output_padding, const IntList& dilation, int64_t groups,
     bool input_grad, bool weight_grad, bool bias_grad);
+/// unfold: the sliding 2-D blocks of `self` ([N, C, H, W] or [C, H, W]) as columns [N, C * kH * kW, L].
+Tensor im2col(const Tensor& self, const IntList& kernel_size, const IntList& dilation, const IntList& padding,
+              const IntList& stride);
+/// fold: columns [N, C * kH * kW, L] summed back into [N, C, *output_size] (overlaps add up).
+Tensor col2im(const Tensor& self, const IntList& output_size, const IntList& kernel_size,
+              const IntList& dilation, const IntList& padding, const IntList& stride);
 // The activations of torch.nn.functional (torch._C._nn), each with its fused backward from (grad, self).
 Tensor gelu(const Tensor& self, const std::string& approximate);
 Tensor gelu_backward(const Tensor& grad_output, const Tensor& self, const std::string& approximate);

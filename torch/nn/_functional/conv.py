@@ -175,53 +175,19 @@ def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_paddi
 
 
 def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
-    """im2col: (N, C, H, W) -> (N, C * kH * kW, L) columns of sliding blocks."""
+    """im2col (the convolution family's kernel): (N, C, H, W) -> (N, C * kH * kW, L) columns of sliding blocks."""
     if input.dim() not in (3, 4):
         raise RuntimeError(f"Input Error: Only 3D or 4D input Tensors are supported (got {input.dim()}D)")
-    batched = input.dim() == 4
-    x = input if batched else input.unsqueeze(0)
-    kernel, dilation, padding, stride = (_ntuple(2)(v) for v in (kernel_size, dilation, padding, stride))
-    if any(padding):
-        x = _constant_pad(x, (padding[1], padding[1], padding[0], padding[0]), 0.0)
-    cols = _windows(x, kernel, stride, dilation)  # (N, C, oH, oW, kH, kW)
-    nb, c = x.shape[:2]
-    out = cols.permute(0, 1, 4, 5, 2, 3).reshape(nb, c * kernel[0] * kernel[1], -1)
-    return out if batched else out.squeeze(0)
+    pair = _ntuple(2)
+    return torch._C._nn.im2col(input, pair(kernel_size), pair(dilation), pair(padding), pair(stride))
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
-    """col2im: sums (N, C * kH * kW, L) columns back into (N, C, H, W) (overlaps add up)."""
+    """col2im (the convolution family's kernel): sums (N, C * kH * kW, L) columns back into (N, C, H, W)
+    (overlaps add up)."""
     if input.dim() not in (2, 3):
         raise RuntimeError(
             f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported (got {input.dim()}D)"
         )
-    batched = input.dim() == 3
-    cols = input if batched else input.unsqueeze(0)
-    output_size, kernel, dilation, padding, stride = (
-        _ntuple(2)(v) for v in (output_size, kernel_size, dilation, padding, stride)
-    )
-    ksize = kernel[0] * kernel[1]
-    if cols.shape[1] % ksize:
-        raise RuntimeError(
-            "Expected size of input's dimension 1 to be divisible by the product of kernel_size, but got "
-            f"input.size(1)={cols.shape[1]} and kernel_size=({kernel[0]}, {kernel[1]})"
-        )
-    ph, pw = output_size[0] + 2 * padding[0], output_size[1] + 2 * padding[1]
-    positions = torch.arange(ph * pw, device=input.device).reshape(1, ph, pw)
-    idx = _windows(positions, kernel, stride, dilation)  # (1, oH, oW, kH, kW)
-    length = idx.shape[1] * idx.shape[2]
-    if cols.shape[2] != length:
-        raise RuntimeError(
-            f"Given output_size=({output_size[0]}, {output_size[1]}), kernel_size=({kernel[0]}, {kernel[1]}), "
-            f"dilation=({dilation[0]}, {dilation[1]}), padding=({padding[0]}, {padding[1]}), "
-            f"stride=({stride[0]}, {stride[1]}), expected size of input's dimension 2 to match the calculated "
-            f"number of sliding blocks {idx.shape[1]} * {idx.shape[2]} = {length}, but got "
-            f"input.size(2)={cols.shape[2]}."
-        )
-    idx = idx.permute(0, 3, 4, 1, 2).reshape(-1)
-    nb, c = cols.shape[0], cols.shape[1] // ksize
-    out = cols.new_zeros(nb, c, ph * pw).index_add(2, idx, cols.reshape(nb, c, ksize * length))
-    out = out.reshape(nb, c, ph, pw)[
-        :, :, padding[0] : padding[0] + output_size[0], padding[1] : padding[1] + output_size[1]
-    ]
-    return out if batched else out.squeeze(0)
+    pair = _ntuple(2)
+    return torch._C._nn.col2im(input, pair(output_size), pair(kernel_size), pair(dilation), pair(padding), pair(stride))

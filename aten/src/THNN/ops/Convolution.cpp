@@ -359,4 +359,88 @@ std::tuple<Tensor, Tensor, Tensor> _convolution_transpose_nd_backward(
           weight_grad ? reshape(grad_weight, weight.sizes()) : grad_weight, grad_bias};
 }
 
+namespace {
+
+/// The geometry of unfold / fold: 2-D sliding blocks of size `kernel` over a [C, H, W] plane (PyTorch's
+/// checks).
+math::ConvGeometry block_geometry(int64_t C, int64_t H, int64_t W, const IntList& kernel,
+                                  const IntList& dilation, const IntList& padding, const IntList& stride) {
+  const IntList k = per_dim(kernel, 2, "kernel_size"), d = per_dim(dilation, 2, "dilation"),
+                p = per_dim(padding, 2, "padding"), s = per_dim(stride, 2, "stride");
+  for (size_t i = 0; i < 2; ++i) {
+    TH_CHECK(k[i] > 0, "kernel size should be greater than zero, but got kernel_height: ", k[0],
+             " kernel_width: ", k[1]);
+    TH_CHECK(d[i] > 0, "dilation should be greater than zero, but got dilation_height: ", d[0],
+             " dilation_width: ", d[1]);
+    TH_CHECK(p[i] >= 0, "padding should be non-negative, but got pad_height: ", p[0], " pad_width: ", p[1]);
+    TH_CHECK(s[i] > 0, "stride should be greater than zero, but got stride_height: ", s[0],
+             " stride_width: ", s[1]);
+  }
+  math::ConvGeometry g{};
+  g.C = C;
+  const int64_t in[3] = {1, H, W};
+  for (int64_t i = 0; i < 3; ++i) {
+    g.in[i] = in[i];
+    g.k[i] = i ? k[size_t(i - 1)] : 1;
+    g.dil[i] = i ? d[size_t(i - 1)] : 1;
+    g.pad[i] = i ? p[size_t(i - 1)] : 0;
+    g.stride[i] = i ? s[size_t(i - 1)] : 1;
+    g.out[i] = (g.in[i] + 2 * g.pad[i] - (g.dil[i] * (g.k[i] - 1) + 1)) / g.stride[i] + 1;
+  }
+  TH_CHECK(g.out[1] >= 1 && g.out[2] >= 1 && H + 2 * g.pad[1] >= g.dil[1] * (g.k[1] - 1) + 1 &&
+               W + 2 * g.pad[2] >= g.dil[2] * (g.k[2] - 1) + 1,
+           "Given input with spatial size (", H, ", ", W, "), kernel_size=(", k[0], ", ", k[1],
+           "), dilation=(", d[0], ", ", d[1], "), padding=(", p[0], ", ", p[1],
+           "), calculated shape of the array of sliding blocks as (", g.out[1], ", ", g.out[2],
+           "), but its components must be at least one.");
+  return g;
+}
+
+}  // namespace
+
+Tensor im2col(const Tensor& self, const IntList& kernel_size, const IntList& dilation, const IntList& padding,
+              const IntList& stride) {
+  TH_CHECK(self.dim() == 3 || self.dim() == 4,
+           "Expected 3D or 4D (batch mode) tensor for input with possibly 0 ",
+           "batch size and non-zero dimensions for input, but got: ", shape_str(self.sizes()));
+  TH_CHECK(is_floating_point(self.dtype()), "\"im2col\" not implemented for '",
+           scalar_type_name(self.dtype()), "'");
+  const Tensor x = self.dim() == 4 ? contiguous(self) : unsqueeze(contiguous(self), 0);
+  const int64_t N = x.size(0);
+  const math::ConvGeometry g =
+      block_geometry(x.size(1), x.size(2), x.size(3), kernel_size, dilation, padding, stride);
+  Tensor out = empty_tensor({N, g.rows(), g.out_numel()}, self.dtype(), self.device());
+  for (int64_t n = 0; n < N && out.numel() > 0; ++n)  // one sample's columns are [rows, L]: out[n]
+    im2col_stub[self.device().type](narrow(x, 0, n, 1), select(out, 0, n), g);
+  return self.dim() == 4 ? out : select(out, 0, 0);
+}
+
+Tensor col2im(const Tensor& self, const IntList& output_size, const IntList& kernel_size,
+              const IntList& dilation, const IntList& padding, const IntList& stride) {
+  TH_CHECK(self.dim() == 2 || self.dim() == 3,
+           "Expected 2D or 3D (batch mode) tensor for input with possibly 0 ",
+           "batch size and non-zero dimensions for input, but got: ", shape_str(self.sizes()));
+  TH_CHECK(is_floating_point(self.dtype()), "\"col2im\" not implemented for '",
+           scalar_type_name(self.dtype()), "'");
+  const Tensor cols = self.dim() == 3 ? contiguous(self) : unsqueeze(contiguous(self), 0);
+  const IntList size = per_dim(output_size, 2, "output_size");
+  const IntList k = per_dim(kernel_size, 2, "kernel_size");
+  TH_CHECK(cols.size(1) % (k[0] * k[1]) == 0, "Expected size of input's dimension 1 to be divisible by the ",
+           "product of kernel_size, but got input.size(1)=", cols.size(1), " and kernel_size=(", k[0], ", ",
+           k[1], ")");
+  const int64_t N = cols.size(0), C = cols.size(1) / (k[0] * k[1]);
+  const math::ConvGeometry g = block_geometry(C, size[0], size[1], kernel_size, dilation, padding, stride);
+  TH_CHECK(cols.size(2) == g.out_numel(), "Given output_size=(", size[0], ", ", size[1], "), kernel_size=(",
+           k[0], ", ", k[1], "), dilation=(", per_dim(dilation, 2, "dilation")[0], ", ",
+           per_dim(dilation, 2, "dilation")[1], "), padding=(", per_dim(padding, 2, "padding")[0], ", ",
+           per_dim(padding, 2, "padding")[1], "), stride=(", per_dim(stride, 2, "stride")[0], ", ",
+           per_dim(stride, 2, "stride")[1],
+           "), expected size of input's dimension 2 to match the calculated number of sliding blocks ",
+           g.out[1], " * ", g.out[2], " = ", g.out_numel(), ", but got input.size(2)=", cols.size(2), ".");
+  Tensor out = empty_tensor({N, C, size[0], size[1]}, self.dtype(), self.device());
+  for (int64_t n = 0; n < N && out.numel() > 0; ++n)
+    col2im_stub[self.device().type](select(cols, 0, n), narrow(out, 0, n, 1), g);
+  return self.dim() == 3 ? out : select(out, 0, 0);
+}
+
 }  // namespace th
