@@ -234,3 +234,44 @@ def test_foreach_flag_steps_like_the_default(opt_cls):
         results.append(p.detach().numpy().copy())
     np.testing.assert_allclose(results[0], results[1], rtol=1e-12)
     np.testing.assert_allclose(results[0], results[2], rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "opt_cls, options",
+    [
+        (torch.optim.SGD, dict(lr=0.1, momentum=0.9, weight_decay=0.1)),
+        (torch.optim.Adam, dict(lr=0.05, amsgrad=True, weight_decay=0.1)),
+        (torch.optim.AdamW, dict(lr=0.05)),
+        (torch.optim.RMSprop, dict(lr=0.01, momentum=0.5, centered=True, weight_decay=0.1)),
+        (torch.optim.RMSprop, dict(lr=0.01, maximize=True)),
+        (torch.optim.Adagrad, dict(lr=0.1, lr_decay=0.5, weight_decay=0.1, initial_accumulator_value=0.3)),
+        (torch.optim.Adadelta, dict(lr=0.5, rho=0.5, weight_decay=0.1)),
+        (torch.optim.Adamax, dict(lr=0.05, weight_decay=0.1, maximize=True)),
+        (torch.optim.NAdam, dict(lr=0.05, weight_decay=0.1, momentum_decay=0.01)),
+        (torch.optim.NAdam, dict(lr=0.05, weight_decay=0.1, decoupled_weight_decay=True)),
+        (torch.optim.RAdam, dict(lr=0.05, weight_decay=0.1)),
+        (torch.optim.RAdam, dict(lr=0.05, weight_decay=0.1, decoupled_weight_decay=True)),
+    ],
+    ids=lambda v: v.__name__ if isinstance(v, type) else str(v),
+)
+def test_contiguous_and_strided_parameters_step_alike(opt_cls, options, device):
+    """A group of contiguous float32 parameters (one multi-tensor step per step count) and the same values as
+    transposed views (a parameter at a time): equal step for step, over steps where RAdam's rectification turns
+    on, and with a parameter added to the group later (a second step count)."""
+    rng = np.random.default_rng(1)
+    values = [rng.standard_normal((4, 3)).astype(np.float32), rng.standard_normal((5, 2)).astype(np.float32)]
+    dense = [torch.tensor(v, device=device, requires_grad=True) for v in values]
+    strided = [torch.tensor(v.T.copy(), device=device).t().requires_grad_() for v in values]
+    assert not strided[0].is_contiguous()
+    opts = [opt_cls(dense[:1], **options), opt_cls(strided[:1], **options)]
+    for step in range(8):
+        if step == 3:  # a parameter joins: its step count differs from the first's
+            opts[0].add_param_group({"params": dense[1:]})
+            opts[1].add_param_group({"params": strided[1:]})
+        grads = [rng.standard_normal(v.shape).astype(np.float32) for v in values]
+        for ps, opt in zip((dense, strided), opts):
+            for p, g in zip(ps, grads):
+                p.grad = torch.tensor(g, device=device)
+            opt.step()
+        for a, b in zip(dense, strided):
+            torch.testing.assert_close(a, b, rtol=2e-6, atol=2e-6)

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from torch.optim.optimizer import Optimizer, _check_lr, _get_value, _use_grad_for_differentiable
+import torch
+from torch.optim.optimizer import (
+    Optimizer,
+    _check_lr,
+    _fusable,
+    _fused_update,
+    _get_value,
+    _use_grad_for_differentiable,
+)
 
 __all__ = ["Adadelta"]
 
@@ -77,6 +85,12 @@ class Adadelta(Optimizer):
 def _adadelta_update(params, grads, square_avgs, acc_deltas, steps, *, lr, rho, eps, weight_decay, maximize) -> None:
     """The Adadelta update of one parameter group, over lists (multi-tensor)."""
     lr = _get_value(lr)
+    if _fusable(params, grads, square_avgs, acc_deltas):  # one kernel call per step count
+        args = (float(lr), float(rho), float(eps), float(weight_decay), maximize)
+        _fused_update(
+            steps, (params, grads, square_avgs, acc_deltas), lambda step, *lists: torch._fused_adadelta_(*lists, *args)
+        )
+        return
     for param, grad, square_avg, acc_delta, step in zip(params, grads, square_avgs, acc_deltas, steps):
         step += 1
         grad = grad if not maximize else -grad

@@ -8,6 +8,8 @@ from torch.optim.optimizer import (
     _check_fused,
     _check_fused_param,
     _check_lr,
+    _fusable,
+    _fused_update,
     _get_value,
     _use_grad_for_differentiable,
 )
@@ -118,6 +120,15 @@ class Adagrad(Optimizer):
 def _adagrad_update(params, grads, state_sums, steps, *, lr, weight_decay, lr_decay, eps, maximize) -> None:
     """The Adagrad update of one parameter group, over lists (multi-tensor)."""
     lr = _get_value(lr)
+    if _fusable(params, grads, state_sums):  # one kernel call per step count
+        _fused_update(
+            steps,
+            (params, grads, state_sums),
+            lambda step, p, g, s: torch._fused_adagrad_(
+                p, g, s, float(lr), float(weight_decay), float(lr_decay), float(eps), step, maximize
+            ),
+        )
+        return
     for param, grad, state_sum, step_t in zip(params, grads, state_sums, steps):
         step_t += 1
         step = _get_value(step_t)

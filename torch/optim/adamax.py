@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 import torch
-from torch.optim.optimizer import Optimizer, _check_adam_args, _get_value, _use_grad_for_differentiable
+from torch.optim.optimizer import (
+    Optimizer,
+    _check_adam_args,
+    _fusable,
+    _fused_update,
+    _get_value,
+    _use_grad_for_differentiable,
+)
 
 __all__ = ["Adamax"]
 
@@ -74,6 +81,14 @@ class Adamax(Optimizer):
 def _adamax_update(params, grads, exp_avgs, exp_infs, steps, *, eps, beta1, beta2, lr, weight_decay, maximize) -> None:
     """The Adamax update of one parameter group, over lists (multi-tensor)."""
     lr = _get_value(lr)
+    if _fusable(params, grads, exp_avgs, exp_infs):  # one kernel call per step count
+        args = (float(lr), float(beta1), float(beta2), float(eps), float(weight_decay))
+        _fused_update(
+            steps,
+            (params, grads, exp_avgs, exp_infs),
+            lambda step, *lists: torch._fused_adamax_(*lists, *args, step, maximize),
+        )
+        return
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
         exp_avg, exp_inf, step_t = exp_avgs[i], exp_infs[i], steps[i]

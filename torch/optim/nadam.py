@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import torch
-from torch.optim.optimizer import Optimizer, _check_adam_args, _get_value, _scalar_dtype, _use_grad_for_differentiable
+from torch.optim.optimizer import (
+    Optimizer,
+    _check_adam_args,
+    _fusable,
+    _fused_update,
+    _get_value,
+    _scalar_dtype,
+    _use_grad_for_differentiable,
+)
 
 __all__ = ["NAdam"]
 
@@ -108,6 +116,35 @@ def _nadam_update(
 ) -> None:
     """The NAdam update of one parameter group, over lists (multi-tensor)."""
     lr = _get_value(lr)
+    if _fusable(params, grads, exp_avgs, exp_avg_sqs):  # one kernel call per (step count, mu product)
+        for mu_product, step_t in zip(mu_products, steps):  # the product of mu over this step too, as below
+            mu_product *= beta1 * (1.0 - 0.5 * 0.96 ** ((_get_value(step_t) + 1) * momentum_decay))
+        products = [float(_get_value(m)) for m in mu_products]
+        where = {id(p): i for i, p in enumerate(params)}
+
+        def call(step, p, g, m, v):
+            mu = beta1 * (1.0 - 0.5 * 0.96 ** (step * momentum_decay))
+            mu_next = beta1 * (1.0 - 0.5 * 0.96 ** ((step + 1) * momentum_decay))
+            torch._fused_nadam_(
+                p,
+                g,
+                m,
+                v,
+                float(lr),
+                float(beta1),
+                float(beta2),
+                float(eps),
+                float(weight_decay),
+                mu,
+                mu_next,
+                products[where[id(p[0])]],
+                step,
+                decoupled_weight_decay,
+                maximize,
+            )
+
+        _fused_update(steps, (params, grads, exp_avgs, exp_avg_sqs), call, key=lambda i: products[i])
+        return
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
         exp_avg, exp_avg_sq, mu_product, step_t = exp_avgs[i], exp_avg_sqs[i], mu_products[i], steps[i]

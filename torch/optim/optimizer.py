@@ -82,6 +82,19 @@ def _by_step(steps: list) -> dict:
     return groups
 
 
+def _fused_update(steps: list, lists: tuple, call, key=None) -> None:
+    """The fused path of an optimizer without per-parameter Python: every step count is incremented, then
+    `call(step, *lists)` runs once per set of parameters sharing a step count (and `key(i)`, where given), with
+    each list narrowed to that set (an empty list, an option's absent state, stays empty)."""
+    for step_t in steps:
+        step_t += 1
+    groups: dict = {}
+    for i, s in enumerate(steps):
+        groups.setdefault((float(_get_value(s)), key(i) if key else None), []).append(i)
+    for (step, _), idx in groups.items():
+        call(step, *([lst[i] for i in idx] if lst else [] for lst in lists))
+
+
 def _check_lr(lr: Any) -> None:
     """PyTorch's checks of a learning rate: a 1-element tensor or a non-negative number."""
     if isinstance(lr, torch.Tensor) and lr.numel() != 1:

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from torch.optim.optimizer import Optimizer, _check_adam_args, _get_value, _use_grad_for_differentiable
+import torch
+from torch.optim.optimizer import (
+    Optimizer,
+    _check_adam_args,
+    _fusable,
+    _fused_update,
+    _get_value,
+    _use_grad_for_differentiable,
+)
 
 __all__ = ["RAdam"]
 
@@ -94,6 +102,14 @@ def _radam_update(
 ) -> None:
     """The RAdam update of one parameter group, over lists (multi-tensor)."""
     lr = _get_value(lr)
+    if _fusable(params, grads, exp_avgs, exp_avg_sqs):  # one kernel call per step count
+        args = (float(lr), float(beta1), float(beta2), float(eps), float(weight_decay))
+        _fused_update(
+            steps,
+            (params, grads, exp_avgs, exp_avg_sqs),
+            lambda step, *lists: torch._fused_radam_(*lists, *args, step, decoupled_weight_decay, maximize),
+        )
+        return
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
         exp_avg, exp_avg_sq, step_t = exp_avgs[i], exp_avg_sqs[i], steps[i]

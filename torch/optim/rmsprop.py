@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from torch.optim.optimizer import Optimizer, _check_lr, _get_value, _use_grad_for_differentiable
+import torch
+from torch.optim.optimizer import (
+    Optimizer,
+    _check_lr,
+    _fusable,
+    _fused_update,
+    _get_value,
+    _use_grad_for_differentiable,
+)
 
 __all__ = ["RMSprop"]
 
@@ -107,6 +115,14 @@ def _rmsprop_update(
 ) -> None:
     """The RMSprop update of one parameter group, over lists (multi-tensor)."""
     lr = _get_value(lr)
+    if _fusable(params, grads, square_avgs, grad_avgs, momentum_buffers):  # one kernel call per step count
+        args = (float(lr), float(alpha), float(eps), float(weight_decay), float(momentum), centered, maximize)
+        _fused_update(
+            steps,
+            (params, grads, square_avgs, grad_avgs, momentum_buffers),
+            lambda step, *lists: torch._fused_rmsprop_(*lists, *args),
+        )
+        return
     for i, param in enumerate(params):
         grad = grads[i] if not maximize else -grads[i]
         square_avg = square_avgs[i]

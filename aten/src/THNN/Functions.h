@@ -39,6 +39,34 @@ std::tuple<Tensor, Tensor> _nll_loss_forward(const Tensor& self, const Tensor& t
 Tensor _nll_loss_backward(const Tensor& grad_output, const Tensor& self, const Tensor& target,
                           const std::optional<Tensor>& weight, int64_t reduction, int64_t ignore_index,
                           const Tensor& total_weight);
+/// One RMSprop / Adagrad / Adadelta / Adamax / NAdam / RAdam step of a parameter group, in place, in one call
+/// per group (torch.optim's fused path); the same operations as the Python update of torch/optim/<name>.py.
+std::vector<Tensor> _fused_rmsprop_(const std::vector<Tensor>& params, const std::vector<Tensor>& grads,
+                                    const std::vector<Tensor>& square_avgs,
+                                    const std::vector<Tensor>& grad_avgs,
+                                    const std::vector<Tensor>& momentum_buffers, double lr, double alpha,
+                                    double eps, double weight_decay, double momentum, bool centered,
+                                    bool maximize);
+std::vector<Tensor> _fused_adagrad_(const std::vector<Tensor>& params, const std::vector<Tensor>& grads,
+                                    const std::vector<Tensor>& state_sums, double lr, double weight_decay,
+                                    double lr_decay, double eps, double step, bool maximize);
+std::vector<Tensor> _fused_adadelta_(const std::vector<Tensor>& params, const std::vector<Tensor>& grads,
+                                     const std::vector<Tensor>& square_avgs,
+                                     const std::vector<Tensor>& acc_deltas, double lr, double rho, double eps,
+                                     double weight_decay, bool maximize);
+std::vector<Tensor> _fused_adamax_(const std::vector<Tensor>& params, const std::vector<Tensor>& grads,
+                                   const std::vector<Tensor>& exp_avgs, const std::vector<Tensor>& exp_infs,
+                                   double lr, double beta1, double beta2, double eps, double weight_decay,
+                                   double step, bool maximize);
+std::vector<Tensor> _fused_nadam_(const std::vector<Tensor>& params, const std::vector<Tensor>& grads,
+                                  const std::vector<Tensor>& exp_avgs, const std::vector<Tensor>& exp_avg_sqs,
+                                  double lr, double beta1, double beta2, double eps, double weight_decay,
+                                  double mu, double mu_next, double mu_product, double step,
+                                  bool decoupled_weight_decay, bool maximize);
+std::vector<Tensor> _fused_radam_(const std::vector<Tensor>& params, const std::vector<Tensor>& grads,
+                                  const std::vector<Tensor>& exp_avgs, const std::vector<Tensor>& exp_avg_sqs,
+                                  double lr, double beta1, double beta2, double eps, double weight_decay,
+                                  double step, bool decoupled_weight_decay, bool maximize);
 /// Batch norm of [N, C, *] per channel: with use_input_stats the batch's mean and (biased) var, else the
 /// given mean / var: (output, save_mean, save_var), the statistics used (float32 for 16-bit input).
 std::tuple<Tensor, Tensor, Tensor> _batch_norm(const Tensor& input, const std::optional<Tensor>& weight,

@@ -74,9 +74,36 @@ void sgd_kernel(const std::vector<Tensor>& params, const std::vector<Tensor>& gr
   });
 }
 
+/// Optimizer K over [lo, hi) of one parameter, restrict pointers so the loop vectorizes.
+template <math::FusedOptimizer K, typename T>
+void fused_range(T* __restrict p, const T* __restrict g, T* __restrict s1, T* __restrict s2, T* __restrict s3,
+                 int64_t lo, int64_t hi, const math::FusedStep& s) {
+  for (int64_t k = lo; k < hi; ++k)
+    math::fused_element<K>(p[k], g[k], s1 ? s1 + k : nullptr, s2 ? s2 + k : nullptr, s3 ? s3 + k : nullptr,
+                           s);
+}
+
+void fused_step_kernel(math::FusedOptimizer kind, const std::vector<Tensor>& params,
+                       const std::vector<Tensor>& grads, const std::vector<Tensor>& s1,
+                       const std::vector<Tensor>& s2, const std::vector<Tensor>& s3,
+                       const math::FusedStep& s) {
+  TH_DISPATCH_FLOATING_TYPES(params[0].dtype(), "fused_step_cpu", [&] {
+    math::with_fused_optimizer(kind, [&](auto k) {
+      parallel_over(params, [&](size_t i, int64_t lo, int64_t hi) {
+        const auto state = [&](const std::vector<Tensor>& list) {
+          return list.empty() ? nullptr : ptr<scalar_t>(list[i]);
+        };
+        fused_range<decltype(k)::value, scalar_t>(ptr<scalar_t>(params[i]), ptr<scalar_t>(grads[i]),
+                                                  state(s1), state(s2), state(s3), lo, hi, s);
+      });
+    });
+  });
+}
+
 }  // namespace
 
 TH_REGISTER_KERNEL(adam_stub, CPU, adam_kernel);
+TH_REGISTER_KERNEL(fused_step_stub, CPU, fused_step_kernel);
 TH_REGISTER_KERNEL(sgd_stub, CPU, sgd_kernel);
 
 }  // namespace th

@@ -1,4 +1,5 @@
-// Entry points of the optimizer family: _fused_adam_ and _fused_sgd_ update every parameter of a group in
+// Entry points of the optimizer family: _fused_adam_, _fused_sgd_ and _fused_<name>_ for RMSprop, Adagrad,
+// Adadelta, Adamax, NAdam and RAdam update every parameter of a group in
 // one call (one kernel pass per parameter on each device, no per-op Python), as PyTorch's fused optimizers;
 // torch.optim takes this path under no_grad when every tensor of the group is contiguous, floating and on one
 // device, and its Python update otherwise (the same formula, tests/optim checks both step for step).
@@ -13,6 +14,7 @@ namespace th {
 
 TH_DEFINE_STUB(adam_fn, adam_stub);
 TH_DEFINE_STUB(sgd_fn, sgd_stub);
+TH_DEFINE_STUB(fused_step_fn, fused_step_stub);
 
 namespace {
 
@@ -76,6 +78,95 @@ std::vector<Tensor> _fused_sgd_(const std::vector<Tensor>& params, const std::ve
   bump(params);
   bump(momentum_buffers);
   return params;
+}
+
+namespace {
+
+/// Checks the lists and runs one fused step of `kind`; the tensors it wrote get a new version.
+std::vector<Tensor> fused_step(const char* op, math::FusedOptimizer kind, const std::vector<Tensor>& params,
+                               const std::vector<Tensor>& grads, const std::vector<Tensor>& s1,
+                               bool s1_optional, const std::vector<Tensor>& s2, bool s2_optional,
+                               const std::vector<Tensor>& s3, bool s3_optional, const math::FusedStep& step) {
+  check_lists(op, params, {{&grads, false}, {&s1, s1_optional}, {&s2, s2_optional}, {&s3, s3_optional}});
+  if (params.empty()) return params;
+  fused_step_stub[params[0].device().type](kind, params, grads, s1, s2, s3, step);
+  for (const auto* list : {&params, &s1, &s2, &s3}) bump(*list);
+  return params;
+}
+
+const std::vector<Tensor> kNone;
+
+}  // namespace
+
+std::vector<Tensor> _fused_rmsprop_(const std::vector<Tensor>& params, const std::vector<Tensor>& grads,
+                                    const std::vector<Tensor>& square_avgs,
+                                    const std::vector<Tensor>& grad_avgs,
+                                    const std::vector<Tensor>& momentum_buffers, double lr, double alpha,
+                                    double eps, double weight_decay, double momentum, bool centered,
+                                    bool maximize) {
+  math::FusedStep s{lr, weight_decay, eps};
+  s.a = alpha, s.b = momentum, s.flag = centered, s.maximize = maximize;
+  return fused_step("_fused_rmsprop_", math::FusedOptimizer::RMSprop, params, grads, square_avgs, false,
+                    grad_avgs, !centered, momentum_buffers, momentum == 0, s);
+}
+
+std::vector<Tensor> _fused_adagrad_(const std::vector<Tensor>& params, const std::vector<Tensor>& grads,
+                                    const std::vector<Tensor>& state_sums, double lr, double weight_decay,
+                                    double lr_decay, double eps, double step, bool maximize) {
+  math::FusedStep s{lr, weight_decay, eps};
+  s.a = lr / (1 + (step - 1) * lr_decay), s.maximize = maximize;
+  return fused_step("_fused_adagrad_", math::FusedOptimizer::Adagrad, params, grads, state_sums, false, kNone,
+                    true, kNone, true, s);
+}
+
+std::vector<Tensor> _fused_adadelta_(const std::vector<Tensor>& params, const std::vector<Tensor>& grads,
+                                     const std::vector<Tensor>& square_avgs,
+                                     const std::vector<Tensor>& acc_deltas, double lr, double rho, double eps,
+                                     double weight_decay, bool maximize) {
+  math::FusedStep s{lr, weight_decay, eps};
+  s.a = rho, s.maximize = maximize;
+  return fused_step("_fused_adadelta_", math::FusedOptimizer::Adadelta, params, grads, square_avgs, false,
+                    acc_deltas, false, kNone, true, s);
+}
+
+std::vector<Tensor> _fused_adamax_(const std::vector<Tensor>& params, const std::vector<Tensor>& grads,
+                                   const std::vector<Tensor>& exp_avgs, const std::vector<Tensor>& exp_infs,
+                                   double lr, double beta1, double beta2, double eps, double weight_decay,
+                                   double step, bool maximize) {
+  math::FusedStep s{lr, weight_decay, eps};
+  s.a = beta1, s.b = beta2, s.c = lr / (1 - std::pow(beta1, step)), s.maximize = maximize;
+  return fused_step("_fused_adamax_", math::FusedOptimizer::Adamax, params, grads, exp_avgs, false, exp_infs,
+                    false, kNone, true, s);
+}
+
+std::vector<Tensor> _fused_nadam_(const std::vector<Tensor>& params, const std::vector<Tensor>& grads,
+                                  const std::vector<Tensor>& exp_avgs, const std::vector<Tensor>& exp_avg_sqs,
+                                  double lr, double beta1, double beta2, double eps, double weight_decay,
+                                  double mu, double mu_next, double mu_product, double step,
+                                  bool decoupled_weight_decay, bool maximize) {
+  math::FusedStep s{lr, weight_decay, eps};
+  s.a = beta1, s.b = beta2, s.c = 1 - std::pow(beta2, step);
+  s.d = -lr * (1.0 - mu) / (1.0 - mu_product);
+  s.e = -lr * mu_next / (1.0 - mu_product * mu_next);
+  s.decoupled = decoupled_weight_decay, s.maximize = maximize;
+  return fused_step("_fused_nadam_", math::FusedOptimizer::NAdam, params, grads, exp_avgs, false, exp_avg_sqs,
+                    false, kNone, true, s);
+}
+
+std::vector<Tensor> _fused_radam_(const std::vector<Tensor>& params, const std::vector<Tensor>& grads,
+                                  const std::vector<Tensor>& exp_avgs, const std::vector<Tensor>& exp_avg_sqs,
+                                  double lr, double beta1, double beta2, double eps, double weight_decay,
+                                  double step, bool decoupled_weight_decay, bool maximize) {
+  math::FusedStep s{lr, weight_decay, eps};
+  const double bc1 = 1 - std::pow(beta1, step), bc2 = 1 - std::pow(beta2, step);
+  const double rho_inf = 2 / (1 - beta2) - 1, rho_t = rho_inf - 2 * step * std::pow(beta2, step) / bc2;
+  s.a = beta1, s.b = beta2, s.c = bc1, s.d = std::sqrt(bc2);
+  s.flag = rho_t > 5.0;
+  s.e =
+      s.flag ? std::sqrt((rho_t - 4) * (rho_t - 2) * rho_inf / ((rho_inf - 4) * (rho_inf - 2) * rho_t)) : 0.0;
+  s.decoupled = decoupled_weight_decay, s.maximize = maximize;
+  return fused_step("_fused_radam_", math::FusedOptimizer::RAdam, params, grads, exp_avgs, false, exp_avg_sqs,
+                    false, kNone, true, s);
 }
 
 }  // namespace th
