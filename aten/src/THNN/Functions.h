@@ -128,6 +128,19 @@ Tensor _pointwise_loss(const Tensor& input, const Tensor& target, int64_t kind, 
 std::tuple<Tensor, Tensor> _pointwise_loss_backward(const Tensor& grad_output, const Tensor& input,
                                                     const Tensor& target, int64_t kind, double p,
                                                     int64_t reduction, bool input_grad, bool target_grad);
+/// scaled_dot_product_attention without dropout, fused: (output [..., L, Ev], logsumexp [..., L] of each
+/// query row's scores, in float for 16-bit input) for query [..., L, E], key [..., S, E], value [..., S, Ev]
+/// of equal batch dims, an additive float mask broadcastable to [..., L, S], causal masking (top-left) and
+/// the scale.
+std::tuple<Tensor, Tensor> _fused_attention(const Tensor& query, const Tensor& key, const Tensor& value,
+                                            const std::optional<Tensor>& attn_mask, bool is_causal,
+                                            double scale);
+/// The gradients of _fused_attention for query, key, value and (mask_grad) the mask, of the expanded mask's
+/// shape (else an empty tensor), from the output and logsumexp it kept.
+std::tuple<Tensor, Tensor, Tensor, Tensor> _fused_attention_backward(
+    const Tensor& grad_output, const Tensor& query, const Tensor& key, const Tensor& value,
+    const std::optional<Tensor>& attn_mask, const Tensor& output, const Tensor& logsumexp, bool is_causal,
+    double scale, bool mask_grad);
 /// conv1d/2d/3d of batched input [N, C, *S] with weight [O, C / groups, *K] (+ bias [O]); stride, padding,
 /// dilation: one value or one per spatial dim. Columns of the input times the weight (im2col + gemm), a chunk
 /// of the batch at a time.
