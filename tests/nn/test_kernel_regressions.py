@@ -64,3 +64,18 @@ def test_hardswish_gradient_at_its_kinks():
     x = torch.tensor([-3.0, -2.0, 0.0, 3.0, 1.0], requires_grad=True)
     F.hardswish(x).sum().backward()
     assert torch.allclose(x.grad, torch.tensor([0.0, -1 / 6, 0.5, 1.0, 5 / 6]))
+
+
+@pytest.mark.parametrize("padding", [0, 1])
+def test_max_pool_ties_and_nans_pick_upstreams_element(padding):
+    """The first maximum of a window wins a tie, a NaN beats every number and the last NaN's position is kept:
+    on the interior fast path (no padding) and the general one alike."""
+    x = torch.tensor(
+        [[[[1.0, math.nan, 3.0, 4.0], [5.0, math.nan, 2.0, 9.0], [7.0, 7.0, 0.0, 0.0], [7.0, 6.0, 0.0, 0.0]]]]
+    )
+    values, index = F.max_pool2d(x, 2, padding=padding, return_indices=True)
+    if padding == 0:
+        assert index.flatten().tolist() == [5, 7, 8, 10]
+        assert math.isnan(values[0, 0, 0, 0]) and values.flatten().tolist()[1:] == [9.0, 7.0, 0.0]
+    else:
+        assert index.flatten().tolist() == [0, 1, 3, 8, 5, 7, 12, 13, 15]

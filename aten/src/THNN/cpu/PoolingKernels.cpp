@@ -1,6 +1,9 @@
 // CPU kernels of the pooling family: the forward an output element at a time (math/Pooling.h), in parallel;
 // the backward a plane at a time (its outputs in turn, so no two threads add to one element).
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 #include <TH/Parallel.h>
 #include <TH/ScalarType.h>
@@ -13,7 +16,32 @@ namespace {
 
 int64_t planes_of(const Tensor& t, const math::ConvGeometry& g) { return t.numel() / g.in_numel(); }
 
-void max_pool_kernel(const Tensor& x, const Tensor& out, const Tensor& indices, const math::ConvGeometry& g) {
+/// m, at = v, pos where `take`, with masks instead of a branch (compilers turn the plain select back into a
+/// branch, and which element wins a window is unpredictable on real data: a mispredict per element).
+template <typename A>
+inline void select(bool take, A v, int64_t pos, A& m, int64_t& at) {
+  using Bits = std::conditional_t<sizeof(A) == 8, uint64_t, uint32_t>;
+  Bits vb, mb;
+  std::memcpy(&vb, &v, sizeof v);
+  std::memcpy(&mb, &m, sizeof m);
+  const Bits mask = Bits(0) - Bits(take);
+  mb = (vb & mask) | (mb & ~mask);
+  std::memcpy(&m, &mb, sizeof m);
+  const int64_t imask = -int64_t(take);
+  at = (pos & imask) | (at & ~imask);
+}
+
+/// A 2-D pooling (depth 1) without padding whose every window lies inside the input (no ceil_mode overhang).
+bool interior_2d(const math::ConvGeometry& g) {
+  if (g.k[0] != 1 || g.in[0] != 1 || g.pad[1] != 0 || g.pad[2] != 0) return false;
+  for (int d = 1; d < 3; ++d)
+    if ((g.out[d] - 1) * g.stride[d] + (g.k[d] - 1) * g.dil[d] >= g.in[d]) return false;
+  return true;
+}
+
+void max_pool_kernel(const Tensor& x, const Tensor& out, const Tensor& indices,
+                     const math::ConvGeometry& geometry) {
+  const math::ConvGeometry g = geometry;  // a local copy: the int64 index stores cannot alias it (no reloads)
   const int64_t P = planes_of(x, g), L = g.out_numel(), I = g.in_numel();
   TH_DISPATCH_FLOATING_TYPES(x.dtype(), "max_pool_cpu", [&] {
     const auto* src = reinterpret_cast<const scalar_t*>(x.data_ptr());
@@ -21,11 +49,32 @@ void max_pool_kernel(const Tensor& x, const Tensor& out, const Tensor& indices, 
     auto* idx = reinterpret_cast<int64_t*>(indices.data_ptr());
     // a row of outputs (plane p, od, oh) at a time: no division per output
     const int64_t rows = P * g.out[0] * g.out[1], W = g.out[2];
+    const bool inside = interior_2d(g);
     parallel_for(
         rows, std::max<int64_t>(1, kGrainSize / (g.kernel_numel() * W)), [&](int64_t begin, int64_t end) {
           for (int64_t r = begin; r < end; ++r) {
             const int64_t p = r / (g.out[0] * g.out[1]), od = (r / g.out[1]) % g.out[0], oh = r % g.out[1];
             const scalar_t* plane = src + p * I;
+            if (inside) {  // 2-D windows that never leave the input: no bounds checks
+              using A = opmath_t<scalar_t>;
+              const int64_t h0 = oh * g.stride[1];
+              for (int64_t ow = 0; ow < W; ++ow) {
+                const int64_t w0 = ow * g.stride[2];
+                A m = A(plane[h0 * g.in[2] + w0]);  // the window's first element, then selects (no branches:
+                int64_t at = h0 * g.in[2] + w0;     // which element wins is unpredictable on real data)
+                for (int64_t kh = 0; kh < g.k[1]; ++kh) {
+                  const int64_t row = (h0 + kh * g.dil[1]) * g.in[2];
+                  for (int64_t kw = kh == 0 ? 1 : 0; kw < g.k[2]; ++kw) {
+                    const int64_t pos = row + w0 + kw * g.dil[2];
+                    const A v = A(plane[pos]);
+                    select(math::max_pool_better(v, m), v, pos, m, at);
+                  }
+                }
+                dst[r * W + ow] = scalar_t(m);
+                idx[r * W + ow] = at;
+              }
+              continue;
+            }
             for (int64_t ow = 0; ow < W; ++ow)
               math::max_pool_window(plane, g, od, oh, ow, dst[r * W + ow], idx[r * W + ow]);
           }

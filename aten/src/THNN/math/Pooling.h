@@ -18,8 +18,23 @@ TH_HOST_DEVICE inline void window_along(const ConvGeometry& g, int d, int64_t o,
   end = start + (g.k[d] - 1) * g.dil[d] + 1;
 }
 
+/// Max pooling's choice, element by element in window order: the first maximum; a NaN wins (the last NaN's
+/// position, as in PyTorch). max_pool_better: whether v replaces the max so far m.
+template <typename A>
+TH_HOST_DEVICE bool max_pool_better(A v, A m) {
+  return (v > m) | (v != v);
+}
+
+template <typename A>
+TH_HOST_DEVICE void max_pool_take(A v, int64_t pos, A& m, int64_t& at) {
+  const bool take = (at < 0) | max_pool_better(v, m);
+  m = take ? v : m;
+  at = take ? pos : at;
+}
+
 /// max over the window of output position (od, oh, ow) of the plane; `index` gets the flat input position of
-/// the max (the first one; a NaN wins, the last NaN's position, as in PyTorch).
+/// the max (max_pool_take's choice).
+
 template <typename T>
 TH_HOST_DEVICE void max_pool_window(const T* plane, const ConvGeometry& g, int64_t od, int64_t oh, int64_t ow,
                                     T& best, int64_t& index) {
@@ -36,11 +51,7 @@ TH_HOST_DEVICE void max_pool_window(const T* plane, const ConvGeometry& g, int64
       for (int64_t kw = 0; kw < g.k[2]; ++kw) {
         const int64_t w = ow * g.stride[2] - g.pad[2] + kw * g.dil[2];
         if (w < 0 || w >= g.in[2]) continue;
-        const A v = A(line[w]);
-        if (at < 0 || v > m || v != v) {
-          m = v;
-          at = (d * g.in[1] + h) * g.in[2] + w;
-        }
+        max_pool_take(A(line[w]), (d * g.in[1] + h) * g.in[2] + w, m, at);
       }
     }
   }
