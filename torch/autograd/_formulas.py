@@ -26,6 +26,7 @@ __all__ = [
     "unbind_backward",
     "permute_backward",
     "matmul_backward",
+    "glu_double_backward",
     "pow_exponent_backward",
     "minmax_mask",
     "zeros_like",
@@ -228,6 +229,23 @@ def logsumexp_backward(grad: Tensor, self: Tensor, result: Tensor, dims, keepdim
     grad = _unsqueeze_dims(grad, dims, self.dim(), keepdim)
     result = _unsqueeze_dims(result, dims, self.dim(), keepdim)
     return grad * (self - result).exp()
+
+
+def glu_double_backward(grad: Tensor, grad_output: Tensor, self: Tensor, dim: int, mask) -> tuple:
+    """Gradients of glu_backward(grad_output, self, dim) = [g s, g a s (1 - s)] (a, b the halves of self, s =
+    sigmoid(b)) for the incoming grad = [u, w]: wrt grad_output u s + w a s (1 - s); wrt self [w g s (1 - s),
+    u g s (1 - s) + w g a s (1 - s) (1 - 2 s)]."""
+    a, b = self.chunk(2, dim)
+    u, w = grad.chunk(2, dim)
+    s = torch.sigmoid(b)
+    ds = s * (1 - s)
+    d_grad_output = u * s + w * a * ds if mask[0] else None
+    d_self = (
+        torch.cat([w * grad_output * ds, u * grad_output * ds + w * grad_output * a * ds * (1 - 2 * s)], dim)
+        if mask[1]
+        else None
+    )
+    return d_grad_output, d_self
 
 
 def repeat_backward(grad: Tensor, repeats, shape) -> Tensor:

@@ -40,9 +40,19 @@ void activation_backward_kernel(th::TensorIterator& iter, th::math::ActivationOp
   });
 }
 
+void activation2_kernel(th::TensorIterator& iter, th::math::Activation2Op op) {
+  TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "activation2_cuda", [&] {
+    if (iter.ntensors() == 3)
+      thc::gpu_kernel<scalar_t, 2>(iter, th::math::Activation2Forward{op});
+    else
+      thc::gpu_kernel<scalar_t, 3>(iter, th::math::Activation2Backward{op});
+  });
+}
+
 }  // namespace
 
 TH_REGISTER_KERNEL(th::activation_stub, CUDA, activation_kernel);
+TH_REGISTER_KERNEL(th::activation2_stub, CUDA, activation2_kernel);
 TH_REGISTER_KERNEL(th::activation_backward_stub, CUDA, activation_backward_kernel);
 TH_REGISTER_KERNEL(th::output_backward_stub, CUDA, output_backward_kernel);
 TH_REGISTER_KERNEL(th::relu_stub, CUDA, relu_kernel);

@@ -113,6 +113,17 @@ Tensor _resample_1d(const Tensor& self, int64_t dim, int64_t output_size, const 
 /// The input gradient of _resample_1d (input_size elements along `dim`).
 Tensor _resample_1d_backward(const Tensor& grad_output, int64_t dim, int64_t input_size,
                              const std::string& mode, bool align_corners, double scale);
+/// x where x > threshold, else value; its gradient is threshold_backward.
+Tensor threshold(const Tensor& self, const Scalar& threshold, const Scalar& value);
+/// a * sigmoid(b) of the halves a, b of `self` along dim, one kernel; glu_backward gives both halves'
+/// gradients.
+Tensor glu(const Tensor& self, int64_t dim);
+Tensor glu_backward(const Tensor& grad_output, const Tensor& self, int64_t dim);
+/// x where x > 0, else weight * x (weight broadcast to x, as F.prelu shapes it); the backward gives the
+/// input's gradient and the weight's per element (autograd sums it to the weight's shape).
+Tensor _prelu_kernel(const Tensor& self, const Tensor& weight);
+std::tuple<Tensor, Tensor> _prelu_kernel_backward(const Tensor& grad_output, const Tensor& self,
+                                                  const Tensor& weight);
 /// Dropout of `input` in one pass: (output, bool mask); element i kept with probability 1 - p by the Philox
 /// draw of the default generator (the same mask on every device), kept ones scaled by 1 / (1 - p). With
 /// train false: a copy of the input and an all-true mask.

@@ -23,8 +23,8 @@ def _inplace(input: torch.Tensor, result: torch.Tensor, inplace: bool) -> torch.
 
 
 def threshold(input, threshold: float, value: float, inplace: bool = False):
-    """input where input > threshold, else value."""
-    return _inplace(input, torch.where(input > threshold, input, value), inplace)
+    """input where input > threshold, else value (one kernel, torch.threshold)."""
+    return _inplace(input, torch.threshold(input, threshold, value), inplace)
 
 
 def threshold_(input, threshold: float, value: float):
@@ -120,7 +120,7 @@ def prelu(input, weight):
             weight = weight.reshape([channels] + [1] * (input.dim() - 2))
     else:
         weight = weight.reshape([])
-    return torch.where(input > 0, input, input * weight)
+    return torch._prelu_kernel(input, weight)  # the THNN/THCUNN kernel and its fused backward
 
 
 def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False, inplace: bool = False):
@@ -139,15 +139,9 @@ def rrelu_(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool
 
 
 def glu(input, dim: int = -1):
-    """a * sigmoid(b) where a, b are the halves of input along dim."""
-    if input.dim() == 0:
-        raise RuntimeError("glu does not support scalars because halving size must be even")
-    if input.shape[dim] % 2:
-        raise RuntimeError(
-            f"Halving dimension must be even, but dimension {dim % input.dim()} is size {input.shape[dim]}"
-        )
-    a, b = torch.chunk(input, 2, dim)
-    return a * torch.sigmoid(b)
+    """a * sigmoid(b) where a, b are the halves of input along dim (one kernel, and one for both halves'
+    gradients)."""
+    return _nn.glu(input, dim)
 
 
 def gelu(input, approximate: str = "none"):

@@ -115,9 +115,19 @@ void activation_backward_kernel(TensorIterator& iter, math::ActivationOp op, mat
   });
 }
 
+void activation2_kernel(TensorIterator& iter, math::Activation2Op op) {
+  TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "activation2_cpu", [&] {
+    if (iter.ntensors() == 3)
+      cpu::cpu_kernel<scalar_t, 2>(iter, math::Activation2Forward{op});
+    else
+      cpu::cpu_kernel<scalar_t, 3>(iter, math::Activation2Backward{op});
+  });
+}
+
 }  // namespace
 
 TH_REGISTER_KERNEL(activation_stub, CPU, activation_kernel);
+TH_REGISTER_KERNEL(activation2_stub, CPU, activation2_kernel);
 TH_REGISTER_KERNEL(activation_backward_stub, CPU, activation_backward_kernel);
 TH_REGISTER_KERNEL(output_backward_stub, CPU, output_backward_kernel);
 TH_REGISTER_KERNEL(relu_stub, CPU, relu_kernel);

@@ -60,6 +60,7 @@ enum class ActivationOp {
   Softplus,     // p0 = beta, p1 = threshold
   Mish,         // x * tanh(softplus(x))
   LogSigmoid,   // log(sigmoid(x))
+  Threshold,    // p0 = threshold, p1 = value: x where x > threshold, else value
 };
 
 struct ActivationParams {
@@ -141,6 +142,7 @@ struct ActivationForward {
         return x * A(p.p0) > A(p.p1) ? x : std::log1p(std::exp(x * A(p.p0))) / A(p.p0);
       case ActivationOp::Mish: return x * std::tanh(softplus_of(x));
       case ActivationOp::LogSigmoid: return -softplus_of(-x);
+      case ActivationOp::Threshold: return x > A(p.p0) ? x : A(p.p1);
     }
     return x;
   }
@@ -180,8 +182,41 @@ struct ActivationBackward {
         return grad * (t + x * sigmoid_of(x) * (A(1) - t * t));
       }
       case ActivationOp::LogSigmoid: return grad * sigmoid_of(-x);
+      case ActivationOp::Threshold: return x > A(p.p0) ? grad : A(0);
     }
     return grad;
+  }
+};
+
+/// The activations of two tensors: glu (a * sigmoid(b) of the two halves of the input) and prelu (a learned
+/// slope w for x < 0), with the gradients of each argument. Inputs are (a, b), (x, w), or (grad, a, b),
+/// (grad, x, w) and (grad, x) for the gradients.
+enum class Activation2Op { Glu, GluGradFirst, GluGradSecond, Prelu, PreluGradInput, PreluGradWeight };
+
+struct Activation2Forward {  // Glu, Prelu, PreluGradWeight: f(u, v)
+  Activation2Op op;
+  template <typename A>
+  TH_HOST_DEVICE A operator()(A u, A v) const {
+    switch (op) {
+      case Activation2Op::Glu: return u * sigmoid_of(v);
+      case Activation2Op::Prelu: return u > A(0) ? u : v * u;
+      default: return u * (v > A(0) ? A(0) : v);  // PreluGradWeight: (grad, x) -> x < 0 ? grad * x : 0
+    }
+  }
+};
+
+struct Activation2Backward {  // GluGradFirst, GluGradSecond, PreluGradInput: f(grad, u, v)
+  Activation2Op op;
+  template <typename A>
+  TH_HOST_DEVICE A operator()(A g, A u, A v) const {
+    switch (op) {
+      case Activation2Op::GluGradFirst: return g * sigmoid_of(v);
+      case Activation2Op::GluGradSecond: {
+        const A s = sigmoid_of(v);
+        return g * u * s * (A(1) - s);
+      }
+      default: return u > A(0) ? g : v * g;  // PreluGradInput: (grad, x, w)
+    }
   }
 };
 

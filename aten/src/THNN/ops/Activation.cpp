@@ -1,9 +1,11 @@
 // Entry points of the activation family: relu forward/backward, tanh/sigmoid backward, and the activations
 // of torch.nn.functional with their fused backward (gelu, silu, elu, leaky_relu, hardtanh, hardswish,
-// hardsigmoid, softplus, mish, log_sigmoid; the kernels: cpu/ActivationKernels.cpp,
-// THCUNN/ActivationKernels.cu).
+// hardsigmoid, softplus, mish, log_sigmoid, threshold; glu and prelu over two tensors; the kernels:
+// cpu/ActivationKernels.cpp, THCUNN/ActivationKernels.cu).
 #include <string>
+#include <utility>
 
+#include <TH/Functions.h>
 #include <TH/TensorIterator.h>
 
 #include "../Functions.h"
@@ -12,6 +14,7 @@
 namespace th {
 
 TH_DEFINE_STUB(relu_fn, relu_stub);
+TH_DEFINE_STUB(activation2_fn, activation2_stub);
 TH_DEFINE_STUB(activation_fn, activation_stub);
 TH_DEFINE_STUB(activation_backward_fn, activation_backward_stub);
 TH_DEFINE_STUB(threshold_backward_fn, threshold_backward_stub);
@@ -163,6 +166,65 @@ Tensor log_sigmoid(const Tensor& self) {
 }
 Tensor log_sigmoid_backward(const Tensor& grad_output, const Tensor& self) {
   return activation_backward(grad_output, self, ActivationOp::LogSigmoid, {}, "log_sigmoid_backward");
+}
+
+Tensor threshold(const Tensor& self, const Scalar& threshold, const Scalar& value) {
+  TH_CHECK(self.dtype() != ScalarType::Bool, "Boolean inputs not supported for threshold");
+  TH_CHECK(is_floating_point(self.dtype()), "\"threshold_cpu\" not implemented for '",
+           scalar_type_name(self.dtype()), "'");
+  return activation(self, ActivationOp::Threshold, {d(threshold), d(value)}, "threshold_cpu");
+}
+
+namespace {
+
+/// out = op over an iterator of `inputs` (two: (u, v), three: (grad, u, v)), broadcast, in their floating
+/// dtype.
+Tensor activation2(math::Activation2Op op, std::initializer_list<Tensor> inputs, const char* name) {
+  TensorIteratorConfig config;
+  config.add_output(Tensor());
+  for (const Tensor& t : inputs) config.add_input(t);
+  TensorIterator iter = config.build();
+  TH_CHECK(is_floating_point(iter.common_dtype()), "\"", name, "\" not implemented for '",
+           scalar_type_name(iter.common_dtype()), "'");
+  activation2_stub[iter.device().type](iter, op);
+  return iter.output();
+}
+
+/// The two halves of `self` along `dim` (glu's a and b), with PyTorch's checks.
+std::pair<Tensor, Tensor> glu_halves(const Tensor& self, int64_t dim) {
+  TH_CHECK(self.dim() > 0, "glu does not support scalars because halving size must be even");
+  const int64_t d = wrap_dim(dim, self.dim());
+  TH_CHECK(self.size(d) % 2 == 0, "Halving dimension must be even, but dimension ", d, " is size ",
+           self.size(d));
+  const int64_t h = self.size(d) / 2;
+  return {narrow(self, d, 0, h), narrow(self, d, h, h)};
+}
+
+}  // namespace
+
+Tensor glu(const Tensor& self, int64_t dim) {
+  auto [a, b] = glu_halves(self, dim);
+  return activation2(math::Activation2Op::Glu, {a, b}, "glu");
+}
+
+Tensor glu_backward(const Tensor& grad_output, const Tensor& self, int64_t dim) {
+  auto [a, b] = glu_halves(self, dim);
+  const int64_t d = wrap_dim(dim, self.dim());
+  Tensor grad = empty_tensor(self.sizes(), grad_output.dtype(), self.device());
+  Tensor first = narrow(grad, d, 0, a.size(d)), second = narrow(grad, d, a.size(d), a.size(d));
+  copy_(first, activation2(math::Activation2Op::GluGradFirst, {grad_output, a, b}, "glu_backward"));
+  copy_(second, activation2(math::Activation2Op::GluGradSecond, {grad_output, a, b}, "glu_backward"));
+  return grad;
+}
+
+Tensor _prelu_kernel(const Tensor& self, const Tensor& weight) {
+  return activation2(math::Activation2Op::Prelu, {self, weight}, "prelu_cpu");
+}
+
+std::tuple<Tensor, Tensor> _prelu_kernel_backward(const Tensor& grad_output, const Tensor& self,
+                                                  const Tensor& weight) {
+  return {activation2(math::Activation2Op::PreluGradInput, {grad_output, self, weight}, "prelu_backward"),
+          activation2(math::Activation2Op::PreluGradWeight, {grad_output, self}, "prelu_backward")};
 }
 
 }  // namespace th

@@ -18,7 +18,12 @@ using activation_fn = void(TensorIterator&, math::ActivationOp op, math::Activat
 /// grad_input = grad * op'(x) over an iterator (grad, x).
 using activation_backward_fn = void(TensorIterator&, math::ActivationOp op, math::ActivationParams params);
 
+/// out = f(u, v) (Glu, Prelu, PreluGradWeight) or f(grad, u, v) (the other gradients) over an iterator of two
+/// or three inputs, in its floating dtype.
+using activation2_fn = void(TensorIterator&, math::Activation2Op op);
+
 TH_DECLARE_STUB(relu_fn, relu_stub);
+TH_DECLARE_STUB(activation2_fn, activation2_stub);
 TH_DECLARE_STUB(activation_fn, activation_stub);
 TH_DECLARE_STUB(activation_backward_fn, activation_backward_stub);
 TH_DECLARE_STUB(threshold_backward_fn, threshold_backward_stub);
