@@ -107,8 +107,51 @@ void avg_pool_backward_kernel(const th::Tensor& grad_out, const th::Tensor& grad
   THC_CHECK(cudaGetLastError());
 }
 
+template <typename T>
+__global__ void adaptive_pool_cells(const T* x, T* out, int64_t* idx, th::math::AdaptiveGeometry g,
+                                    int64_t total) {
+  const int64_t L = g.out_numel(), I = g.in_numel();
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total;
+       i += int64_t(blockDim.x) * gridDim.x)
+    th::math::adaptive_pool_cell(x + (i / L) * I, g, i % L, out[i], idx ? idx + i : nullptr);
+}
+
+template <typename T>
+__global__ void adaptive_avg_backward_planes(const T* go, T* gx, th::math::AdaptiveGeometry g,
+                                             int64_t planes) {
+  for (int64_t p = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; p < planes;
+       p += int64_t(blockDim.x) * gridDim.x)
+    th::math::adaptive_avg_backward_plane(go + p * g.out_numel(), gx + p * g.in_numel(), g);
+}
+
+void adaptive_pool_kernel(const th::Tensor& x, const th::Tensor& out, const th::Tensor& indices,
+                          const th::math::AdaptiveGeometry& g) {
+  thc::DeviceGuard guard(x.device());
+  const int64_t total = out.numel();
+  TH_DISPATCH_FLOATING_TYPES(x.dtype(), "adaptive_pool_cuda", [&] {
+    adaptive_pool_cells<scalar_t><<<thc::grid_for(total, 256), 256>>>(
+        reinterpret_cast<const scalar_t*>(x.data_ptr()), reinterpret_cast<scalar_t*>(out.data_ptr()),
+        indices.defined() ? reinterpret_cast<int64_t*>(indices.data_ptr()) : nullptr, g, total);
+  });
+  THC_CHECK(cudaGetLastError());
+}
+
+void adaptive_avg_pool_backward_kernel(const th::Tensor& grad_out, const th::Tensor& grad_x,
+                                       const th::math::AdaptiveGeometry& g) {
+  thc::DeviceGuard guard(grad_x.device());
+  const int64_t planes = grad_x.numel() / g.in_numel();
+  TH_DISPATCH_FLOATING_TYPES(grad_x.dtype(), "adaptive_avg_pool_backward_cuda", [&] {
+    adaptive_avg_backward_planes<scalar_t>
+        <<<thc::grid_for(planes, 256), 256>>>(reinterpret_cast<const scalar_t*>(grad_out.data_ptr()),
+                                              reinterpret_cast<scalar_t*>(grad_x.data_ptr()), g, planes);
+  });
+  THC_CHECK(cudaGetLastError());
+}
+
 }  // namespace
 
+TH_REGISTER_KERNEL(th::adaptive_pool_stub, CUDA, adaptive_pool_kernel);
+TH_REGISTER_KERNEL(th::adaptive_avg_pool_backward_stub, CUDA, adaptive_avg_pool_backward_kernel);
 TH_REGISTER_KERNEL(th::max_pool_stub, CUDA, max_pool_kernel);
 TH_REGISTER_KERNEL(th::max_pool_backward_stub, CUDA, max_pool_backward_kernel);
 TH_REGISTER_KERNEL(th::avg_pool_stub, CUDA, avg_pool_kernel);

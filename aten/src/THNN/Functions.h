@@ -124,6 +124,13 @@ Tensor glu_backward(const Tensor& grad_output, const Tensor& self, int64_t dim);
 Tensor _prelu_kernel(const Tensor& self, const Tensor& weight);
 std::tuple<Tensor, Tensor> _prelu_kernel_backward(const Tensor& grad_output, const Tensor& self,
                                                   const Tensor& weight);
+/// Adaptive average (or, is_max, max with flat indices) pooling of the last `dims` dims to output_size, over
+/// PyTorch's bins (uneven and overlapping ones included), one kernel.
+std::tuple<Tensor, Tensor> _adaptive_pool_nd(const Tensor& self, int64_t dims, const IntList& output_size,
+                                             bool is_max);
+/// The input gradient of _adaptive_pool_nd (the max's by its indices).
+Tensor _adaptive_pool_nd_backward(const Tensor& grad_output, const Tensor& self, int64_t dims,
+                                  const IntList& output_size, bool is_max, const Tensor& indices);
 /// Dropout of `input` in one pass: (output, bool mask); element i kept with probability 1 - p by the Philox
 /// draw of the default generator (the same mask on every device), kept ones scaled by 1 / (1 - p). With
 /// train false: a copy of the input and an all-true mask.

@@ -203,19 +203,10 @@ def _adaptive_args(input, output_size, n, name):
     return x, out, batched
 
 
-def _uniform_kernel(x, out, n):
-    """The kernel (= stride) of an adaptive pooling whose bins are all alike and do not overlap (every size a
-    multiple of its output size: global pooling, 14 -> 7, ...), or None: then it is a plain pooling kernel."""
-    if not x.is_floating_point() or any(x.shape[2 + i] % out[i] for i in range(n)):
-        return None
-    return [x.shape[2 + i] // out[i] for i in range(n)]
-
-
 def _adaptive_avg(input, output_size, n, name):
     x, out, batched = _adaptive_args(input, output_size, n, name)
-    k = _uniform_kernel(x, out, n)
-    if k is not None:  # the THNN/THCUNN average pooling kernel
-        x = torch._avg_pool_nd(x, n, k, k, [0] * n, False, True, None)
+    if x.is_floating_point():  # the THNN/THCUNN adaptive pooling kernel (any bins)
+        x = torch._adaptive_pool_nd(x, n, out, False)[0]
         return x if batched else x.squeeze(0)
     for i in range(n):  # averaging is separable: one spatial dim at a time
         dim = 2 + i
@@ -241,9 +232,8 @@ def adaptive_avg_pool3d(input, output_size):
 
 def _adaptive_max(input, output_size, return_indices, n, name):
     x, out, batched = _adaptive_args(input, output_size, n, name)
-    k = _uniform_kernel(x, out, n)
-    if k is not None:  # the THNN/THCUNN max pooling kernel (the same flat indices)
-        v, idx = torch._max_pool_nd(x, n, k, k, [0] * n, [1] * n, False)
+    if x.is_floating_point():  # the THNN/THCUNN adaptive pooling kernel (any bins; flat indices)
+        v, idx = torch._adaptive_pool_nd(x, n, out, True)
         if not batched:
             v, idx = v.squeeze(0), idx.squeeze(0)
         return (v, idx) if return_indices else v

@@ -140,8 +140,39 @@ void avg_pool_backward_kernel(const Tensor& grad_out, const Tensor& grad_x, cons
   });
 }
 
+void adaptive_pool_kernel(const Tensor& x, const Tensor& out, const Tensor& indices,
+                          const math::AdaptiveGeometry& g) {
+  const int64_t L = g.out_numel(), I = g.in_numel(), P = x.numel() / I;
+  TH_DISPATCH_FLOATING_TYPES(x.dtype(), "adaptive_pool_cpu", [&] {
+    const auto* src = reinterpret_cast<const scalar_t*>(x.data_ptr());
+    auto* dst = reinterpret_cast<scalar_t*>(out.data_ptr());
+    auto* idx = indices.defined() ? reinterpret_cast<int64_t*>(indices.data_ptr()) : nullptr;
+    const int64_t window = std::max<int64_t>(1, I / std::max<int64_t>(L, 1));
+    parallel_for(P * L, std::max<int64_t>(1, kGrainSize / window), [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i)
+        math::adaptive_pool_cell(src + (i / L) * I, g, i % L, dst[i], idx ? idx + i : nullptr);
+    });
+  });
+}
+
+void adaptive_avg_pool_backward_kernel(const Tensor& grad_out, const Tensor& grad_x,
+                                       const math::AdaptiveGeometry& g) {
+  const int64_t L = g.out_numel(), I = g.in_numel(), P = grad_x.numel() / I;
+  TH_DISPATCH_FLOATING_TYPES(grad_x.dtype(), "adaptive_avg_pool_backward_cpu", [&] {
+    const auto* go = reinterpret_cast<const scalar_t*>(grad_out.data_ptr());
+    auto* gx = reinterpret_cast<scalar_t*>(grad_x.data_ptr());
+    parallel_for(P, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(I, 1)),
+                 [&](int64_t begin, int64_t end) {
+                   for (int64_t p = begin; p < end; ++p)
+                     math::adaptive_avg_backward_plane(go + p * L, gx + p * I, g);
+                 });
+  });
+}
+
 }  // namespace
 
+TH_REGISTER_KERNEL(adaptive_pool_stub, CPU, adaptive_pool_kernel);
+TH_REGISTER_KERNEL(adaptive_avg_pool_backward_stub, CPU, adaptive_avg_pool_backward_kernel);
 TH_REGISTER_KERNEL(max_pool_stub, CPU, max_pool_kernel);
 TH_REGISTER_KERNEL(max_pool_backward_stub, CPU, max_pool_backward_kernel);
 TH_REGISTER_KERNEL(avg_pool_stub, CPU, avg_pool_kernel);

@@ -101,4 +101,68 @@ TH_HOST_DEVICE void for_each_in_window(const ConvGeometry& g, int64_t o, F&& f) 
   }
 }
 
+/// Adaptive pooling: output cell o along dim d covers the input bin [floor(o in / out), ceil((o + 1) in /
+/// out)) (PyTorch's bins; neighbouring bins may overlap or differ in size).
+struct AdaptiveGeometry {
+  int64_t in[3], out[3];
+
+  TH_HOST_DEVICE int64_t in_numel() const { return in[0] * in[1] * in[2]; }
+  TH_HOST_DEVICE int64_t out_numel() const { return out[0] * out[1] * out[2]; }
+  TH_HOST_DEVICE void bin(int d, int64_t o, int64_t& start, int64_t& end) const {
+    start = o * in[d] / out[d];
+    end = ((o + 1) * in[d] + out[d] - 1) / out[d];
+  }
+
+  /// f(flat input position) over the bin of output cell `o` (flat), in row-major order.
+  template <typename F>
+  TH_HOST_DEVICE void for_each_in_bin(int64_t o, F&& f) const {
+    int64_t s0, e0, s1, e1, s2, e2;
+    bin(0, o / (out[2] * out[1]), s0, e0);
+    bin(1, (o / out[2]) % out[1], s1, e1);
+    bin(2, o % out[2], s2, e2);
+    for (int64_t d = s0; d < e0; ++d)
+      for (int64_t h = s1; h < e1; ++h)
+        for (int64_t w = s2; w < e2; ++w) f((d * in[1] + h) * in[2] + w);
+  }
+
+  /// The number of input elements in the bin of output cell `o`.
+  TH_HOST_DEVICE int64_t bin_size(int64_t o) const {
+    int64_t s0, e0, s1, e1, s2, e2;
+    bin(0, o / (out[2] * out[1]), s0, e0);
+    bin(1, (o / out[2]) % out[1], s1, e1);
+    bin(2, o % out[2], s2, e2);
+    return (e0 - s0) * (e1 - s1) * (e2 - s2);
+  }
+};
+
+/// Output cell `o` of adaptive pooling of one plane: the mean of its bin, or (index != nullptr) its max and
+/// the max's flat position (max_pool_take's choice).
+template <typename T>
+TH_HOST_DEVICE void adaptive_pool_cell(const T* plane, const AdaptiveGeometry& g, int64_t o, T& value,
+                                       int64_t* index) {
+  using A = opmath_t<T>;
+  if (index) {
+    A m = 0;
+    int64_t at = -1;
+    g.for_each_in_bin(o, [&](int64_t pos) { max_pool_take(A(plane[pos]), pos, m, at); });
+    value = T(m);
+    *index = at;
+  } else {
+    A sum = 0;
+    g.for_each_in_bin(o, [&](int64_t pos) { sum += A(plane[pos]); });
+    value = T(sum / A(g.bin_size(o)));
+  }
+}
+
+/// One plane of adaptive average pooling's backward: gx (zero on entry) += each output's gradient go[o] / its
+/// bin size over its bin, the outputs in turn (no two threads share a plane: deterministic, no atomics).
+template <typename T>
+TH_HOST_DEVICE void adaptive_avg_backward_plane(const T* go, T* gx, const AdaptiveGeometry& g) {
+  using A = opmath_t<T>;
+  for (int64_t o = 0; o < g.out_numel(); ++o) {
+    const A share = A(go[o]) / A(g.bin_size(o));
+    g.for_each_in_bin(o, [&](int64_t pos) { gx[pos] = T(A(gx[pos]) + share); });
+  }
+}
+
 }  // namespace th::math

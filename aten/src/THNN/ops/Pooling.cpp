@@ -10,6 +10,8 @@
 namespace th {
 
 TH_DEFINE_STUB(max_pool_fn, max_pool_stub);
+TH_DEFINE_STUB(adaptive_pool_fn, adaptive_pool_stub);
+TH_DEFINE_STUB(adaptive_avg_pool_backward_fn, adaptive_avg_pool_backward_stub);
 TH_DEFINE_STUB(max_pool_backward_fn, max_pool_backward_stub);
 TH_DEFINE_STUB(avg_pool_fn, avg_pool_stub);
 TH_DEFINE_STUB(avg_pool_backward_fn, avg_pool_backward_stub);
@@ -137,6 +139,68 @@ Tensor _avg_pool_nd_backward(const Tensor& grad_output, const Tensor& self, int6
   if (grad_output.numel() > 0)
     avg_pool_backward_stub[self.device().type](contiguous(to_dtype(grad_output, self.dtype())), gx, g,
                                                count_include_pad, divisor_override.value_or(0));
+  return gx;
+}
+
+namespace {
+
+/// The adaptive pooling of the last `dims` dims of `self` to output_size (checks as PyTorch's).
+math::AdaptiveGeometry adaptive_geometry(const Tensor& self, int64_t dims, const IntList& output_size) {
+  TH_CHECK(dims >= 1 && dims <= 3 && self.dim() >= dims + 1 && int64_t(output_size.size()) == dims,
+           "_adaptive_pool_nd: expected ", dims + 1, "D or ", dims + 2, "D input and ", dims,
+           " output sizes, but got input of size ", shape_str(self.sizes()), " and output_size ",
+           shape_str(output_size));
+  TH_CHECK(is_floating_point(self.dtype()), "\"adaptive_pool\" not implemented for '",
+           scalar_type_cpp_name(self.dtype()), "'");
+  math::AdaptiveGeometry g{};
+  for (int64_t i = 0; i < 3; ++i) {
+    const int64_t j = i - (3 - dims);
+    g.in[i] = j >= 0 ? self.size(self.dim() - dims + j) : 1;
+    g.out[i] = j >= 0 ? output_size[size_t(j)] : 1;
+    TH_CHECK(g.out[i] >= 0, "adaptive pooling: output_size must be non-negative, but got ",
+             shape_str(output_size));
+    TH_CHECK(g.in[i] > 0,
+             "adaptive pooling: expected input to have non-zero size for non-batch dimensions, but "
+             "input has sizes ",
+             shape_str(self.sizes()));
+  }
+  return g;
+}
+
+IntList adaptive_shape(const Tensor& self, int64_t dims, const IntList& output_size) {
+  IntList s(self.sizes().begin(), self.sizes().end() - dims);
+  s.insert(s.end(), output_size.begin(), output_size.end());
+  return s;
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor> _adaptive_pool_nd(const Tensor& self, int64_t dims, const IntList& output_size,
+                                             bool is_max) {
+  const math::AdaptiveGeometry g = adaptive_geometry(self, dims, output_size);
+  const Tensor x = contiguous(self);
+  const IntList shape = adaptive_shape(self, dims, output_size);
+  Tensor out = empty_tensor(shape, x.dtype(), x.device());
+  Tensor idx = is_max ? empty_tensor(shape, ScalarType::Long, x.device())
+                      : empty_tensor({0}, ScalarType::Long, x.device());
+  if (out.numel() > 0) adaptive_pool_stub[x.device().type](x, out, is_max ? idx : Tensor(), g);
+  return {out, idx};
+}
+
+Tensor _adaptive_pool_nd_backward(const Tensor& grad_output, const Tensor& self, int64_t dims,
+                                  const IntList& output_size, bool is_max, const Tensor& indices) {
+  const math::AdaptiveGeometry g = adaptive_geometry(self, dims, output_size);
+  Tensor gx = zeros(self.sizes(), self.dtype(), self.device());
+  if (grad_output.numel() == 0) return gx;
+  const Tensor go = contiguous(to_dtype(grad_output, self.dtype()));
+  if (is_max) {  // the max pooling backward: it reads only the plane sizes from the geometry
+    math::ConvGeometry cg{};
+    for (int i = 0; i < 3; ++i)
+      cg.in[i] = g.in[i], cg.out[i] = g.out[i], cg.k[i] = cg.stride[i] = cg.dil[i] = 1;
+    max_pool_backward_stub[self.device().type](go, contiguous(indices), gx, cg);
+  } else {
+    adaptive_avg_pool_backward_stub[self.device().type](go, gx, g);
+  }
   return gx;
 }
 

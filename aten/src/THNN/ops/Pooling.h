@@ -6,6 +6,7 @@
 #include <TH/Tensor.h>
 
 #include "../math/Convolution.h"
+#include "../math/Pooling.h"
 
 namespace th {
 
@@ -22,7 +23,18 @@ using avg_pool_fn = void(const Tensor& x, const Tensor& out, const math::ConvGeo
 using avg_pool_backward_fn = void(const Tensor& grad_out, const Tensor& grad_x, const math::ConvGeometry& g,
                                   bool count_include_pad, int64_t divisor_override);
 
+/// out ([planes, g.out_numel()]) = adaptive average pooling of x, or max pooling with `indices` (int64 flat
+/// input positions) where indices is defined.
+using adaptive_pool_fn = void(const Tensor& x, const Tensor& out, const Tensor& indices,
+                              const math::AdaptiveGeometry& g);
+/// grad_x (zero on entry) += grad_out / bin size over each bin, plane by plane (adaptive average pooling's
+/// gradient; the max's is max_pool_backward's, by the indices).
+using adaptive_avg_pool_backward_fn = void(const Tensor& grad_out, const Tensor& grad_x,
+                                           const math::AdaptiveGeometry& g);
+
 TH_DECLARE_STUB(max_pool_fn, max_pool_stub);
+TH_DECLARE_STUB(adaptive_pool_fn, adaptive_pool_stub);
+TH_DECLARE_STUB(adaptive_avg_pool_backward_fn, adaptive_avg_pool_backward_stub);
 TH_DECLARE_STUB(max_pool_backward_fn, max_pool_backward_stub);
 TH_DECLARE_STUB(avg_pool_fn, avg_pool_stub);
 TH_DECLARE_STUB(avg_pool_backward_fn, avg_pool_backward_stub);
