@@ -84,3 +84,52 @@ def test_embedding_errors(device):
         F.embedding(torch.tensor([1.0], device=device), w)
     with pytest.raises(AssertionError, match="Padding_idx must be within num_embeddings"):
         F.embedding(torch.tensor([1], device=device), w, padding_idx=5)
+
+
+def _np_bags(w, idx, offsets, mode, psw=None, padding_idx=None, include_last_offset=False):
+    bounds = list(offsets) if include_last_offset else list(offsets) + [len(idx)]
+    out = []
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        rows = [
+            w[i] * (psw[k] if psw is not None else 1.0) for k, i in enumerate(idx) if a <= k < b and i != padding_idx
+        ]
+        if not rows:
+            out.append(np.zeros(w.shape[1]))
+        else:
+            out.append({"sum": np.sum, "mean": np.mean, "max": np.max}[mode](np.stack(rows), 0))
+    return np.stack(out)
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+@pytest.mark.parametrize("padding_idx", [None, 2])
+@pytest.mark.parametrize("include_last_offset", [False, True])
+def test_embedding_bag_against_numpy(device, mode, padding_idx, include_last_offset):
+    rng = np.random.default_rng(5)
+    w = torch.from_numpy(rng.normal(size=(8, 5))).to(device).requires_grad_()
+    idx = torch.tensor([1, 2, 4, 4, 2, 7, 0, 3, 2, 6], device=device)
+    offsets = torch.tensor([0, 3, 3, 6, 9] if not include_last_offset else [0, 3, 3, 6, 10], device=device)
+    out = F.embedding_bag(idx, w, offsets, mode=mode, padding_idx=padding_idx, include_last_offset=include_last_offset)
+    want = _np_bags(
+        w.detach().cpu().numpy(), idx.tolist(), offsets.tolist(), mode, None, padding_idx, include_last_offset
+    )
+    np.testing.assert_allclose(out.detach().cpu().numpy(), want, rtol=1e-12)
+    assert torch.autograd.gradcheck(
+        lambda t: F.embedding_bag(
+            idx, t, offsets, mode=mode, padding_idx=padding_idx, include_last_offset=include_last_offset
+        ),
+        (w,),
+    )
+
+
+def test_embedding_bag_per_sample_weights_and_2d_input(device):
+    rng = np.random.default_rng(6)
+    w = torch.from_numpy(rng.normal(size=(6, 3))).to(device).requires_grad_()
+    idx = torch.tensor([[0, 5, 2], [3, 3, 1]], device=device)
+    psw = torch.from_numpy(rng.uniform(size=(2, 3))).to(device).requires_grad_()
+    out = F.embedding_bag(idx, w, mode="sum", per_sample_weights=psw)
+    want = _np_bags(
+        w.detach().cpu().numpy(), idx.flatten().tolist(), [0, 3], "sum", psw.detach().cpu().numpy().flatten()
+    )
+    np.testing.assert_allclose(out.detach().cpu().numpy(), want, rtol=1e-12)
+    assert torch.autograd.gradcheck(lambda t, p: F.embedding_bag(idx, t, mode="sum", per_sample_weights=p), (w, psw))
+    assert F.embedding_bag(idx, w, mode="mean").shape == (2, 3)

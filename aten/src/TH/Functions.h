@@ -156,6 +156,7 @@ Tensor std(const Tensor& self, const std::optional<IntList>& dim, const std::opt
 
 // indexing (ops/Index.cpp)
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index);
+Tensor& put_(Tensor& self, const Tensor& index, const Tensor& source, bool accumulate);
 
 // linear algebra on BLAS (CPU) or a tiled kernel (CUDA) (ops/Linear.cpp)
 Tensor mm(const Tensor& self, const Tensor& mat2);

@@ -71,8 +71,64 @@ void embedding_backward_kernel(const th::Tensor& grad, const th::Tensor& indices
   THC_CHECK(cudaGetLastError());
 }
 
+__global__ void bag_positions(const int64_t* st, int64_t* bag_of, int64_t B, int64_t N) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < N;
+       i += int64_t(blockDim.x) * gridDim.x) {
+    int64_t lo = 0, hi = B;  // the last bag whose start is <= i (binary search over the starts)
+    if (i < st[0]) {
+      bag_of[i] = -1;
+      continue;
+    }
+    while (hi - lo > 1) {
+      const int64_t mid = (lo + hi) / 2;
+      if (st[mid] <= i)
+        lo = mid;
+      else
+        hi = mid;
+    }
+    while (lo + 1 < B && st[lo + 1] <= i) ++lo;  // empty bags share a start: the last of them holds i
+    bag_of[i] = lo;
+  }
+}
+
+template <typename T>
+__global__ void bag_columns(const T* w, const int64_t* idx, const int64_t* st, const T* psw, T* out,
+                            int64_t* size, int64_t* mi, int64_t B, int64_t D, th::math::BagMode mode,
+                            int64_t padding_idx) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < B * D;
+       i += int64_t(blockDim.x) * gridDim.x) {
+    const int64_t b = i / D, d = i % D;
+    const int64_t n = th::math::bag_column(w, idx, psw, st[b], st[b + 1], D, d, mode, padding_idx, out[i],
+                                           mi ? mi + i : nullptr);
+    if (d == 0) size[b] = n;
+  }
+}
+
+void embedding_bag_kernel(const th::Tensor& weight, const th::Tensor& indices, const th::Tensor& starts,
+                          const th::Tensor& psw, const th::Tensor& out, const th::Tensor& bag_size,
+                          const th::Tensor& offset2bag, const th::Tensor& max_indices, th::math::BagMode mode,
+                          int64_t padding_idx) {
+  thc::DeviceGuard guard(weight.device());
+  const int64_t B = out.size(0), D = out.size(1), N = indices.numel();
+  if (N > 0)
+    bag_positions<<<thc::grid_for(N, 256), 256>>>(reinterpret_cast<const int64_t*>(starts.data_ptr()),
+                                                  reinterpret_cast<int64_t*>(offset2bag.data_ptr()), B, N);
+  TH_DISPATCH_FLOATING_TYPES(weight.dtype(), "embedding_bag_cuda", [&] {
+    bag_columns<scalar_t><<<thc::grid_for(B * D, 256), 256>>>(
+        reinterpret_cast<const scalar_t*>(weight.data_ptr()),
+        reinterpret_cast<const int64_t*>(indices.data_ptr()),
+        reinterpret_cast<const int64_t*>(starts.data_ptr()),
+        psw.defined() ? reinterpret_cast<const scalar_t*>(psw.data_ptr()) : nullptr,
+        reinterpret_cast<scalar_t*>(out.data_ptr()), reinterpret_cast<int64_t*>(bag_size.data_ptr()),
+        max_indices.defined() ? reinterpret_cast<int64_t*>(max_indices.data_ptr()) : nullptr, B, D, mode,
+        padding_idx);
+  });
+  THC_CHECK(cudaGetLastError());
+}
+
 }  // namespace
 
 TH_REGISTER_KERNEL(th::embedding_backward_stub, CUDA, embedding_backward_kernel);
+TH_REGISTER_KERNEL(th::embedding_bag_stub, CUDA, embedding_bag_kernel);
 
 }  // namespace thcunn

@@ -100,6 +100,19 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_id
 /// CPU.
 Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices, int64_t num_weights,
                                 int64_t padding_idx, bool scale_grad_by_freq);
+/// embedding_bag's kernel: (output [B, D], offset2bag [N], bag_size [B], max_indices [B, D] or empty) for
+/// mode 0 sum (per_sample_weights allowed), 1 mean, 2 max over the bags of indices cut at offsets.
+std::tuple<Tensor, Tensor, Tensor, Tensor> _embedding_bag(const Tensor& weight, const Tensor& indices,
+                                                          const Tensor& offsets, int64_t mode,
+                                                          const std::optional<Tensor>& per_sample_weights,
+                                                          bool include_last_offset, int64_t padding_idx);
+/// The gradients of _embedding_bag for the weight and the per-sample weights (each only if asked for).
+std::tuple<Tensor, Tensor> _embedding_bag_backward(const Tensor& grad, const Tensor& weight,
+                                                   const Tensor& indices, const Tensor& offset2bag,
+                                                   const Tensor& bag_size, const Tensor& max_indices,
+                                                   int64_t mode,
+                                                   const std::optional<Tensor>& per_sample_weights,
+                                                   int64_t padding_idx, bool weight_grad, bool psw_grad);
 /// Padding of the last pad.size() / 2 (1-3) dims of `self`: pad = (left, right) of the last dim, then of the
 /// one before...; mode constant (with `value`; negative amounts crop), reflect, replicate or circular.
 Tensor _pad_nd(const Tensor& self, const IntList& pad, const std::string& mode, double value);

@@ -36,12 +36,6 @@ def _padding_idx(padding_idx, num_embeddings: int):
     return padding_idx
 
 
-def _lookup(weight, input):
-    """weight rows at `input` (any shape) -> input.shape + (embedding_dim,); out of range raises IndexError."""
-    # index_select checks the range itself, in C++ ("index out of range in self"), so no host round trip here
-    return weight.index_select(0, input.reshape(-1)).reshape(list(input.shape) + [weight.shape[-1]])
-
-
 def embedding(
     input, weight, padding_idx=None, max_norm=None, norm_type: float = 2.0, scale_grad_by_freq: bool = False,
     sparse: bool = False,
@@ -98,33 +92,10 @@ def embedding_bag(
     if max_norm is not None:
         _renorm_(weight, input, max_norm, norm_type)
     padding_idx = _padding_idx(padding_idx, weight.shape[0])
-    n = input.shape[0]
-    offs = [int(o) for o in offsets.tolist()]
-    if include_last_offset:
-        bounds, num_bags = offs, len(offs) - 1
-    else:
-        bounds, num_bags = offs + [n], len(offs)
-    rows = _lookup(weight, input)
-    if per_sample_weights is not None:
-        rows = rows * per_sample_weights.unsqueeze(-1)
-    keep = input != padding_idx if padding_idx is not None else None
-    bags = []
-    for b in range(num_bags):
-        start, end = min(bounds[b], n), min(bounds[b + 1], n)
-        seg = rows[start:end]
-        if keep is not None:
-            seg = seg[keep[start:end]]
-        if seg.shape[0] == 0:
-            bags.append(weight.new_zeros(weight.shape[1]) + rows.sum() * 0)
-        elif mode == "sum":
-            bags.append(seg.sum(0))
-        elif mode == "mean":
-            bags.append(seg.mean(0))
-        else:
-            bags.append(seg.amax(0))
-    if not bags:
-        return weight.new_zeros((0, weight.shape[1]))
-    return torch.stack(bags)
+    # the THNN/THCUNN kernel: each bag's sum, mean or max in one pass (an empty bag gives zeros)
+    mode_code = {"sum": 0, "mean": 1, "max": 2}[mode]
+    pad = -1 if padding_idx is None else padding_idx
+    return torch._embedding_bag(weight, input, offsets, mode_code, per_sample_weights, include_last_offset, pad)[0]
 
 
 def one_hot(tensor, num_classes: int = -1):

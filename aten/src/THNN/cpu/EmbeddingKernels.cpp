@@ -46,8 +46,38 @@ void embedding_backward_kernel(const Tensor& grad, const Tensor& indices, const 
   });
 }
 
+void embedding_bag_kernel(const Tensor& weight, const Tensor& indices, const Tensor& starts,
+                          const Tensor& psw, const Tensor& out, const Tensor& bag_size,
+                          const Tensor& offset2bag, const Tensor& max_indices, math::BagMode mode,
+                          int64_t padding_idx) {
+  const int64_t B = out.size(0), D = out.size(1);
+  const auto* idx = reinterpret_cast<const int64_t*>(indices.data_ptr());
+  const auto* st = reinterpret_cast<const int64_t*>(starts.data_ptr());
+  auto* size = reinterpret_cast<int64_t*>(bag_size.data_ptr());
+  auto* mi = max_indices.defined() ? reinterpret_cast<int64_t*>(max_indices.data_ptr()) : nullptr;
+  auto* bag_of = reinterpret_cast<int64_t*>(offset2bag.data_ptr());
+  for (int64_t i = 0; i < st[0]; ++i) bag_of[i] = -1;
+  for (int64_t b = 0; b < B; ++b)
+    for (int64_t i = st[b]; i < st[b + 1]; ++i) bag_of[i] = b;
+  TH_DISPATCH_FLOATING_TYPES(weight.dtype(), "embedding_bag_cpu", [&] {
+    const auto* w = reinterpret_cast<const scalar_t*>(weight.data_ptr());
+    const auto* p = psw.defined() ? reinterpret_cast<const scalar_t*>(psw.data_ptr()) : nullptr;
+    auto* o = reinterpret_cast<scalar_t*>(out.data_ptr());
+    parallel_for(B, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(D * 8, 1)),
+                 [&](int64_t begin, int64_t end) {
+                   for (int64_t b = begin; b < end; ++b) {
+                     size[b] = 0;
+                     for (int64_t d = 0; d < D; ++d)
+                       size[b] = math::bag_column(w, idx, p, st[b], st[b + 1], D, d, mode, padding_idx,
+                                                  o[b * D + d], mi ? mi + b * D + d : nullptr);
+                   }
+                 });
+  });
+}
+
 }  // namespace
 
 TH_REGISTER_KERNEL(embedding_backward_stub, CPU, embedding_backward_kernel);
+TH_REGISTER_KERNEL(embedding_bag_stub, CPU, embedding_bag_kernel);
 
 }  // namespace th
