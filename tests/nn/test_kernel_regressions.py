@@ -79,3 +79,26 @@ def test_max_pool_ties_and_nans_pick_upstreams_element(padding):
         assert math.isnan(values[0, 0, 0, 0]) and values.flatten().tolist()[1:] == [9.0, 7.0, 0.0]
     else:
         assert index.flatten().tolist() == [0, 1, 3, 8, 5, 7, 12, 13, 15]
+
+
+def test_instance_norm_values_running_stats_and_gradients():
+    """instance_norm on the batch norm kernel (one sample of N * C channels): values and the running statistics'
+    update against NumPy, gradcheck of input, weight and bias, and the running statistics' use in evaluation."""
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    xn = rng.normal(size=(3, 4, 5, 6))
+    x = torch.from_numpy(xn).requires_grad_()
+    w, b = torch.from_numpy(rng.normal(size=4)).requires_grad_(), torch.from_numpy(rng.normal(size=4)).requires_grad_()
+    rm, rv = torch.zeros(4, dtype=torch.float64), torch.ones(4, dtype=torch.float64)
+    out = F.instance_norm(x, rm, rv, w, b, use_input_stats=True, momentum=0.2)
+    mean, var = xn.mean((2, 3), keepdims=True), xn.var((2, 3), keepdims=True)
+    want = (xn - mean) / np.sqrt(var + 1e-5) * w.detach().numpy()[:, None, None] + b.detach().numpy()[:, None, None]
+    np.testing.assert_allclose(out.detach().numpy(), want, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(rm.numpy(), 0.2 * mean.reshape(3, 4).mean(0), rtol=1e-10)
+    np.testing.assert_allclose(rv.numpy(), 0.8 + 0.2 * (var.reshape(3, 4) * 30 / 29).mean(0), rtol=1e-10)
+    assert torch.autograd.gradcheck(lambda x, w, b: F.instance_norm(x, weight=w, bias=b), (x, w, b))
+    evaluated = F.instance_norm(x.detach(), rm, rv, use_input_stats=False)
+    np.testing.assert_allclose(
+        evaluated.numpy(), (xn - rm.numpy()[:, None, None]) / np.sqrt(rv.numpy()[:, None, None] + 1e-5), rtol=1e-10
+    )

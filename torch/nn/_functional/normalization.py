@@ -49,30 +49,28 @@ def instance_norm(
     input, running_mean=None, running_var=None, weight=None, bias=None, use_input_stats: bool = True,
     momentum: float = 0.1, eps: float = 1e-5,
 ):  # fmt: skip
-    """Normalizes each (sample, channel) over its spatial dims; running stats average over the batch."""
+    """Normalizes each (sample, channel) over its spatial dims; running stats average over the batch. As
+    upstream, a batch norm (the THNN/THCUNN kernel, one pass with its fused backward) of the input seen as one
+    sample of N * C channels, with the affine repeated per sample."""
     if use_input_stats:
         size = input.shape
         if math.prod(size[2:]) == 1:
             raise ValueError(f"Expected more than 1 spatial element when training, got input size {size}")
-    shape = _channel_shape(input)
-    dims = list(range(2, input.dim()))
+    n, c = input.shape[0], input.shape[1]
+    flat = input.reshape(1, n * c, -1)
+    w = weight.repeat(n) if weight is not None else None
+    b = bias.repeat(n) if bias is not None else None
     if use_input_stats:
-        mean = input.mean(dims, keepdim=True)
-        var = input.var(dims, unbiased=False, keepdim=True)
+        out, mean, var = torch._batch_norm(flat, w, b, None, None, True, eps)
         if running_mean is not None and running_var is not None:
-            n = math.prod(input.shape[2:])
+            count = flat.shape[-1]
             with torch.no_grad():
-                running_mean.mul_(1 - momentum).add_(mean.detach().reshape(input.shape[:2]).mean(0) * momentum)
-                unbiased = var.detach().reshape(input.shape[:2]).mean(0) * (n / max(n - 1, 1))
-                running_var.mul_(1 - momentum).add_(unbiased * momentum)
+                running_mean.mul_(1 - momentum).add_(mean.reshape(n, c).mean(0) * momentum)
+                running_var.mul_(1 - momentum).add_(var.reshape(n, c).mean(0) * (momentum * count / max(count - 1, 1)))
     else:
-        mean, var = running_mean.reshape(shape), running_var.reshape(shape)
-    out = (input - mean) * torch.rsqrt(var + eps)
-    if weight is not None:
-        out = out * weight.reshape(shape)
-    if bias is not None:
-        out = out + bias.reshape(shape)
-    return out
+        rm, rv = running_mean.repeat(n), running_var.repeat(n)
+        out = torch._batch_norm(flat, w, b, rm, rv, False, eps)[0]
+    return out.reshape(input.shape)
 
 
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-5):
