@@ -396,3 +396,21 @@ def test_grad_layout_contract(make, strides):
     lin = torch.nn.Linear(5, 3)
     lin(torch.randn(2, 5)).sum().backward()
     assert lin.weight.grad.is_contiguous()
+
+
+def test_modified_saved_tensor_messages_name_the_producer():
+    """PyTorch's wording: a leaf is named by type and shape only; a node's output by the forward op (Exp, Add)."""
+    w = torch.randn(3, requires_grad=True)
+    y = (w * w).sum()
+    with torch.no_grad():
+        w.add_(1)
+    with pytest.raises(
+        RuntimeError, match=r"operation: \[torch.FloatTensor \[3\]\] is at version 1; expected version 0"
+    ):
+        y.backward()
+    x = torch.randn(3, requires_grad=True)
+    e = x.exp()
+    total = e.sum() + (e * 2).sum()
+    e.mul_(2)
+    with pytest.raises(RuntimeError, match=r"\[torch.FloatTensor \[3\]\], which is output 0 of Exp, is at version 1"):
+        total.backward()

@@ -6,6 +6,7 @@ classes generated from aten/derivatives.yaml into torch/autograd/_generated.py.
 
 from __future__ import annotations
 
+import re
 import sys
 import weakref
 
@@ -206,6 +207,9 @@ def edge(t) -> tuple:
     return (accumulator(t), 0)
 
 
+_BACKWARD_SUFFIX = re.compile(r"Backward\d*$")
+
+
 class SavedTensor:
     """A tensor saved for backward, with the version it had (in-place changes are detected)."""
 
@@ -221,16 +225,27 @@ class SavedTensor:
         self.version = t._version
         self.output_nr = output_nr
 
+    def _producer(self) -> str:
+        """', which is output k of Op,' for a tensor some node produced (PyTorch's wording: the forward op's name,
+        ExpBackward0 -> Exp); '' for a leaf."""
+        node, output_nr = None, self.output_nr
+        if self.node_ref is not None:
+            node = self.node_ref()
+        elif self.tensor._autograd_meta is not None and self.tensor._autograd_meta.grad_fn is not None:
+            node, output_nr = self.tensor._autograd_meta.grad_fn, self.tensor._autograd_meta.output_nr
+        if node is None:
+            return ""
+        return f", which is output {output_nr} of {_BACKWARD_SUFFIX.sub('', node.name())},"
+
     def unpack(self, node: Node) -> Tensor:
         t = self.tensor
         if t._version != self.version:
-            producer = node.name() if self.node_ref is None else self.node_ref().name()
             raise RuntimeError(
                 "one of the variables needed for gradient computation has been modified by an inplace "
-                f"operation: [torch.{t.type().rsplit('.', 1)[-1]} {list(t.shape)}], which is output "
-                f"{self.output_nr} of {producer}, is at version {t._version}; expected version {self.version} "
-                "instead. Hint: enable anomaly detection to find the operation that failed to compute its "
-                "gradient, with torch.autograd.set_detect_anomaly(True)."
+                f"operation: [torch.{t.type().rsplit('.', 1)[-1]} {list(t.shape)}]{self._producer()} is at "
+                f"version {t._version}; expected version {self.version} instead. Hint: enable anomaly detection to "
+                "find the operation that failed to compute its gradient, with "
+                "torch.autograd.set_detect_anomaly(True)."
             )
         if self.node_ref is not None and _C.is_grad_enabled():  # double backward through an output
             owner = self.node_ref()
