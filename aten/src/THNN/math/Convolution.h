@@ -23,6 +23,15 @@ struct ConvGeometry {
   TH_HOST_DEVICE int64_t in_numel() const { return in[0] * in[1] * in[2]; }
   TH_HOST_DEVICE int64_t rows() const { return C * kernel_numel(); }
 
+  /// The outputs [lo, hi) along the last dim whose input column (ow * stride + w0, w0 = kw * dil - pad) lies
+  /// inside [0, in[2]): the rest of a row reads the zero padding.
+  TH_HOST_DEVICE void inside_range(int64_t w0, int64_t& lo, int64_t& hi) const {
+    lo = w0 >= 0 ? 0 : (-w0 + stride[2] - 1) / stride[2];
+    hi = in[2] - w0 <= 0 ? 0 : (in[2] - w0 + stride[2] - 1) / stride[2];
+    hi = hi < out[2] ? hi : out[2];
+    lo = lo < hi ? lo : hi;
+  }
+
   /// Element (row, col) of the columns matrix of one sample `x` ([C, D, H, W] contiguous): the input
   /// element that kernel offset `row` sees at output position `col`, or 0 in the padding.
   template <typename T>
@@ -52,11 +61,19 @@ struct ConvGeometry {
           for (int64_t ow = 0; ow < out[2]; ++ow) o[ow] = T(0);
           continue;
         }
+        // the outputs [lo, hi) read inside the line: zeros around them, a plain (or strided) copy between
         const T* line = plane + (d * in[1] + h) * in[2];
-        for (int64_t ow = 0; ow < out[2]; ++ow) {
-          const int64_t w = ow * stride[2] - pad[2] + kw * dil[2];
-          o[ow] = (w >= 0 && w < in[2]) ? line[w] : T(0);
+        const int64_t w0 = kw * dil[2] - pad[2];  // the input column of output 0
+        int64_t lo, hi;
+        inside_range(w0, lo, hi);
+        for (int64_t ow = 0; ow < lo; ++ow) o[ow] = T(0);
+        if (stride[2] == 1) {
+          const T* src = line + w0;
+          for (int64_t ow = lo; ow < hi; ++ow) o[ow] = src[ow];
+        } else {
+          for (int64_t ow = lo; ow < hi; ++ow) o[ow] = line[ow * stride[2] + w0];
         }
+        for (int64_t ow = hi; ow < out[2]; ++ow) o[ow] = T(0);
       }
     }
   }
@@ -74,10 +91,11 @@ struct ConvGeometry {
         if (h < 0 || h >= in[1]) continue;
         const T* c = col_row + (od * out[1] + oh) * out[2];
         T* line = x_plane + (d * in[1] + h) * in[2];
-        for (int64_t ow = 0; ow < out[2]; ++ow) {
-          const int64_t w = ow * stride[2] - pad[2] + kw * dil[2];
-          if (w >= 0 && w < in[2]) line[w] = T(A(line[w]) + A(c[ow]));
-        }
+        const int64_t w0 = kw * dil[2] - pad[2];
+        int64_t lo, hi;
+        inside_range(w0, lo, hi);
+        for (int64_t ow = lo; ow < hi; ++ow)
+          line[ow * stride[2] + w0] = T(A(line[ow * stride[2] + w0]) + A(c[ow]));
       }
     }
   }

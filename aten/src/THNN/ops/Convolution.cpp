@@ -203,14 +203,24 @@ Tensor _convolution_nd(const Tensor& input, const Tensor& weight, const std::opt
     const Tensor x = narrow(input, 0, n0, B);
     for (int64_t k = 0; k < groups; ++k) {
       const Tensor cols = columns(x, k * g.C, g);
-      Tensor dst = B == 1 ? select(narrow(narrow(out, 0, n0, 1), 1, k * Og, Og), 0, 0)
-                          : empty_tensor({Og, B * L}, input.dtype(), input.device());
-      if (has_bias) copy_(dst, expand(narrow(b, 0, k * Og, Og), dst.sizes()));
-      addmm_(dst, narrow(w, 0, k * Og, Og), cols, Scalar(int64_t(has_bias ? 1 : 0)), Scalar(int64_t(1)));
-      if (B > 1) {
-        Tensor block = narrow(narrow(out, 0, n0, B), 1, k * Og, Og);
-        copy_(block, permute(reshape(dst, {Og, B, L}), {1, 0, 2}));
+      const Tensor wk = narrow(w, 0, k * Og, Og);
+      if (B == 1) {  // one gemm into the sample's output, which holds the bias first
+        Tensor dst = select(narrow(narrow(out, 0, n0, 1), 1, k * Og, Og), 0, 0);
+        if (has_bias) copy_(dst, expand(narrow(b, 0, k * Og, Og), dst.sizes()));
+        addmm_(dst, wk, cols, Scalar(int64_t(has_bias ? 1 : 0)), Scalar(int64_t(1)));
+        continue;
       }
+      // a gemm per sample straight into its output block (cols [rows, B * L] seen as [B, rows, L]), no
+      // transposing copy; the bias added after
+      Tensor block = narrow(narrow(out, 0, n0, B), 1, k * Og, Og);
+      const Tensor per_sample = as_strided(cols, {B, g.rows(), L}, {L, B * L, 1}, std::nullopt);
+      const Tensor wb = expand(unsqueeze(wk, 0), {B, Og, g.rows()});
+      if (block.is_contiguous()) {
+        bmm_out(block, wb, per_sample);
+      } else {
+        copy_(block, bmm(wb, per_sample));
+      }
+      if (has_bias) add_(block, reshape(narrow(b, 0, k * Og, Og), {1, Og, 1}), Scalar(int64_t(1)));
     }
   }
   return reshape(out, output_shape(input, O, g));
