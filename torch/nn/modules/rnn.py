@@ -16,6 +16,7 @@ from torch.nn import functional as F
 from torch.nn import init
 from torch.nn.modules.module import Module
 from torch.nn.parameter import Parameter
+from torch.nn.utils.rnn import PackedSequence
 
 __all__ = ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase"]
 
@@ -223,47 +224,84 @@ class RNNBase(Module):
         w_hr = weights[-1] if self.proj_size > 0 else None
         return weights[0], weights[1], b_ih, b_hh, w_hr
 
-    def _run_direction(self, x, state, index: int, reverse: bool):
-        """Runs one direction of one layer over x (T, B, F) from state (h,) or (h, c).
-        Returns (outputs (T, B, H_out), final state)."""
+    def _step(self, gi, state, w_hh, b_hh, w_hr):
+        """One time step of this layer's recurrence from state (h,) or (h, c)."""
+        if self.mode == "LSTM":
+            return _lstm_step(gi, state[0], state[1], w_hh, b_hh, w_hr)
+        if self.mode == "GRU":
+            return (_gru_step(gi, state[0], w_hh, b_hh),)
+        return (_rnn_step(gi, state[0], w_hh, b_hh, "tanh" if self.mode == "RNN_TANH" else "relu"),)
+
+    def _run_direction(self, x, state, index: int, reverse: bool, batch_sizes=None):
+        """Runs one direction of one layer over x (T, B, F), or over packed data (sum of batch_sizes, F), from
+        state (h,) or (h, c). Returns (outputs (T, B, H_out) or packed (sum of batch_sizes, H_out), final
+        state). Packed, step t updates the first batch_sizes[t] rows (the sequences that have a step t) and the
+        others keep their state: each row ends with its own sequence's final state."""
         w_ih, w_hh, b_ih, b_hh, w_hr = self._layer_weights(index)
         gi = F.linear(x, w_ih, b_ih)  # the input projection of every step at once
-        steps = range(x.size(0) - 1, -1, -1) if reverse else range(x.size(0))
-        outputs = [None] * x.size(0)
-        for t in steps:
-            if self.mode == "LSTM":
-                state = _lstm_step(gi[t], state[0], state[1], w_hh, b_hh, w_hr)
-            elif self.mode == "GRU":
-                state = (_gru_step(gi[t], state[0], w_hh, b_hh),)
-            else:
-                state = (_rnn_step(gi[t], state[0], w_hh, b_hh, "tanh" if self.mode == "RNN_TANH" else "relu"),)
-            outputs[t] = state[0]
-        return torch.stack(outputs), state
+        if batch_sizes is None:
+            steps = range(x.size(0) - 1, -1, -1) if reverse else range(x.size(0))
+            outputs = [None] * x.size(0)
+            for t in steps:
+                state = self._step(gi[t], state, w_hh, b_hh, w_hr)
+                outputs[t] = state[0]
+            return torch.stack(outputs), state
+        sizes = [int(b) for b in batch_sizes.tolist()]
+        starts = [0]
+        for bs in sizes:
+            starts.append(starts[-1] + bs)
+        outputs = [None] * len(sizes)
+        for t in range(len(sizes) - 1, -1, -1) if reverse else range(len(sizes)):
+            bs = sizes[t]
+            new = self._step(gi[starts[t] : starts[t + 1]], tuple(s[:bs] for s in state), w_hh, b_hh, w_hr)
+            state = tuple(n if bs == s.size(0) else torch.cat([n, s[bs:]]) for n, s in zip(new, state))
+            outputs[t] = new[0]
+        return torch.cat(outputs), state
 
-    def _run(self, input, hx):
-        """The stacked recurrence on (T, B, F) (or (B, T, F) with batch_first) input from hx = (h0,) or (h0, c0),
-        whose rows are layer-major, direction-minor. Returns (output, (h_n,) or (h_n, c_n))."""
-        x = input.transpose(0, 1) if self.batch_first else input
+    def _run(self, input, hx, batch_sizes=None):
+        """The stacked recurrence on (T, B, F) (or (B, T, F) with batch_first) input, or on packed data with its
+        batch_sizes, from hx = (h0,) or (h0, c0), whose rows are layer-major, direction-minor. Returns (output,
+        (h_n,) or (h_n, c_n))."""
+        x = input.transpose(0, 1) if self.batch_first and batch_sizes is None else input
         num_directions = 2 if self.bidirectional else 1
         finals = [[] for _ in hx]
         for layer in range(self.num_layers):
             outs = []
             for direction in range(num_directions):
                 index = layer * num_directions + direction
-                out, state = self._run_direction(x, tuple(h[index] for h in hx), index, direction == 1)
+                out, state = self._run_direction(x, tuple(h[index] for h in hx), index, direction == 1, batch_sizes)
                 outs.append(out)
                 for acc, s in zip(finals, state):
                     acc.append(s)
             x = outs[0] if num_directions == 1 else torch.cat(outs, -1)
             if self.dropout > 0 and self.training and layer < self.num_layers - 1:
                 x = F.dropout(x, self.dropout, training=True)
-        output = x.transpose(0, 1) if self.batch_first else x
+        output = x.transpose(0, 1) if self.batch_first and batch_sizes is None else x
         return output, tuple(torch.stack(acc) for acc in finals)
+
+    def _run_packed(self, packed, hx):
+        """The recurrence on a PackedSequence from hx (in the caller's batch order). Returns (PackedSequence
+        output, final states in the caller's order)."""
+        data, batch_sizes, sorted_indices, unsorted_indices = packed
+        hx = tuple(RNNBase.permute_hidden(self, h, sorted_indices) for h in hx)  # (LSTM's takes the pair)
+        output, finals = self._run(data, hx, batch_sizes)
+        out = PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices)
+        return out, tuple(RNNBase.permute_hidden(self, h, unsorted_indices) for h in finals)
+
+    def _packed_zeros(self, packed, size: int):
+        num_directions = 2 if self.bidirectional else 1
+        return torch.zeros(
+            self.num_layers * num_directions,
+            int(packed.batch_sizes[0]),
+            size,
+            dtype=packed.data.dtype,
+            device=packed.data.device,
+        )
 
     def _prepare(self, input, name: str, tensor_word: str = ""):
         """Validates the input rank and returns (batched input, is_batched, batch_dim)."""
         if not isinstance(input, torch.Tensor):
-            raise TypeError(f"{name}: PackedSequence input is not supported")
+            raise TypeError(f"{name}: expected a Tensor or a PackedSequence input, got {type(input).__name__}")
         if input.dim() not in (2, 3):
             raise ValueError(f"{name}: Expected input to be 2D or 3D, got {input.dim()}D{tensor_word} instead")
         is_batched = input.dim() == 3
@@ -287,7 +325,13 @@ class _SingleStateRNN(RNNBase):
 
     def forward(self, input, hx=None):
         """(output, h_n): output (L, N, D*H) (or (N, L, D*H) with batch_first, (L, D*H) unbatched),
-        h_n (num_layers*D, N, H) (or (num_layers*D, H) unbatched)."""
+        h_n (num_layers*D, N, H) (or (num_layers*D, H) unbatched); a PackedSequence input gives a PackedSequence
+        output."""
+        if isinstance(input, PackedSequence):
+            h0 = self._packed_zeros(input, self.hidden_size) if hx is None else hx
+            self.check_forward_args(input.data, h0, input.batch_sizes)
+            output, (h_n,) = self._run_packed(input, (h0,))
+            return output, h_n
         input, is_batched, batch_dim = self._prepare(input, self._get_name(), self._tensor_word)
         if hx is not None:
             if not is_batched and hx.dim() != 2:
@@ -383,7 +427,15 @@ class LSTM(RNNBase):
 
     def forward(self, input, hx=None):
         """(output, (h_n, c_n)): output (L, N, D*H_out), h_n (num_layers*D, N, H_out), c_n (num_layers*D, N, H)
-        with H_out = proj_size or hidden_size (batch dimension dropped for unbatched input)."""
+        with H_out = proj_size or hidden_size (batch dimension dropped for unbatched input); a PackedSequence
+        input gives a PackedSequence output."""
+        if isinstance(input, PackedSequence):
+            real_hidden_size = self.proj_size if self.proj_size > 0 else self.hidden_size
+            if hx is None:
+                hx = (self._packed_zeros(input, real_hidden_size), self._packed_zeros(input, self.hidden_size))
+            self.check_forward_args(input.data, hx, input.batch_sizes)
+            output, (h_n, c_n) = self._run_packed(input, tuple(hx))
+            return output, (h_n, c_n)
         input, is_batched, batch_dim = self._prepare(input, "LSTM")
         if hx is None:
             real_hidden_size = self.proj_size if self.proj_size > 0 else self.hidden_size

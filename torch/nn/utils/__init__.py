@@ -1,6 +1,14 @@
-"""torch.nn.utils: gradient clipping and parameter/vector conversion."""
+"""torch.nn.utils: gradient clipping, parameter/vector conversion and variable-length sequences (rnn)."""
 
+from torch.nn.utils import rnn
 from torch.nn.utils.clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_
 from torch.nn.utils.convert_parameters import parameters_to_vector, vector_to_parameters
 
-__all__ = ["clip_grad_norm", "clip_grad_norm_", "clip_grad_value_", "parameters_to_vector", "vector_to_parameters"]
+__all__ = [
+    "rnn",
+    "clip_grad_norm",
+    "clip_grad_norm_",
+    "clip_grad_value_",
+    "parameters_to_vector",
+    "vector_to_parameters",
+]
