@@ -113,6 +113,16 @@ std::tuple<Tensor, Tensor> _embedding_bag_backward(const Tensor& grad, const Ten
                                                    int64_t mode,
                                                    const std::optional<Tensor>& per_sample_weights,
                                                    int64_t padding_idx, bool weight_grad, bool psw_grad);
+/// grid_sample of a 4-D input at the grid's points ([N, Ho, Wo, 2] in [-1, 1]): interpolation_mode 0
+/// bilinear, 1 nearest; padding_mode 0 zeros, 1 border, 2 reflection; align_corners as PyTorch's.
+Tensor grid_sampler_2d(const Tensor& input, const Tensor& grid, int64_t interpolation_mode,
+                       int64_t padding_mode, bool align_corners);
+/// The gradients of grid_sampler_2d for the input and the grid (each only if asked for, else an empty
+/// tensor).
+std::tuple<Tensor, Tensor> grid_sampler_2d_backward(const Tensor& grad_output, const Tensor& input,
+                                                    const Tensor& grid, int64_t interpolation_mode,
+                                                    int64_t padding_mode, bool align_corners, bool input_grad,
+                                                    bool grid_grad);
 /// Padding of the last pad.size() / 2 (1-3) dims of `self`: pad = (left, right) of the last dim, then of the
 /// one before...; mode constant (with `value`; negative amounts crop), reflect, replicate or circular.
 Tensor _pad_nd(const Tensor& self, const IntList& pad, const std::string& mode, double value);

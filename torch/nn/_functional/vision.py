@@ -8,8 +8,8 @@ import torch
 from torch.nn._functional._utils import _ntuple
 
 __all__ = [
-    "channel_shuffle", "interpolate", "pixel_shuffle", "pixel_unshuffle", "upsample", "upsample_bilinear",
-    "upsample_nearest",
+    "affine_grid", "channel_shuffle", "grid_sample", "interpolate", "pixel_shuffle", "pixel_unshuffle", "upsample",
+    "upsample_bilinear", "upsample_nearest",
 ]  # fmt: skip
 
 
@@ -157,3 +157,65 @@ def upsample_bilinear(input, size=None, scale_factor=None):
 
 
 _pair = _ntuple(2)
+
+
+_GRID_MODES = {"bilinear": 0, "nearest": 1}
+_GRID_PADDINGS = {"zeros": 0, "border": 1, "reflection": 2}
+
+
+def grid_sample(input, grid, mode: str = "bilinear", padding_mode: str = "zeros", align_corners=None):
+    """Samples the 4-D input (N, C, H, W) at the grid's points (N, Ho, Wo, 2), x then y in [-1, 1], on the
+    THNN/THCUNN kernel: bilinear or nearest, zeros / border / reflection outside, align_corners as PyTorch's."""
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError(
+            f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but got: '{mode}'"
+        )
+    if padding_mode not in _GRID_PADDINGS:
+        raise ValueError(
+            "nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or 'reflection', but got: "
+            f"'{padding_mode}'"
+        )
+    if mode == "bicubic" or input.dim() != 4:
+        raise NotImplementedError(
+            f"grid_sample: mode '{mode}' on {input.dim()}-D input is not supported here (bilinear and nearest "
+            "sampling of 4-D input are)"
+        )
+    return torch.grid_sampler_2d(input, grid, _GRID_MODES[mode], _GRID_PADDINGS[padding_mode], bool(align_corners))
+
+
+def _base_coordinates(n: int, align_corners: bool, like):
+    """The normalized coordinates of n pixel centres along a dim: -1 .. 1 at the corner pixels' centres
+    (align_corners) or scaled by (n - 1) / n (their outer edges at -1 and 1)."""
+    steps = (
+        torch.linspace(-1.0, 1.0, n, dtype=like.dtype, device=like.device)
+        if n > 1
+        else torch.zeros(1, dtype=like.dtype, device=like.device)
+    )
+    return steps if align_corners else steps * ((n - 1) / n)
+
+
+def affine_grid(theta, size, align_corners=None):
+    """The sampling grid (N, H, W, 2) of the 2-D affine transforms theta (N, 2, 3) for an output of `size`
+    (N, C, H, W): each output pixel's normalized (x, y, 1) times theta^T."""
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    if len(size) != 4:
+        raise NotImplementedError(
+            f"affine_grid only supports 4D sizes, for 2D affine transformations here. Got size {list(size)}."
+        )
+    if theta.dim() != 3 or tuple(theta.shape[-2:]) != (2, 3):
+        raise ValueError(
+            f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {list(size)}. Got {list(theta.shape)}."
+        )
+    n, _, h, w = size
+    if theta.shape[0] != n:
+        raise ValueError(
+            f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {list(size)}. Got {list(theta.shape)}."
+        )
+    if min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {list(size)}")
+    ac = bool(align_corners)
+    xs = _base_coordinates(w, ac, theta).reshape(1, w).expand(h, w)
+    ys = _base_coordinates(h, ac, theta).reshape(h, 1).expand(h, w)
+    base = torch.stack([xs, ys, torch.ones(h, w, dtype=theta.dtype, device=theta.device)], -1)  # (H, W, 3)
+    return (base.reshape(1, h * w, 3) @ theta.transpose(1, 2)).reshape(n, h, w, 2)
