@@ -4,6 +4,7 @@
 #include <TH/Exception.h>
 #include <THC/DeviceGuard.h>
 #include <THC/Exception.h>
+#include <THNN/math/CTC.h>
 #include <THNN/math/Loss.h>
 #include <THNN/ops/Loss.h>
 #include <THC/Loops.cuh>
@@ -84,8 +85,77 @@ void pointwise_loss_backward_kernel(th::TensorIterator& iter, th::math::Pointwis
   });
 }
 
+template <typename T, typename A>
+__global__ void ctc_alpha_samples(const T* lp, int64_t st, int64_t sn, int64_t sc, const int64_t* tg,
+                                  const int64_t* off, const int64_t* il, const int64_t* tl, int64_t blank,
+                                  T* nll, A* alpha, int64_t per_sample, int64_t N) {
+  for (int64_t n = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; n < N;
+       n += int64_t(blockDim.x) * gridDim.x)
+    nll[n] = T(th::math::ctc_alpha<T, A>(lp + n * sn, st, sc, il[n], tg + off[n], tl[n], blank,
+                                         alpha + n * per_sample));
+}
+
+template <typename T, typename A>
+__global__ void ctc_grad_samples(const T* lp, int64_t st, int64_t sn, int64_t sc, int64_t T_, int64_t C,
+                                 const int64_t* tg, const int64_t* off, const int64_t* il, const int64_t* tl,
+                                 int64_t blank, const A* alpha, const T* loss, const T* g, int64_t g_stride,
+                                 A* beta, T* out, int64_t gt, int64_t gn, int64_t gc, int64_t per_sample,
+                                 bool zero_infinity, int64_t N) {
+  for (int64_t n = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; n < N;
+       n += int64_t(blockDim.x) * gridDim.x)
+    th::math::ctc_grad<T, A>(lp + n * sn, st, sc, il[n], T_, C, tg + off[n], tl[n], blank,
+                             alpha + n * per_sample, A(loss[n]), A(g[n * g_stride]), beta + n * per_sample,
+                             out + n * gn, gt, gc, zero_infinity);
+}
+
+void ctc_loss_kernel(const th::Tensor& log_probs, const th::Tensor& targets, const th::Tensor& offsets,
+                     const th::Tensor& input_lengths, const th::Tensor& target_lengths, int64_t blank,
+                     const th::Tensor& nll, const th::Tensor& log_alpha) {
+  thc::DeviceGuard guard(log_probs.device());
+  const int64_t N = log_probs.size(1);
+  TH_DISPATCH_FLOATING_TYPES(log_probs.dtype(), "ctc_loss_cuda", [&] {
+    using A = th::opmath_t<scalar_t>;
+    ctc_alpha_samples<scalar_t, A><<<thc::grid_for(N, 64), 64>>>(
+        reinterpret_cast<const scalar_t*>(log_probs.data_ptr()), log_probs.stride(0), log_probs.stride(1),
+        log_probs.stride(2), reinterpret_cast<const int64_t*>(targets.data_ptr()),
+        reinterpret_cast<const int64_t*>(offsets.data_ptr()),
+        reinterpret_cast<const int64_t*>(input_lengths.data_ptr()),
+        reinterpret_cast<const int64_t*>(target_lengths.data_ptr()), blank,
+        reinterpret_cast<scalar_t*>(nll.data_ptr()), reinterpret_cast<A*>(log_alpha.data_ptr()),
+        log_alpha.stride(0), N);
+  });
+  THC_CHECK(cudaGetLastError());
+}
+
+void ctc_loss_backward_kernel(const th::Tensor& grad, const th::Tensor& log_probs, const th::Tensor& targets,
+                              const th::Tensor& offsets, const th::Tensor& input_lengths,
+                              const th::Tensor& target_lengths, int64_t blank, const th::Tensor& nll,
+                              const th::Tensor& log_alpha, const th::Tensor& beta,
+                              const th::Tensor& grad_log_probs, bool zero_infinity) {
+  thc::DeviceGuard guard(log_probs.device());
+  const int64_t N = log_probs.size(1);
+  TH_DISPATCH_FLOATING_TYPES(log_probs.dtype(), "ctc_loss_backward_cuda", [&] {
+    using A = th::opmath_t<scalar_t>;
+    ctc_grad_samples<scalar_t, A><<<thc::grid_for(N, 64), 64>>>(
+        reinterpret_cast<const scalar_t*>(log_probs.data_ptr()), log_probs.stride(0), log_probs.stride(1),
+        log_probs.stride(2), log_probs.size(0), log_probs.size(2),
+        reinterpret_cast<const int64_t*>(targets.data_ptr()),
+        reinterpret_cast<const int64_t*>(offsets.data_ptr()),
+        reinterpret_cast<const int64_t*>(input_lengths.data_ptr()),
+        reinterpret_cast<const int64_t*>(target_lengths.data_ptr()), blank,
+        reinterpret_cast<const A*>(log_alpha.data_ptr()), reinterpret_cast<const scalar_t*>(nll.data_ptr()),
+        reinterpret_cast<const scalar_t*>(grad.data_ptr()), grad.stride(0),
+        reinterpret_cast<A*>(beta.data_ptr()), reinterpret_cast<scalar_t*>(grad_log_probs.data_ptr()),
+        grad_log_probs.stride(0), grad_log_probs.stride(1), grad_log_probs.stride(2), log_alpha.stride(0),
+        zero_infinity, N);
+  });
+  THC_CHECK(cudaGetLastError());
+}
+
 }  // namespace
 
+TH_REGISTER_KERNEL(th::ctc_loss_stub, CUDA, ctc_loss_kernel);
+TH_REGISTER_KERNEL(th::ctc_loss_backward_stub, CUDA, ctc_loss_backward_kernel);
 TH_REGISTER_KERNEL(th::pointwise_loss_stub, CUDA, pointwise_loss_kernel);
 TH_REGISTER_KERNEL(th::pointwise_loss_backward_stub, CUDA, pointwise_loss_backward_kernel);
 TH_REGISTER_KERNEL(th::nll_loss_stub, CUDA, nll_loss_kernel);

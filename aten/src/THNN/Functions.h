@@ -182,6 +182,19 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _fused_attention_backward(
     const Tensor& grad_output, const Tensor& query, const Tensor& key, const Tensor& value,
     const std::optional<Tensor>& attn_mask, const Tensor& output, const Tensor& logsumexp, bool is_causal,
     double scale, bool mask_grad);
+/// The CTC loss of each sample of log_probs [T, N, C] (neg_log_likelihood [N]) and the alpha recursion it
+/// kept
+/// ([N, T, 2 S + 1]) for targets [N, S] (padded) or 1-D (concatenated), of target_lengths over input_lengths
+/// steps.
+std::tuple<Tensor, Tensor> _ctc_loss(const Tensor& log_probs, const Tensor& targets,
+                                     const IntList& input_lengths, const IntList& target_lengths,
+                                     int64_t blank, bool zero_infinity);
+/// The gradient of sum(grad * neg_log_likelihood) with respect to log_probs (PyTorch's formula; zero for an
+/// infinite loss with zero_infinity).
+Tensor _ctc_loss_backward(const Tensor& grad, const Tensor& log_probs, const Tensor& targets,
+                          const IntList& input_lengths, const IntList& target_lengths,
+                          const Tensor& neg_log_likelihood, const Tensor& log_alpha, int64_t blank,
+                          bool zero_infinity);
 /// conv1d/2d/3d of batched input [N, C, *S] with weight [O, C / groups, *K] (+ bias [O]); stride, padding,
 /// dilation: one value or one per spatial dim. Columns of the input times the weight (im2col + gemm), a chunk
 /// of the batch at a time.

@@ -9,7 +9,7 @@ import torch
 from torch.nn._functional.distance import pairwise_distance
 
 __all__ = [
-    "binary_cross_entropy", "binary_cross_entropy_with_logits", "cosine_embedding_loss", "cross_entropy",
+    "binary_cross_entropy", "binary_cross_entropy_with_logits", "cosine_embedding_loss", "cross_entropy", "ctc_loss",
     "gaussian_nll_loss", "hinge_embedding_loss", "huber_loss", "kl_div", "l1_loss", "margin_ranking_loss",
     "mse_loss", "multi_margin_loss", "multilabel_margin_loss", "multilabel_soft_margin_loss", "nll_loss",
     "poisson_nll_loss", "smooth_l1_loss", "soft_margin_loss", "triplet_margin_loss",
@@ -435,3 +435,41 @@ def triplet_margin_with_distance_loss(
     if swap:
         d_neg = torch.minimum(d_neg, dist(positive, negative))
     return _reduce(torch.clamp(margin + d_pos - d_neg, min=0), reduction)
+
+
+def _int_list(v, name: str) -> list[int]:
+    if isinstance(v, int):
+        return [v]
+    if isinstance(v, torch.Tensor) and v.dim() == 0:
+        return [int(v)]
+    if isinstance(v, torch.Tensor):
+        if v.dim() != 1:
+            raise RuntimeError(f"{name} must be a 1-D tensor or a list of ints, got {v.dim()}-D")
+        return [int(x) for x in v.tolist()]
+    return [int(x) for x in v]
+
+
+def ctc_loss(
+    log_probs, targets, input_lengths, target_lengths, blank: int = 0, reduction: str = "mean",
+    zero_infinity: bool = False,
+):  # fmt: skip
+    """The Connectionist Temporal Classification loss of log_probs (T, N, C) (or (T, C) unbatched) against
+    targets (N, S) padded or 1-D concatenated, on the THNN/THCUNN kernel; 'mean' divides each sample's loss by its
+    target length before averaging, zero_infinity zeroes infinite losses and their gradients."""
+    _check_reduction(reduction)
+    batched = log_probs.dim() == 3
+    if not batched:
+        if log_probs.dim() != 2:
+            raise RuntimeError(f"ctc_loss: expected log_probs of 2 or 3 dimensions, got {log_probs.dim()}")
+        log_probs = log_probs.unsqueeze(1)
+        targets = targets.unsqueeze(0) if targets.dim() == 1 else targets
+    il, tl = _int_list(input_lengths, "input_lengths"), _int_list(target_lengths, "target_lengths")
+    nll = torch._ctc_loss(log_probs, targets, il, tl, blank, zero_infinity)[0]
+    if zero_infinity:
+        nll = torch.where(nll == math.inf, torch.zeros_like(nll), nll)
+    if reduction == "mean":
+        lengths = torch.tensor(tl, dtype=nll.dtype, device=nll.device).clamp(min=1)
+        return (nll / lengths).mean()
+    if reduction == "sum":
+        return nll.sum()
+    return nll if batched else nll.squeeze(0)

@@ -6,6 +6,7 @@
 #include <TH/ScalarType.h>
 #include <TH/cpu/Loops.h>
 
+#include "../math/CTC.h"
 #include "../math/Loss.h"
 #include "../ops/Loss.h"
 
@@ -67,10 +68,68 @@ void pointwise_loss_backward_kernel(TensorIterator& iter, math::PointwiseLoss op
   });
 }
 
+template <typename F>
+void for_each_sample(const Tensor& log_probs, const F& f) {
+  parallel_for(log_probs.size(1), 1, [&](int64_t begin, int64_t end) {
+    for (int64_t n = begin; n < end; ++n) f(n);
+  });
+}
+
+void ctc_loss_kernel(const Tensor& log_probs, const Tensor& targets, const Tensor& offsets,
+                     const Tensor& input_lengths, const Tensor& target_lengths, int64_t blank,
+                     const Tensor& nll, const Tensor& log_alpha) {
+  const auto *tg = reinterpret_cast<const int64_t*>(targets.data_ptr()),
+             *off = reinterpret_cast<const int64_t*>(offsets.data_ptr()),
+             *il = reinterpret_cast<const int64_t*>(input_lengths.data_ptr()),
+             *tl = reinterpret_cast<const int64_t*>(target_lengths.data_ptr());
+  const int64_t st = log_probs.stride(0), sn = log_probs.stride(1), sc = log_probs.stride(2);
+  const int64_t per_sample = log_alpha.stride(0);
+  TH_DISPATCH_FLOATING_TYPES(log_probs.dtype(), "ctc_loss_cpu", [&] {
+    using A = opmath_t<scalar_t>;
+    const auto* lp = reinterpret_cast<const scalar_t*>(log_probs.data_ptr());
+    auto* out = reinterpret_cast<scalar_t*>(nll.data_ptr());
+    auto* alpha = reinterpret_cast<A*>(log_alpha.data_ptr());
+    for_each_sample(log_probs, [&](int64_t n) {
+      out[n] = scalar_t(math::ctc_alpha<scalar_t, A>(lp + n * sn, st, sc, il[n], tg + off[n], tl[n], blank,
+                                                     alpha + n * per_sample));
+    });
+  });
+}
+
+void ctc_loss_backward_kernel(const Tensor& grad, const Tensor& log_probs, const Tensor& targets,
+                              const Tensor& offsets, const Tensor& input_lengths,
+                              const Tensor& target_lengths, int64_t blank, const Tensor& nll,
+                              const Tensor& log_alpha, const Tensor& beta, const Tensor& grad_log_probs,
+                              bool zero_infinity) {
+  const auto *tg = reinterpret_cast<const int64_t*>(targets.data_ptr()),
+             *off = reinterpret_cast<const int64_t*>(offsets.data_ptr()),
+             *il = reinterpret_cast<const int64_t*>(input_lengths.data_ptr()),
+             *tl = reinterpret_cast<const int64_t*>(target_lengths.data_ptr());
+  const int64_t st = log_probs.stride(0), sn = log_probs.stride(1), sc = log_probs.stride(2);
+  const int64_t gt = grad_log_probs.stride(0), gn = grad_log_probs.stride(1), gc = grad_log_probs.stride(2);
+  const int64_t T = log_probs.size(0), C = log_probs.size(2), per_sample = log_alpha.stride(0);
+  TH_DISPATCH_FLOATING_TYPES(log_probs.dtype(), "ctc_loss_backward_cpu", [&] {
+    using A = opmath_t<scalar_t>;
+    const auto* lp = reinterpret_cast<const scalar_t*>(log_probs.data_ptr());
+    const auto* g = reinterpret_cast<const scalar_t*>(grad.data_ptr());
+    const auto* loss = reinterpret_cast<const scalar_t*>(nll.data_ptr());
+    const auto* alpha = reinterpret_cast<const A*>(log_alpha.data_ptr());
+    auto* b = reinterpret_cast<A*>(beta.data_ptr());
+    auto* out = reinterpret_cast<scalar_t*>(grad_log_probs.data_ptr());
+    for_each_sample(log_probs, [&](int64_t n) {
+      math::ctc_grad<scalar_t, A>(lp + n * sn, st, sc, il[n], T, C, tg + off[n], tl[n], blank,
+                                  alpha + n * per_sample, A(loss[n]), A(g[n * grad.stride(0)]),
+                                  b + n * per_sample, out + n * gn, gt, gc, zero_infinity);
+    });
+  });
+}
+
 }  // namespace
 
 TH_REGISTER_KERNEL(pointwise_loss_stub, CPU, pointwise_loss_kernel);
 TH_REGISTER_KERNEL(pointwise_loss_backward_stub, CPU, pointwise_loss_backward_kernel);
+TH_REGISTER_KERNEL(ctc_loss_stub, CPU, ctc_loss_kernel);
+TH_REGISTER_KERNEL(ctc_loss_backward_stub, CPU, ctc_loss_backward_kernel);
 TH_REGISTER_KERNEL(nll_loss_stub, CPU, nll_loss_kernel);
 TH_REGISTER_KERNEL(nll_loss_backward_stub, CPU, nll_loss_backward_kernel);
 

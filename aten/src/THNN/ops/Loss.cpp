@@ -12,6 +12,8 @@ namespace th {
 TH_DEFINE_STUB(nll_loss_fn, nll_loss_stub);
 TH_DEFINE_STUB(nll_loss_backward_fn, nll_loss_backward_stub);
 TH_DEFINE_STUB(pointwise_loss_fn, pointwise_loss_stub);
+TH_DEFINE_STUB(ctc_loss_fn, ctc_loss_stub);
+TH_DEFINE_STUB(ctc_loss_backward_fn, ctc_loss_backward_stub);
 TH_DEFINE_STUB(pointwise_loss_backward_fn, pointwise_loss_backward_stub);
 
 namespace {
@@ -138,6 +140,106 @@ std::tuple<Tensor, Tensor> _pointwise_loss_backward(const Tensor& grad_output, c
   };
   const Tensor none = empty_tensor({0}, input.dtype(), input.device());
   return {input_grad ? grad_wrt(false) : none, target_grad ? grad_wrt(true) : none};
+}
+
+namespace {
+
+struct CtcTargets {
+  Tensor flat, offsets, input_lengths, target_lengths;
+  int64_t max_target = 0;
+};
+
+/// PyTorch's checks of a CTC call, and its targets as one int64 vector with each sample's offset into it.
+CtcTargets ctc_targets(const Tensor& log_probs, const Tensor& targets, const IntList& input_lengths,
+                       const IntList& target_lengths, int64_t blank) {
+  TH_CHECK(log_probs.dim() == 3, "ctc_loss: expected log_probs of shape (T, N, C), but got ",
+           shape_str(log_probs.sizes()));
+  TH_CHECK(is_floating_point(log_probs.dtype()), "\"ctc_loss\" not implemented for '",
+           scalar_type_name(log_probs.dtype()), "'");
+  const int64_t T = log_probs.size(0), N = log_probs.size(1), C = log_probs.size(2);
+  TH_CHECK(blank >= 0 && blank < C, "blank must be in label range");
+  TH_CHECK(int64_t(input_lengths.size()) == N, "input_lengths must be of size batch_size");
+  TH_CHECK(int64_t(target_lengths.size()) == N, "target_lengths must be of size batch_size");
+  TH_CHECK(targets.dtype() == ScalarType::Long || targets.dtype() == ScalarType::Int,
+           "ctc_loss: targets must be int64 or int32, but got ", scalar_type_name(targets.dtype()));
+  CtcTargets c;
+  IntList offsets(size_t(N), 0);
+  int64_t total = 0;
+  for (int64_t n = 0; n < N; ++n) {
+    const int64_t il = input_lengths[size_t(n)], tl = target_lengths[size_t(n)];
+    TH_CHECK(il >= 0 && il <= T, "Expected input_lengths to have value at most ", T, ", but got value ", il,
+             " (while checking arguments for ctc_loss_cpu)");
+    TH_CHECK(tl >= 0, "Expected tensor to have size at least 0 at dimension 1, but got size ", tl,
+             " for argument #2 'targets' (while checking arguments for ctc_loss_cpu)");
+    c.max_target = std::max(c.max_target, tl);
+    if (targets.dim() == 1) {
+      offsets[size_t(n)] = total;
+      total += tl;
+    } else {
+      TH_CHECK(targets.dim() == 2 && targets.size(0) == N && tl <= targets.size(1),
+               "Expected tensor to have size ", "at least ", tl, " at dimension 1, but got size ",
+               targets.dim() == 2 ? targets.size(1) : 0,
+               " for argument #2 'targets' (while checking arguments for ctc_loss_cpu)");
+      offsets[size_t(n)] = n * targets.size(1);
+    }
+  }
+  if (targets.dim() == 1)
+    TH_CHECK(targets.numel() >= total, "ctc_loss: expected at least ", total, " targets, but got ",
+             targets.numel());
+  const Device dev = log_probs.device();
+  c.flat = contiguous(to_dtype(reshape(targets, {-1}), ScalarType::Long));
+  if (c.flat.device().type == DeviceType::CPU) {  // a label outside [0, C) would read outside log_probs
+    const auto* p = reinterpret_cast<const int64_t*>(c.flat.data_ptr());
+    for (int64_t i = 0; i < c.flat.numel(); ++i)
+      TH_CHECK_T(IndexError, p[i] >= 0 && p[i] < C, "ctc_loss: target label ", p[i], " is out of bounds for ",
+                 C, " classes");
+  }
+  c.flat = to(c.flat, dev, std::nullopt, false, false);
+  const auto tensor_of = [&](const IntList& v) {
+    Tensor t = empty_tensor({int64_t(v.size())}, ScalarType::Long, Device(DeviceType::CPU));
+    std::copy(v.begin(), v.end(), reinterpret_cast<int64_t*>(t.data_ptr()));
+    return to(t, dev, std::nullopt, false, false);
+  };
+  c.offsets = tensor_of(offsets);
+  c.input_lengths = tensor_of(input_lengths);
+  c.target_lengths = tensor_of(target_lengths);
+  return c;
+}
+
+ScalarType ctc_math_dtype(ScalarType t) {
+  return t == ScalarType::Double ? ScalarType::Double : ScalarType::Float;
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor> _ctc_loss(const Tensor& log_probs, const Tensor& targets,
+                                     const IntList& input_lengths, const IntList& target_lengths,
+                                     int64_t blank, bool zero_infinity) {
+  (void)zero_infinity;  // the forward's loss is the reduction's to zero; the backward zeroes the gradient
+  const CtcTargets c = ctc_targets(log_probs, targets, input_lengths, target_lengths, blank);
+  const int64_t T = log_probs.size(0), N = log_probs.size(1);
+  Tensor nll = empty_tensor({N}, log_probs.dtype(), log_probs.device());
+  Tensor alpha =
+      empty_tensor({N, T, 2 * c.max_target + 1}, ctc_math_dtype(log_probs.dtype()), log_probs.device());
+  if (N > 0)
+    ctc_loss_stub[log_probs.device().type](log_probs, c.flat, c.offsets, c.input_lengths, c.target_lengths,
+                                           blank, nll, alpha);
+  return {nll, alpha};
+}
+
+Tensor _ctc_loss_backward(const Tensor& grad, const Tensor& log_probs, const Tensor& targets,
+                          const IntList& input_lengths, const IntList& target_lengths,
+                          const Tensor& neg_log_likelihood, const Tensor& log_alpha, int64_t blank,
+                          bool zero_infinity) {
+  const CtcTargets c = ctc_targets(log_probs, targets, input_lengths, target_lengths, blank);
+  Tensor grad_lp = empty_tensor(log_probs.sizes(), log_probs.dtype(), log_probs.device());
+  Tensor beta = empty_tensor(log_alpha.sizes(), log_alpha.dtype(), log_alpha.device());
+  if (log_probs.size(1) > 0)
+    ctc_loss_backward_stub[log_probs.device().type](
+        contiguous(expand(to_dtype(grad, log_probs.dtype()), {log_probs.size(1)})), log_probs, c.flat,
+        c.offsets, c.input_lengths, c.target_lengths, blank, contiguous(neg_log_likelihood),
+        contiguous(log_alpha), beta, grad_lp, zero_infinity);
+  return grad_lp;
 }
 
 }  // namespace th

@@ -28,7 +28,23 @@ using pointwise_loss_fn = void(TensorIterator& iter, math::PointwiseLoss op, dou
 using pointwise_loss_backward_fn = void(TensorIterator& iter, math::PointwiseLoss op, double p,
                                         bool wrt_target);
 
+/// CTC per sample n (of log_probs [T, N, C], any strides): nll[n] and log_alpha[n] ([T, 2 S + 1] of [N, T, 2
+/// S + 1], the math type) for the target at targets[offsets[n] ...] of target_lengths[n] labels over
+/// input_lengths[n] steps (int64 tensors on log_probs' device).
+using ctc_loss_fn = void(const Tensor& log_probs, const Tensor& targets, const Tensor& offsets,
+                         const Tensor& input_lengths, const Tensor& target_lengths, int64_t blank,
+                         const Tensor& nll, const Tensor& log_alpha);
+/// The gradient of sum(grad[n] * nll[n]) with respect to log_probs into grad_log_probs (like log_probs,
+/// contiguous), with beta [N, T, 2 S + 1] scratch.
+using ctc_loss_backward_fn = void(const Tensor& grad, const Tensor& log_probs, const Tensor& targets,
+                                  const Tensor& offsets, const Tensor& input_lengths,
+                                  const Tensor& target_lengths, int64_t blank, const Tensor& nll,
+                                  const Tensor& log_alpha, const Tensor& beta, const Tensor& grad_log_probs,
+                                  bool zero_infinity);
+
 TH_DECLARE_STUB(nll_loss_fn, nll_loss_stub);
+TH_DECLARE_STUB(ctc_loss_fn, ctc_loss_stub);
+TH_DECLARE_STUB(ctc_loss_backward_fn, ctc_loss_backward_stub);
 TH_DECLARE_STUB(pointwise_loss_fn, pointwise_loss_stub);
 TH_DECLARE_STUB(pointwise_loss_backward_fn, pointwise_loss_backward_stub);
 TH_DECLARE_STUB(nll_loss_backward_fn, nll_loss_backward_stub);
