@@ -55,7 +55,10 @@ from torch.random import (  # noqa: E402
     seed,
     set_rng_state,
 )
+from torch.serialization import STORAGE_CLASSES as _STORAGE_CLASSES  # noqa: E402
 from torch.serialization import load, save  # noqa: E402
+
+globals().update(_STORAGE_CLASSES)  # torch.FloatStorage, ...: the storage types checkpoints name
 from torch.version import __version__  # noqa: E402
 
 # torch's API is every public name above, but the dtypes (`from torch import *` would shadow the builtins
