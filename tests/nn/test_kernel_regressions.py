@@ -102,3 +102,32 @@ def test_instance_norm_values_running_stats_and_gradients():
     np.testing.assert_allclose(
         evaluated.numpy(), (xn - rm.numpy()[:, None, None]) / np.sqrt(rv.numpy()[:, None, None] + 1e-5), rtol=1e-10
     )
+
+
+def test_review_findings_raise_as_upstream_does():
+    """Each once read outside a tensor, crashed the process or differed from upstream (a review of the new kernels)."""
+    with pytest.raises(RuntimeError, match=r"Index 1 of input takes value 3 which is not in the valid range \[0, 3\)"):
+        F.embedding_bag(torch.tensor([0, 3]), torch.arange(6.0).reshape(3, 2), torch.tensor([0]))
+    with pytest.raises(RuntimeError, match="kernel size should be greater than zero"):
+        F.fold(torch.randn(1, 4, 4), (4, 4), (0, 2))  # was a floating point exception (a division by zero)
+    lp = torch.randn(5, 2, 4).log_softmax(2)
+    with pytest.raises(NotImplementedError, match="not implemented for 'Half'"):
+        F.ctc_loss(lp.half(), torch.tensor([[1, 2], [1, 1]]), [5, 5], [2, 2])
+    # the padding past a target's length is never read, so it may hold anything
+    assert F.ctc_loss(lp, torch.tensor([[1, 2, -1], [3, 1, 1]]), [5, 5], [2, 3], reduction="none").shape == (2,)
+    # nearest interpolation picks its source in float, as upstream (double arithmetic picked 3 here)
+    assert F.interpolate(torch.arange(6.0).view(1, 1, 6), size=74, mode="nearest")[0, 0, 37].item() == 2.0
+
+
+@pytest.mark.skipif(
+    "TORCH_REFERENCE" in __import__("os").environ, reason="upstream 2.13 differs here, see the docstring"
+)
+def test_embedding_bag_gradient_of_indices_outside_every_bag_and_scaled_by_frequency():
+    """Indices after the last bag (include_last_offset) get no gradient (upstream's CPU kernel reads uninitialized
+    memory there); scale_grad_by_freq divides by each index's count (upstream gives 0.5 for a row seen once)."""
+    w = torch.arange(6.0).reshape(3, 2).requires_grad_()
+    F.embedding_bag(torch.tensor([0, 1, 2, 2]), w, torch.tensor([0, 1]), include_last_offset=True).sum().backward()
+    assert w.grad.tolist() == [[1.0, 1.0], [0.0, 0.0], [0.0, 0.0]]
+    w.grad = None
+    F.embedding_bag(torch.tensor([0, 0, 1]), w, torch.tensor([0]), mode="sum", scale_grad_by_freq=True).sum().backward()
+    assert w.grad.tolist() == [[1.0, 1.0], [1.0, 1.0], [0.0, 0.0]]

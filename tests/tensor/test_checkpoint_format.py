@@ -54,7 +54,11 @@ def _expected():
 
 
 def _run(python: str, script: str, path: Path) -> str:
-    env = {k: v for k, v in os.environ.items() if k not in ("TORCH_REFERENCE", "PYTHONPATH")}
+    """Runs script in `python`: this interpreter keeps the environment that finds this library (a nox session's
+    PYTHONPATH); the other one gets it without that, so that it imports its own torch."""
+    env = dict(os.environ)
+    if python != sys.executable:
+        env = {k: v for k, v in env.items() if k not in ("TORCH_REFERENCE", "PYTHONPATH")}
     env["PYTHONSAFEPATH"] = "1"
     out = subprocess.run([python, "-c", script, str(path)], cwd="/", env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr[-2000:]

@@ -55,6 +55,7 @@ void attention_kernel(const th::Tensor& q, const th::Tensor& k, const th::Tensor
                       const th::Tensor& acc, const th::Tensor& lse, const th::math::AttentionShape& a) {
   thc::DeviceGuard guard(q.device());
   const int64_t rows = q.size(0) * a.L;
+  if (rows == 0) return;
   TH_DISPATCH_FLOATING_TYPES(q.dtype(), "attention_cuda", [&] {
     using A = th::opmath_t<scalar_t>;
     forward_rows<scalar_t, A><<<thc::grid_for(rows, 128), 128>>>(ptr<scalar_t>(q), ptr<scalar_t>(k),
@@ -73,12 +74,14 @@ void attention_backward_kernel(const th::Tensor& q, const th::Tensor& k, const t
   const int64_t qrows = q.size(0) * a.L, krows = q.size(0) * a.S;
   TH_DISPATCH_FLOATING_TYPES(q.dtype(), "attention_backward_cuda", [&] {
     using A = th::opmath_t<scalar_t>;
-    query_rows<scalar_t, A><<<thc::grid_for(qrows, 128), 128>>>(
-        ptr<scalar_t>(q), ptr<scalar_t>(k), ptr<scalar_t>(v), ptr<scalar_t>(mask), ptr<scalar_t>(out),
-        ptr<scalar_t>(dout), ptr<A>(lse), ptr<A>(D), ptr<A>(dq), ptr<scalar_t>(dmask), a, qrows);
-    key_rows<scalar_t, A><<<thc::grid_for(krows, 128), 128>>>(
-        ptr<scalar_t>(q), ptr<scalar_t>(k), ptr<scalar_t>(v), ptr<scalar_t>(mask), ptr<scalar_t>(dout),
-        ptr<A>(lse), ptr<A>(D), ptr<A>(dk), ptr<A>(dv), a, krows);
+    if (qrows > 0)
+      query_rows<scalar_t, A><<<thc::grid_for(qrows, 128), 128>>>(
+          ptr<scalar_t>(q), ptr<scalar_t>(k), ptr<scalar_t>(v), ptr<scalar_t>(mask), ptr<scalar_t>(out),
+          ptr<scalar_t>(dout), ptr<A>(lse), ptr<A>(D), ptr<A>(dq), ptr<scalar_t>(dmask), a, qrows);
+    if (krows > 0)
+      key_rows<scalar_t, A><<<thc::grid_for(krows, 128), 128>>>(
+          ptr<scalar_t>(q), ptr<scalar_t>(k), ptr<scalar_t>(v), ptr<scalar_t>(mask), ptr<scalar_t>(dout),
+          ptr<A>(lse), ptr<A>(D), ptr<A>(dk), ptr<A>(dv), a, krows);
   });
   THC_CHECK(cudaGetLastError());
 }

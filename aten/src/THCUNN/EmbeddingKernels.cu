@@ -75,7 +75,7 @@ __global__ void bag_positions(const int64_t* st, int64_t* bag_of, int64_t B, int
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < N;
        i += int64_t(blockDim.x) * gridDim.x) {
     int64_t lo = 0, hi = B;  // the last bag whose start is <= i (binary search over the starts)
-    if (i < st[0]) {
+    if (B == 0 || i < st[0] || i >= st[B]) {  // before the first bag or after the last: in none
       bag_of[i] = -1;
       continue;
     }
@@ -113,6 +113,7 @@ void embedding_bag_kernel(const th::Tensor& weight, const th::Tensor& indices, c
   if (N > 0)
     bag_positions<<<thc::grid_for(N, 256), 256>>>(reinterpret_cast<const int64_t*>(starts.data_ptr()),
                                                   reinterpret_cast<int64_t*>(offset2bag.data_ptr()), B, N);
+  if (B * D == 0) return;
   TH_DISPATCH_FLOATING_TYPES(weight.dtype(), "embedding_bag_cuda", [&] {
     bag_columns<scalar_t><<<thc::grid_for(B * D, 256), 256>>>(
         reinterpret_cast<const scalar_t*>(weight.data_ptr()),

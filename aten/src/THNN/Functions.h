@@ -105,14 +105,16 @@ Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices
 std::tuple<Tensor, Tensor, Tensor, Tensor> _embedding_bag(const Tensor& weight, const Tensor& indices,
                                                           const Tensor& offsets, int64_t mode,
                                                           const std::optional<Tensor>& per_sample_weights,
-                                                          bool include_last_offset, int64_t padding_idx);
+                                                          bool include_last_offset, int64_t padding_idx,
+                                                          bool scale_grad_by_freq);
 /// The gradients of _embedding_bag for the weight and the per-sample weights (each only if asked for).
 std::tuple<Tensor, Tensor> _embedding_bag_backward(const Tensor& grad, const Tensor& weight,
                                                    const Tensor& indices, const Tensor& offset2bag,
                                                    const Tensor& bag_size, const Tensor& max_indices,
                                                    int64_t mode,
                                                    const std::optional<Tensor>& per_sample_weights,
-                                                   int64_t padding_idx, bool weight_grad, bool psw_grad);
+                                                   int64_t padding_idx, bool scale_grad_by_freq,
+                                                   bool weight_grad, bool psw_grad);
 /// grid_sample of a 4-D input at the grid's points ([N, Ho, Wo, 2] in [-1, 1]): interpolation_mode 0
 /// bilinear, 1 nearest; padding_mode 0 zeros, 1 border, 2 reflection; align_corners as PyTorch's.
 Tensor grid_sampler_2d(const Tensor& input, const Tensor& grid, int64_t interpolation_mode,

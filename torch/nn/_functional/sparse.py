@@ -95,7 +95,9 @@ def embedding_bag(
     # the THNN/THCUNN kernel: each bag's sum, mean or max in one pass (an empty bag gives zeros)
     mode_code = {"sum": 0, "mean": 1, "max": 2}[mode]
     pad = -1 if padding_idx is None else padding_idx
-    return torch._embedding_bag(weight, input, offsets, mode_code, per_sample_weights, include_last_offset, pad)[0]
+    return torch._embedding_bag(
+        weight, input, offsets, mode_code, per_sample_weights, include_last_offset, pad, scale_grad_by_freq
+    )[0]
 
 
 def one_hot(tensor, num_classes: int = -1):

@@ -56,7 +56,8 @@ void embedding_bag_kernel(const Tensor& weight, const Tensor& indices, const Ten
   auto* size = reinterpret_cast<int64_t*>(bag_size.data_ptr());
   auto* mi = max_indices.defined() ? reinterpret_cast<int64_t*>(max_indices.data_ptr()) : nullptr;
   auto* bag_of = reinterpret_cast<int64_t*>(offset2bag.data_ptr());
-  for (int64_t i = 0; i < st[0]; ++i) bag_of[i] = -1;
+  const int64_t N = indices.numel();
+  for (int64_t i = 0; i < N; ++i) bag_of[i] = -1;  // before the first bag and after the last: in none
   for (int64_t b = 0; b < B; ++b)
     for (int64_t i = st[b]; i < st[b + 1]; ++i) bag_of[i] = b;
   TH_DISPATCH_FLOATING_TYPES(weight.dtype(), "embedding_bag_cpu", [&] {

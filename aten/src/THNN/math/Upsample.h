@@ -42,8 +42,17 @@ struct Resample1d {
     switch (mode) {
       case ResampleMode::Nearest:
       case ResampleMode::NearestExact: {
-        const double src = mode == ResampleMode::Nearest ? double(o) * r : (double(o) + 0.5) * r;
-        t.idx[0] = clamp_index(int64_t(std::floor(src)));
+        // in float, as PyTorch's nearest_idx (its exact shortcuts for same size and doubling first)
+        const float rf = scale > 0 ? float(1.0 / scale) : float(in) / float(out);
+        int64_t src;
+        if (mode == ResampleMode::Nearest && out == in) {
+          src = o;
+        } else if (mode == ResampleMode::Nearest && out == 2 * in) {
+          src = o >> 1;
+        } else {
+          src = int64_t(std::floor(mode == ResampleMode::Nearest ? float(o) * rf : (float(o) + 0.5f) * rf));
+        }
+        t.idx[0] = clamp_index(src);
         t.w[0] = 1.0;
         t.n = 1;
         return t;

@@ -435,6 +435,8 @@ Tensor col2im(const Tensor& self, const IntList& output_size, const IntList& ker
   const Tensor cols = self.dim() == 3 ? contiguous(self) : unsqueeze(contiguous(self), 0);
   const IntList size = per_dim(output_size, 2, "output_size");
   const IntList k = per_dim(kernel_size, 2, "kernel_size");
+  TH_CHECK(k[0] > 0 && k[1] > 0, "kernel size should be greater than zero, but got kernel_height: ", k[0],
+           " kernel_width: ", k[1]);
   TH_CHECK(cols.size(1) % (k[0] * k[1]) == 0, "Expected size of input's dimension 1 to be divisible by the ",
            "product of kernel_size, but got input.size(1)=", cols.size(1), " and kernel_size=(", k[0], ", ",
            k[1], ")");

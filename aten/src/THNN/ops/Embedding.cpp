@@ -58,7 +58,9 @@ Tensor embedding_dense_backward(const Tensor& grad_output, const Tensor& indices
 std::tuple<Tensor, Tensor, Tensor, Tensor> _embedding_bag(const Tensor& weight, const Tensor& indices,
                                                           const Tensor& offsets, int64_t mode,
                                                           const std::optional<Tensor>& per_sample_weights,
-                                                          bool include_last_offset, int64_t padding_idx) {
+                                                          bool include_last_offset, int64_t padding_idx,
+                                                          bool scale_grad_by_freq) {
+  (void)scale_grad_by_freq;  // the backward's
   TH_CHECK(weight.dim() == 2, "weight has to be a 2D Tensor, but got Tensor of dimension ", weight.dim());
   TH_CHECK(indices.dim() == 1 && offsets.dim() == 1,
            "_embedding_bag: expected 1-D indices and offsets, but got ", indices.dim(), "-D and ",
@@ -69,8 +71,20 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _embedding_bag(const Tensor& weight, 
   const bool has_psw = per_sample_weights && per_sample_weights->defined();
   TH_CHECK(!has_psw || (mode == 0 && per_sample_weights->numel() == indices.numel()),
            "embedding_bag: per_sample_weights is only supported for mode='sum', with one weight per index");
+  const bool same_device = indices.device() == weight.device() && offsets.device() == weight.device() &&
+                           (!has_psw || per_sample_weights->device() == weight.device());
+  TH_CHECK(same_device, "Expected all tensors to be on the same device, but found at least two devices, ",
+           weight.device().str(), " and ",
+           (indices.device() != weight.device() ? indices : offsets).device().str(), "!");
   const int64_t N = indices.numel(), D = weight.size(1);
   const Tensor idx = contiguous(to_dtype(indices, ScalarType::Long));
+  if (N > 0) {  // an index outside the weight would read outside it (on every device): checked on the host
+    const Tensor host = contiguous(to(idx, Device(DeviceType::CPU), ScalarType::Long, false, false));
+    const auto* p = reinterpret_cast<const int64_t*>(host.data_ptr());
+    for (int64_t i = 0; i < N; ++i)
+      TH_CHECK(p[i] >= 0 && p[i] < weight.size(0), "Index ", i, " of input takes value ", p[i],
+               " which is not in the valid range [0, ", weight.size(0), ")");
+  }
   Tensor starts = to_dtype(offsets, ScalarType::Long);
   if (!include_last_offset)
     starts = cat({starts, full({1}, Scalar(N), ScalarType::Long, offsets.device())}, 0);
@@ -95,7 +109,8 @@ std::tuple<Tensor, Tensor> _embedding_bag_backward(const Tensor& grad, const Ten
                                                    const Tensor& bag_size, const Tensor& max_indices,
                                                    int64_t mode,
                                                    const std::optional<Tensor>& per_sample_weights,
-                                                   int64_t padding_idx, bool weight_grad, bool psw_grad) {
+                                                   int64_t padding_idx, bool scale_grad_by_freq,
+                                                   bool weight_grad, bool psw_grad) {
   const int64_t W = weight.size(0), D = weight.size(1);
   const Tensor idx = contiguous(to_dtype(indices, ScalarType::Long));
   const Tensor g = contiguous(to_dtype(grad, weight.dtype()));
@@ -124,7 +139,7 @@ std::tuple<Tensor, Tensor> _embedding_bag_backward(const Tensor& grad, const Ten
     } else if (has_psw) {
       scaled = mul(rows, reshape(to_dtype(*per_sample_weights, weight.dtype()), {-1, 1}));
     }
-    grad_weight = embedding_dense_backward(scaled, idx, W, padding_idx, false);
+    grad_weight = embedding_dense_backward(scaled, idx, W, padding_idx, scale_grad_by_freq);
   }
   Tensor grad_psw = empty_tensor({0}, weight.dtype(), weight.device());
   if (psw_grad && has_psw) {  // d out[bag] / d psw[i] = weight[idx[i]], 0 for padding

@@ -154,8 +154,9 @@ CtcTargets ctc_targets(const Tensor& log_probs, const Tensor& targets, const Int
                        const IntList& target_lengths, int64_t blank) {
   TH_CHECK(log_probs.dim() == 3, "ctc_loss: expected log_probs of shape (T, N, C), but got ",
            shape_str(log_probs.sizes()));
-  TH_CHECK(is_floating_point(log_probs.dtype()), "\"ctc_loss\" not implemented for '",
-           scalar_type_name(log_probs.dtype()), "'");
+  TH_CHECK_T(NotImplementedError,
+             log_probs.dtype() == ScalarType::Float || log_probs.dtype() == ScalarType::Double,
+             "\"ctc_loss_cpu\" not implemented for '", scalar_type_cpp_name(log_probs.dtype()), "'");
   const int64_t T = log_probs.size(0), N = log_probs.size(1), C = log_probs.size(2);
   TH_CHECK(blank >= 0 && blank < C, "blank must be in label range");
   TH_CHECK(int64_t(input_lengths.size()) == N, "input_lengths must be of size batch_size");
@@ -187,14 +188,16 @@ CtcTargets ctc_targets(const Tensor& log_probs, const Tensor& targets, const Int
     TH_CHECK(targets.numel() >= total, "ctc_loss: expected at least ", total, " targets, but got ",
              targets.numel());
   const Device dev = log_probs.device();
-  c.flat = contiguous(to_dtype(reshape(targets, {-1}), ScalarType::Long));
-  if (c.flat.device().type == DeviceType::CPU) {  // a label outside [0, C) would read outside log_probs
-    const auto* p = reinterpret_cast<const int64_t*>(c.flat.data_ptr());
-    for (int64_t i = 0; i < c.flat.numel(); ++i)
-      TH_CHECK_T(IndexError, p[i] >= 0 && p[i] < C, "ctc_loss: target label ", p[i], " is out of bounds for ",
-                 C, " classes");
-  }
-  c.flat = to(c.flat, dev, std::nullopt, false, false);
+  // every label a sample uses must lie in [0, C) (else the kernels would read outside log_probs): checked on
+  // a host copy for every device; the padding past a target's length is not read
+  const Tensor host =
+      contiguous(to(reshape(targets, {-1}), Device(DeviceType::CPU), ScalarType::Long, false, false));
+  const auto* labels = reinterpret_cast<const int64_t*>(host.data_ptr());
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t i = offsets[size_t(n)]; i < offsets[size_t(n)] + target_lengths[size_t(n)]; ++i)
+      TH_CHECK_T(IndexError, labels[i] >= 0 && labels[i] < C, "ctc_loss: target label ", labels[i],
+                 " is out of bounds for ", C, " classes");
+  c.flat = to(host, dev, std::nullopt, false, false);
   const auto tensor_of = [&](const IntList& v) {
     Tensor t = empty_tensor({int64_t(v.size())}, ScalarType::Long, Device(DeviceType::CPU));
     std::copy(v.begin(), v.end(), reinterpret_cast<int64_t*>(t.data_ptr()));
