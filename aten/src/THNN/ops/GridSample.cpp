@@ -53,6 +53,12 @@ std::tuple<Tensor, Tensor> grid_sampler_2d_backward(const Tensor& grad_output, c
                                                     const Tensor& grid, int64_t interpolation_mode,
                                                     int64_t padding_mode, bool align_corners, bool input_grad,
                                                     bool grid_grad) {
+  if (is_reduced_floating_point(input.dtype())) {  // add in float, round once
+    const auto f = [](const Tensor& t) { return to_dtype(t, ScalarType::Float); };
+    auto [gi, gg] = grid_sampler_2d_backward(f(grad_output), f(input), f(grid), interpolation_mode,
+                                             padding_mode, align_corners, input_grad, grid_grad);
+    return {to_dtype(gi, input.dtype()), to_dtype(gg, grid.dtype())};
+  }
   const GridSampleOptions o = options(input, grid, interpolation_mode, padding_mode, align_corners);
   Tensor gi = input_grad ? zeros(input.sizes(), input.dtype(), input.device()) : Tensor();
   Tensor gg = grid_grad ? zeros(grid.sizes(), grid.dtype(), grid.device()) : Tensor();

@@ -107,6 +107,9 @@ Tensor _pad_nd(const Tensor& self, const IntList& pad, const std::string& mode, 
 
 Tensor _pad_nd_backward(const Tensor& grad_output, const IntList& input_size, const IntList& pad,
                         const std::string& mode) {
+  if (is_reduced_floating_point(grad_output.dtype()) && mode != "constant")  // add in float, round once
+    return to_dtype(_pad_nd_backward(to_dtype(grad_output, ScalarType::Float), input_size, pad, mode),
+                    grad_output.dtype());
   if (pad_mode(mode) == math::PadMode::Circular && has_negative(pad) && pad.size() % 2 == 0) {
     // the gradient of the cropped input, put back in place with zeros where the crop cut
     const Tensor full = empty_tensor(input_size, grad_output.dtype(), grad_output.device());

@@ -85,6 +85,12 @@ math::ConvGeometry geometry(const Tensor& self, int64_t dims, const IntList& ker
   return g;
 }
 
+/// The dtype the pooling backward kernels add gradients in: float for 16-bit input (an output's several adds
+/// into one element would round each time), else the input's.
+ScalarType grad_dtype(const Tensor& self) {
+  return is_reduced_floating_point(self.dtype()) ? ScalarType::Float : self.dtype();
+}
+
 IntList pooled_shape(const Tensor& self, int64_t dims, const math::ConvGeometry& g) {
   IntList s(self.sizes().begin(), self.sizes().end() - dims);
   for (int64_t i = 3 - dims; i < 3; ++i) s.push_back(g.out[i]);
@@ -111,11 +117,11 @@ Tensor _max_pool_nd_backward(const Tensor& grad_output, const Tensor& self, int6
                              const IntList& dilation, bool ceil_mode, const Tensor& indices) {
   const math::ConvGeometry g =
       geometry(self, dims, kernel_size, stride, padding, dilation, ceil_mode, "max_pool");
-  Tensor gx = zeros(self.sizes(), self.dtype(), self.device());
+  Tensor gx = zeros(self.sizes(), grad_dtype(self), self.device());
   if (grad_output.numel() > 0)
-    max_pool_backward_stub[self.device().type](contiguous(to_dtype(grad_output, self.dtype())),
+    max_pool_backward_stub[self.device().type](contiguous(to_dtype(grad_output, gx.dtype())),
                                                contiguous(indices), gx, g);
-  return gx;
+  return to_dtype(gx, self.dtype());
 }
 
 Tensor _avg_pool_nd(const Tensor& self, int64_t dims, const IntList& kernel_size, const IntList& stride,
@@ -135,11 +141,11 @@ Tensor _avg_pool_nd_backward(const Tensor& grad_output, const Tensor& self, int6
                              bool ceil_mode, bool count_include_pad,
                              std::optional<int64_t> divisor_override) {
   const math::ConvGeometry g = geometry(self, dims, kernel_size, stride, padding, {}, ceil_mode, "avg_pool");
-  Tensor gx = zeros(self.sizes(), self.dtype(), self.device());
+  Tensor gx = zeros(self.sizes(), grad_dtype(self), self.device());
   if (grad_output.numel() > 0)
-    avg_pool_backward_stub[self.device().type](contiguous(to_dtype(grad_output, self.dtype())), gx, g,
+    avg_pool_backward_stub[self.device().type](contiguous(to_dtype(grad_output, gx.dtype())), gx, g,
                                                count_include_pad, divisor_override.value_or(0));
-  return gx;
+  return to_dtype(gx, self.dtype());
 }
 
 namespace {
@@ -190,9 +196,9 @@ std::tuple<Tensor, Tensor> _adaptive_pool_nd(const Tensor& self, int64_t dims, c
 Tensor _adaptive_pool_nd_backward(const Tensor& grad_output, const Tensor& self, int64_t dims,
                                   const IntList& output_size, bool is_max, const Tensor& indices) {
   const math::AdaptiveGeometry g = adaptive_geometry(self, dims, output_size);
-  Tensor gx = zeros(self.sizes(), self.dtype(), self.device());
-  if (grad_output.numel() == 0) return gx;
-  const Tensor go = contiguous(to_dtype(grad_output, self.dtype()));
+  Tensor gx = zeros(self.sizes(), grad_dtype(self), self.device());
+  if (grad_output.numel() == 0) return to_dtype(gx, self.dtype());
+  const Tensor go = contiguous(to_dtype(grad_output, gx.dtype()));
   if (is_max) {  // the max pooling backward: it reads only the plane sizes from the geometry
     math::ConvGeometry cg{};
     for (int i = 0; i < 3; ++i)
@@ -201,7 +207,7 @@ Tensor _adaptive_pool_nd_backward(const Tensor& grad_output, const Tensor& self,
   } else {
     adaptive_avg_pool_backward_stub[self.device().type](go, gx, g);
   }
-  return gx;
+  return to_dtype(gx, self.dtype());
 }
 
 }  // namespace th

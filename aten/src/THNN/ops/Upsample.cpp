@@ -56,6 +56,10 @@ Tensor _resample_1d(const Tensor& self, int64_t dim, int64_t output_size, const 
 
 Tensor _resample_1d_backward(const Tensor& grad_output, int64_t dim, int64_t input_size,
                              const std::string& mode, bool align_corners, double scale) {
+  if (is_reduced_floating_point(grad_output.dtype()))  // add in float, round once
+    return to_dtype(_resample_1d_backward(to_dtype(grad_output, ScalarType::Float), dim, input_size, mode,
+                                          align_corners, scale),
+                    grad_output.dtype());
   const int64_t d = wrap_dim(dim, grad_output.dim());
   IntList shape = grad_output.sizes();
   shape[size_t(d)] = input_size;
