@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import torch
 
-__all__ = ["Buffer", "Parameter"]
+__all__ = ["Buffer", "Parameter", "UninitializedBuffer", "UninitializedParameter"]
 
 
 class _ParameterMeta(type):
@@ -53,3 +53,39 @@ class Buffer(metaclass=_ParameterMeta):
         t._is_buffer = True
         t.persistent = persistent
         return t
+
+
+class UninitializedParameter(metaclass=_ParameterMeta):
+    """A parameter whose shape is not known yet (a lazy module's, until its first forward): an empty parameter
+    marked uninitialized; is_lazy() tells, materialize() gives it its shape in place."""
+
+    _mark = "_is_uninitialized"
+
+    def __new__(cls, requires_grad: bool = True, device=None, dtype=None):
+        t = Parameter(torch.empty(0, device=device, dtype=dtype), requires_grad)
+        t._is_uninitialized = True
+        return t
+
+
+class UninitializedBuffer(metaclass=_ParameterMeta):
+    """A buffer whose shape is not known yet (a lazy module's, until its first forward)."""
+
+    _mark = "_is_uninitialized"
+
+    def __new__(cls, requires_grad: bool = False, device=None, dtype=None):
+        t = Buffer(torch.empty(0, device=device, dtype=dtype))
+        t._is_uninitialized = True
+        return t
+
+
+def is_lazy(t) -> bool:
+    """Whether t is an uninitialized parameter or buffer."""
+    return isinstance(t, torch.Tensor) and bool(getattr(t, "_is_uninitialized", False))
+
+
+def materialize(t, shape, device=None, dtype=None) -> None:
+    """Gives the uninitialized t its shape in place (uninitialized values; the module initializes them)."""
+    t.data = torch.empty(
+        shape, device=t.device if device is None else device, dtype=t.dtype if dtype is None else dtype
+    )
+    t._is_uninitialized = False

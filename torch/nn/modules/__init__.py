@@ -9,6 +9,7 @@ from torch.nn.modules.dropout import *  # noqa: F403
 from torch.nn.modules.flatten import *  # noqa: F403
 from torch.nn.modules.fold import *  # noqa: F403
 from torch.nn.modules.instancenorm import *  # noqa: F403
+from torch.nn.modules.lazy import *  # noqa: F403
 from torch.nn.modules.linear import *  # noqa: F403
 from torch.nn.modules.loss import *  # noqa: F403
 from torch.nn.modules.module import Module
