@@ -91,3 +91,18 @@ def test_sdpa_and_multihead_attention_take_the_kernel_past_the_threshold(device,
     out_math = mha(x, x, x, need_weights=True)[0]
     torch.testing.assert_close(out_fused, out_math)
     assert len(calls) == 2
+
+
+@pytest.mark.parametrize("shape", [(5, 7), (1, 7), (5, 1), (2, 3, 5, 7), (2, 1, 5, 7), (3, 5, 7), (1, 1, 5, 7)])
+def test_broadcast_masks_are_read_through_their_strides(device, shape):
+    """A mask broadcast over batch-heads, queries or keys is read in place (or copied where its batch dims do not
+    flatten, as (2, 1, L, S) against 2 x 3 batch-heads); values and the mask's gradient match the math."""
+    g = torch.Generator().manual_seed(3)
+    q, k = torch.randn(2, 3, 5, 4, generator=g), torch.randn(2, 3, 7, 4, generator=g)
+    v = torch.randn(2, 3, 7, 6, generator=g)
+    q, k, v = (t.to(device=device, dtype=torch.float64) for t in (q, k, v))
+    m = torch.randn(shape, generator=g).to(device=device, dtype=torch.float64).requires_grad_()
+    out = torch._fused_attention(q, k, v, m, False, 0.3)[0]
+    want = _math(q, k, v, m, False, 0.3)
+    torch.testing.assert_close(out, want, rtol=1e-12, atol=1e-12)
+    torch.testing.assert_close(torch.autograd.grad(out.sum(), m)[0], torch.autograd.grad(want.sum(), m)[0])

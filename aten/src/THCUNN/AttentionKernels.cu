@@ -21,8 +21,8 @@ __global__ void forward_rows(const T* q, const T* k, const T* v, const T* m, A* 
        r += int64_t(blockDim.x) * gridDim.x) {
     const int64_t b = r / a.L, i = r % a.L;
     th::math::attention_forward_row<T, A>(q + b * a.L * a.E, k + b * a.S * a.E, v + b * a.S * a.Ev,
-                                          m ? m + b * a.L * a.S : nullptr, acc + b * a.L * a.Ev,
-                                          lse + b * a.L, a, i);
+                                          m ? m + b * a.mask_b : nullptr, acc + b * a.L * a.Ev, lse + b * a.L,
+                                          a, i);
   }
 }
 
@@ -33,7 +33,7 @@ __global__ void query_rows(const T* q, const T* k, const T* v, const T* m, const
        r += int64_t(blockDim.x) * gridDim.x) {
     const int64_t b = r / a.L, i = r % a.L;
     th::math::attention_backward_query_row<T, A>(q + b * a.L * a.E, k + b * a.S * a.E, v + b * a.S * a.Ev,
-                                                 m ? m + b * a.L * a.S : nullptr, o + b * a.L * a.Ev,
+                                                 m ? m + b * a.mask_b : nullptr, o + b * a.L * a.Ev,
                                                  g + b * a.L * a.Ev, lse + b * a.L, D + b * a.L,
                                                  dq + b * a.L * a.E, dm ? dm + b * a.L * a.S : nullptr, a, i);
   }
@@ -46,7 +46,7 @@ __global__ void key_rows(const T* q, const T* k, const T* v, const T* m, const T
        r += int64_t(blockDim.x) * gridDim.x) {
     const int64_t b = r / a.S, j = r % a.S;
     th::math::attention_backward_key_row<T, A>(
-        q + b * a.L * a.E, k + b * a.S * a.E, v + b * a.S * a.Ev, m ? m + b * a.L * a.S : nullptr,
+        q + b * a.L * a.E, k + b * a.S * a.E, v + b * a.S * a.Ev, m ? m + b * a.mask_b : nullptr,
         g + b * a.L * a.Ev, lse + b * a.L, D + b * a.L, dk + b * a.S * a.E, dv + b * a.S * a.Ev, a, j);
   }
 }

@@ -27,7 +27,7 @@ void attention_kernel(const Tensor& q, const Tensor& k, const Tensor& v, const T
                      const int64_t b = r / a.L, i = r % a.L;
                      math::attention_forward_row<scalar_t, A>(
                          pq + b * a.L * a.E, pk + b * a.S * a.E, pv + b * a.S * a.Ev,
-                         pm ? pm + b * a.L * a.S : nullptr, pa + b * a.L * a.Ev, pl + b * a.L, a, i);
+                         pm ? pm + b * a.mask_b : nullptr, pa + b * a.L * a.Ev, pl + b * a.L, a, i);
                    }
                  });
   });
@@ -50,7 +50,7 @@ void attention_backward_kernel(const Tensor& q, const Tensor& k, const Tensor& v
       for (int64_t r = begin; r < end; ++r) {
         const int64_t b = r / a.L, i = r % a.L;
         math::attention_backward_query_row<scalar_t, A>(
-            pq + b * a.L * a.E, pk + b * a.S * a.E, pv + b * a.S * a.Ev, pm ? pm + b * a.L * a.S : nullptr,
+            pq + b * a.L * a.E, pk + b * a.S * a.E, pv + b * a.S * a.Ev, pm ? pm + b * a.mask_b : nullptr,
             po + b * a.L * a.Ev, pg + b * a.L * a.Ev, pl + b * a.L, pD + b * a.L, pdq + b * a.L * a.E,
             pdm ? pdm + b * a.L * a.S : nullptr, a, i);
       }
@@ -59,7 +59,7 @@ void attention_backward_kernel(const Tensor& q, const Tensor& k, const Tensor& v
       for (int64_t r = begin; r < end; ++r) {
         const int64_t b = r / a.S, j = r % a.S;
         math::attention_backward_key_row<scalar_t, A>(
-            pq + b * a.L * a.E, pk + b * a.S * a.E, pv + b * a.S * a.Ev, pm ? pm + b * a.L * a.S : nullptr,
+            pq + b * a.L * a.E, pk + b * a.S * a.E, pv + b * a.S * a.Ev, pm ? pm + b * a.mask_b : nullptr,
             pg + b * a.L * a.Ev, pl + b * a.L, pD + b * a.L, pdk + b * a.S * a.E, pdv + b * a.S * a.Ev, a, j);
       }
     });

@@ -26,9 +26,12 @@ struct AttentionShape {
   int64_t L, S, E, Ev;
   bool causal;
   double scale;
+  int64_t mask_b = 0, mask_i = 0,
+          mask_j = 0;  // the mask's strides over batch-heads, queries and keys (0: broadcast)
 };
 
-/// The score of query i and key j: scale * q_i . k_j + mask[i, j], or -inf where causal masking hides j.
+/// The score of query i and key j: scale * q_i . k_j + mask[i, j] (the batch-head's mask, read through its
+/// strides), or -inf where causal masking hides j.
 template <typename T, typename A>
 TH_HOST_DEVICE A attention_score(const T* q, const T* k, const T* mask, const AttentionShape& a, int64_t i,
                                  int64_t j) {
@@ -36,7 +39,7 @@ TH_HOST_DEVICE A attention_score(const T* q, const T* k, const T* mask, const At
   A dot = 0;
   TH_SIMD_SUM(dot)
   for (int64_t e = 0; e < a.E; ++e) dot += A(q[i * a.E + e]) * A(k[j * a.E + e]);
-  return A(a.scale) * dot + (mask ? A(mask[i * a.S + j]) : A(0));
+  return A(a.scale) * dot + (mask ? A(mask[i * a.mask_i + j * a.mask_j]) : A(0));
 }
 
 /// Query row i: acc[i] = softmax(scores of row i) @ v and lse[i] = the scores' log-sum-exp. A row that sees

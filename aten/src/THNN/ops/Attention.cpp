@@ -63,13 +63,34 @@ IntList with(const IntList& lead, std::initializer_list<int64_t> tail) {
   return s;
 }
 
-/// The additive mask as [BH, L, S] in the query's dtype (expanded from any broadcastable shape), or
-/// undefined.
-Tensor mask_of(const std::optional<Tensor>& mask, const Tensor& q, const Batch& b) {
+/// The additive mask in the query's dtype, seen as [BH, L, S] through strides set in `a` (a broadcast
+/// batch-head, query or key dim has stride 0, so a mask of [L, S] or [BH, L, S] is not copied); one whose
+/// batch dims cannot be flattened that way (e.g. [B, 1, L, S] against B * H batch-heads) is expanded into a
+/// copy. Undefined: none.
+Tensor mask_of(const std::optional<Tensor>& mask, const Tensor& q, const Batch& b, math::AttentionShape& a) {
   if (!mask || !mask->defined()) return Tensor();
   TH_CHECK(mask->device() == q.device(), "Expected attn_mask to be on ", q.device().str());
-  const Tensor m = expand(to_dtype(*mask, q.dtype()), with(b.lead, {b.a.L, b.a.S}));
-  return contiguous(reshape(m, {b.BH, b.a.L, b.a.S}));
+  const Tensor m = expand(to_dtype(*mask, q.dtype()), with(b.lead, {a.L, a.S}));
+  const int64_t n = m.dim();
+  // the batch dims flatten to one stride if every one is 0, or each steps over the next one's extent
+  bool flat = true, all_zero = true;
+  for (int64_t d = 0; d + 2 < n; ++d) all_zero = all_zero && (m.size(d) == 1 || m.stride(d) == 0);
+  for (int64_t d = 0; d + 3 < n; ++d)
+    flat = flat && (m.size(d + 1) == 1 || m.size(d) == 1 || m.stride(d) == m.stride(d + 1) * m.size(d + 1));
+  int64_t inner_batch_stride = 0;
+  for (int64_t d = n - 3; d >= 0; --d)
+    if (m.size(d) != 1) {
+      inner_batch_stride = m.stride(d);
+      break;
+    }
+  if (all_zero || (flat && n > 2)) {
+    a.mask_b = all_zero ? 0 : inner_batch_stride;
+    a.mask_i = m.stride(n - 2);
+    a.mask_j = m.stride(n - 1);
+    return m;
+  }
+  a.mask_b = a.L * a.S, a.mask_i = a.S, a.mask_j = 1;
+  return contiguous(reshape(m, {b.BH, a.L, a.S}));
 }
 
 }  // namespace
@@ -78,14 +99,15 @@ std::tuple<Tensor, Tensor> _fused_attention(const Tensor& query, const Tensor& k
                                             const std::optional<Tensor>& attn_mask, bool is_causal,
                                             double scale) {
   const Batch b = batch_of(query, key, value, is_causal, scale);
-  const math::AttentionShape& a = b.a;
+  math::AttentionShape a = b.a;
   const ScalarType acc_t = math_dtype(query.dtype());
   Tensor acc = empty_tensor({b.BH, a.L, a.Ev}, acc_t, query.device());
   Tensor lse = empty_tensor({b.BH, a.L}, acc_t, query.device());
+  const Tensor mask = mask_of(attn_mask, query, b, a);  // sets a's mask strides
   if (acc.numel() > 0 || (lse.numel() > 0 && a.S > 0)) {
-    attention_stub[query.device().type](
-        contiguous(reshape(query, {b.BH, a.L, a.E})), contiguous(reshape(key, {b.BH, a.S, a.E})),
-        contiguous(reshape(value, {b.BH, a.S, a.Ev})), mask_of(attn_mask, query, b), acc, lse, a);
+    attention_stub[query.device().type](contiguous(reshape(query, {b.BH, a.L, a.E})),
+                                        contiguous(reshape(key, {b.BH, a.S, a.E})),
+                                        contiguous(reshape(value, {b.BH, a.S, a.Ev})), mask, acc, lse, a);
   }
   return {reshape(to_dtype(acc, query.dtype()), with(b.lead, {a.L, a.Ev})),
           reshape(lse, with(b.lead, {a.L}))};
@@ -96,10 +118,10 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _fused_attention_backward(
     const std::optional<Tensor>& attn_mask, const Tensor& output, const Tensor& logsumexp, bool is_causal,
     double scale, bool mask_grad) {
   const Batch b = batch_of(query, key, value, is_causal, scale);
-  const math::AttentionShape& a = b.a;
+  math::AttentionShape a = b.a;
   const ScalarType acc_t = math_dtype(query.dtype());
   const Device dev = query.device();
-  const Tensor mask = mask_of(attn_mask, query, b);
+  const Tensor mask = mask_of(attn_mask, query, b, a);
   Tensor D = empty_tensor({b.BH, a.L}, acc_t, dev), dq = empty_tensor({b.BH, a.L, a.E}, acc_t, dev),
          dk = empty_tensor({b.BH, a.S, a.E}, acc_t, dev), dv = empty_tensor({b.BH, a.S, a.Ev}, acc_t, dev);
   Tensor dmask = mask_grad && mask.defined() ? empty_tensor({b.BH, a.L, a.S}, query.dtype(), dev) : Tensor();

@@ -9,7 +9,8 @@
 
 namespace th {
 
-/// acc [BH, L, Ev] and lse [BH, L] for q [BH, L, E], k [BH, S, E], v [BH, S, Ev], mask [BH, L, S].
+/// acc [BH, L, Ev] and lse [BH, L] for q [BH, L, E], k [BH, S, E], v [BH, S, Ev] and the mask (read through
+/// a.mask_b / mask_i / mask_j, so a broadcast one is not expanded).
 using attention_fn = void(const Tensor& q, const Tensor& k, const Tensor& v, const Tensor& mask,
                           const Tensor& acc, const Tensor& lse, const math::AttentionShape& a);
 /// D [BH, L], dq [BH, L, E], dk [BH, S, E], dv [BH, S, Ev] and (if defined) dmask [BH, L, S] from the
