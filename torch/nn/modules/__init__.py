@@ -1,6 +1,7 @@
 """The layers of torch.nn, one file per concept as in PyTorch."""
 
 from torch.nn.modules.activation import *  # noqa: F403
+from torch.nn.modules.adaptive import *  # noqa: F403
 from torch.nn.modules.batchnorm import *  # noqa: F403
 from torch.nn.modules.container import *  # noqa: F403
 from torch.nn.modules.conv import *  # noqa: F403
