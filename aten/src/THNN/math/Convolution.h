@@ -52,6 +52,11 @@ struct ConvGeometry {
   TH_HOST_DEVICE void column_row(const T* x, int64_t row, T* out_row) const {
     const int64_t kw = row % k[2], kh = (row / k[2]) % k[1], kd = (row / (k[2] * k[1])) % k[0];
     const T* plane = x + (row / kernel_numel()) * in_numel();
+    // the outputs [lo, hi) of every line read inside the input line (they depend on kw only): zeros around
+    // them, a plain (or strided) copy between; lines whose input row lies in the padding are zeros
+    const int64_t w0 = kw * dil[2] - pad[2];  // the input column of output 0
+    int64_t lo, hi;
+    inside_range(w0, lo, hi);
     for (int64_t od = 0; od < out[0]; ++od) {
       const int64_t d = od * stride[0] - pad[0] + kd * dil[0];
       for (int64_t oh = 0; oh < out[1]; ++oh) {
@@ -61,11 +66,7 @@ struct ConvGeometry {
           for (int64_t ow = 0; ow < out[2]; ++ow) o[ow] = T(0);
           continue;
         }
-        // the outputs [lo, hi) read inside the line: zeros around them, a plain (or strided) copy between
         const T* line = plane + (d * in[1] + h) * in[2];
-        const int64_t w0 = kw * dil[2] - pad[2];  // the input column of output 0
-        int64_t lo, hi;
-        inside_range(w0, lo, hi);
         for (int64_t ow = 0; ow < lo; ++ow) o[ow] = T(0);
         if (stride[2] == 1) {
           const T* src = line + w0;
@@ -83,6 +84,9 @@ struct ConvGeometry {
   template <typename T, typename A>
   TH_HOST_DEVICE void add_column_row(const T* col_row, int64_t row, T* x_plane) const {
     const int64_t kw = row % k[2], kh = (row / k[2]) % k[1], kd = (row / (k[2] * k[1])) % k[0];
+    const int64_t w0 = kw * dil[2] - pad[2];  // the input column of output 0
+    int64_t lo, hi;                           // the outputs that read inside an input line (kw's alone)
+    inside_range(w0, lo, hi);
     for (int64_t od = 0; od < out[0]; ++od) {
       const int64_t d = od * stride[0] - pad[0] + kd * dil[0];
       if (d < 0 || d >= in[0]) continue;
@@ -91,11 +95,13 @@ struct ConvGeometry {
         if (h < 0 || h >= in[1]) continue;
         const T* c = col_row + (od * out[1] + oh) * out[2];
         T* line = x_plane + (d * in[1] + h) * in[2];
-        const int64_t w0 = kw * dil[2] - pad[2];
-        int64_t lo, hi;
-        inside_range(w0, lo, hi);
-        for (int64_t ow = lo; ow < hi; ++ow)
-          line[ow * stride[2] + w0] = T(A(line[ow * stride[2] + w0]) + A(c[ow]));
+        if (stride[2] == 1) {
+          T* dst = line + w0;
+          for (int64_t ow = lo; ow < hi; ++ow) dst[ow] = T(A(dst[ow]) + A(c[ow]));
+        } else {
+          for (int64_t ow = lo; ow < hi; ++ow)
+            line[ow * stride[2] + w0] = T(A(line[ow * stride[2] + w0]) + A(c[ow]));
+        }
       }
     }
   }
