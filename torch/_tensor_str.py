@@ -65,7 +65,7 @@ def _body(arr: np.ndarray, fmt: _Formatter, indent: int, summarize: bool) -> str
     return "[" + sep.join(rows) + "]"
 
 
-@register(name="__repr__", aliases=("__str__",), function=False, method=True)
+@register(name="__repr__", function=False, method=True)
 def tensor_repr(t: torch.Tensor) -> str:
     """`repr(t)` as PyTorch prints it (values, then the dtype/device PyTorch shows)."""
     arr = host_values(t)
@@ -93,5 +93,4 @@ def tensor_repr(t: torch.Tensor) -> str:
     elif t.requires_grad:
         suffix.append("requires_grad=True")
     text = prefix + body + "".join(", " + s for s in suffix) + ")"
-    # a module parameter (torch.nn.Parameter marks the tensor) prints as PyTorch's Parameter does
-    return "Parameter containing:\n" + text if getattr(t, "_is_param", False) else text
+    return text

@@ -199,7 +199,7 @@ def _render_list(e: Entry) -> str:
     lines.append("        return")
     lines.append(f"    node = {e.class_name}()")
     lines.append("    node.next_functions = nf")
-    lines.append(f"    node.m = tuple(t._meta if type(t) is Tensor else None for t in {name})")
+    lines.append(f"    node.m = tuple(t._meta if isinstance(t, Tensor) else None for t in {name})")
     for n in values:
         lines.append(f"    node.s_{n} = {n}")
     lines.append("    _set_outputs(node, result)")
@@ -275,7 +275,7 @@ def _render(e: Entry) -> str:
     for n in tensor_saves:
         c = cond(need[n])
         value = f"SavedTensor({n}._alias().clone() if inplace and {n} is args[0] else {n})"
-        lines.append(f"    node.s_{n} = ({value} if type({n}) is Tensor else {n}) if {c} else None")
+        lines.append(f"    node.s_{n} = ({value} if isinstance({n}, Tensor) else {n}) if {c} else None")
     for n in value_saves:
         base, _, attr = n.partition("__")
         if attr:

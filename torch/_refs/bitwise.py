@@ -15,7 +15,7 @@ from torch._registry import in_place, register
 def _promotion_proxy(x):
     """x for type promotion only: a dimensioned tensor becomes an empty one of its dtype (promotion looks
     at the dtype and whether the tensor is 0-dim; Python ints stay weak), so no element is computed."""
-    if type(x) is Tensor and x.dim() > 0:
+    if isinstance(x, Tensor) and x.dim() > 0:
         return torch.empty(0, dtype=x.dtype, device=x.device)
     return x
 
@@ -23,11 +23,11 @@ def _promotion_proxy(x):
 def _operands(a, b, name: str):
     """(a as a tensor of the result dtype, b: an int64 tensor or a Python int, the result dtype)."""
     pa, pb = _promotion_proxy(a), _promotion_proxy(b)
-    dtype = (pa + pb).dtype if type(a) is Tensor else (pb + pa).dtype
+    dtype = (pa + pb).dtype if isinstance(a, Tensor) else (pb + pa).dtype
     if dtype.is_floating_point:
         raise NotImplementedError(f"\"{name}\" not implemented for '{scalar_type(dtype)}'")
-    a = a.to(dtype) if type(a) is Tensor else torch.tensor(a, dtype=dtype, device=b.device)
-    if type(b) is Tensor:
+    a = a.to(dtype) if isinstance(a, Tensor) else torch.tensor(a, dtype=dtype, device=b.device)
+    if isinstance(b, Tensor):
         b = b.to(torch.int64)
     return a, int(b) if isinstance(b, (bool, int)) else b, dtype
 

@@ -181,7 +181,7 @@ def nonzero(input: Tensor, *, as_tuple: bool = False):
     as_tuple=True a tuple of 1-d index tensors, one per dim (a 0-dim input counts as 1-d)."""
     if not as_tuple:
         return _nonzero(input)
-    idx = _nonzero(input.reshape(1) if type(input) is Tensor and input.dim() == 0 else input)
+    idx = _nonzero(input.reshape(1) if isinstance(input, Tensor) and input.dim() == 0 else input)
     return tuple(idx.unbind(1))
 
 

@@ -172,7 +172,7 @@ def split(tensor: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
     """Views of `tensor` along dim: chunks of split_size_or_sections elements (the last one smaller), or
     one chunk per entry of a list of sizes (which must sum to the size of dim)."""
     if isinstance(split_size_or_sections, int) or (
-        type(split_size_or_sections) is Tensor and split_size_or_sections.dim() == 0
+        isinstance(split_size_or_sections, Tensor) and split_size_or_sections.dim() == 0
     ):
         return _split(tensor, int(split_size_or_sections), dim)
     sizes = [int(s) for s in split_size_or_sections]

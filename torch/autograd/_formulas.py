@@ -347,7 +347,7 @@ def _fix(g, meta):
     if g is None or meta is None:
         return g
     shape, dtype = meta
-    if type(g) is not Tensor:
+    if not isinstance(g, Tensor):
         g = torch.full(shape, g, dtype=dtype)
     if g.shape != shape:
         g = sum_to(g, shape) if g.dim() >= len(shape) else g.expand(shape)
@@ -358,10 +358,10 @@ def _fix(g, meta):
 
 def _set_outputs(node: Node, result) -> None:
     """Every floating-point output becomes an output of `node`."""
-    if type(result) is Tensor:
+    if isinstance(result, Tensor):
         if result.dtype.is_floating_point:
             set_history(result, node, 0)
         return
     for i, o in enumerate(result):
-        if type(o) is Tensor and o.dtype.is_floating_point:
+        if isinstance(o, Tensor) and o.dtype.is_floating_point:
             set_history(o, node, i)

@@ -24,7 +24,7 @@ RECORDERS = {**_GENERATED, "__getitem__": record_getitem}  # op name -> recorder
 
 
 def _is_differentiable(t) -> bool:
-    return type(t) is Tensor and t.dtype.is_floating_point
+    return isinstance(t, Tensor) and t.dtype.is_floating_point
 
 
 _NO_ENTRY = object()
@@ -37,7 +37,7 @@ def _outputs(result) -> list:
 def _not_implemented(name: str, args: tuple) -> NotImplementedNode:
     node = NotImplementedNode()
     node.op = name.partition(".")[0]
-    node.next_functions = tuple(edge(a) for a in args if type(a) is Tensor)
+    node.next_functions = tuple(edge(a) for a in args if isinstance(a, Tensor))
     return node
 
 

@@ -199,7 +199,7 @@ def accumulator(t: Tensor) -> AccumulateGrad:
 
 def edge(t) -> tuple:
     """The (node, output_nr) through which a gradient reaches `t`; (None, 0) if it needs none."""
-    if type(t) is not Tensor or not t._requires_grad:
+    if not isinstance(t, Tensor) or not t._requires_grad:
         return (None, 0)
     m = t._autograd_meta
     if m is not None and m.grad_fn is not None:

@@ -111,6 +111,17 @@ nb::handle bind_tensor(nb::module_& m) {
         TH_CHECK_T(th::TypeError, t.dim() > 0, "len() of a 0-d tensor");
         return t.sizes()[0];
       });
+  // Tensor._make_subclass(cls, data): an instance of the Python subclass `cls` of Tensor (nn.Parameter's)
+  // over data's TensorImpl (an alias: same storage, metadata and autograd state), as PyTorch's.
+  cls.def_static("_make_subclass", [](nb::handle type, const th::Tensor& data) {
+    if (!PyType_Check(type.ptr()) || !nb::type_check(type) ||
+        !PyType_IsSubtype((PyTypeObject*)type.ptr(), (PyTypeObject*)nb::type<th::Tensor>().ptr()))
+      throw nb::type_error("Tensor._make_subclass: expected a subclass of torch.Tensor");
+    nb::object o = nb::inst_alloc(type);
+    new (nb::inst_ptr<th::Tensor>(o)) th::Tensor(data);
+    nb::inst_mark_ready(o);
+    return o;
+  });
   bind_dlpack(m, cls);
   m.def("_register_size_type", [](nb::handle t) {
     if (!PyType_Check(t.ptr()) || !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(t.ptr()), &PyTuple_Type))

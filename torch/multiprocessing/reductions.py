@@ -99,6 +99,11 @@ def rebuild_tensor(name: str, nbytes: int, dtype, shape, stride, offset: int, re
     return tensor
 
 
+def rebuild_subclass(cls, fn, args, requires_grad: bool):
+    """The receiving side of ``reduce_tensor`` for a Tensor subclass (nn.Parameter): cls over the tensor."""
+    return cls(fn(*args), requires_grad)
+
+
 def reduce_tensor(tensor):
     """The sending side: the tensor's elements copied once into a new segment, the segment's name pickled.
     Empty and non-CPU tensors are pickled as usual."""
@@ -109,6 +114,9 @@ def reduce_tensor(tensor):
             "If you just want to transfer the data, call detach() on the tensor "
             "before serializing (e.g., putting it on the queue)."
         )
+    if type(tensor) is not Tensor:  # nn.Parameter: the shared tensor, made a Parameter again on arrival
+        fn, args = reduce_tensor(tensor.detach())
+        return rebuild_subclass, (type(tensor), fn, args, tensor.requires_grad)
     if tensor.device.type != "cpu" or tensor.numel() == 0:
         return tensor.__reduce_ex__(2)
     shape = tuple(tensor.shape)
@@ -133,5 +141,8 @@ def unlink_segments_of(pid: int) -> int:
 
 
 def init_reductions() -> None:
-    """Registers ``reduce_tensor`` for ``Tensor`` with ``ForkingPickler`` (idempotent)."""
+    """Registers ``reduce_tensor`` for ``Tensor`` and ``nn.Parameter`` with ``ForkingPickler`` (idempotent)."""
+    from torch.nn.parameter import Parameter  # noqa: PLC0415 (torch.nn imports this package)
+
     ForkingPickler.register(Tensor, reduce_tensor)
+    ForkingPickler.register(Parameter, reduce_tensor)

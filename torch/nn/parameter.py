@@ -1,44 +1,73 @@
 """Parameter and Buffer: tensors that a Module registers as its learnable state and its persistent state.
 
-torch._C.Tensor cannot be subclassed from Python here (it has no Python-level constructor), so a Parameter is
-a torch.Tensor marked `_is_param`; `isinstance(t, Parameter)` checks that mark, as PyTorch's own
-`_ParameterMeta` does for tensors flagged that way.
+A Parameter is a real subclass of torch.Tensor, as PyTorch's: an instance aliases its data's tensor
+(Tensor._make_subclass), `type(p)` is Parameter, ops on it return plain tensors, and it prints, pickles and
+deep-copies as a Parameter. A Buffer is a plain tensor marked `_is_buffer` (`isinstance(t, Buffer)` checks the
+mark, as PyTorch's `_BufferMeta` does).
 """
 
 from __future__ import annotations
 
+import collections
+
 import torch
 
-__all__ = ["Buffer", "Parameter", "UninitializedBuffer", "UninitializedParameter"]
+__all__ = [
+    "Buffer", "Parameter", "UninitializedBuffer", "UninitializedParameter", "UninitializedTensorMixin", "is_lazy",
+]  # fmt: skip
 
 
-class _ParameterMeta(type):
-    """Makes `isinstance(t, Parameter)` true for tensors carrying the parameter mark."""
-
-    def __instancecheck__(cls, instance):
-        return isinstance(instance, torch.Tensor) and bool(getattr(instance, cls._mark, False))
-
-
-class Parameter(metaclass=_ParameterMeta):
+class Parameter(torch.Tensor):
     """A tensor that is a module parameter: assigning one to a Module attribute registers it.
 
     Parameter(data=None, requires_grad=True) aliases `data` (no copy), detached from its graph.
     """
 
-    _mark = "_is_param"
-
     def __new__(cls, data: torch.Tensor | None = None, requires_grad: bool = True):
         if data is None:
             data = torch.empty(0)
         if not isinstance(data, torch.Tensor):
-            raise TypeError(f"Parameter data must be a Tensor, but got {type(data).__name__}")
-        t = data.detach()
+            raise TypeError(f"_make_subclass(): argument 'data' (position 2) must be Tensor, not {type(data).__name__}")
+        t = torch.Tensor._make_subclass(cls, data.detach())
         t.requires_grad_(requires_grad)
-        setattr(t, cls._mark, True)
         return t
 
+    def __init__(self, *args, **kwargs) -> None:  # __new__ did the work (Tensor.__init__ is the legacy ctor)
+        pass
 
-class Buffer(metaclass=_ParameterMeta):
+    def __repr__(self) -> str:
+        return "Parameter containing:\n" + super().__repr__()
+
+    def __deepcopy__(self, memo):
+        """A new Parameter over a copy of the values, with the same requires_grad (not .grad, as PyTorch)."""
+        if id(self) in memo:
+            return memo[id(self)]
+        with torch.no_grad():
+            result = type(self)(self.detach().clone(), self.requires_grad)
+        memo[id(self)] = result
+        return result
+
+    def __reduce_ex__(self, protocol):
+        """Pickles as torch._utils._rebuild_parameter(data, requires_grad, hooks), as PyTorch does."""
+        from torch import _utils  # noqa: PLC0415
+
+        state = {k: v for k, v in self.__dict__.items() if not k.startswith("_")}
+        if state:
+            return (
+                _utils._rebuild_parameter_with_state,
+                (self.detach(), self.requires_grad, collections.OrderedDict(), state),
+            )
+        return (_utils._rebuild_parameter, (self.detach(), self.requires_grad, collections.OrderedDict()))
+
+
+class _BufferMeta(type):
+    """Makes `isinstance(t, Buffer)` true for tensors carrying the buffer mark."""
+
+    def __instancecheck__(cls, instance):
+        return isinstance(instance, torch.Tensor) and bool(getattr(instance, "_is_buffer", False))
+
+
+class Buffer(metaclass=_BufferMeta):
     """A tensor that is a module buffer: assigning one to a Module attribute registers it as a buffer.
 
     Buffer(data=None, *, persistent=True) aliases `data`, detached.
@@ -55,37 +84,67 @@ class Buffer(metaclass=_ParameterMeta):
         return t
 
 
-class UninitializedParameter(metaclass=_ParameterMeta):
-    """A parameter whose shape is not known yet (a lazy module's, until its first forward): an empty parameter
-    marked uninitialized; is_lazy() tells, materialize() gives it its shape in place."""
+class UninitializedTensorMixin:
+    """A parameter or buffer whose shape is not known yet (a lazy module's, until its first forward): empty
+    until materialize() gives it a shape and turns it into cls_to_become."""
 
-    _mark = "_is_uninitialized"
+    cls_to_become: type = torch.Tensor
+
+    def materialize(self, shape, device=None, dtype=None) -> None:
+        """Gives this tensor `shape` in place (uninitialized values; the module initializes them) and makes it
+        a cls_to_become (an UninitializedParameter becomes a Parameter)."""
+        self.data = torch.empty(
+            shape, device=self.device if device is None else device, dtype=self.dtype if dtype is None else dtype
+        )
+        self.__class__ = self.cls_to_become
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}>"
+
+    def __reduce_ex__(self, protocol):
+        raise RuntimeError(
+            f"'{type(self).__name__}' cannot be pickled: run a forward pass of the lazy module first (or "
+            "initialize it) to give it a shape"
+        )
+
+    def __deepcopy__(self, memo):
+        if id(self) in memo:
+            return memo[id(self)]
+        result = type(self)(self.requires_grad, self.device, self.dtype)
+        memo[id(self)] = result
+        return result
+
+
+class UninitializedParameter(UninitializedTensorMixin, Parameter):
+    """A parameter whose shape is not known yet; it becomes a Parameter when materialized."""
+
+    cls_to_become = Parameter
 
     def __new__(cls, requires_grad: bool = True, device=None, dtype=None):
-        t = Parameter(torch.empty(0, device=device, dtype=dtype), requires_grad)
-        t._is_uninitialized = True
+        t = torch.Tensor._make_subclass(cls, torch.empty(0, device=device, dtype=dtype))
+        t.requires_grad_(requires_grad)
         return t
 
 
-class UninitializedBuffer(metaclass=_ParameterMeta):
-    """A buffer whose shape is not known yet (a lazy module's, until its first forward)."""
+class UninitializedBuffer(UninitializedTensorMixin, torch.Tensor):
+    """A buffer whose shape is not known yet; it becomes a plain tensor when materialized."""
 
-    _mark = "_is_uninitialized"
+    cls_to_become = torch.Tensor
 
     def __new__(cls, requires_grad: bool = False, device=None, dtype=None):
-        t = Buffer(torch.empty(0, device=device, dtype=dtype))
-        t._is_uninitialized = True
+        t = torch.Tensor._make_subclass(cls, torch.empty(0, device=device, dtype=dtype))
+        t.requires_grad_(requires_grad)
         return t
+
+    def __init__(self, *args, **kwargs) -> None:
+        pass
 
 
 def is_lazy(t) -> bool:
     """Whether t is an uninitialized parameter or buffer."""
-    return isinstance(t, torch.Tensor) and bool(getattr(t, "_is_uninitialized", False))
+    return isinstance(t, UninitializedTensorMixin)
 
 
 def materialize(t, shape, device=None, dtype=None) -> None:
-    """Gives the uninitialized t its shape in place (uninitialized values; the module initializes them)."""
-    t.data = torch.empty(
-        shape, device=t.device if device is None else device, dtype=t.dtype if dtype is None else dtype
-    )
-    t._is_uninitialized = False
+    """Gives the uninitialized t its shape in place (see UninitializedTensorMixin.materialize)."""
+    t.materialize(shape, device, dtype)
