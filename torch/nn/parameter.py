@@ -11,24 +11,25 @@ from __future__ import annotations
 import collections
 
 import torch
+from torch._C import Tensor
 
 __all__ = [
     "Buffer", "Parameter", "UninitializedBuffer", "UninitializedParameter", "UninitializedTensorMixin", "is_lazy",
 ]  # fmt: skip
 
 
-class Parameter(torch.Tensor):
+class Parameter(Tensor):
     """A tensor that is a module parameter: assigning one to a Module attribute registers it.
 
     Parameter(data=None, requires_grad=True) aliases `data` (no copy), detached from its graph.
     """
 
-    def __new__(cls, data: torch.Tensor | None = None, requires_grad: bool = True):
+    def __new__(cls, data: Tensor | None = None, requires_grad: bool = True):
         if data is None:
             data = torch.empty(0)
-        if not isinstance(data, torch.Tensor):
+        if not isinstance(data, Tensor):
             raise TypeError(f"_make_subclass(): argument 'data' (position 2) must be Tensor, not {type(data).__name__}")
-        t = torch.Tensor._make_subclass(cls, data.detach())
+        t = Tensor._make_subclass(cls, data.detach())
         t.requires_grad_(requires_grad)
         return t
 
@@ -64,7 +65,7 @@ class _BufferMeta(type):
     """Makes `isinstance(t, Buffer)` true for tensors carrying the buffer mark."""
 
     def __instancecheck__(cls, instance):
-        return isinstance(instance, torch.Tensor) and bool(getattr(instance, "_is_buffer", False))
+        return isinstance(instance, Tensor) and bool(getattr(instance, "_is_buffer", False))
 
 
 class Buffer(metaclass=_BufferMeta):
@@ -75,7 +76,7 @@ class Buffer(metaclass=_BufferMeta):
 
     _mark = "_is_buffer"
 
-    def __new__(cls, data: torch.Tensor | None = None, *, persistent: bool = True):
+    def __new__(cls, data: Tensor | None = None, *, persistent: bool = True):
         if data is None:
             data = torch.empty(0)
         t = data.detach()
@@ -88,7 +89,7 @@ class UninitializedTensorMixin:
     """A parameter or buffer whose shape is not known yet (a lazy module's, until its first forward): empty
     until materialize() gives it a shape and turns it into cls_to_become."""
 
-    cls_to_become: type = torch.Tensor
+    cls_to_become: type = Tensor
 
     def materialize(self, shape, device=None, dtype=None) -> None:
         """Gives this tensor `shape` in place (uninitialized values; the module initializes them) and makes it
@@ -121,18 +122,18 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
     cls_to_become = Parameter
 
     def __new__(cls, requires_grad: bool = True, device=None, dtype=None):
-        t = torch.Tensor._make_subclass(cls, torch.empty(0, device=device, dtype=dtype))
+        t = Tensor._make_subclass(cls, torch.empty(0, device=device, dtype=dtype))
         t.requires_grad_(requires_grad)
         return t
 
 
-class UninitializedBuffer(UninitializedTensorMixin, torch.Tensor):
+class UninitializedBuffer(UninitializedTensorMixin, Tensor):
     """A buffer whose shape is not known yet; it becomes a plain tensor when materialized."""
 
-    cls_to_become = torch.Tensor
+    cls_to_become = Tensor
 
     def __new__(cls, requires_grad: bool = False, device=None, dtype=None):
-        t = torch.Tensor._make_subclass(cls, torch.empty(0, device=device, dtype=dtype))
+        t = Tensor._make_subclass(cls, torch.empty(0, device=device, dtype=dtype))
         t.requires_grad_(requires_grad)
         return t
 

@@ -20,6 +20,15 @@ __global__ void max_pool_outputs(const T* x, T* out, int64_t* idx, ConvGeometry 
 }
 
 template <typename T>
+__global__ void fractional_max_pool_outputs(const T* x, const th::opmath_t<T>* u, T* out, int64_t* idx,
+                                            ConvGeometry g, int64_t total) {
+  const int64_t L = g.out_numel(), I = g.in_numel();
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total;
+       i += int64_t(blockDim.x) * gridDim.x)
+    th::math::fractional_max_cell(x + (i / L) * I, g, u + (i / L) * 3, i % L, out[i], idx[i]);
+}
+
+template <typename T>
 __global__ void max_pool_backward_planes(const T* go, const int64_t* idx, T* gx, ConvGeometry g,
                                          int64_t planes) {
   using A = th::opmath_t<T>;
@@ -67,6 +76,19 @@ void max_pool_kernel(const th::Tensor& x, const th::Tensor& out, const th::Tenso
     max_pool_outputs<scalar_t><<<thc::grid_for(out.numel(), 256), 256>>>(
         reinterpret_cast<const scalar_t*>(x.data_ptr()), reinterpret_cast<scalar_t*>(out.data_ptr()),
         reinterpret_cast<int64_t*>(indices.data_ptr()), g, out.numel());
+  });
+  THC_CHECK(cudaGetLastError());
+}
+
+void fractional_max_pool_kernel(const th::Tensor& x, const th::Tensor& samples, const th::Tensor& out,
+                                const th::Tensor& indices, const ConvGeometry& g) {
+  thc::DeviceGuard guard(x.device());
+  TH_DISPATCH_FLOATING_TYPES(x.dtype(), "fractional_max_pool_cuda", [&] {
+    fractional_max_pool_outputs<scalar_t><<<thc::grid_for(out.numel(), 256), 256>>>(
+        reinterpret_cast<const scalar_t*>(x.data_ptr()),
+        reinterpret_cast<const th::opmath_t<scalar_t>*>(samples.data_ptr()),
+        reinterpret_cast<scalar_t*>(out.data_ptr()), reinterpret_cast<int64_t*>(indices.data_ptr()), g,
+        out.numel());
   });
   THC_CHECK(cudaGetLastError());
 }
@@ -153,6 +175,7 @@ void adaptive_avg_pool_backward_kernel(const th::Tensor& grad_out, const th::Ten
 TH_REGISTER_KERNEL(th::adaptive_pool_stub, CUDA, adaptive_pool_kernel);
 TH_REGISTER_KERNEL(th::adaptive_avg_pool_backward_stub, CUDA, adaptive_avg_pool_backward_kernel);
 TH_REGISTER_KERNEL(th::max_pool_stub, CUDA, max_pool_kernel);
+TH_REGISTER_KERNEL(th::fractional_max_pool_stub, CUDA, fractional_max_pool_kernel);
 TH_REGISTER_KERNEL(th::max_pool_backward_stub, CUDA, max_pool_backward_kernel);
 TH_REGISTER_KERNEL(th::avg_pool_stub, CUDA, avg_pool_kernel);
 TH_REGISTER_KERNEL(th::avg_pool_backward_stub, CUDA, avg_pool_backward_kernel);

@@ -156,6 +156,16 @@ std::tuple<Tensor, Tensor> _adaptive_pool_nd(const Tensor& self, int64_t dims, c
 /// The input gradient of _adaptive_pool_nd (the max's by its indices).
 Tensor _adaptive_pool_nd_backward(const Tensor& grad_output, const Tensor& self, int64_t dims,
                                   const IntList& output_size, bool is_max, const Tensor& indices);
+/// Fractional max pooling of the last `dims` (2 or 3) dims of [N, C, *S] or [C, *S] to output_size by windows
+/// of kernel_size at pseudo-random starts: (output, indices: flat positions in each input plane).
+/// random_samples [N, C, dims] (or [1, C, dims] unbatched) in [0, 1): a sample per plane and dim, the last
+/// dim's first (PyTorch's order).
+std::tuple<Tensor, Tensor> _fractional_max_pool_nd(const Tensor& self, int64_t dims,
+                                                   const IntList& kernel_size, const IntList& output_size,
+                                                   const Tensor& random_samples);
+/// The input gradient of _fractional_max_pool_nd: grad_output added at the indices.
+Tensor _fractional_max_pool_nd_backward(const Tensor& grad_output, const Tensor& self, int64_t dims,
+                                        const IntList& output_size, const Tensor& indices);
 /// Dropout of `input` in one pass: (output, bool mask); element i kept with probability 1 - p by the Philox
 /// draw of the default generator (the same mask on every device), kept ones scaled by 1 / (1 - p). With
 /// train false: a copy of the input and an all-true mask.

@@ -1,5 +1,5 @@
-"""Pooling as composites: max/avg pooling over strided window views, adaptive pooling over computed bins,
-LP pooling, and max_unpool."""
+"""Pooling: max, average, adaptive and fractional max pooling on the THNN/THCUNN kernels (composites for
+integer input), LP pooling, and max_unpool."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ __all__ = [
     "lp_pool2d", "lp_pool3d", "max_pool1d", "max_pool2d", "max_pool3d", "max_unpool1d", "max_unpool2d",
     "max_unpool3d", "max_pool1d_with_indices", "max_pool2d_with_indices", "max_pool3d_with_indices",
     "adaptive_max_pool1d_with_indices", "adaptive_max_pool2d_with_indices", "adaptive_max_pool3d_with_indices",
+    "fractional_max_pool2d", "fractional_max_pool3d", "fractional_max_pool2d_with_indices",
+    "fractional_max_pool3d_with_indices",
 ]  # fmt: skip
 
 
@@ -372,3 +374,53 @@ def adaptive_max_pool2d_with_indices(input, output_size, return_indices=False):
 def adaptive_max_pool3d_with_indices(input, output_size, return_indices=False):
     """adaptive_max_pool3d returning (values, indices)."""
     return adaptive_max_pool3d(input, output_size, return_indices=True)
+
+
+def _fractional(input, kernel_size, output_size, output_ratio, _random_samples, n):
+    """(output, indices) of fractional max pooling over the last n dims (the kernel draws nothing: the window
+    starts come from _random_samples, [N, C, n] in [0, 1), drawn here when not given)."""
+    name = f"fractional_max_pool{n}d"
+    if output_size is None and output_ratio is None:
+        raise ValueError(f"{name} requires specifying either an output_size or an output_ratio")
+    if output_size is None:
+        ratio = _ntuple(n)(output_ratio)
+        if len(ratio) > n:
+            raise ValueError(f"{name} requires output_ratio to either be a single Int or tuple of Ints.")
+        output_size = [int(input.size(i - n) * ratio[i]) for i in range(n)]
+    if _random_samples is None:
+        n_batch = 1 if input.dim() == n + 1 else input.size(0)
+        _random_samples = torch.rand(n_batch, input.size(-n - 1), n, dtype=input.dtype, device=input.device)
+    return torch._fractional_max_pool_nd(
+        input, n, list(_ntuple(n)(kernel_size)), list(_ntuple(n)(output_size)), _random_samples
+    )
+
+
+def fractional_max_pool2d_with_indices(
+    input, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None
+):
+    """(output, indices) of fractional_max_pool2d."""
+    return _fractional(input, kernel_size, output_size, output_ratio, _random_samples, 2)
+
+
+def fractional_max_pool2d(
+    input, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None
+):
+    """2-D fractional max pooling (Graham, 2015) of (N, C, H, W) or (C, H, W) input to output_size (or
+    output_ratio of the input's size) by kernel_size windows at pseudo-random starts, one draw per plane."""
+    out = _fractional(input, kernel_size, output_size, output_ratio, _random_samples, 2)
+    return out if return_indices else out[0]
+
+
+def fractional_max_pool3d_with_indices(
+    input, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None
+):
+    """(output, indices) of fractional_max_pool3d."""
+    return _fractional(input, kernel_size, output_size, output_ratio, _random_samples, 3)
+
+
+def fractional_max_pool3d(
+    input, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None
+):
+    """3-D fractional max pooling of (N, C, T, H, W) or (C, T, H, W) input (see fractional_max_pool2d)."""
+    out = _fractional(input, kernel_size, output_size, output_ratio, _random_samples, 3)
+    return out if return_indices else out[0]

@@ -9,7 +9,8 @@ from torch.nn.modules.utils import _ntuple
 __all__ = [
     "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
     "AdaptiveMaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d", "LPPool1d", "LPPool2d", "LPPool3d", "MaxPool1d",
-    "MaxPool2d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d",
+    "MaxPool2d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "FractionalMaxPool2d",
+    "FractionalMaxPool3d",
 ]  # fmt: skip
 
 
@@ -255,4 +256,46 @@ class MaxUnpool3d(_MaxUnpoolNd):
     """Partial inverse of MaxPool3d."""
 
     _fn = staticmethod(F.max_unpool3d)
+    _n = 3
+
+
+class _FractionalMaxPoolNd(Module):
+    _fn = None
+    _n = 2
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None):
+        super().__init__()
+        tup = _ntuple(self._n)
+        self.kernel_size = tup(kernel_size)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = tup(output_size) if output_size is not None else None
+        self.output_ratio = tup(output_ratio) if output_ratio is not None else None
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{type(self).__name__} requires specifying either an output size, or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input):
+        """Fractional max pooling (new window starts each call unless _random_samples was given)."""
+        return type(self)._fn(
+            input, self.kernel_size, self.output_size, self.output_ratio, self.return_indices,
+            _random_samples=self._random_samples,
+        )  # fmt: skip
+
+
+class FractionalMaxPool2d(_FractionalMaxPoolNd):
+    """2D fractional max pooling (Graham, "Fractional Max-Pooling", 2015): windows of kernel_size at
+    pseudo-random starts giving output_size, or output_ratio (in (0, 1)) of the input's size."""
+
+    _fn = staticmethod(F.fractional_max_pool2d)
+    _n = 2
+
+
+class FractionalMaxPool3d(_FractionalMaxPoolNd):
+    """3D fractional max pooling (see FractionalMaxPool2d)."""
+
+    _fn = staticmethod(F.fractional_max_pool3d)
     _n = 3

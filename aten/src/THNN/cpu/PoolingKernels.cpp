@@ -123,6 +123,22 @@ void max_pool_kernel(const Tensor& x, const Tensor& out, const Tensor& indices,
   (void)L;
 }
 
+void fractional_max_pool_kernel(const Tensor& x, const Tensor& samples, const Tensor& out,
+                                const Tensor& indices, const math::ConvGeometry& g) {
+  const int64_t L = g.out_numel(), I = g.in_numel(), P = planes_of(x, g);
+  TH_DISPATCH_FLOATING_TYPES(x.dtype(), "fractional_max_pool_cpu", [&] {
+    using A = opmath_t<scalar_t>;
+    const auto* src = reinterpret_cast<const scalar_t*>(x.data_ptr());
+    const auto* u = reinterpret_cast<const A*>(samples.data_ptr());
+    auto* dst = reinterpret_cast<scalar_t*>(out.data_ptr());
+    auto* idx = reinterpret_cast<int64_t*>(indices.data_ptr());
+    parallel_for(P * L, std::max<int64_t>(1, kGrainSize / g.kernel_numel()), [&](int64_t begin, int64_t end) {
+      for (int64_t i = begin; i < end; ++i)
+        math::fractional_max_cell(src + (i / L) * I, g, u + (i / L) * 3, i % L, dst[i], idx[i]);
+    });
+  });
+}
+
 void max_pool_backward_kernel(const Tensor& grad_out, const Tensor& indices, const Tensor& grad_x,
                               const math::ConvGeometry& g) {
   const int64_t P = planes_of(grad_x, g), L = g.out_numel(), I = g.in_numel();
@@ -225,6 +241,7 @@ void adaptive_avg_pool_backward_kernel(const Tensor& grad_out, const Tensor& gra
 TH_REGISTER_KERNEL(adaptive_pool_stub, CPU, adaptive_pool_kernel);
 TH_REGISTER_KERNEL(adaptive_avg_pool_backward_stub, CPU, adaptive_avg_pool_backward_kernel);
 TH_REGISTER_KERNEL(max_pool_stub, CPU, max_pool_kernel);
+TH_REGISTER_KERNEL(fractional_max_pool_stub, CPU, fractional_max_pool_kernel);
 TH_REGISTER_KERNEL(max_pool_backward_stub, CPU, max_pool_backward_kernel);
 TH_REGISTER_KERNEL(avg_pool_stub, CPU, avg_pool_kernel);
 TH_REGISTER_KERNEL(avg_pool_backward_stub, CPU, avg_pool_backward_kernel);

@@ -165,4 +165,36 @@ TH_HOST_DEVICE void adaptive_avg_backward_plane(const T* go, T* gx, const Adapti
   }
 }
 
+/// Fractional max pooling (Graham, "Fractional Max-Pooling"): along a dim of `in` inputs pooled to `out`
+/// outputs by windows of `k`, the first input of output i's window for the plane's sample u in [0, 1):
+/// int((i + u) * alpha) - int(u * alpha), alpha = (in - k) / (out - 1), in the sample's precision A (float
+/// for 16-bit and float input, as PyTorch); the last window ends at the input's end.
+template <typename A>
+TH_HOST_DEVICE int64_t fractional_start(A u, int64_t i, int64_t in, int64_t out, int64_t k) {
+  if (i == out - 1) return in - k;
+  const A alpha = A(in - k) / A(out - 1);
+  return int64_t((A(i) + u) * alpha) - int64_t(u * alpha);
+}
+
+/// Output cell `o` of fractional max pooling of one plane (g: in, out and k per dim, 3-D as every pooling
+/// here) with the plane's samples u[0..3) (one per dim, the leading padded dims' unused): the window's max
+/// and its flat position (max_pool_take's choice).
+template <typename T, typename A>
+TH_HOST_DEVICE void fractional_max_cell(const T* plane, const ConvGeometry& g, const A* u, int64_t o,
+                                        T& value, int64_t& index) {
+  const int64_t pos[3] = {o / (g.out[2] * g.out[1]), (o / g.out[2]) % g.out[1], o % g.out[2]};
+  int64_t start[3];
+  for (int d = 0; d < 3; ++d) start[d] = fractional_start(u[d], pos[d], g.in[d], g.out[d], g.k[d]);
+  opmath_t<T> m = 0;
+  int64_t at = -1;
+  for (int64_t d = start[0]; d < start[0] + g.k[0]; ++d)
+    for (int64_t h = start[1]; h < start[1] + g.k[1]; ++h)
+      for (int64_t w = start[2]; w < start[2] + g.k[2]; ++w) {
+        const int64_t p = (d * g.in[1] + h) * g.in[2] + w;
+        max_pool_take(opmath_t<T>(plane[p]), p, m, at);
+      }
+  value = T(m);
+  index = at;
+}
+
 }  // namespace th::math

@@ -1,7 +1,8 @@
 // Entry points of the pooling family: max pooling with indices and average pooling, 1-D to 3-D (kernel,
 // stride (default: the kernel), padding, dilation, ceil_mode, count_include_pad, divisor_override), forward
 // and backward, on batched [N, C, *S] or unbatched [C, *S] input; torch.nn.functional's max_pool*d /
-// avg_pool*d call them with the number of spatial dims they expect.
+// avg_pool*d call them with the number of spatial dims they expect. Adaptive and fractional max pooling
+// below.
 #include <TH/Functions.h>
 
 #include "../Functions.h"
@@ -10,6 +11,7 @@
 namespace th {
 
 TH_DEFINE_STUB(max_pool_fn, max_pool_stub);
+TH_DEFINE_STUB(fractional_max_pool_fn, fractional_max_pool_stub);
 TH_DEFINE_STUB(adaptive_pool_fn, adaptive_pool_stub);
 TH_DEFINE_STUB(adaptive_avg_pool_backward_fn, adaptive_avg_pool_backward_stub);
 TH_DEFINE_STUB(max_pool_backward_fn, max_pool_backward_stub);
@@ -117,6 +119,97 @@ Tensor _max_pool_nd_backward(const Tensor& grad_output, const Tensor& self, int6
                              const IntList& dilation, bool ceil_mode, const Tensor& indices) {
   const math::ConvGeometry g =
       geometry(self, dims, kernel_size, stride, padding, dilation, ceil_mode, "max_pool");
+  Tensor gx = zeros(self.sizes(), grad_dtype(self), self.device());
+  if (grad_output.numel() > 0)
+    max_pool_backward_stub[self.device().type](contiguous(to_dtype(grad_output, gx.dtype())),
+                                               contiguous(indices), gx, g);
+  return to_dtype(gx, self.dtype());
+}
+
+namespace {
+
+/// The fractional max pooling of the last `dims` (2 or 3) dims of `self` to output_size by windows of
+/// kernel_size, with PyTorch's checks and messages (fractional_max_pool2d() / fractional_max_pool3d_out()).
+math::ConvGeometry fractional_geometry(const Tensor& self, int64_t dims, const IntList& kernel_size,
+                                       const IntList& output_size) {
+  const std::string op = dims == 2 ? "fractional_max_pool2d()" : "fractional_max_pool3d_out()";
+  TH_CHECK(dims == 2 || dims == 3, "_fractional_max_pool_nd: dims must be 2 or 3, but got ", dims);
+  TH_CHECK(self.dim() == dims + 1 || self.dim() == dims + 2, op, ": Expected ", dims + 1, "D or ", dims + 2,
+           "D tensor, but got: ", shape_str(self.sizes()));
+  TH_CHECK(is_floating_point(self.dtype()), "\"fractional_max_pool\" not implemented for '",
+           scalar_type_cpp_name(self.dtype()), "'");
+  TH_CHECK(int64_t(kernel_size.size()) == dims, "fractional_max_pool", dims,
+           "d: kernel_size must either be a single Int or tuple of ", dims == 2 ? "" : "three ", "Ints");
+  TH_CHECK(int64_t(output_size.size()) == dims, "fractional_max_pool", dims,
+           "d: output_size must either be a single Int or tuple of ", dims == 2 ? "" : "three ", "Ints");
+  static const char* names[3] = {"time", "height", "width"};
+  math::ConvGeometry g{};
+  g.C = 1;
+  for (int64_t i = 0; i < 3; ++i) {
+    g.stride[i] = g.dil[i] = 1;
+    const int64_t j = i - (3 - dims);
+    if (j < 0) {
+      g.in[i] = g.k[i] = g.out[i] = 1;
+      continue;
+    }
+    g.in[i] = self.size(self.dim() - dims + j);
+    g.k[i] = kernel_size[size_t(j)];
+    g.out[i] = output_size[size_t(j)];
+    TH_CHECK(g.in[i] > 0, op, ": Expected input to have non-zero size for non-batch dimensions, but got ",
+             shape_str(self.sizes()));
+    TH_CHECK(g.k[i] > 0, op, ": kernel_size must be greater than zero, but got ", shape_str(kernel_size));
+    TH_CHECK(g.out[i] >= 0, op, ": output_size must be non-negative, but got ", shape_str(output_size));
+    // 3-D windows must end before the input's last element (PyTorch's strict check); 2-D ones may reach it
+    const bool fits = dims == 2 ? g.out[i] + g.k[i] - 1 <= g.in[i] : g.out[i] + g.k[i] - 1 < g.in[i];
+    TH_CHECK(fits, op, ": pool ", names[i], " ", g.k[i], " too large relative to input ", names[i], " ",
+             g.in[i]);
+  }
+  return g;
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor> _fractional_max_pool_nd(const Tensor& self, int64_t dims,
+                                                   const IntList& kernel_size, const IntList& output_size,
+                                                   const Tensor& random_samples) {
+  const math::ConvGeometry g = fractional_geometry(self, dims, kernel_size, output_size);
+  const int64_t N = self.dim() == dims + 2 ? self.size(0) : 1, C = self.size(self.dim() - dims - 1);
+  // PyTorch's checks and messages; more samples than samples in the batch are allowed (the first N are used)
+  TH_CHECK(random_samples.dim() == 3, "Expect _random_samples to be a 3D tensor, but got ",
+           shape_str(random_samples.sizes()));
+  TH_CHECK(random_samples.dtype() == self.dtype(), "Expect _random_samples to have the same dtype as input");
+  TH_CHECK(random_samples.device() == self.device(), "Expect _random_samples to be on the input's device ",
+           self.device().str(), ", but got ", random_samples.device().str());
+  TH_CHECK(random_samples.size(0) >= N, "Expect _random_samples.size(0) no less then input batch size.");
+  TH_CHECK(random_samples.size(1) == C, "Expect _random_samples.size(1) equals to input channel size.");
+  TH_CHECK(random_samples.size(2) == dims, "Expect _random_samples.size(2) equals to ", dims, "; got ",
+           random_samples.size(2), ".");
+  // a sample per plane and (D, H, W): PyTorch's are (W, H) for 2-D and (T, H, W) for 3-D
+  const Tensor flat = reshape(to_dtype(narrow(random_samples, 0, 0, N), grad_dtype(self)), {N * C, dims});
+  Tensor u = zeros({N * C, 3}, flat.dtype(), self.device());
+  if (dims == 3) {
+    copy_(u, flat);
+  } else {
+    Tensor h = select(u, 1, 1), w = select(u, 1, 2);
+    copy_(h, select(flat, 1, 1));
+    copy_(w, select(flat, 1, 0));
+  }
+  const Tensor x = contiguous(self);
+  IntList shape(self.sizes().begin(), self.sizes().end() - dims);
+  shape.insert(shape.end(), output_size.begin(), output_size.end());
+  Tensor out = empty_tensor(shape, x.dtype(), x.device()),
+         idx = empty_tensor(shape, ScalarType::Long, x.device());
+  if (out.numel() > 0) fractional_max_pool_stub[x.device().type](x, u, out, idx, g);
+  return {out, idx};
+}
+
+Tensor _fractional_max_pool_nd_backward(const Tensor& grad_output, const Tensor& self, int64_t dims,
+                                        const IntList& output_size, const Tensor& indices) {
+  IntList kernel(size_t(dims), 1);  // the backward reads only the plane sizes
+  const math::ConvGeometry g = fractional_geometry(self, dims, kernel, output_size);
+  TH_CHECK(grad_output.sizes() == indices.sizes(), "fractional_max_pool", dims,
+           "d_backward(): gradOutput of size ", shape_str(grad_output.sizes()),
+           " does not match indices of size ", shape_str(indices.sizes()));
   Tensor gx = zeros(self.sizes(), grad_dtype(self), self.device());
   if (grad_output.numel() > 0)
     max_pool_backward_stub[self.device().type](contiguous(to_dtype(grad_output, gx.dtype())),

@@ -32,7 +32,13 @@ using adaptive_pool_fn = void(const Tensor& x, const Tensor& out, const Tensor& 
 using adaptive_avg_pool_backward_fn = void(const Tensor& grad_out, const Tensor& grad_x,
                                            const math::AdaptiveGeometry& g);
 
+/// out / indices ([planes, g.out_numel()], contiguous) of fractional max pooling (math::fractional_max_cell);
+/// samples: [planes, 3] in the opmath type of x (a sample per dim, the leading padded dims' 0).
+using fractional_max_pool_fn = void(const Tensor& x, const Tensor& samples, const Tensor& out,
+                                    const Tensor& indices, const math::ConvGeometry& g);
+
 TH_DECLARE_STUB(max_pool_fn, max_pool_stub);
+TH_DECLARE_STUB(fractional_max_pool_fn, fractional_max_pool_stub);
 TH_DECLARE_STUB(adaptive_pool_fn, adaptive_pool_stub);
 TH_DECLARE_STUB(adaptive_avg_pool_backward_fn, adaptive_avg_pool_backward_stub);
 TH_DECLARE_STUB(max_pool_backward_fn, max_pool_backward_stub);
