@@ -116,12 +116,21 @@ std::tuple<Tensor, Tensor> _embedding_bag_backward(const Tensor& grad, const Ten
                                                    int64_t padding_idx, bool scale_grad_by_freq,
                                                    bool weight_grad, bool psw_grad);
 /// grid_sample of a 4-D input at the grid's points ([N, Ho, Wo, 2] in [-1, 1]): interpolation_mode 0
-/// bilinear, 1 nearest; padding_mode 0 zeros, 1 border, 2 reflection; align_corners as PyTorch's.
+/// bilinear, 1 nearest, 2 bicubic; padding_mode 0 zeros, 1 border, 2 reflection; align_corners as PyTorch's.
 Tensor grid_sampler_2d(const Tensor& input, const Tensor& grid, int64_t interpolation_mode,
                        int64_t padding_mode, bool align_corners);
 /// The gradients of grid_sampler_2d for the input and the grid (each only if asked for, else an empty
 /// tensor).
 std::tuple<Tensor, Tensor> grid_sampler_2d_backward(const Tensor& grad_output, const Tensor& input,
+                                                    const Tensor& grid, int64_t interpolation_mode,
+                                                    int64_t padding_mode, bool align_corners, bool input_grad,
+                                                    bool grid_grad);
+/// grid_sample of a 5-D input at the grid's points ([N, Do, Ho, Wo, 3]: x, y, z): trilinear (mode 0) or
+/// nearest (1); padding and align_corners as grid_sampler_2d.
+Tensor grid_sampler_3d(const Tensor& input, const Tensor& grid, int64_t interpolation_mode,
+                       int64_t padding_mode, bool align_corners);
+/// The gradients of grid_sampler_3d for the input and the grid (each only if asked for).
+std::tuple<Tensor, Tensor> grid_sampler_3d_backward(const Tensor& grad_output, const Tensor& input,
                                                     const Tensor& grid, int64_t interpolation_mode,
                                                     int64_t padding_mode, bool align_corners, bool input_grad,
                                                     bool grid_grad);

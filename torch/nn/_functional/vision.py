@@ -159,13 +159,15 @@ def upsample_bilinear(input, size=None, scale_factor=None):
 _pair = _ntuple(2)
 
 
-_GRID_MODES = {"bilinear": 0, "nearest": 1}
+_GRID_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
 _GRID_PADDINGS = {"zeros": 0, "border": 1, "reflection": 2}
 
 
 def grid_sample(input, grid, mode: str = "bilinear", padding_mode: str = "zeros", align_corners=None):
-    """Samples the 4-D input (N, C, H, W) at the grid's points (N, Ho, Wo, 2), x then y in [-1, 1], on the
-    THNN/THCUNN kernel: bilinear or nearest, zeros / border / reflection outside, align_corners as PyTorch's."""
+    """Samples the input at the grid's points on the THNN/THCUNN kernels: 4-D input (N, C, H, W) at a grid
+    (N, Ho, Wo, 2) of (x, y), or 5-D input (N, C, D, H, W) at a grid (N, Do, Ho, Wo, 3) of (x, y, z), in
+    [-1, 1]; bilinear (trilinear on 5-D), nearest or bicubic (4-D only); zeros / border / reflection outside;
+    align_corners as PyTorch's."""
     if mode not in ("bilinear", "nearest", "bicubic"):
         raise ValueError(
             f"nn.functional.grid_sample(): expected mode to be 'bilinear', 'nearest' or 'bicubic', but got: '{mode}'"
@@ -175,10 +177,14 @@ def grid_sample(input, grid, mode: str = "bilinear", padding_mode: str = "zeros"
             "nn.functional.grid_sample(): expected padding_mode to be 'zeros', 'border', or 'reflection', but got: "
             f"'{padding_mode}'"
         )
-    if mode == "bicubic" or input.dim() != 4:
-        raise NotImplementedError(
-            f"grid_sample: mode '{mode}' on {input.dim()}-D input is not supported here (bilinear and nearest "
-            "sampling of 4-D input are)"
+    if mode == "bicubic" and input.dim() != 4:
+        raise RuntimeError("grid_sampler(): bicubic interpolation only supports 4D input")
+    if input.dim() == 5:
+        return torch.grid_sampler_3d(input, grid, _GRID_MODES[mode], _GRID_PADDINGS[padding_mode], bool(align_corners))
+    if input.dim() != 4 or grid.dim() != input.dim():
+        raise RuntimeError(
+            "grid_sampler(): expected 4D or 5D input and grid with same number of dimensions, but got input with "
+            f"sizes {list(input.shape)} and grid with sizes {list(grid.shape)}"
         )
     return torch.grid_sampler_2d(input, grid, _GRID_MODES[mode], _GRID_PADDINGS[padding_mode], bool(align_corners))
 
@@ -195,27 +201,29 @@ def _base_coordinates(n: int, align_corners: bool, like):
 
 
 def affine_grid(theta, size, align_corners=None):
-    """The sampling grid (N, H, W, 2) of the 2-D affine transforms theta (N, 2, 3) for an output of `size`
-    (N, C, H, W): each output pixel's normalized (x, y, 1) times theta^T."""
+    """The sampling grid of affine transforms for an output of `size`: (N, H, W, 2) from 2-D transforms theta
+    (N, 2, 3) for size (N, C, H, W), or (N, D, H, W, 3) from 3-D ones (N, 3, 4) for size (N, C, D, H, W);
+    each output pixel's normalized (x, y[, z], 1) times theta^T."""
     if not theta.is_floating_point():
         raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
-    if len(size) != 4:
+    if len(size) not in (4, 5):
         raise NotImplementedError(
-            f"affine_grid only supports 4D sizes, for 2D affine transformations here. Got size {list(size)}."
+            f"affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, respectively. Got size "
+            f"{list(size)}."
         )
-    if theta.dim() != 3 or tuple(theta.shape[-2:]) != (2, 3):
-        raise ValueError(
-            f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {list(size)}. Got {list(theta.shape)}."
-        )
-    n, _, h, w = size
-    if theta.shape[0] != n:
-        raise ValueError(
-            f"Expected a batch of 2D affine matrices of shape Nx2x3 for size {list(size)}. Got {list(theta.shape)}."
-        )
+    k = len(size) - 2  # spatial dims
+    kind = f"{k}D affine matrices of shape Nx{k}x{k + 1}"
+    if theta.dim() != 3 or tuple(theta.shape[-2:]) != (k, k + 1) or theta.shape[0] != size[0]:
+        raise ValueError(f"Expected a batch of {kind} for size {list(size)}. Got {list(theta.shape)}.")
     if min(size) <= 0:
         raise ValueError(f"Expected non-zero, positive output size. Got {list(size)}")
     ac = bool(align_corners)
-    xs = _base_coordinates(w, ac, theta).reshape(1, w).expand(h, w)
-    ys = _base_coordinates(h, ac, theta).reshape(h, 1).expand(h, w)
-    base = torch.stack([xs, ys, torch.ones(h, w, dtype=theta.dtype, device=theta.device)], -1)  # (H, W, 3)
-    return (base.reshape(1, h * w, 3) @ theta.transpose(1, 2)).reshape(n, h, w, 2)
+    spatial = list(size[2:])
+    axes = []  # x (the last dim) first, as grid_sample reads them
+    for d in reversed(range(k)):
+        view = [1] * k
+        view[d] = spatial[d]
+        axes.append(_base_coordinates(spatial[d], ac, theta).reshape(view).expand(spatial))
+    base = torch.stack([*axes, torch.ones(spatial, dtype=theta.dtype, device=theta.device)], -1)
+    points = math.prod(spatial)
+    return (base.reshape(1, points, k + 1) @ theta.transpose(1, 2)).reshape(size[0], *spatial, k)

@@ -9,6 +9,8 @@
 
 #include <TH/Macros.h>
 
+#include "Cubic.h"
+
 namespace th::math {
 
 enum class ResampleMode { Nearest, NearestExact, Linear, Cubic };
@@ -71,11 +73,9 @@ struct Resample1d {
       }
       case ResampleMode::Cubic: {
         const double src = align_corners ? r * double(o) : r * (double(o) + 0.5) - 0.5;
-        const double fl = std::floor(src), x = src - fl;
-        const double a = -0.75;
-        const auto near = [a](double d) { return ((a + 2) * d - (a + 3)) * d * d + 1; };
-        const auto far = [a](double d) { return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a; };
-        const double w[4] = {far(x + 1), near(x), near(1 - x), far(2 - x)};
+        const double fl = std::floor(src);
+        double w[4];
+        cubic_weights(src - fl, w);
         for (int k = 0; k < 4; ++k) {
           t.idx[k] = clamp_index(int64_t(fl) - 1 + k);
           t.w[k] = w[k];
