@@ -39,6 +39,22 @@ bool interior_2d(const math::ConvGeometry& g) {
   return true;
 }
 
+/// One output row of 2x2 max pooling at stride 2 (the common case) from its two input rows r0 and r1: the
+/// window's four elements in registers, the winner's position in the window (0..3) picked by masks.
+template <typename T>
+void max_pool_2x2_row(const T* r0, const T* r1, int64_t W, int64_t first, int64_t in_w, T* dst,
+                      int64_t* idx) {
+  using A = opmath_t<T>;
+  for (int64_t j = 0; j < W; ++j) {
+    const A v[4] = {A(r0[2 * j]), A(r0[2 * j + 1]), A(r1[2 * j]), A(r1[2 * j + 1])};
+    A m = v[0];
+    int64_t k = 0;
+    for (int64_t e = 1; e < 4; ++e) select(math::max_pool_better(v[e], m), v[e], e, m, k);
+    dst[j] = T(m);
+    idx[j] = first + 2 * j + (k >> 1) * in_w + (k & 1);
+  }
+}
+
 /// One output row of a 2-D pooling whose windows never leave the input (interior_2d): no bounds checks, and
 /// the window loops outside a loop over a block of outputs, so that each step updates kBlock independent
 /// maxima (a window at a time, the selects of one window form a chain of dependent instructions that the
@@ -106,11 +122,19 @@ void max_pool_kernel(const Tensor& x, const Tensor& out, const Tensor& indices,
     // a row of outputs (plane p, od, oh) at a time: no division per output
     const int64_t rows = P * g.out[0] * g.out[1], W = g.out[2];
     const bool inside = interior_2d(g);
+    const bool two_by_two =
+        g.k[1] == 2 && g.k[2] == 2 && g.stride[1] == 2 && g.stride[2] == 2 && g.dil[1] == 1 && g.dil[2] == 1;
     parallel_for(
         rows, std::max<int64_t>(1, kGrainSize / (g.kernel_numel() * W)), [&](int64_t begin, int64_t end) {
           for (int64_t r = begin; r < end; ++r) {
             const int64_t p = r / (g.out[0] * g.out[1]), od = (r / g.out[1]) % g.out[0], oh = r % g.out[1];
             const scalar_t* plane = src + p * I;
+            if (inside && two_by_two) {
+              const int64_t first = 2 * oh * g.in[2];
+              max_pool_2x2_row(plane + first, plane + first + g.in[2], W, first, g.in[2], dst + r * W,
+                               idx + r * W);
+              continue;
+            }
             if (inside) {
               max_pool_interior_row(plane, g, oh * g.stride[1], W, dst + r * W, idx + r * W);
               continue;
