@@ -5,9 +5,10 @@
     invoke gen-bindings             regenerate torch._C binding code from native_functions.yaml
     invoke relink                   rebuild and relink the torch._C extension only
     invoke test / bench / doctor / ccache-stats / configure / clean
+    invoke python / ipython / gdb   an interpreter (or gdb) on the develop build
 
 Knobs come from the environment with PyTorch's names: USE_CUDA=auto|1|0, DEBUG=1,
-REL_WITH_DEB_INFO=1, TORCH_CUDA_ARCH_LIST, MAX_JOBS, CMAKE_FRESH=1, SANITIZE.
+REL_WITH_DEB_INFO=1, TORCH_CUDA_ARCH_LIST, MAX_JOBS, CMAKE_FRESH=1, SANITIZE (`invoke --help develop`).
 Every task prints each command it runs before running it (`$ .venv/bin/ninja -C build/develop -j2`: a line
 to copy into a shell), then what it did and how long it took; failures exit non-zero with the fix.
 """
@@ -69,7 +70,22 @@ def build(c):
 
 @task
 def develop(c):
-    """Configure if needed, build, and make this source tree the `torch` of this environment."""
+    """Configure if needed, build, and make this source tree the `torch` of this environment.
+
+    Knobs (environment variables, PyTorch's names; a change reconfigures build/develop):
+      USE_CUDA=auto|1|0        THC/THCUNN: auto builds them when nvcc is found (CUDACXX, PATH, $CUDA_HOME/bin,
+                               /usr/local/cuda/bin), 1 requires them, 0 builds for the CPU only
+      DEBUG=1                  -O0 -g build (for `invoke gdb`); REL_WITH_DEB_INFO=1: -O2 -g
+      SANITIZE=address,undefined | thread
+                               instrumented CPU build (`invoke test` preloads the runtime)
+      TORCH_CUDA_ARCH_LIST     GPU architectures, e.g. "8.0;9.0" (default: the GPUs present, else 7.5+PTX)
+      MAX_JOBS                 parallel compile jobs (default: as many as cores and memory allow)
+      CMAKE_FRESH=1            reconfigure from scratch
+      CCACHE_DIR               the compile cache (default: .ccache/ in the checkout)
+      CC, CXX, CUDACXX, CUDA_HOME
+                               the compilers
+      NINJA_STATUS             Ninja's progress line (default: "[%p %f/%t %es] ": percent, edges, seconds)
+    """
     with _step("develop"):
         builder.develop(_config())
 
@@ -216,3 +232,49 @@ def bench(c, only="", ops=False, autograd=False, nn=False):
         _run([sys.executable, str(ROOT / "bench" / f"{'ops' if ops else 'autograd' if autograd else 'nn'}.py")])
     else:
         _run([sys.executable, str(ROOT / "bench" / "devloop.py"), *(["--only", only] if only else [])])
+
+
+def _interpreter(program: list[str]) -> None:
+    """Replaces this process with `program` (after `develop`): the develop build's environment (a sanitizer
+    build's runtime preloaded), and the arguments after `--` appended."""
+    env = {**os.environ, **builder.sanitizer_env(DEVELOP_DIR)}
+    cmd = [*program, *_after_dashes()]
+    print(f"$ {builder.shown(cmd)}", flush=True)
+    sys.stdout.flush()
+    os.execvpe(cmd[0], cmd, env)
+
+
+@task
+def python(c):
+    """Build (develop), then start Python on the develop build: `invoke python -- script.py args` runs a
+    script, `invoke python -- -c "import torch; ..."` a command."""
+    develop(c)
+    _interpreter([sys.executable])
+
+
+@task
+def ipython(c):
+    """Build (develop), then start IPython on the develop build (IPython is not a dependency: `pip install
+    ipython` into this environment first)."""
+    import importlib.util
+
+    if importlib.util.find_spec("IPython") is None:
+        raise Exit(f"[torch] ipython: IPython is not installed here: {sys.executable} -m pip install ipython", code=2)
+    develop(c)
+    _interpreter([sys.executable, "-m", "IPython"])
+
+
+@task
+def gdb(c):
+    """Build (develop), then run Python under gdb on the develop build, stopping on a crash with the
+    backtrace at hand: `invoke gdb -- script.py args`. Build with symbols first (`DEBUG=1 invoke develop`,
+    -O0, or REL_WITH_DEB_INFO=1); without them gdb shows function names only, and this says so."""
+    import shutil
+
+    gdb_path = shutil.which("gdb")
+    if not gdb_path:
+        raise Exit("[torch] gdb: gdb is not installed (apt-get install gdb)", code=2)
+    develop(c)
+    if _config().build_type not in ("Debug", "RelWithDebInfo"):
+        say("gdb: build/develop has no debug symbols; rebuild with `DEBUG=1 invoke develop` for line numbers")
+    _interpreter([gdb_path, "-q", "-ex", "set breakpoint pending on", "-ex", "run", "--args", sys.executable])

@@ -126,6 +126,16 @@ def tool(name: str, python: str | None = None) -> str:
     return str(local) if os.access(local, os.X_OK) else (shutil.which(name) or name)
 
 
+def find_nvcc() -> str | None:
+    """nvcc where CMake looks for it (cmake/TorchCUDA.cmake): CUDACXX, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin;
+    None when there is none."""
+    candidates = [os.environ.get("CUDACXX", ""), shutil.which("nvcc") or ""]
+    if os.environ.get("CUDA_HOME"):
+        candidates.append(str(Path(os.environ["CUDA_HOME"]) / "bin" / "nvcc"))
+    candidates.append("/usr/local/cuda/bin/nvcc")
+    return next((c for c in candidates if c and os.access(c, os.X_OK)), None)
+
+
 def default_cuda_archs() -> str:
     """The GPUs' own architectures if nvidia-smi sees any, else 7.5+PTX (runs on every newer GPU)."""
     smi = shutil.which("nvidia-smi")
@@ -373,6 +383,9 @@ def _sanitized(cfg: Config) -> str:
 def ninja(cfg: Config, targets: list[str]) -> None:
     """Builds `targets` (all when empty) with Ninja, MAX_JOBS jobs."""
     cmd = [tool("ninja", cfg.python), "-C", str(cfg.build_dir), f"-j{max_jobs()}", *targets]
+    # Ninja's status line with the percentage done and the seconds elapsed ([ 42% 120/284 31.2s]); a user's
+    # NINJA_STATUS wins
+    os.environ.setdefault("NINJA_STATUS", "[%p %f/%t %es] ")
     with build_lock(cfg.build_dir):
         run(cmd)
 

@@ -9,7 +9,7 @@ import shutil
 import subprocess
 import sys
 
-from tools.builder import tool
+from tools.builder import find_nvcc, tool
 
 PIP = f"{sys.executable} -m pip install"
 
@@ -27,6 +27,13 @@ def _tool(name: str, fix: str, required: bool = True, args=("--version",)) -> tu
     """The program the build would run (builder.tool: this environment's scripts dir first, then PATH)."""
     path = shutil.which(tool(name))
     return (name, _version([path, *args]) if path else None, path or "", fix, required)
+
+
+def _nvcc() -> tuple:
+    """nvcc where the build finds it (builder.find_nvcc: CUDACXX, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin)."""
+    path = find_nvcc()
+    fix = "install the CUDA toolkit, or pip install nvidia-cuda-nvcc (optional: USE_CUDA=auto skips CUDA)"
+    return ("nvcc", _version([path, "--version"]) if path else None, path or "", fix, False)
 
 
 def _module(name: str, fix: str, required: bool = True) -> tuple:
@@ -68,11 +75,7 @@ def checks() -> list[tuple]:
         _module("pytest", f"{PIP} pytest pytest-xdist hypothesis", required=False),
         _tool("nox", f"{PIP} nox", required=False),
         _tool("uv", f"{PIP} uv", required=False),
-        _tool(
-            "nvcc",
-            "install the CUDA toolkit, or pip install nvidia-cuda-nvcc (optional: USE_CUDA=auto skips CUDA)",
-            required=False,
-        ),
+        _nvcc(),
         *(
             _runtime(cxx, lib, knob)
             for lib, knob in (

@@ -14,7 +14,9 @@ import pytest
 from tools.builder import copy_worktree, develop_pth_kept
 
 ROOT = Path(__file__).resolve().parents[2]
-STEP = re.compile(r"^\[\d+/\d+\] (.*)$", re.M)
+# a build step as Ninja prints it: `[1/2] Building ...`, or with the status line the build tasks set
+# (NINJA_STATUS, tools/builder.ninja): `[ 50% 1/2 0.412s] Building ...`
+STEP = re.compile(r"^\[(?:\s*\d+%\s+)?\d+/\d+(?:\s+[\d.]+s)?\] (.*)$", re.M)
 
 
 class Repo:

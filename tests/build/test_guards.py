@@ -3,6 +3,7 @@ nothing behind, one build at a time per build dir, and a torch._C that does not 
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import uuid
@@ -74,7 +75,7 @@ def test_concurrent_builds_take_turns(repo):
         text=True,
     )
     for line in first.stdout:
-        if line.startswith("[1/"):  # Ninja prints a step when it ends: it is busy with the next one
+        if re.match(r"\[(\s*\d+% )?1/", line):  # Ninja prints a step when it ends: it is busy with the next one
             break
     second = repo.invoke("build")
     first_out = first.stdout.read()
