@@ -9,6 +9,7 @@
     nox -s fuzz              differential fuzz against upstream (not a default session; tests-cpu runs a short one)
     nox -s tests-sanitize    ASan+UBSan build (not a default session), tensor/autograd suites under it
     nox -s tests-tsan        ThreadSanitizer build (not a default session), the threading tests under it
+    nox -s wheel             build the wheel (pip wheel .), install it in a fresh venv, test the installed copy
 
 Each test session builds its own configuration into build/nox-<session>/ (sharing the
 ccache), puts that build first on the path, and tests it: never the develop build, never
@@ -189,6 +190,43 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "check", *extra, ".")
     session.run("ruff", "format", "--check", ".")
     session.run("clang-format", "--dry-run", "-Werror", *sources)
+
+
+@nox.session(venv_backend="virtualenv")
+def wheel(session: nox.Session) -> None:
+    """The wheel as a user gets it: `pip wheel .` (an isolated build through scikit-build-core, every compile
+    through ccache: CCACHE_DIR, else .ccache/ of the checkout) into build/dist/; then installed, with nothing
+    else of this checkout, into this session's fresh venv, where the smoke check and the core suites run
+    against the installed copy (from outside the checkout, so `import torch` cannot find the source tree);
+    then `auditwheel show` names the manylinux tag the wheel qualifies for. Not a default session (a cold
+    build is minutes; with a warm ccache ~1 min). `nox -s wheel -- -k relu` passes pytest arguments."""
+    import shutil
+    import tempfile
+
+    dist = ROOT / "build" / "dist"
+    shutil.rmtree(dist, ignore_errors=True)
+    t0 = time.perf_counter()
+    session.run("python", "-m", "pip", "wheel", ".", "--no-deps", "-w", str(dist))
+    built = next(dist.glob("torch_th-*.whl"))
+    t_build = time.perf_counter() - t0
+    session.install(str(built), *nox.project.dependency_groups(PYPROJECT, "test"), "auditwheel")
+    outside = Path(tempfile.mkdtemp(prefix="torch-wheel-"))
+    session.chdir(outside)
+    env = {"PYTHONSAFEPATH": "1"}
+    check = (
+        "import torch, numpy as np; from pathlib import Path; "
+        "assert 'site-packages' in torch.__file__, torch.__file__; "
+        "a = np.random.default_rng(0).normal(size=(3, 4)); t = torch.tensor(a, requires_grad=True); "
+        "np.testing.assert_allclose((t @ t.T).detach().numpy(), a @ a.T); (t * t).sum().backward(); "
+        "np.testing.assert_allclose(t.grad.numpy(), 2 * a); print('wheel smoke: ok,', torch.__file__)"
+    )
+    session.run("python", "-c", check, env=env)
+    suites_here = [str(ROOT / s) for s in suites.CORE]
+    session.run("pytest", "-q", "-n", "auto", "-p", "no:cacheprovider", "--rootdir", str(ROOT), *suites_here,
+                *session.posargs, env=env)  # fmt: skip
+    session.run("auditwheel", "show", str(built))
+    size = built.stat().st_size / 2**20
+    session.log(f"wheel: {built.name}, {size:.1f} MiB, built in {t_build:.0f}s, total {time.perf_counter() - t0:.0f}s")
 
 
 @nox.session(name="tests-reference", venv_backend="virtualenv")

@@ -16,5 +16,7 @@ find_package(nanobind CONFIG REQUIRED)
 # How build steps run the repo's Python tools (codegen, build ids): independent of the
 # caller's cwd and of PYTHONSAFEPATH, and caching their bytecode even where
 # PYTHONDONTWRITEBYTECODE is set (recompiling them costs ~60 ms per run; __pycache__ is ignored).
-set(TORCH_PYTHON_TOOL "${CMAKE_COMMAND}" -E env "PYTHONPATH=${CMAKE_SOURCE_DIR}" --unset=PYTHONDONTWRITEBYTECODE
-    "${Python_EXECUTABLE}")
+# The source dir is prepended to PYTHONPATH, not put in its place: pip's isolated build environment
+# reaches its build requirements (PyYAML, for the codegen) through PYTHONPATH.
+set(TORCH_PYTHON_TOOL "${CMAKE_COMMAND}" -E env --modify "PYTHONPATH=path_list_prepend:${CMAKE_SOURCE_DIR}"
+    --unset=PYTHONDONTWRITEBYTECODE "${Python_EXECUTABLE}")

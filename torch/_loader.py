@@ -8,11 +8,48 @@ crash, so we stop and name the command that fixes it.
 from __future__ import annotations
 
 import importlib
+import os
 from pathlib import Path
 
 from torch import _openblas
 
 FIX = "Run `invoke develop` to rebuild what is out of date (or `nox -s <session>` for a session build)."
+REINSTALL = "This installed torch-th is incomplete or damaged: reinstall it (`pip install --force-reinstall torch-th`)."
+
+
+def _dist_infos(where: Path) -> list[str]:
+    """The *.dist-info directories beside the package at `where` (site-packages for an installed wheel)."""
+    try:
+        return [e.name for e in os.scandir(where.parent) if e.name.endswith(".dist-info")]
+    except OSError:
+        return []
+
+
+def installed_wheel(where: Path) -> bool:
+    """Whether the package at `where` was installed from a wheel (its torch_th-*.dist-info beside it) rather
+    than built in place (develop mode, a nox session's build)."""
+    return any(n.startswith("torch_th-") for n in _dist_infos(where))
+
+
+def fix_for(where: Path) -> str:
+    """What a user does about a broken build at `where`: reinstall a wheel, rebuild anything else."""
+    return REINSTALL if installed_wheel(where) else FIX
+
+
+def refuse_upstream_beside(where: Path) -> None:
+    """An installed wheel refuses to load where upstream PyTorch is installed too (its torch-<version>.dist-info
+    beside ours): both are the package `torch` and overwrite each other's files, as `invoke develop` refuses."""
+    infos = _dist_infos(where)
+    if not any(n.startswith("torch_th-") for n in infos):
+        return
+    upstream = [n for n in infos if n.startswith("torch-") and n[6:7].isdigit()]
+    if upstream:
+        version = upstream[0][len("torch-") : -len(".dist-info")]
+        raise ImportError(
+            f"upstream PyTorch {version} is installed in this environment too ({where.parent}): it and torch-th are "
+            "both the package `torch` and overwrite each other's files. Use one environment for each (`pip "
+            "uninstall torch torch-th`, then reinstall the one you want)."
+        )
 
 
 class BuildError(ImportError):
@@ -34,20 +71,21 @@ def check_build_ids(build_info: dict[str, str], where: Path) -> None:
                 name = "torch._C" if comp == "_C" else f"lib/lib{comp}.so"
                 raise BuildError(
                     f"Stale build in {where}: {name} was compiled against other {lib} headers than the "
-                    f"lib/lib{lib}.so that was loaded (build id {ident} != {actual[lib]}). {FIX}"
+                    f"lib/lib{lib}.so that was loaded (build id {ident} != {actual[lib]}). {fix_for(where)}"
                 )
 
 
 def load_extension():
     """Imports and returns torch._C, translating loader failures into BuildError."""
     where = Path(__file__).resolve().parent
+    refuse_upstream_beside(where)
     try:
         with _openblas.loading_kernels():  # OpenBLAS picks its kernels once, as TH loads it
             _C = importlib.import_module("torch._C")
     except ImportError as e:
         msg = str(e)
         if not any(where.glob("_C*.so")) and "torch._C" in msg:
-            raise BuildError(f"torch._C is not built in {where}. {FIX}") from None
+            raise BuildError(f"torch._C is not built in {where}. {fix_for(where)}") from None
         if any(
             s in msg
             for s in (
@@ -59,7 +97,7 @@ def load_extension():
             )
         ):
             raise BuildError(
-                f"torch._C could not be loaded ({msg}): the build in {where} is incomplete or stale. {FIX}"
+                f"torch._C could not be loaded ({msg}): the build in {where} is incomplete or stale. {fix_for(where)}"
             ) from None
         raise
     check_build_ids(_C._build_info(), where)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -120,6 +121,19 @@ def test_stale_library_is_refused_with_the_fix(repo):
     p = repo.python("import torch")
     assert p.returncode == 1, p
     assert "Stale build" in p.stderr and "invoke develop" in p.stderr
+    # the same tree as an installed wheel (its dist-info beside the package): the fix is to reinstall
+    wheel_info, upstream_info = repo.path / "torch_th-0.1.0.dist-info", repo.path / "torch-2.13.0.dist-info"
+    try:
+        wheel_info.mkdir()
+        p = repo.python("import torch")
+        assert p.returncode == 1 and "Stale build" in p.stderr, p
+        assert "pip install --force-reinstall torch-th" in p.stderr and "invoke develop" not in p.stderr, p.stderr
+        upstream_info.mkdir()  # upstream PyTorch installed over it: refused before anything loads
+        p = repo.python("import torch")
+        assert p.returncode == 1 and "upstream PyTorch 2.13.0 is installed in this environment too" in p.stderr, p
+    finally:
+        shutil.rmtree(wheel_info, ignore_errors=True)
+        shutil.rmtree(upstream_info, ignore_errors=True)
     repo.invoke("build")
     assert repo.python("import torch; torch.ones(2) + torch.ones(2)").returncode == 0
 
