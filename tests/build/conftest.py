@@ -69,6 +69,14 @@ def _keep_developers_pth():
         yield
 
 
+@pytest.fixture
+def clone(tmp_path) -> Repo:
+    """A CPU-only (USE_CUDA=0) copy of the tree as a fresh clone has it: nothing built."""
+    repo = Repo(tmp_path / "clone", "0")
+    copy_worktree(repo.path)
+    return repo
+
+
 @pytest.fixture(scope="session")
 def repo(tmp_path_factory) -> Repo:
     """A CPU-only (USE_CUDA=0) copy, fully built."""

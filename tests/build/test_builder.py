@@ -11,7 +11,7 @@ import pytest
 
 from tools import builder
 
-KNOBS = ("USE_CUDA", "TORCH_CUDA_ARCH_LIST", "DEBUG", "REL_WITH_DEB_INFO", "MAX_JOBS", "CMAKE_FRESH", "SANITIZE")
+KNOBS = ("USE_CUDA", "TORCH_CUDA_ARCH_LIST", "DEBUG", "REL_WITH_DEB_INFO", "MAX_JOBS", "CMAKE_FRESH", "SANITIZE", "TORCH_CCACHE_REMOTE")
 
 
 def _cfg(monkeypatch, **env) -> builder.Config:
@@ -40,6 +40,18 @@ def test_fingerprint_follows_the_knobs(monkeypatch):
     assert "-DTORCH_CUDA_ARCH_LIST" not in " ".join(_cfg(monkeypatch, USE_CUDA="0").cmake_args())
 
 
+def test_a_remote_cache_is_part_of_the_configuration_and_its_password_is_never_shown(monkeypatch):
+    base = _cfg(monkeypatch).fingerprint()
+    url = "redis://:s3cret@cache.example:6379|connect-timeout=500"
+    assert _cfg(monkeypatch, TORCH_CCACHE_REMOTE=url).fingerprint() != base
+    assert _cfg(monkeypatch, TORCH_CCACHE_REMOTE="http://cache.example/c file:/srv/cc|read-only")
+    line = builder.shown(["cmake", "-S", "."], {"TORCH_CCACHE_REMOTE": url})
+    assert "s3cret" not in line and "redis://:***@cache.example:6379" in line
+    with pytest.raises(builder.BuildFailure) as e:
+        _cfg(monkeypatch, TORCH_CCACHE_REMOTE="redis://:s3cret@cache.example:6379 ftp://u:pw@x")
+    assert "'ftp://u:***@x'" in str(e.value) and "s3cret" not in str(e.value) and "pw@" not in str(e.value)
+
+
 def test_bad_knob_is_a_clear_failure(monkeypatch):
     with pytest.raises(builder.BuildFailure, match="USE_CUDA must be auto, 1 or 0"):
         _cfg(monkeypatch, USE_CUDA="maybe")
@@ -62,6 +74,9 @@ def test_bad_knob_is_a_clear_failure(monkeypatch):
         ("TORCH_CUDA_ARCH_LIST", " ; ", "separated by"),
         ("SANITIZE", "memory", "address, undefined, thread"),
         ("SANITIZE", "address,thread", "cannot be combined"),
+        ("TORCH_CCACHE_REMOTE", "ftp://cache.example", "redis://HOST[:PORT]"),
+        ("TORCH_CCACHE_REMOTE", "cache.example:6379", "redis://HOST[:PORT]"),
+        ("TORCH_CCACHE_REMOTE", "http//typo", "'http//typo'"),
     ],
 )
 def test_every_knob_is_checked_before_anything_runs(monkeypatch, knob, value, allowed):

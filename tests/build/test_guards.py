@@ -14,7 +14,8 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.mark.parametrize(
-    "knob, value", [("TORCH_CUDA_ARCH_LIST", "garbage"), ("MAX_JOBS", "abc"), ("MAX_JOBS", "0"), ("DEBUG", "2")]
+    "knob, value", [("TORCH_CUDA_ARCH_LIST", "garbage"), ("MAX_JOBS", "abc"), ("MAX_JOBS", "0"), ("DEBUG", "2"),
+                     ("TORCH_CCACHE_REMOTE", "ftp://cache.example")]
 )
 def test_bad_knob_is_refused_before_cmake_and_never_cached(repo, knob, value):
     cache = repo.path / "build/develop/CMakeCache.txt"
