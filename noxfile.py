@@ -196,10 +196,11 @@ def lint(session: nox.Session) -> None:
 def wheel(session: nox.Session) -> None:
     """The wheel as a user gets it: `pip wheel .` (an isolated build through scikit-build-core, every compile
     through ccache: CCACHE_DIR, else .ccache/ of the checkout) into build/dist/; then installed, with nothing
-    else of this checkout, into this session's fresh venv, where the smoke check and the core suites run
-    against the installed copy (from outside the checkout, so `import torch` cannot find the source tree);
-    then `auditwheel show` names the manylinux tag the wheel qualifies for. Not a default session (a cold
-    build is minutes; with a warm ccache ~1 min). `nox -s wheel -- -k relu` passes pytest arguments."""
+    else of this checkout, into this session's fresh venv, where the smoke check, the core suites and the C++
+    extensions (against the wheel's headers) run against the installed copy (from outside the checkout, so
+    `import torch` cannot find the source tree); then `auditwheel show` names the manylinux tag the wheel
+    qualifies for. Not a default session (a cold build is minutes; with a warm ccache ~1 min).
+    `nox -s wheel -- -k relu` passes pytest arguments."""
     import shutil
     import tempfile
 
@@ -209,7 +210,7 @@ def wheel(session: nox.Session) -> None:
     session.run("python", "-m", "pip", "wheel", ".", "--no-deps", "-w", str(dist))
     built = next(dist.glob("torch_th-*.whl"))
     t_build = time.perf_counter() - t0
-    session.install(str(built), *nox.project.dependency_groups(PYPROJECT, "test"), "auditwheel")
+    session.install(f"{built}[cpp-extension]", *nox.project.dependency_groups(PYPROJECT, "test"), "auditwheel")
     outside = Path(tempfile.mkdtemp(prefix="torch-wheel-"))
     session.chdir(outside)
     env = {"PYTHONSAFEPATH": "1"}
@@ -221,7 +222,7 @@ def wheel(session: nox.Session) -> None:
         "np.testing.assert_allclose(t.grad.numpy(), 2 * a); print('wheel smoke: ok,', torch.__file__)"
     )
     session.run("python", "-c", check, env=env)
-    suites_here = [str(ROOT / s) for s in suites.CORE]
+    suites_here = [str(ROOT / s) for s in (*suites.CORE, *suites.EXTENSIONS)]  # extensions: the wheel's headers
     session.run("pytest", "-q", "-n", "auto", "-p", "no:cacheprovider", "--rootdir", str(ROOT), *suites_here,
                 *session.posargs, env=env)  # fmt: skip
     session.run("auditwheel", "show", str(built))

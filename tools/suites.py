@@ -20,10 +20,14 @@ CUDA = ("tests/cuda",)
 """Every op family on the GPU against the same op on the CPU; each test skips, with one reason, where no
 GPU is present (`invoke test --no-cuda` leaves it out)."""
 
-ALL = (*REFERENCE, "tests/codegen", *CUDA, "tests/fuzz")
+EXTENSIONS = ("tests/extensions",)
+"""torch.utils.cpp_extension: a user's C++/CUDA ops built against the build's (or the wheel's) headers and
+libraries. This torch's extension API (nanobind, TH's C++ API), so not a PyTorch-compatible suite."""
+
+ALL = (*REFERENCE, "tests/codegen", *CUDA, "tests/fuzz", *EXTENSIONS)
 """Every suite that tests a build: the PyTorch-compatible ones, the code generator's unit tests, the CUDA
-suite and the differential fuzzer's own tests (against a stand-in torch). What `invoke test` runs on the
-develop build and `nox -s tests-cpu` / `tests-cuda` on theirs."""
+suite, the differential fuzzer's own tests (against a stand-in torch) and the C++ extensions. What
+`invoke test` runs on the develop build and `nox -s tests-cpu` / `tests-cuda` on theirs."""
 
 THREADS = ("tests/tensor/test_hardening.py", "-k", "thread")
 """The threading tests alone (ops, indexing, backward and random draws on four Python threads), as pytest

@@ -32,6 +32,9 @@ void bind_build_info(nb::module_& m) {
     d["cuda_archs"] = TORCH_BUILD_CUDA_ARCHS;
     d["cxx"] = TORCH_BUILD_CXX;
     d["build_dir"] = TORCH_BUILD_DIR;
+    d["include_dir"] = TORCH_BUILD_INCLUDE_DIR;
+    d["cxx_compiler"] = TORCH_BUILD_CXX_COMPILER;
+    d["cuda_compiler"] = TORCH_BUILD_CUDA_COMPILER;
     return d;
   });
 }

@@ -3,6 +3,7 @@
 #include <TH/Exception.h>
 #include <TH/Parallel.h>
 #include <TH/cpu/VecKernels.h>
+#include <torch/python_errors.h>
 
 #include "Autograd.h"
 #include "bind.h"
@@ -12,27 +13,14 @@ NB_MODULE(_C, m) {
   // Tensors hold their autograd state (Python objects) from C++, like PyTorch's PyObject slot, so
   // tensors still alive at interpreter exit can outlive this module's teardown; that is not a leak.
   nb::set_leak_warnings(false);
-  nb::register_exception_translator([](const std::exception_ptr& p, void*) {
-    try {
-      std::rethrow_exception(p);
-    } catch (const th::IndexError& e) {
-      PyErr_SetString(PyExc_IndexError, e.what());
-    } catch (const th::TypeError& e) {
-      PyErr_SetString(PyExc_TypeError, e.what());
-    } catch (const th::ValueError& e) {
-      PyErr_SetString(PyExc_ValueError, e.what());
-    } catch (const th::NotImplementedError& e) {
-      PyErr_SetString(PyExc_NotImplementedError, e.what());
-    } catch (const th::Error& e) {
-      PyErr_SetString(PyExc_RuntimeError, e.what());
-    }
-  });
+  nb::register_exception_translator(torch::translate_th_errors);
   torch::bind_dtypes(m);
   torch::bind_memory_formats(m);
   torch::bind_device(m);
   torch::bind_generator(m);
   nb::handle tensor = torch::bind_tensor(m);
   torch::bind_build_info(m);
+  torch::bind_c_api(m, tensor);
   torch::bind_cuda(m);
   torch::bind_indexing(tensor);
   torch::autograd::bind_autograd(m, tensor);

@@ -77,6 +77,8 @@ nb::handle bind_tensor(nb::module_& m);
 /// Tensor.numpy, torch.from_numpy and the DLPack exchange (DLPack.cpp).
 void bind_dlpack(nb::module_& m, nb::handle tensor);
 void bind_build_info(nb::module_& m);
+/// torch._C._C_API, the capsule C++ extensions convert tensors through (CApi.cpp, torch/c_api.h).
+void bind_c_api(nb::module_& m, nb::handle tensor);
 void bind_cuda(nb::module_& m);
 void bind_indexing(nb::handle tensor_cls);
 

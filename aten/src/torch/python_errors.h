@@ -1,0 +1,30 @@
+#pragma once
+// The Python exception of each TH error class (TH/Exception.h), for nanobind's exception translation: what
+// torch._C registers, and what a C++ extension registers for itself (torch/extension.h).
+#include <exception>
+
+#include <nanobind/nanobind.h>
+
+#include <TH/Exception.h>
+
+namespace torch {
+
+/// A nanobind exception translator: th::IndexError -> IndexError, TypeError, ValueError, NotImplementedError,
+/// any other th::Error -> RuntimeError. Anything else goes on to the next translator.
+inline void translate_th_errors(const std::exception_ptr& p, void*) {
+  try {
+    std::rethrow_exception(p);
+  } catch (const th::IndexError& e) {
+    PyErr_SetString(PyExc_IndexError, e.what());
+  } catch (const th::TypeError& e) {
+    PyErr_SetString(PyExc_TypeError, e.what());
+  } catch (const th::ValueError& e) {
+    PyErr_SetString(PyExc_ValueError, e.what());
+  } catch (const th::NotImplementedError& e) {
+    PyErr_SetString(PyExc_NotImplementedError, e.what());
+  } catch (const th::Error& e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+}
+
+}  // namespace torch
