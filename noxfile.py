@@ -1,10 +1,11 @@
 """Nox sessions: isolated environments for CI and pre-push (`nox --list`).
 
-    nox                      every default session: tests-cpu, tests-cuda, tests-build, lint, tests-reference
+    nox                      every default session: tests-cpu, tests-cuda, tests-build, lint, docs, tests-reference
     nox -s tests-cpu         CPU build (USE_CUDA=0) in build/nox-tests-cpu, every suite (GPU tests skip)
     nox -s tests-cuda        CUDA build (nvcc, every .cu file) in build/nox-tests-cuda, every suite
     nox -s tests-build       the dev-loop contracts (tests/build): no-op, rebuild scope, codegen, guards
     nox -s lint              ruff + clang-format (`nox -s lint -- --fix` fixes instead)
+    nox -s docs              Sphinx: API reference and contributor guide, warnings as errors (build/docs/nox/html)
     nox -s tests-reference   the PyTorch-compatible suites against upstream PyTorch 2.13 (its own venv)
     nox -s fuzz              differential fuzz against upstream (not a default session; tests-cpu runs a short one)
     nox -s tests-sanitize    ASan+UBSan build (not a default session), tensor/autograd suites under it
@@ -35,7 +36,7 @@ from tools import suites  # noqa: E402  (the suite lists, shared with tasks.py)
 PYPROJECT = nox.project.load_toml(ROOT / "pyproject.toml")
 
 nox.options.default_venv_backend = "uv|virtualenv"
-nox.options.sessions = ["tests-cpu", "tests-cuda", "tests-build", "lint", "tests-reference"]
+nox.options.sessions = ["tests-cpu", "tests-cuda", "tests-build", "lint", "docs", "tests-reference"]
 nox.options.reuse_existing_virtualenvs = False
 
 
@@ -190,6 +191,19 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "check", *extra, ".")
     session.run("ruff", "format", "--check", ".")
     session.run("clang-format", "--dry-run", "-Werror", *sources)
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """The docs (Sphinx with the furo theme, docs/): the API reference from the docstrings of this session's own
+    CPU build, and the contributor guide (README's text, included), warnings as errors, into build/docs/nox/html."""
+    t0 = time.perf_counter()
+    _install(session, "build", "docs")
+    env = _build(session, "0")
+    out = ROOT / "build" / "docs" / "nox"
+    session.run("sphinx-build", "-W", "--keep-going", "-q", "-b", "html", "-d", str(out / "doctrees"),
+                str(ROOT / "docs"), str(out / "html"), env=env)  # fmt: skip
+    session.log(f"docs: {out / 'html' / 'index.html'} in {time.perf_counter() - t0:.0f}s")
 
 
 @nox.session(venv_backend="virtualenv")

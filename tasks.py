@@ -198,6 +198,18 @@ def test(c, args="", cuda=True):
         raise Exit(code=rc)
 
 
+@task
+def docs(c):
+    """Build the docs (Sphinx, docs/) against the develop build into build/docs/develop/html, warnings as errors, as
+    `nox -s docs` does in CI; Sphinx rebuilds only the pages whose sources changed."""
+    develop(c)
+    t0 = time.perf_counter()
+    out = ROOT / "build" / "docs" / "develop"
+    _run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", "-d", str(out / "doctrees"),
+          str(ROOT / "docs"), str(out / "html")])  # fmt: skip
+    say(f"docs: {out / 'html' / 'index.html'} in {time.perf_counter() - t0:.2f}s")
+
+
 def _after_dashes() -> list[str]:
     """What follows `--` on invoke's command line (`invoke test -- -k relu`): Invoke parses it off as its
     "remainder" and gives it to no task, so it is read here, split where Invoke splits it (the first `--`)."""
