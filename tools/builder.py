@@ -119,6 +119,25 @@ def ccache_remote_knob() -> str:
     return " ".join(urls)
 
 
+def unanswered_remotes(value: str, timeout: float = 0.5) -> list[str]:
+    """The storages of `value` (TORCH_CCACHE_REMOTE) that do not answer now: a Redis or HTTP server that takes
+    no TCP connection within `timeout` seconds, a socket or folder that does not exist."""
+    import socket
+    from urllib.parse import urlsplit
+
+    down = []
+    for url in value.split():
+        u = urlsplit(url.split("|")[0])
+        try:
+            if u.scheme in ("redis", "http"):
+                socket.create_connection((u.hostname, u.port or {"redis": 6379, "http": 80}[u.scheme]), timeout).close()
+            elif not os.path.exists(u.path):
+                down.append(url)
+        except (OSError, ValueError):
+            down.append(url)
+    return down
+
+
 def redacted(text: str) -> str:
     """`text` with the password of any URL in it hidden (redis://:secret@host -> redis://:***@host)."""
     return re.sub(r"(://[^/\s@:]*:)[^/\s@]*@", r"\1***@", text)
@@ -411,6 +430,10 @@ def ninja(cfg: Config, targets: list[str]) -> None:
     # Ninja's status line with the percentage done and the seconds elapsed ([ 42% 120/284 31.2s]); a user's
     # NINJA_STATUS wins
     os.environ.setdefault("NINJA_STATUS", "[%p %f/%t %es] ")
+    down = unanswered_remotes(os.environ.get("TORCH_CCACHE_REMOTE", ""))
+    if down:  # ccache goes on without it (each miss it cannot share counts an error): one warning, no failure
+        say(f"warning: the remote compile cache {redacted(' '.join(down))} does not answer; building from the "
+            "local cache (`invoke doctor` checks it)")  # fmt: skip
     with build_lock(cfg.build_dir):
         run(cmd)
 

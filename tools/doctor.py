@@ -9,7 +9,7 @@ import shutil
 import subprocess
 import sys
 
-from tools.builder import find_nvcc, redacted, tool
+from tools.builder import find_nvcc, redacted, tool, unanswered_remotes
 
 PIP = f"{sys.executable} -m pip install"
 
@@ -63,25 +63,13 @@ def _runtime(cxx: str, lib: str, knob: str) -> tuple:
 def _remote_cache() -> list[tuple]:
     """TORCH_CCACHE_REMOTE, when set: whether each of its storages answers (a TCP connection to a Redis or HTTP
     server, the socket or folder of a local one). Optional: ccache goes on with the local cache without it."""
-    import socket
-    from urllib.parse import urlsplit
-
-    rows = []
-    for url in os.environ.get("TORCH_CCACHE_REMOTE", "").split():
-        u = urlsplit(url.split("|")[0])
-        try:
-            if u.scheme in ("redis", "http"):
-                socket.create_connection((u.hostname, u.port or {"redis": 6379, "http": 80}[u.scheme]), 2).close()
-                ok = True
-            else:
-                ok = os.path.exists(u.path)
-        except (OSError, ValueError):
-            ok = False
-        fix = (
-            f"{redacted(url)} does not answer: start it, or fix or unset TORCH_CCACHE_REMOTE (builds go on without it)"
-        )
-        rows.append(("ccache remote", "reachable" if ok else None, redacted(url), fix, False))
-    return rows
+    urls = os.environ.get("TORCH_CCACHE_REMOTE", "").split()
+    down = set(unanswered_remotes(" ".join(urls), timeout=2))
+    fix = "does not answer: start it, or fix or unset TORCH_CCACHE_REMOTE (builds go on without it)"
+    return [
+        ("ccache remote", None if url in down else "reachable", redacted(url), f"{redacted(url)} {fix}", False)
+        for url in urls
+    ]
 
 
 def checks() -> list[tuple]:

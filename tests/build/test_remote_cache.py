@@ -50,6 +50,7 @@ def test_an_empty_local_cache_builds_from_the_remote_cache_alone(tmp_path, redis
     server.terminate()
     server.wait()
     clone.append("aten/src/TH/ops/Fill.cpp", f"\n// edit {time.time_ns()}: a miss that asks the remote cache\n")
-    clone.invoke("build", env={**remote, "CCACHE_DIR": local})
+    p = clone.invoke("build", env={**remote, "CCACHE_DIR": local})
+    assert p.stdout.count("does not answer") == 1 and f"remote compile cache {url} does not answer" in p.stdout
     after = _counters(clone, local)
     assert after["cache_miss"] == 1 and after.get("remote_storage_error", 0) >= 1, after

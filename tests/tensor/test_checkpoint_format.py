@@ -100,3 +100,14 @@ def test_a_truncated_checkpoint_is_a_clear_error(tmp_path):
     path.write_bytes(data[: len(data) // 2])
     with pytest.raises(RuntimeError):
         torch.load(path)
+
+
+def test_a_foreign_zip_or_a_damaged_header_is_a_clear_error(tmp_path):
+    foreign = tmp_path / "foreign.zip"
+    with zipfile.ZipFile(foreign, "w") as z:
+        z.writestr("hello.txt", "not a checkpoint")
+    damaged = tmp_path / "damaged.pt"
+    damaged.write_bytes(b"PK\x03\x04" + b"\0garbage" * 8)
+    for path in (foreign, damaged):
+        with pytest.raises(RuntimeError):
+            torch.load(path)
