@@ -3,7 +3,7 @@
 # TORCH_OPENBLAS_LIB_DIR (the build rpath; installed wheels find it beside torch).
 execute_process(
   COMMAND "${Python_EXECUTABLE}" -c
-          "import scipy_openblas32 as s; print(s.get_include_dir()); print(s.get_lib_dir()); print(s.get_library())"
+          "import scipy_openblas32 as s; print(s.get_include_dir()); print(s.get_lib_dir()); print(s.get_library()); print(s.__version__)"
   OUTPUT_VARIABLE _blas
   OUTPUT_STRIP_TRAILING_WHITESPACE
   RESULT_VARIABLE _blas_rc
@@ -17,6 +17,9 @@ string(REPLACE "\n" ";" _blas "${_blas}")
 list(GET _blas 0 _blas_include)
 list(GET _blas 1 TORCH_OPENBLAS_LIB_DIR)
 list(GET _blas 2 _blas_name)
+list(GET _blas 3 _blas_version)
+# the headers from their copy in build/deps/ (cmake/TorchDeps.cmake: the same paths in every build, for ccache)
+torch_stable_dir(_blas_include "${_blas_include}" "scipy_openblas32-${_blas_version}-include")
 add_library(OpenBLAS::OpenBLAS SHARED IMPORTED)
 set_target_properties(OpenBLAS::OpenBLAS PROPERTIES
   IMPORTED_LOCATION "${TORCH_OPENBLAS_LIB_DIR}/lib${_blas_name}.so"

@@ -222,3 +222,12 @@ def test_cuda_rebuild_lib_THC_recompiles_one_cu_file(cuda_repo):
     assert cuda_repo.explain() == ""
     p = cuda_repo.python("import torch; print(torch.cuda.is_compiled(), torch.cuda.is_available())")
     assert p.returncode == 0 and p.stdout.split()[0] == "True"
+
+
+def test_third_party_files_are_compiled_from_stable_paths(repo):
+    """nanobind's headers and sources and OpenBLAS's headers are used from their copies in build/deps/
+    (cmake/TorchDeps.cmake), not from the venv's site-packages: every build dir, nox session and pip's isolated
+    build (a new temporary folder each time) then names the same files, and ccache hits across them."""
+    commands = (repo.path / "build" / "develop" / "compile_commands.json").read_text()
+    assert "site-packages" not in commands
+    assert "build/deps/nanobind-" in commands and "build/deps/scipy_openblas32-" in commands
