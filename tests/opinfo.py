@@ -487,6 +487,7 @@ op_db: list[OpInfo] = [
     # --- scans, sorting, sets ---------------------------------------------------------------------
     OpInfo("cumsum", torch.cumsum, kwargs=dict(dim=1), dtypes=COMMON, **GRAD),
     OpInfo("cumprod", lambda a: (a.sign() + 2).cumprod(0), dtypes=COMMON, shapes=S1),
+    OpInfo("cumprod_grad", torch.cumprod, kwargs=dict(dim=1), dtypes=FLOATING, domain=(0.5, 1.5), **GRADGRAD),
     OpInfo("sort", torch.sort, kwargs=dict(dim=1), dtypes=COMMON, **GRAD),
     OpInfo("sort_descending", lambda a: a.sort(0, descending=True)[0], dtypes=COMMON, shapes=S1),
     OpInfo("argsort_values", lambda a: a.gather(1, a.argsort(1)), dtypes=COMMON, shapes=S1),

@@ -414,3 +414,35 @@ def test_modified_saved_tensor_messages_name_the_producer():
     e.mul_(2)
     with pytest.raises(RuntimeError, match=r"\[torch.FloatTensor \[3\]\], which is output 0 of Exp, is at version 1"):
         total.backward()
+
+
+@pytest.mark.parametrize(
+    "values",
+    [[1.5, -2.0, 0.7, 3.0], [1.5, 0.0, 0.7, 3.0], [0.0, 2.0, 0.0, 3.0], [2.0, 3.0, -1.0, 0.0], [0.0, 0.0, 0.0, 0.0]],
+)
+def test_cumprod_gradient_with_zeros(values):
+    """d out_k / d x_j is the product of the other factors: finite at zeros (one or several), not NaN."""
+    x = torch.tensor(values, dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda a: a.cumprod(0), (x,))
+    m = torch.tensor(np.random.default_rng(0).normal(size=(3, 4, 5)))
+    m[0, 1, 2] = 0
+    m[1, :, 3] = 0
+    m[2, 0, :2] = 0
+    m.requires_grad_()
+    assert torch.autograd.gradcheck(lambda a: a.cumprod(1), (m,))
+    assert torch.autograd.gradcheck(lambda a: a.cumprod(-1), (m,))
+    x = torch.tensor([0.0, 1.0, 2.0], requires_grad=True)
+    x.cumprod(0).sum().backward()
+    assert x.grad.tolist() == [4.0, 0.0, 0.0]  # 1 + 1*2 at the zero; 0 after it
+
+
+def test_pow_gradient_of_a_zero_exponent_is_zero_also_at_zero():
+    """x ** 0 is constant: its gradient is 0 everywhere, at x = 0 too (0 * 0 ** -1 would be NaN)."""
+    x = torch.zeros(2, requires_grad=True)
+    (x**0.0).sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0]
+    x = torch.tensor([0.0, 1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    e = torch.tensor([0.0, 0.0, 2.0], dtype=torch.float64, requires_grad=True)
+    (x**e).sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0, 4.0]
+    np.testing.assert_allclose(e.grad.numpy(), [0.0, 0.0, 4 * np.log(2)])

@@ -27,6 +27,8 @@ __all__ = [
     "permute_backward",
     "matmul_backward",
     "glu_double_backward",
+    "pow_backward_self",
+    "cumprod_backward",
     "pow_exponent_backward",
     "minmax_mask",
     "zeros_like",
@@ -194,6 +196,35 @@ def matmul_backward(grad: Tensor, self: Tensor, other: Tensor, mask) -> tuple:
         if b.dim() == 1:
             gb = gb.squeeze(-1)
     return ga, gb
+
+
+def pow_backward_self(grad: Tensor, self, exponent) -> Tensor:
+    """d(self ** e)/dself = e * self ** (e - 1), taken as 0 where e == 0 (x ** 0 is a constant, also at x = 0,
+    where e * x ** -1 would be 0 * inf: PyTorch's convention). The exponent is made 1 there, not masked
+    afterwards, so that no NaN reaches a second derivative either."""
+    if isinstance(exponent, Tensor):
+        return grad * exponent * self ** (exponent - 1 + (exponent == 0).to(exponent.dtype))
+    return grad * 0.0 if exponent == 0 else grad * exponent * self ** (exponent - 1)
+
+
+def cumprod_backward(grad: Tensor, self: Tensor, dim: int, result: Tensor) -> Tensor:
+    """The gradient of cumprod along `dim`, zeros in the input included: d out_k / d x_j is the product of
+    x_0..x_k without x_j (j <= k). Before a slice's first zero that is out_k / x_j; at the first zero z it is
+    the product of every other factor, summed over k >= z; after it, 0 (each product holds x_z)."""
+    if self.numel() == 0:
+        return grad
+    dim = dim % max(self.dim(), 1)
+    is_zero = self == 0
+    zeros_so_far = is_zero.to(torch.int64).cumsum(dim)
+    before = zeros_so_far == 0  # before the slice's first zero
+    first_zero = is_zero & (zeros_so_far == 1)
+    one = torch.ones((), dtype=self.dtype, device=self.device)
+    g_out = torch.where(before, grad * result, 0 * one)
+    suffix = g_out.sum(dim, keepdim=True) - g_out.cumsum(dim) + g_out  # sum over k >= j
+    grad_before = torch.where(before, suffix / torch.where(before, self, one), 0 * one)
+    others = torch.where(first_zero, one, self).cumprod(dim)  # x_0..x_k without the first zero
+    at_zero = torch.where(zeros_so_far >= 1, grad * others, 0 * one).sum(dim, keepdim=True)
+    return grad_before + torch.where(first_zero, at_zero, 0 * one)
 
 
 def pow_exponent_backward(grad: Tensor, self, result: Tensor) -> Tensor:
