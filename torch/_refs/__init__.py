@@ -2,6 +2,8 @@
 every device come from the ops they are made of. One module per family, named after the math:
 
     pointwise    clamp/clip (tensor bounds), square, addcmul, addcdiv, logaddexp, deg2rad, signbit, ...
+    promotion    result_type
+    binary_math  copysign, hypot, fmax/fmin, xlogy, heaviside, ldexp, float_power, logaddexp2, logit, ...
     bitwise      bitwise_left_shift / bitwise_right_shift, `<<` and `>>`
     reductions   trace, count_nonzero, aminmax, var_mean, nansum, nanmean, diff, softmax, log_softmax
     linalg       einsum, norm
@@ -17,6 +19,7 @@ definition; importing this package registers them all (torch/__init__.py install
 """
 
 from torch._refs import (  # noqa: F401
+    binary_math,
     bitwise,
     creation,
     indexing,
@@ -24,6 +27,7 @@ from torch._refs import (  # noqa: F401
     linalg,
     order,
     pointwise,
+    promotion,
     rearrange,
     reductions,
     views,

@@ -29,6 +29,7 @@ __all__ = [
     "glu_double_backward",
     "pow_backward_self",
     "cumprod_backward",
+    "sinc_backward",
     "pow_exponent_backward",
     "minmax_mask",
     "zeros_like",
@@ -205,6 +206,15 @@ def pow_backward_self(grad: Tensor, self, exponent) -> Tensor:
     if isinstance(exponent, Tensor):
         return grad * exponent * self ** (exponent - 1 + (exponent == 0).to(exponent.dtype))
     return grad * 0.0 if exponent == 0 else grad * exponent * self ** (exponent - 1)
+
+
+def sinc_backward(grad: Tensor, self: Tensor) -> Tensor:
+    """d sinc(x)/dx = (cos(pi x) - sinc(x)) / x, and 0 at x = 0 (computed at 1 there, then zeroed, so no NaN
+    from 0 / 0 reaches either derivative)."""
+    zero = self == 0
+    safe = torch.where(zero, torch.ones((), dtype=self.dtype, device=self.device), self)
+    d = (torch.cos(math.pi * safe) - torch.sinc(safe)) / safe
+    return grad * torch.where(zero, 0 * d, d)
 
 
 def cumprod_backward(grad: Tensor, self: Tensor, dim: int, result: Tensor) -> Tensor:

@@ -26,13 +26,17 @@
   _(asin, Asin, std::asin(x))                       \
   _(acos, Acos, std::acos(x))                       \
   _(atan, Atan, std::atan(x))                       \
+  _(asinh, Asinh, std::asinh(x))                    \
+  _(acosh, Acosh, std::acosh(x))                    \
+  _(atanh, Atanh, std::atanh(x))                    \
   _(sinh, Sinh, std::sinh(x))                       \
   _(cosh, Cosh, std::cosh(x))                       \
   _(tanh, Tanh, std::tanh(x))                       \
   _(sigmoid, Sigmoid, T(1) / (T(1) + std::exp(-x))) \
   _(erf, Erf, std::erf(x))                          \
   _(erfc, Erfc, std::erfc(x))                       \
-  _(frac, Frac, x - std::trunc(x))
+  _(frac, Frac, x - std::trunc(x))                  \
+  _(sinc, Sinc, th::math::sinc(x))
 
 // ops that keep integer dtypes (rounding is the identity on integers)
 #define TH_UNARY_KEEP_OPS(_)                                                            \
@@ -54,6 +58,14 @@ TH_HOST_DEVICE bool is_negative(T x) {
   } else {
     return x < T(0);
   }
+}
+
+/// sin(pi x) / (pi x), 1 at x = 0 (the normalized sinc, NumPy's and PyTorch's).
+template <typename T>
+TH_HOST_DEVICE T sinc(T x) {
+  if (x == T(0)) return T(1);
+  const T px = T(3.14159265358979323846) * x;
+  return std::sin(px) / px;
 }
 
 /// Rounding functions: applied to floating values, the identity on integers.

@@ -1,0 +1,149 @@
+"""Elementwise functions of two tensors from C99 and NumPy: copysign, hypot, fmax/fmin, xlogy, heaviside, ldexp,
+float_power, logaddexp2, true_divide, and logit. Broadcasting, dtypes, NaN rules, gradients and errors follow
+PyTorch's; where a branch is not taken its inputs are made safe first, so no NaN from it reaches a gradient."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch._C import Tensor
+from torch._C import div as _div
+from torch._dtypes import scalar_type
+from torch._registry import register
+
+
+def _as_tensor(x, like: Tensor) -> Tensor:
+    """A Python number as a 0-dim tensor on like's device (its dtype the number's: promotion treats it as weak)."""
+    return x if isinstance(x, Tensor) else torch.tensor(x, device=like.device)
+
+
+def _float_dtype(*operands) -> torch.dtype:
+    """The promoted dtype of one or two operands, integers and bool promoted to the default float dtype."""
+    dtype = torch.result_type(*operands) if len(operands) == 2 else operands[0].dtype
+    return dtype if dtype.is_floating_point else torch.get_default_dtype()
+
+
+def _floating_only(name: str, dtype: torch.dtype, device) -> None:
+    if not dtype.is_floating_point:
+        raise NotImplementedError(f"\"{name}_{device.type}\" not implemented for '{scalar_type(dtype)}'")
+
+
+def _one(like: Tensor) -> Tensor:
+    return torch.ones((), dtype=like.dtype, device=like.device)
+
+
+@register(method=True, inplace=True)
+def copysign(input: Tensor, other) -> Tensor:
+    """|input| with the sign of other (its sign bit: -0.0 and negative NaNs count as negative); integers give
+    the default float dtype. The gradient flows to input only (0 where input is 0)."""
+    dtype = _float_dtype(input, other)
+    a = input.to(dtype)
+    negative = torch.signbit(_as_tensor(other, input).to(dtype))
+    return torch.where(negative, -a.abs(), a.abs())
+
+
+@register(method=True, inplace=True)
+def hypot(input: Tensor, other: Tensor) -> Tensor:
+    """sqrt(input**2 + other**2) without overflow or underflow in between (scaled by the larger magnitude, as
+    C's hypot); floating types only."""
+    dtype = torch.result_type(input, other)
+    _floating_only("hypot", dtype, input.device)
+    a, b = input.to(dtype).abs(), other.to(dtype).abs()
+    m = torch.maximum(a, b)
+    inf = m.isinf()
+    safe = torch.where((m == 0) | inf, _one(m), m)
+    r = safe * torch.sqrt((a / safe) ** 2 + (b / safe) ** 2)
+    return torch.where(inf, m, torch.where(m == 0, 0 * r, r))
+
+
+@register(method=True)
+def fmax(input: Tensor, other: Tensor) -> Tensor:
+    """The elementwise maximum, a NaN losing to a number (NumPy's fmax; maximum propagates NaN). On a tie the
+    gradient goes to input, as in PyTorch."""
+    dtype = torch.result_type(input, other)
+    a, b = input.to(dtype), other.to(dtype)
+    if not dtype.is_floating_point:
+        return torch.maximum(a, b)
+    return torch.where((a >= b) | b.isnan(), a, b)
+
+
+@register(method=True)
+def fmin(input: Tensor, other: Tensor) -> Tensor:
+    """The elementwise minimum, a NaN losing to a number (NumPy's fmin; minimum propagates NaN)."""
+    dtype = torch.result_type(input, other)
+    a, b = input.to(dtype), other.to(dtype)
+    if not dtype.is_floating_point:
+        return torch.minimum(a, b)
+    return torch.where((a <= b) | b.isnan(), a, b)
+
+
+@register(method=True, inplace=True)
+def xlogy(input, other) -> Tensor:
+    """input * log(other), 0 where input is 0 (unless other is NaN); either may be a number; integers give the
+    default float dtype."""
+    like = input if isinstance(input, Tensor) else other
+    x, y = _as_tensor(input, like), _as_tensor(other, like)
+    dtype = _float_dtype(x, y)
+    x, y = x.to(dtype), y.to(dtype)
+    zero = (x == 0) & ~y.isnan()
+    return torch.where(
+        zero, torch.zeros((), dtype=dtype, device=like.device), x * torch.log(torch.where(zero, _one(y), y))
+    )
+
+
+@register(method=True, inplace=True)
+def heaviside(input: Tensor, values: Tensor) -> Tensor:
+    """The step function: 0 where input < 0 (and NaN), values where input == 0, 1 where input > 0. input and
+    values must have one dtype, as in PyTorch."""
+    if input.dtype != values.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+    return torch.where(input == 0, values, (input > 0).to(input.dtype))
+
+
+@register(method=True, inplace=True)
+def ldexp(input: Tensor, other: Tensor) -> Tensor:
+    """input * 2 ** other (integers give the default float dtype)."""
+    dtype = _float_dtype(input, other)
+    return input.to(dtype) * torch.pow(torch.tensor(2.0, dtype=dtype, device=input.device), other.to(dtype))
+
+
+@register(method=True)
+def float_power(input, exponent) -> Tensor:
+    """input ** exponent computed in double precision (float64 result; either may be a number)."""
+    like = input if isinstance(input, Tensor) else exponent
+    base = _as_tensor(input, like).to(torch.float64)
+    return torch.pow(base, exponent.to(torch.float64) if isinstance(exponent, Tensor) else float(exponent))
+
+
+@register(function=False, method=True)
+def float_power_(self: Tensor, exponent) -> Tensor:
+    """In-place float_power: self must be float64 (the result's dtype), as in PyTorch."""
+    if self.dtype != torch.float64:
+        raise RuntimeError(
+            f"the base given to float_power_ has dtype {scalar_type(self.dtype)} but the operation's result "
+            "requires dtype Double"
+        )
+    return self.copy_(float_power(self, exponent))
+
+
+@register(method=True)
+def logaddexp2(input: Tensor, other: Tensor) -> Tensor:
+    """log2(2 ** input + 2 ** other) without overflow (floating types only)."""
+    dtype = torch.result_type(input, other)
+    _floating_only("logaddexp2", dtype, input.device)
+    return torch.logaddexp(input.to(dtype) * math.log(2), other.to(dtype) * math.log(2)) / math.log(2)
+
+
+@register(method=True, inplace=True)
+def logit(input: Tensor, eps: float | None = None) -> Tensor:
+    """log(p / (1 - p)), the inverse of sigmoid; with eps, p is clamped to [eps, 1 - eps] first (its gradient
+    0 outside). Integers give the default float dtype."""
+    p = input.to(_float_dtype(input))  # 16-bit inputs compute in 16 bits, as upstream's kernel rounds
+    if eps is not None:
+        p = p.clamp(eps, 1 - eps)
+    return torch.log(p / (1 - p))
+
+
+register(_div, name="true_divide", method=True)
+register(Tensor.div_, name="true_divide_", function=False, method=True)

@@ -1,0 +1,47 @@
+"""torch.result_type: the dtype an op of two operands computes in, by PyTorch's promotion rules."""
+
+from __future__ import annotations
+
+import functools
+
+import torch
+from torch._C import Tensor
+from torch._registry import register
+
+
+def _category(dtype: torch.dtype) -> int:
+    """bool < integers < floating types: an operand of a lower category never changes the result's."""
+    if dtype == torch.bool:
+        return 0
+    return 2 if dtype.is_floating_point else 1
+
+
+def _dtype_of_number(x) -> torch.dtype:
+    if isinstance(x, bool):
+        return torch.bool
+    if isinstance(x, int):
+        return torch.int64
+    if isinstance(x, float):
+        return torch.get_default_dtype()
+    raise TypeError(f"result_type(): expected a Tensor or a Number, but got {type(x).__name__}")
+
+
+@register
+def result_type(tensor1, tensor2) -> torch.dtype:
+    """The dtype of an elementwise op of tensor1 and tensor2 (Tensors or Python numbers): the tensors with
+    dimensions promote among themselves; a 0-dim tensor, then a Python number (as int64, or the default float
+    dtype), counts only where its category (bool < integer < floating) is above the result so far."""
+    groups: tuple[list, list, list] = ([], [], [])  # dimensioned tensors, 0-dim tensors, numbers
+    for x in (tensor1, tensor2):
+        if isinstance(x, Tensor):
+            groups[0 if x.dim() > 0 else 1].append(x.dtype)
+        else:
+            groups[2].append(_dtype_of_number(x))
+    result = None
+    for group in groups:
+        if not group:
+            continue
+        dtype = functools.reduce(torch.promote_types, group)
+        if result is None or _category(dtype) > _category(result):
+            result = dtype
+    return result
