@@ -3,6 +3,9 @@ every device come from the ops they are made of. One module per family, named af
 
     pointwise    clamp/clip (tensor bounds), square, addcmul, addcdiv, logaddexp, deg2rad, signbit, ...
     promotion    result_type
+    products     kron, tensordot, inner, addmv, addr, addbmm, baddbmm, vander, trapezoid
+    structure    block_diag, diag_embed, diagflat, triu_indices, tril_indices, combinations
+    counting     bincount, histc
     binary_math  copysign, hypot, fmax/fmin, xlogy, heaviside, ldexp, float_power, logaddexp2, logit, ...
     bitwise      bitwise_left_shift / bitwise_right_shift, `<<` and `>>`
     reductions   trace, count_nonzero, aminmax, var_mean, nansum, nanmean, diff, softmax, log_softmax
@@ -21,14 +24,17 @@ definition; importing this package registers them all (torch/__init__.py install
 from torch._refs import (  # noqa: F401
     binary_math,
     bitwise,
+    counting,
     creation,
     indexing,
     joins,
     linalg,
     order,
     pointwise,
+    products,
     promotion,
     rearrange,
     reductions,
+    structure,
     views,
 )

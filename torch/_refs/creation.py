@@ -8,6 +8,7 @@ import numpy as np
 import torch
 from torch._C import Tensor, empty, ones, zeros
 from torch._dtypes import BY_LEGACY_TYPE, FROM_NUMPY, TO_NUMPY
+from torch._refs.promotion import dtype_of_number
 from torch._registry import register
 
 _FROM_NUMPY_KINDS = "biuf"
@@ -21,12 +22,9 @@ def _leaf_dtype(x) -> torch.dtype:
         if x.dtype.type not in FROM_NUMPY:
             raise TypeError(f"Could not infer dtype of {type(x).__name__}")
         return FROM_NUMPY[x.dtype.type]
-    if isinstance(x, bool):
-        return torch.bool
-    if isinstance(x, int):
-        return torch.int64
-    if isinstance(x, float):
-        return torch.get_default_dtype()
+    number = dtype_of_number(x)
+    if number is not None:
+        return number
     if isinstance(x, torch.Tensor):
         return x.dtype
     if isinstance(x, str):

@@ -192,3 +192,68 @@ def where(condition: Tensor, *args, **kwargs):
     if not args and not kwargs:
         return nonzero(condition, as_tuple=True)
     return _where(condition, *args, **kwargs)
+
+
+@register(method=True)
+def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
+    """input's values at `indices` along dim (NumPy's take_along_axis): the other dims of the two broadcast;
+    without dim, both are flattened first."""
+    if indices.dtype != torch.int64:
+        raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got {indices.dtype}")
+    if dim is None:
+        return input.reshape(-1).gather(0, indices.reshape(-1))
+    if input.dim() != indices.dim():
+        raise RuntimeError(
+            "torch.take_along_dim(): input and indices should have the same number of dimensions, but got "
+            f"{input.dim()} dimensions for input, and {indices.dim()} dimensions for indices"
+        )
+    dim = dim % max(input.dim(), 1)
+    common = []
+    for d, (x, i) in enumerate(zip(input.shape, indices.shape)):
+        if d != dim and x != i and 1 not in (x, i):
+            raise RuntimeError(
+                f"The size of tensor a ({x}) must match the size of tensor b ({i}) at non-singleton dimension {d}"
+            )
+        common.append(1 if d == dim else max(x, i))
+    want_x, want_i = list(common), list(common)
+    want_x[dim], want_i[dim] = input.shape[dim], indices.shape[dim]
+    return input.expand(want_x).gather(dim, indices.expand(want_i))
+
+
+def _repeat_index(repeats: Tensor, n: int, output_size: int | None) -> Tensor:
+    """[0]*repeats[0] + [1]*repeats[1] + ...: ones at each nonzero repeat's first position, summed up."""
+    if repeats.dim() != 1 or repeats.dtype not in (torch.int64, torch.int32):
+        raise RuntimeError("repeats has to be a 1-D tensor of integers")
+    if repeats.shape[0] != n:
+        raise RuntimeError("repeats must have the same size as input along dim")
+    if repeats.numel() and repeats.min().item() < 0:
+        raise RuntimeError("repeats can not be negative")
+    r = repeats.to(torch.int64)
+    total = int(r.sum().item()) if output_size is None else output_size
+    starts = r.cumsum(0) - r
+    keep = r > 0
+    kept = torch.arange(n, device=r.device)[keep]  # elements repeated at least once: each steps the index
+    steps = kept - torch.cat([kept.new_full((1,), -1), kept[:-1]]) if kept.numel() else kept
+    marks = torch.zeros(total, dtype=torch.int64, device=r.device)
+    marks.index_add_(0, starts[keep], steps)
+    return marks.cumsum(0) - 1 if total else marks
+
+
+@register(method=True)
+def repeat_interleave(input: Tensor, repeats=None, dim: int | None = None, *, output_size: int | None = None):
+    """Each element (slice along dim; without dim, of the flattened input) repeated `repeats` times (an int, or
+    a 1-D tensor of one count per element). With only a tensor of counts: the indices 0, 0, 1, ... it makes."""
+    if repeats is None:  # torch.repeat_interleave(repeats)
+        return _repeat_index(input, input.shape[0] if input.dim() else 1, output_size)
+    x = input.reshape(-1) if dim is None else input
+    d = 0 if dim is None else dim % max(x.dim(), 1)
+    n = x.shape[d] if x.dim() else 1
+    if isinstance(repeats, Tensor) and repeats.numel() == 1 and repeats.dim() <= 1:
+        repeats = int(repeats.item())
+    if isinstance(repeats, int):
+        if repeats < 0:
+            raise RuntimeError("repeats can not be negative")
+        index = torch.arange(n, device=x.device).unsqueeze(1).expand(n, repeats).reshape(-1)
+    else:
+        index = _repeat_index(repeats, n, output_size)
+    return x.index_select(d, index)

@@ -10,7 +10,7 @@ from torch._C import Tensor
 from torch._C import clamp as _clamp
 from torch._C import clamp_ as _clamp_
 from torch._dtypes import scalar_type, signed_integer
-from torch._registry import register
+from torch._registry import in_place, register
 
 # ---- clamp / clip: number bounds go straight to the generated kernel; tensor bounds (PyTorch's
 # `clamp.Tensor` overload) are written with `where`, so autograd and every device come for free
@@ -122,7 +122,7 @@ def square(input: Tensor) -> Tensor:
     return torch.pow(input, 2)
 
 
-@register(method=True)
+@register(method=True, inplace=True)
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
     """input + value * tensor1 * tensor2 (broadcast; the tensors promote, value is cast to their type,
     so an integer result truncates a float value, as in PyTorch)."""
@@ -134,7 +134,7 @@ def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tens
     return input + value * tensor1 * tensor2
 
 
-@register(method=True)
+@register(method=True, inplace=True)
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
     """input + value * tensor1 / tensor2 (true division; integer tensor1 and tensor2 are an error)."""
     if not tensor1.dtype.is_floating_point and not tensor2.dtype.is_floating_point:
@@ -211,3 +211,13 @@ def isneginf(input: Tensor) -> Tensor:
     if not input.dtype.is_floating_point:
         return torch.zeros_like(input, dtype=torch.bool)
     return input == -math.inf
+
+
+register(in_place(Tensor.logical_not, "logical_not_"), name="logical_not_", function=False, method=True)
+register(in_place(Tensor.nan_to_num, "nan_to_num_"), name="nan_to_num_", function=False, method=True)
+
+
+@register(function=False, method=True)
+def is_signed(self: Tensor) -> bool:
+    """Whether self's dtype is signed (every floating type; the integer types but uint8; not bool)."""
+    return self.dtype.is_signed

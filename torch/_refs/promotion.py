@@ -16,14 +16,15 @@ def _category(dtype: torch.dtype) -> int:
     return 2 if dtype.is_floating_point else 1
 
 
-def _dtype_of_number(x) -> torch.dtype:
+def dtype_of_number(x) -> torch.dtype | None:
+    """The dtype PyTorch gives a Python number (bool, int64, the default float dtype); None for anything else."""
     if isinstance(x, bool):
         return torch.bool
     if isinstance(x, int):
         return torch.int64
     if isinstance(x, float):
         return torch.get_default_dtype()
-    raise TypeError(f"result_type(): expected a Tensor or a Number, but got {type(x).__name__}")
+    return None
 
 
 @register
@@ -36,7 +37,10 @@ def result_type(tensor1, tensor2) -> torch.dtype:
         if isinstance(x, Tensor):
             groups[0 if x.dim() > 0 else 1].append(x.dtype)
         else:
-            groups[2].append(_dtype_of_number(x))
+            dtype = dtype_of_number(x)
+            if dtype is None:
+                raise TypeError(f"result_type(): expected a Tensor or a Number, but got {type(x).__name__}")
+            groups[2].append(dtype)
     result = None
     for group in groups:
         if not group:

@@ -140,3 +140,9 @@ def _inplace_view(view, name: str):
 for _view in ("t", "transpose", "squeeze", "unsqueeze"):
     register(_inplace_view(getattr(Tensor, _view), _view + "_"), function=False, method=True)
 register(_inplace_view(Tensor.transpose, "swapaxes_"), aliases=("swapdims_",), function=False, method=True)
+
+
+@register(method=True)
+def ravel(input: Tensor) -> Tensor:
+    """input flattened to 1-D: a view where its strides allow, else a contiguous copy."""
+    return input.reshape(-1)

@@ -1,0 +1,150 @@
+"""Products and sums of products: kron, tensordot, inner, addmv, addr, addbmm, baddbmm, vander, trapezoid,
+written with mm/bmm/mul so that autograd and every device come from those. PyTorch's shapes, dtypes and errors."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch._C import Tensor
+from torch._C import addmm as _addmm
+from torch._dtypes import scalar_type
+from torch._registry import in_place, register
+
+
+def _scaled_sum(input: Tensor, product: Tensor, beta, alpha) -> Tensor:
+    """beta * input + alpha * product, input broadcast to product's shape (an error if it cannot be); with
+    beta == 0 input is not read, so its NaNs and infinities do not reach the result (BLAS's and PyTorch's rule)."""
+    if torch.broadcast_shapes(input.shape, product.shape) != product.shape:
+        raise RuntimeError(
+            f"The expanded size of the input {list(input.shape)} must match the size of the product "
+            f"{list(product.shape)}"
+        )
+    out = product if alpha == 1 else product * alpha
+    if beta == 0:
+        return out
+    return out + (input if beta == 1 else input * beta)
+
+
+@register(method=True)
+def kron(input: Tensor, other: Tensor) -> Tensor:
+    """The Kronecker product: the block tensor whose block i is input[i] * other (the shorter operand gets
+    leading dims of size 1); its shape is the elementwise product of the two shapes."""
+    n = max(input.dim(), other.dim())
+    a = input.reshape((1,) * (n - input.dim()) + tuple(input.shape))
+    b = other.reshape((1,) * (n - other.dim()) + tuple(other.shape))
+    inter_a = [s for d in a.shape for s in (d, 1)]
+    inter_b = [s for d in b.shape for s in (1, d)]
+    return (a.reshape(inter_a) * b.reshape(inter_b)).reshape([x * y for x, y in zip(a.shape, b.shape)])
+
+
+def _dims_of(dims, a: Tensor, b: Tensor) -> tuple[list[int], list[int]]:
+    if isinstance(dims, int):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > min(a.dim(), b.dim()):
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+        return list(range(a.dim() - dims, a.dim())), list(range(dims))
+    da, db = dims
+    da = [da] if isinstance(da, int) else list(da)
+    db = [db] if isinstance(db, int) else list(db)
+    if len(da) != len(db):
+        raise RuntimeError("both dimension lists should have same length")
+    return [d % max(a.dim(), 1) for d in da], [d % max(b.dim(), 1) for d in db]
+
+
+@register
+def tensordot(a: Tensor, b: Tensor, dims=2, out: Tensor | None = None) -> Tensor:
+    """Sums the products of a's dims `dims[0]` with b's dims `dims[1]` (an int n: a's last n with b's first n);
+    the result has a's other dims, then b's. One matrix product of the two operands laid out as matrices."""
+    da, db = _dims_of(dims, a, b)
+    for x, y in zip(da, db):
+        if a.shape[x] != b.shape[y]:
+            raise RuntimeError(
+                f"contracted dimensions need to match, but first has size {a.shape[x]} in dim {x} and second has "
+                f"size {b.shape[y]} in dim {y}"
+            )
+    free_a = [d for d in range(a.dim()) if d not in da]
+    free_b = [d for d in range(b.dim()) if d not in db]
+    k = math.prod(a.shape[d] for d in da)
+    am = a.permute(free_a + da).reshape(-1, k)
+    bm = b.permute(db + free_b).reshape(k, -1)
+    result = torch.mm(am, bm).reshape([a.shape[d] for d in free_a] + [b.shape[d] for d in free_b])
+    return result if out is None else out.resize_(result.shape).copy_(result)
+
+
+@register(method=True)
+def inner(input: Tensor, other: Tensor) -> Tensor:
+    """Sums the products over the last dims of both (a 0-dim operand multiplies)."""
+    if input.dim() == 0 or other.dim() == 0:
+        return input * other
+    if input.shape[-1] != other.shape[-1]:
+        raise RuntimeError(
+            f"inner() the last dimension must match on both input tensors but got shapes {list(input.shape)} "
+            f"and {list(other.shape)}"
+        )
+    return tensordot(input, other, ([-1], [-1]))
+
+
+@register(method=True, inplace=True)
+def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta=1, alpha=1) -> Tensor:
+    """beta * input + alpha * (mat @ vec); the three must have one dtype."""
+    if not input.dtype == mat.dtype == vec.dtype:
+        names = ", ".join(scalar_type(t.dtype) for t in (input, mat, vec)).rsplit(", ", 1)
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {', and '.join(names)}")
+    return _scaled_sum(input, torch.mv(mat, vec), beta, alpha)
+
+
+@register(method=True, inplace=True)
+def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta=1, alpha=1) -> Tensor:
+    """beta * input + alpha * outer(vec1, vec2)."""
+    if vec1.dim() != 1 or vec2.dim() != 1:
+        raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {vec1.dim()}-D")
+    return _scaled_sum(input, torch.outer(vec1, vec2), beta, alpha)
+
+
+@register(method=True, inplace=True)
+def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
+    """beta * input + alpha * (batch1 @ batch2), batch by batch."""
+    return _scaled_sum(input, torch.bmm(batch1, batch2), beta, alpha)
+
+
+@register(method=True, inplace=True)
+def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
+    """beta * input + alpha * the sum over the batch of batch1[i] @ batch2[i]."""
+    return _scaled_sum(input, torch.bmm(batch1, batch2).sum(0), beta, alpha)
+
+
+@register
+def vander(x: Tensor, N: int | None = None, increasing: bool = False) -> Tensor:
+    """The Vandermonde matrix of a 1-D x: columns x**(N-1) ... x**0 (x**0 ... x**(N-1) with increasing)."""
+    if x.dim() != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    n = x.shape[0] if N is None else N
+    if n < 0:
+        raise RuntimeError("N must be non-negative.")
+    base = x if x.dtype != torch.bool else x.to(torch.int64)
+    powers = torch.arange(n, device=x.device)
+    result = base.unsqueeze(1) ** powers if n else base.unsqueeze(1)[:, :0]
+    return result if increasing else result.flip(1)
+
+
+@register
+def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> Tensor:
+    """The integral of y along dim by the trapezoidal rule: at sample points x (broadcast along dim), or
+    spaced dx apart (1 by default)."""
+    n = y.shape[dim]
+    if n == 0:
+        return y.sum(dim)
+    a, b = y.narrow(dim, 1, n - 1), y.narrow(dim, 0, n - 1)
+    if x is None:
+        return (a + b).sum(dim) * ((1 if dx is None else dx) / 2)
+    if x.dim() == 1:
+        shape = [1] * y.dim()
+        shape[dim] = n
+        x = x.reshape(shape)
+    widths = x.narrow(dim, 1, n - 1) - x.narrow(dim, 0, n - 1)
+    return (widths * (a + b)).sum(dim) / 2
+
+
+register(in_place(_addmm, "addmm_"), name="addmm_", function=False, method=True)
