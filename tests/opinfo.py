@@ -685,6 +685,20 @@ op_db: list[OpInfo] = [
     OpInfo("cumsum", torch.cumsum, kwargs=dict(dim=1), dtypes=COMMON, **GRAD),
     OpInfo("cumprod", lambda a: (a.sign() + 2).cumprod(0), dtypes=COMMON, shapes=S1),
     OpInfo("cumprod_grad", torch.cumprod, kwargs=dict(dim=1), dtypes=FLOATING, domain=(0.5, 1.5), **GRADGRAD),
+    OpInfo(
+        "cummax", lambda a: torch.cummax(a, 1).values, ref=lambda a: np.maximum.accumulate(a, 1), dtypes=COMMON, **GRAD
+    ),
+    OpInfo("cummin_indices", lambda a: torch.cummin(a, 0).indices, dtypes=COMMON, shapes=S1),
+    OpInfo(
+        "logcumsumexp",
+        lambda a: torch.logcumsumexp(a, 1),
+        ref=lambda a: np.logaddexp.accumulate(a, 1),
+        dtypes=FLOATS,
+        **GRAD,
+    ),
+    OpInfo(
+        "searchsorted", lambda a: torch.searchsorted(a.sort(1).values, a[:, :3].contiguous()), dtypes=COMMON, shapes=S1
+    ),
     OpInfo("sort", torch.sort, kwargs=dict(dim=1), dtypes=COMMON, **GRAD),
     OpInfo("sort_descending", lambda a: a.sort(0, descending=True)[0], dtypes=COMMON, shapes=S1),
     OpInfo("argsort_values", lambda a: a.gather(1, a.argsort(1)), dtypes=COMMON, shapes=S1),

@@ -6,6 +6,8 @@ every device come from the ops they are made of. One module per family, named af
     products     kron, tensordot, inner, addmv, addr, addbmm, baddbmm, vander, trapezoid
     structure    block_diag, diag_embed, diagflat, triu_indices, tril_indices, combinations
     counting     bincount, histc
+    scans        cummax, cummin, logcumsumexp (log-step scans), searchsorted, bucketize (binary search)
+    aliases      NumPy's spellings (arccos, divide, greater, ...), positive, argwhere, index_fill/index_copy, ...
     binary_math  copysign, hypot, fmax/fmin, xlogy, heaviside, ldexp, float_power, logaddexp2, logit, ...
     bitwise      bitwise_left_shift / bitwise_right_shift, `<<` and `>>`
     reductions   trace, count_nonzero, aminmax, var_mean, nansum, nanmean, diff, softmax, log_softmax
@@ -22,6 +24,7 @@ definition; importing this package registers them all (torch/__init__.py install
 """
 
 from torch._refs import (  # noqa: F401
+    aliases,
     binary_math,
     bitwise,
     counting,
@@ -35,6 +38,7 @@ from torch._refs import (  # noqa: F401
     promotion,
     rearrange,
     reductions,
+    scans,
     structure,
     views,
 )

@@ -1,0 +1,134 @@
+"""Scans and sorted searches written with whole-tensor ops: cummax, cummin and logcumsumexp as log-step
+(Hillis-Steele) scans, ceil(log2(n)) rounds of one combine each, so their values, indices and gradients come
+from where/logaddexp; searchsorted and bucketize as a binary search run on every value at once
+(ceil(log2(n + 1)) rounds of gather and compare). PyTorch's semantics: cummax/cummin take the latest index on a
+tie and let NaN win; logcumsumexp never overflows or loses a small prefix to a large one."""
+
+from __future__ import annotations
+
+import torch
+from torch import return_types
+from torch._C import Tensor
+from torch._dtypes import scalar_type
+from torch._refs._dims import wrap_dim
+from torch._registry import register
+
+
+def _scan(parts: tuple, dim: int, combine) -> tuple:
+    """The inclusive scan along dim of the tuple of tensors `parts` (same shape) under `combine(earlier, later)`,
+    an associative function of two such tuples: each round combines every position with the one `step` before."""
+    n = parts[0].shape[dim]
+    step = 1
+    while step < n:
+        earlier = tuple(p.narrow(dim, 0, n - step) for p in parts)
+        later = tuple(p.narrow(dim, step, n - step) for p in parts)
+        merged = combine(earlier, later)
+        parts = tuple(torch.cat([p.narrow(dim, 0, step), m], dim) for p, m in zip(parts, merged))
+        step *= 2
+    return parts
+
+
+def _cum_extreme(name: str, input: Tensor, dim: int, larger: bool):
+    result = return_types.make(name, ("values", "indices"))
+    if input.dim() == 0:
+        return result(input.clone(), torch.zeros((), dtype=torch.int64, device=input.device))
+    d = wrap_dim(dim, input.dim())
+    shape = [1] * input.dim()
+    shape[d] = input.shape[d]
+    index = torch.arange(input.shape[d], device=input.device).reshape(shape).expand(input.shape)
+    floating = input.dtype.is_floating_point
+
+    def combine(earlier, later):
+        (a, ia), (b, ib) = earlier, later
+        wins = (b >= a) if larger else (b <= a)  # a tie goes to the later index
+        if floating:
+            wins = b.isnan() | (wins & ~a.isnan())  # NaN wins, the latest NaN on a tie
+        return torch.where(wins, b, a), torch.where(wins, ib, ia)
+
+    values, indices = _scan((input, index), d, combine)
+    return result(values, indices.contiguous())
+
+
+@register(method=True)
+def cummax(input: Tensor, dim: int):
+    """(values, indices): the running maximum along dim and where it was found (the latest index on a tie; a
+    NaN is the maximum from where it appears)."""
+    return _cum_extreme("cummax", input, dim, larger=True)
+
+
+@register(method=True)
+def cummin(input: Tensor, dim: int):
+    """(values, indices): the running minimum along dim and where it was found (the latest index on a tie)."""
+    return _cum_extreme("cummin", input, dim, larger=False)
+
+
+@register(method=True)
+def logcumsumexp(input: Tensor, dim: int) -> Tensor:
+    """log(cumsum(exp(input))) along dim, combined pairwise with logaddexp: no overflow, and a small prefix is
+    not lost next to a large element. Floating types only."""
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"logcumsumexp_out_{input.device.type}\" not implemented for '{scalar_type(input.dtype)}'"
+        )
+    if input.dim() == 0:
+        return input.clone()
+    (out,) = _scan((input,), wrap_dim(dim, input.dim()), lambda a, b: (torch.logaddexp(a[0], b[0]),))
+    return out
+
+
+def _search(seq: Tensor, values: Tensor, right: bool) -> Tensor:
+    """For each value, how many elements of its row of seq (sorted along the last dim) are < it (<= with
+    right): a binary search of every value at once."""
+    n = seq.shape[-1]
+    lo = torch.zeros(values.shape, dtype=torch.int64, device=values.device)
+    hi = torch.full(values.shape, n, dtype=torch.int64, device=values.device)
+    if n == 0:
+        return lo
+    for _ in range(n.bit_length()):
+        mid = (lo + hi) // 2
+        at = mid.clamp(max=n - 1)
+        s = seq[at] if seq.dim() == 1 else seq.gather(-1, at)
+        go_right = (s <= values) if right else (s < values)
+        active = lo < hi
+        lo = torch.where(active & go_right, mid + 1, lo)
+        hi = torch.where(active & ~go_right, mid, hi)
+    return lo
+
+
+@register
+def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False, right: bool = False, side=None,
+                 sorter: Tensor | None = None, out: Tensor | None = None) -> Tensor:  # fmt: skip
+    """The indices at which input's values would be inserted into sorted_sequence (sorted along its last dim;
+    1-D, or with input's leading dims) to keep it sorted: before equal elements, or after them with right=True
+    (side='right'). sorter: the indices that sort sorted_sequence. int64 indices (int32 with out_int32)."""
+    if side is not None:
+        if side not in ("left", "right"):
+            raise RuntimeError(f"torch.searchsorted(): side can only be 'left' or 'right' but got {side}")
+        if right and side == "left":
+            raise RuntimeError(
+                "torch.searchsorted(): side and right can't be set to opposites, got side of left while right was True"
+            )
+        right = side == "right"
+    scalar = not isinstance(input, Tensor)
+    values = torch.tensor(input, device=sorted_sequence.device) if scalar else input
+    seq = sorted_sequence if sorter is None else sorted_sequence.gather(-1, sorter)
+    if seq.dim() > 1 and (values.dim() != seq.dim() or values.shape[:-1] != seq.shape[:-1]):
+        raise RuntimeError(
+            "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of boundaries "
+            f"tensor and input value tensor must match, but we got boundaries tensor {list(seq.shape)} and input "
+            f"value tensor {list(values.shape)}"
+        )
+    dtype = torch.promote_types(seq.dtype, values.dtype)
+    result = _search(seq.to(dtype), values.to(dtype), right)
+    result = result.to(torch.int32) if out_int32 else result
+    return result if out is None else out.resize_(result.shape).copy_(result)
+
+
+@register
+def bucketize(input, boundaries: Tensor, *, out_int32: bool = False, right: bool = False,
+              out: Tensor | None = None) -> Tensor:  # fmt: skip
+    """The bucket of each of input's values among the sorted 1-D boundaries: i with boundaries[i-1] < x <=
+    boundaries[i] (boundaries[i-1] <= x < boundaries[i] with right=True)."""
+    if boundaries.dim() != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.dim()})")
+    return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
