@@ -44,6 +44,7 @@ def register(obj=None, /, *, name=None, function=True, method=False, inplace=Fal
 
     def add(obj):
         own = name or (obj.fget if isinstance(obj, property) else obj).__name__
+        obj = numpy_names(obj)
         for n in (own, *aliases):
             if function:
                 _put(FUNCTIONS, n, obj)
@@ -54,6 +55,36 @@ def register(obj=None, /, *, name=None, function=True, method=False, inplace=Fal
         return obj
 
     return add if obj is None else add(obj)
+
+
+# NumPy's names that PyTorch's argument parser also accepts for these arguments (the generated bindings get
+# them as a second overload: tools/codegen/bindings.py's NUMPY_NAMES)
+NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim"}
+
+
+def numpy_names(fn):
+    """fn, accepting axis= for its dim= and keepdims= for its keepdim= (as PyTorch's parser does), when it has
+    those parameters; anything else as it is."""
+    import functools  # noqa: PLC0415
+    import inspect  # noqa: PLC0415
+
+    if not inspect.isfunction(fn):
+        return fn
+    params = inspect.signature(fn).parameters
+    names = {alias: own for alias, own in NUMPY_NAMES.items() if own in params}
+    if not names or any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return fn
+
+    @functools.wraps(fn)
+    def accepting_numpy_names(*args, **kwargs):
+        for alias, own in names.items():
+            if alias in kwargs:
+                if own in kwargs:
+                    raise TypeError(f"{fn.__name__}() got both {own}= and its alias {alias}=")
+                kwargs[own] = kwargs.pop(alias)
+        return fn(*args, **kwargs)
+
+    return accepting_numpy_names
 
 
 def in_place(fn, name: str):

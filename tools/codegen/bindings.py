@@ -136,15 +136,20 @@ def default_expr(f: NativeFunction, a: Argument) -> str:
     raise CodegenError(f"line {f.line}: unsupported default '{d}' for argument '{a.name}' of type {t}")
 
 
-def annotations(f: NativeFunction, args: list[Argument], varargs: bool) -> list[str]:
-    """nb::arg annotations (with nb::kw_only()) for `args`."""
+# NumPy's names that PyTorch's argument parser also accepts (its numpy_compatibility_arg_names): an op with a
+# `dim` or `keepdim` argument gets a second overload under these names, so x.sum(axis=0, keepdims=True) works
+NUMPY_NAMES = {"dim": "axis", "keepdim": "keepdims"}
+
+
+def annotations(f: NativeFunction, args: list[Argument], varargs: bool, rename: dict | None = None) -> list[str]:
+    """nb::arg annotations (with nb::kw_only()) for `args`, each argument under rename's name for it if any."""
     out, star = [], False
     for a in args:
         if a.kwarg_only and not star:
             star = True
             if not varargs:
                 out.append("nb::kw_only()")
-        ann = f'"{a.name}"_a'
+        ann = f'"{(rename or {}).get(a.name, a.name)}"_a'
         if a.type.optional:
             ann += ".none()"
         if a.default is not None:
@@ -257,8 +262,8 @@ def call_body(f: NativeFunction, exprs: dict[str, str], method: bool, va: Argume
     return " ".join(lines)
 
 
-def binding(f: NativeFunction, method: bool, varargs: bool) -> str:
-    """One m.def / def_method statement."""
+def binding(f: NativeFunction, method: bool, varargs: bool, rename: dict | None = None) -> str:
+    """One m.def / def_method statement (its keyword names changed by `rename`: the NumPy-named overload)."""
     args = list(f.schema.arguments)
     params, exprs = [], {}
     va = takes_varargs(args) if varargs else None
@@ -271,7 +276,7 @@ def binding(f: NativeFunction, method: bool, varargs: bool) -> str:
             params.append(decl)
             exprs[a.name] = expr
     annotated = args[1:] if method else args
-    anns = annotations(f, annotated, varargs=va is not None)
+    anns = annotations(f, annotated, varargs=va is not None, rename=rename)
     doc = json.dumps(f.doc or str(f.schema))
     lam = f"[]({', '.join(params)}) -> nb::object {{ {call_body(f, exprs, method, va)} }}"
     extra = ", ".join([*anns, doc])
@@ -299,6 +304,8 @@ def shard_entry(f: NativeFunction) -> tuple:
         if ("method" if method else "function") not in f.variants:
             continue
         defs.append(binding(f, method, varargs=False))
+        if NUMPY_NAMES.keys() & {a.name for a in f.schema.arguments}:
+            defs.append(binding(f, method, varargs=False, rename=NUMPY_NAMES))
         if takes_varargs(list(f.schema.arguments)[1 if method else 0 :]):
             varargs_defs.append(binding(f, method, varargs=True))
     return f.schema.name, ns, proto, tuple(defs), tuple(varargs_defs), "function" in f.variants and not f.python_module
