@@ -332,6 +332,30 @@ op_db: list[OpInfo] = [
     unary_ufunc("acosh", np.arccosh, domain=(1.2, 4), **GRAD),
     unary_ufunc("atanh", np.arctanh, domain=(-0.9, 0.9), **GRAD),
     unary_ufunc("sinc", np.sinc, **GRADGRAD),
+    # PyTorch has no torch.lgamma_/digamma_/erfinv_ function, only the methods: in-place is tested in test_special
+    OpInfo(
+        "lgamma",
+        ref=_vec(math.lgamma),
+        dtypes=FLOATS,
+        domain=(0.1, 6),
+        promotes_int_to_float=True,
+        supports_method=True,
+        supports_out=True,
+        **GRADGRAD,
+    ),
+    OpInfo(
+        "erfinv", ref=None, dtypes=FLOATS, domain=(-0.95, 0.95), supports_method=True, supports_out=True, **GRADGRAD
+    ),
+    OpInfo(
+        "digamma",
+        ref=None,
+        dtypes=FLOATS,
+        domain=(0.1, 6),
+        away_from=(0.0,),
+        supports_method=True,
+        supports_out=True,
+        **GRAD,
+    ),
     unary_ufunc("sinh", np.sinh, **GRAD),
     unary_ufunc("cosh", np.cosh, **GRAD),
     unary_ufunc("tanh", np.tanh, **GRADGRAD),

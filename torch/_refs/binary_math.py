@@ -86,10 +86,11 @@ def xlogy(input, other) -> Tensor:
     x, y = _as_tensor(input, like), _as_tensor(other, like)
     dtype = _float_dtype(x, y)
     x, y = x.to(dtype), y.to(dtype)
-    zero = (x == 0) & ~y.isnan()
-    return torch.where(
-        zero, torch.zeros((), dtype=dtype, device=like.device), x * torch.log(torch.where(zero, _one(y), y))
-    )
+    # x * log(y), log(y) taken as 0 where x is 0 and y <= 0 (0 * -inf there): the value is then 0, and x's
+    # gradient is log(y) wherever that is finite, as PyTorch's
+    undefined = (x == 0) & (y <= 0)
+    zero = torch.zeros((), dtype=dtype, device=like.device)
+    return zero + x * torch.where(undefined, zero, torch.log(torch.where(undefined, _one(y), y)))  # 0 + -0.0 is 0.0
 
 
 @register(method=True, inplace=True)
