@@ -8,6 +8,7 @@ every device come from the ops they are made of. One module per family, named af
     counting     bincount, histc
     scans        cummax, cummin, logcumsumexp (log-step scans), searchsorted, bucketize (binary search)
     aliases      NumPy's spellings (arccos, divide, greater, ...), positive, argwhere, index_fill/index_copy, ...
+    sampling     bernoulli, multinomial, normal, exponential_/cauchy_/log_normal_/geometric_/random_
     nn_ops       torch.conv2d, torch.layer_norm, torch.dropout, ...: torch.nn.functional's ops in torch
     binary_math  copysign, hypot, fmax/fmin, xlogy, heaviside, ldexp, float_power, logaddexp2, logit, ...
     bitwise      bitwise_left_shift / bitwise_right_shift, `<<` and `>>`
@@ -40,6 +41,7 @@ from torch._refs import (  # noqa: F401
     promotion,
     rearrange,
     reductions,
+    sampling,
     scans,
     structure,
     views,

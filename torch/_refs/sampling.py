@@ -1,0 +1,158 @@
+"""Random sampling written over the uniform and normal draws of TH's Philox generator (so a seed gives the same
+numbers on CPU and CUDA): bernoulli, multinomial (with replacement by inverse CDF, without by the exponential
+race: keys E_i / w_i, the smallest k win, which is sequential sampling without replacement), normal with tensor
+parameters, and the in-place exponential_, cauchy_, log_normal_, geometric_, random_ and bernoulli_."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch._C import Tensor
+from torch._dtypes import scalar_type
+from torch._registry import register
+
+
+def _uniform_like(t: Tensor, generator=None, dtype=None) -> Tensor:
+    """Uniform [0, 1) draws of t's shape, in t's float dtype (float64 for integer t) unless dtype is given."""
+    if dtype is None:
+        dtype = t.dtype if t.dtype.is_floating_point else torch.float64
+    return torch.rand(tuple(t.shape), generator=generator, dtype=dtype, device=t.device)
+
+
+@register(method=True)
+def bernoulli(input: Tensor, p=None, *, generator=None, out: Tensor | None = None) -> Tensor:
+    """0/1 draws, each 1 with probability input's element (or p, if given), in input's dtype. Probabilities must
+    lie in [0, 1]."""
+    probs = input if p is None else torch.full_like(input, p, dtype=torch.float64)
+    if bool(((probs < 0) | (probs > 1)).any()):
+        raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.")
+    result = (_uniform_like(input, generator, torch.float64) < probs).to(input.dtype)
+    return result if out is None else out.resize_(result.shape).copy_(result)
+
+
+@register(function=False, method=True)
+def bernoulli_(self: Tensor, p=0.5, *, generator=None) -> Tensor:
+    """self filled with 0/1 draws, 1 with probability p (a number, or a tensor broadcast to self)."""
+    probs = p if isinstance(p, Tensor) else torch.full((), float(p), dtype=torch.float64, device=self.device)
+    if bool(((probs < 0) | (probs > 1)).any()):
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+    return self.copy_(_uniform_like(self, generator, torch.float64) < probs)
+
+
+@register(method=True)
+def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, generator=None,
+                out: Tensor | None = None) -> Tensor:  # fmt: skip
+    """num_samples indices per row of input (1-D or 2-D non-negative weights, not necessarily summing to 1),
+    drawn with the weights as probabilities; without replacement each index at most once."""
+    if input.dim() not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(
+            f"multinomial only supports floating-point dtypes for input, got: {scalar_type(input.dtype)}"
+        )
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    n = input.shape[-1]
+    if not replacement and num_samples > n:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    w = input.to(torch.float64).reshape(-1, n)
+    if bool((~torch.isfinite(w) | (w < 0)).any()):
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    total = w.sum(1, keepdim=True)
+    if bool((total <= 0).any()):
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    if replacement:
+        cdf = w.cumsum(1)
+        u = torch.rand(w.shape[0], num_samples, generator=generator, dtype=torch.float64, device=w.device) * total
+        result = torch.searchsorted(cdf, u, right=True).clamp(max=n - 1)
+    else:
+        if not replacement and bool(((w > 0).sum(1) < num_samples).any()):
+            raise RuntimeError(
+                "invalid multinomial distribution (with replacement=False, not enough non-negative category to sample)"
+            )
+        e = -torch.log1p(-torch.rand(tuple(w.shape), generator=generator, dtype=torch.float64, device=w.device))
+        keys = torch.where(w > 0, e / torch.where(w > 0, w, torch.ones_like(w)), torch.full_like(w, math.inf))
+        result = keys.topk(num_samples, 1, largest=False, sorted=True).indices
+    result = result.reshape(*input.shape[:-1], num_samples)
+    return result if out is None else out.resize_(result.shape).copy_(result)
+
+
+@register
+def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None, out: Tensor | None = None) -> Tensor:
+    """Normal draws with the given mean and std: tensors (broadcast together) or numbers (then `size` gives the
+    shape)."""
+    tensors = [t for t in (mean, std) if isinstance(t, Tensor)]
+    if tensors:
+        if any(bool((t < 0).any()) for t in tensors if t is std):
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+        ref = tensors[0] if len(tensors) == 1 else torch.broadcast_tensors(*tensors)[0]
+        shape = tuple(ref.shape) if len(tensors) == 1 else tuple(torch.broadcast_shapes(mean.shape, std.shape))
+        kind = torch.promote_types(*(t.dtype for t in tensors)) if len(tensors) == 2 else tensors[0].dtype
+        z = torch.randn(shape, generator=generator, dtype=kind, device=ref.device)
+        result = z * std + mean
+    else:
+        if size is None:
+            raise TypeError("normal() with a number mean and std needs a size")
+        if std < 0:
+            raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+        result = torch.randn(size, generator=generator, dtype=dtype, device=device) * std + mean
+    return result if out is None else out.resize_(result.shape).copy_(result)
+
+
+def _fill_from_uniform(self: Tensor, transform, generator) -> Tensor:
+    if not self.dtype.is_floating_point:
+        raise RuntimeError(f"expected a floating-point tensor, but got {scalar_type(self.dtype)}")
+    u = _uniform_like(self, generator, torch.float64)
+    return self.copy_(transform(u))
+
+
+@register(function=False, method=True)
+def exponential_(self: Tensor, lambd: float = 1.0, *, generator=None) -> Tensor:
+    """self filled with exponential draws of rate lambd (> 0)."""
+    if not lambd > 0:
+        raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd}")
+    return _fill_from_uniform(self, lambda u: -torch.log1p(-u) / lambd, generator)
+
+
+@register(function=False, method=True)
+def cauchy_(self: Tensor, median: float = 0.0, sigma: float = 1.0, *, generator=None) -> Tensor:
+    """self filled with Cauchy draws: median + sigma * tan(pi * (u - 1/2))."""
+    if not sigma > 0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma}")
+    return _fill_from_uniform(self, lambda u: median + sigma * torch.tan(math.pi * (u - 0.5)), generator)
+
+
+@register(function=False, method=True)
+def log_normal_(self: Tensor, mean: float = 1.0, std: float = 2.0, *, generator=None) -> Tensor:
+    """self filled with exp of normal draws of the given mean and std."""
+    if not std > 0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std}")
+    z = torch.randn(tuple(self.shape), generator=generator, dtype=torch.float64, device=self.device)
+    return self.copy_(torch.exp(z * std + mean))
+
+
+@register(function=False, method=True)
+def geometric_(self: Tensor, p: float, *, generator=None) -> Tensor:
+    """self filled with geometric draws: the number of Bernoulli(p) trials up to the first success (>= 1)."""
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p}")
+    u = _uniform_like(self, generator, torch.float64)
+    return self.copy_(torch.ceil(torch.log1p(-u) / math.log1p(-p)).clamp(min=1))
+
+
+@register(function=False, method=True)
+def random_(self: Tensor, from_=0, to=None, *, generator=None) -> Tensor:
+    """self filled with integers drawn uniformly from [from, to - 1] (random_(to) draws from [0, to - 1]); without
+    to, up to the largest integer self's dtype holds exactly (2**24 for float32, 2**53 for float64)."""
+    if to is None and from_ != 0 and not isinstance(from_, bool):
+        from_, to = 0, from_
+    if to is None:
+        if self.dtype.is_floating_point:
+            to = 2 ** {torch.float16: 11, torch.bfloat16: 8, torch.float32: 24}.get(self.dtype, 53) + 1
+        else:
+            to = torch.iinfo(self.dtype).max + 1 if self.dtype != torch.bool else 2
+    if not from_ < to:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}")
+    u = _uniform_like(self, generator, torch.float64)
+    return self.copy_(torch.floor(u * (to - from_)) + from_)
