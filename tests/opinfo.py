@@ -523,6 +523,52 @@ op_db: list[OpInfo] = [
         dtypes=COMMON,
         **GRAD,
     ),
+    # --- statistics, cross, powers, windows, scatters (statistics.py, products.py, views.py, indexing.py) ----
+    OpInfo(
+        "quantile",
+        lambda a: torch.quantile(a, torch.tensor([0.1, 0.5, 0.8], dtype=a.dtype), dim=1),
+        ref=lambda a: np.quantile(a, [0.1, 0.5, 0.8], axis=1),
+        dtypes=FLOATS,
+        **GRAD,
+    ),
+    OpInfo("cov", ref=np.cov, dtypes=FLOATS, supports_method=True, **GRAD),
+    OpInfo("corrcoef", ref=np.corrcoef, dtypes=FLOATS, supports_method=True, **GRAD),
+    OpInfo(
+        "cross",
+        lambda a, b: torch.cross(a, b, dim=1),
+        ref=lambda a, b: np.cross(a, b, axis=1),
+        shapes=((4, 3), (4, 3)),
+        **GRAD,
+    ),
+    OpInfo(
+        "matrix_power",
+        lambda a: torch.matrix_power(a, 3),
+        ref=lambda a: np.linalg.matrix_power(a, 3),
+        shapes=((4, 4),),
+        domain=(-1, 1),
+        **GRAD,
+    ),
+    OpInfo(
+        "unfold",
+        lambda a: a.unfold(1, 3, 2),
+        ref=lambda a: np.lib.stride_tricks.sliding_window_view(a, 3, axis=1)[:, ::2],
+        dtypes=COMMON,
+        **GRAD,
+    ),
+    OpInfo(
+        "slice_scatter",
+        lambda a, b: torch.slice_scatter(a, b, 1, 0, 4, 2),
+        ref=lambda a, b: np.concatenate([b[:, :1], a[:, 1:2], b[:, 1:], a[:, 3:]], 1),
+        shapes=((3, 4), (3, 2)),
+        **GRAD,
+    ),
+    OpInfo(
+        "diagonal_scatter",
+        lambda a, b: torch.diagonal_scatter(a, b[0, :3]),
+        ref=lambda a, b: a * (1 - np.eye(3, 4)) + np.diag(b[0, :3], 0)[:, :3] @ np.eye(3, 4),
+        shapes=((3, 4), (3, 4)),
+        **GRAD,
+    ),
     # --- two tensors, C99/NumPy functions (torch/_refs/binary_math.py) -------------------------------
     OpInfo(
         "copysign",

@@ -8,6 +8,8 @@ every device come from the ops they are made of. One module per family, named af
     counting     bincount, histc
     scans        cummax, cummin, logcumsumexp (log-step scans), searchsorted, bucketize (binary search)
     aliases      NumPy's spellings (arccos, divide, greater, ...), positive, argwhere, index_fill/index_copy, ...
+    statistics   quantile, nanquantile, cov, corrcoef, mode
+    conjugation  conj, resolve_conj, isreal, real/imag, adjoint/mH for the real dtypes
     sampling     bernoulli, multinomial, normal, exponential_/cauchy_/log_normal_/geometric_/random_
     nn_ops       torch.conv2d, torch.layer_norm, torch.dropout, ...: torch.nn.functional's ops in torch
     binary_math  copysign, hypot, fmax/fmin, xlogy, heaviside, ldexp, float_power, logaddexp2, logit, ...
@@ -29,6 +31,7 @@ from torch._refs import (  # noqa: F401
     aliases,
     binary_math,
     bitwise,
+    conjugation,
     counting,
     creation,
     indexing,
@@ -43,6 +46,7 @@ from torch._refs import (  # noqa: F401
     reductions,
     sampling,
     scans,
+    statistics,
     structure,
     views,
 )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 import torch
+from torch import return_types
 from torch._C import Tensor
 from torch._C import div as _div
 from torch._dtypes import scalar_type
@@ -148,3 +149,52 @@ def logit(input: Tensor, eps: float | None = None) -> Tensor:
 
 register(_div, name="true_divide", method=True)
 register(Tensor.div_, name="true_divide_", function=False, method=True)
+
+
+def _integers_only(name: str, dtype: torch.dtype, device) -> None:
+    if dtype.is_floating_point or dtype == torch.bool:
+        raise NotImplementedError(f"\"{name}_{device.type}\" not implemented for '{scalar_type(dtype)}'")
+
+
+@register(method=True, inplace=True)
+def gcd(input: Tensor, other: Tensor) -> Tensor:
+    """The greatest common divisor (non-negative; gcd(0, 0) is 0) of integer tensors, by Euclid's algorithm run
+    on every element at once."""
+    dtype = torch.result_type(input, other)
+    _integers_only("gcd", dtype, input.device)
+    a, b = torch.broadcast_tensors(input.to(dtype).abs(), other.to(dtype).abs())
+    a, b = a.clone(), b.clone()
+    while bool((b != 0).any()):
+        nonzero = b != 0
+        r = torch.where(nonzero, torch.remainder(a, torch.where(nonzero, b, torch.ones_like(b))), b)
+        a, b = torch.where(nonzero, b, a), r
+    return a
+
+
+@register(method=True, inplace=True)
+def lcm(input: Tensor, other: Tensor) -> Tensor:
+    """The least common multiple (non-negative; 0 if either is 0) of integer tensors."""
+    g = gcd(input, other)
+    a, b = torch.broadcast_tensors(input.abs(), other.abs())
+    return torch.where(g == 0, torch.zeros_like(g), (a // torch.where(g == 0, torch.ones_like(g), g)) * b).to(g.dtype)
+
+
+@register(method=True)
+def frexp(input: Tensor):
+    """(mantissa, exponent) with input = mantissa * 2 ** exponent and 0.5 <= |mantissa| < 1 (0, inf and NaN
+    keep exponent 0 and are their own mantissa); exponent is int32. Floating types only."""
+    if not input.dtype.is_floating_point:
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    result = return_types.make("frexp", ("mantissa", "exponent"))
+    x = input.to(torch.float64)
+    special = (x == 0) | ~torch.isfinite(x)
+    safe = torch.where(special, torch.ones_like(x), x.abs())
+    e = torch.floor(torch.log2(safe)) + 1
+    m = x / torch.pow(2.0, e)
+    # log2 can be off by one just below a power of two: bring |m| back into [0.5, 1)
+    high, low = m.abs() >= 1, m.abs() < 0.5
+    e = torch.where(high, e + 1, torch.where(low, e - 1, e))
+    m = torch.where(high, m / 2, torch.where(low, m * 2, m))
+    e = torch.where(special, torch.zeros_like(e), e)
+    m = torch.where(special, x, m)
+    return result(m.to(input.dtype), e.to(torch.int32))

@@ -257,3 +257,29 @@ def repeat_interleave(input: Tensor, repeats=None, dim: int | None = None, *, ou
     else:
         index = _repeat_index(repeats, n, output_size)
     return x.index_select(d, index)
+
+
+@register
+def select_scatter(input: Tensor, src: Tensor, dim: int, index: int) -> Tensor:
+    """A copy of input with the slice input.select(dim, index) replaced by src."""
+    out = input.clone()
+    out.select(dim, index).copy_(src)
+    return out
+
+
+@register
+def slice_scatter(input: Tensor, src: Tensor, dim: int = 0, start=None, end=None, step: int = 1) -> Tensor:
+    """A copy of input with the slice [start:end:step] along dim replaced by src."""
+    out = input.clone()
+    index = [slice(None)] * input.dim()
+    index[dim] = slice(start, end, step)
+    out[tuple(index)] = src
+    return out
+
+
+@register
+def diagonal_scatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """A copy of input with its diagonal (offset, dim1, dim2) replaced by src."""
+    out = input.clone()
+    out.diagonal(offset, dim1, dim2).copy_(src)
+    return out

@@ -148,3 +148,46 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
 
 
 register(in_place(_addmm, "addmm_"), name="addmm_", function=False, method=True)
+
+
+@register(method=True)
+def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
+    """The cross product of 3-vectors along dim (broadcast); without dim, the first dim of size 3 (PyTorch's
+    deprecated default)."""
+    shape = torch.broadcast_shapes(input.shape, other.shape)
+    a, b = input.expand(shape), other.expand(shape)
+    if dim is None:
+        dim = next((i for i, n in enumerate(shape) if n == 3), None)
+        if dim is None:
+            raise RuntimeError("no dimension of size 3 in input")
+    if shape[dim] != 3:
+        raise RuntimeError(
+            f"linalg.cross: inputs dimension {dim} must have length 3. Got {input.shape[dim]} and {other.shape[dim]}"
+        )
+    a0, a1, a2 = a.unbind(dim)
+    b0, b1, b2 = b.unbind(dim)
+    return torch.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], dim)
+
+
+@register(method=True)
+def matrix_power(input: Tensor, n: int) -> Tensor:
+    """input @ input @ ... (n times) for square matrices (batched) by repeated squaring; n = 0 is the identity.
+    Negative n needs the inverse, which comes with torch.linalg (not built yet)."""
+    if input.dim() < 2 or input.shape[-1] != input.shape[-2]:
+        raise RuntimeError(
+            f"linalg.matrix_power: A must be batches of square matrices, but they are {input.shape[-2]} by "
+            f"{input.shape[-1]} matrices"
+            if input.dim() >= 2
+            else "linalg.matrix_power: The input tensor A must have at least 2 dimensions."
+        )
+    if n < 0:
+        raise NotImplementedError("matrix_power with a negative exponent needs torch.linalg.inv, not built yet")
+    result = torch.eye(input.shape[-1], dtype=input.dtype, device=input.device).expand(input.shape).clone()
+    base = input
+    while n:
+        if n & 1:
+            result = torch.matmul(result, base)
+        n >>= 1
+        if n:
+            base = torch.matmul(base, base)
+    return result

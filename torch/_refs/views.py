@@ -146,3 +146,28 @@ register(_inplace_view(Tensor.transpose, "swapaxes_"), aliases=("swapdims_",), f
 def ravel(input: Tensor) -> Tensor:
     """input flattened to 1-D: a view where its strides allow, else a contiguous copy."""
     return input.reshape(-1)
+
+
+@register(function=False, method=True)
+def unfold(self: Tensor, dimension: int, size: int, step: int) -> Tensor:
+    """A view of every slice of `size` elements along `dimension`, `step` apart, in a new last dim of that size
+    (the windows share self's memory)."""
+    d = wrap_dim(dimension, max(self.dim(), 1))
+    length = self.shape[d] if self.dim() else 1
+    if size > length:
+        raise RuntimeError(f"maximum size for tensor at dimension {d} is {length} but size is {size}")
+    if step <= 0:
+        raise RuntimeError(f"step is {step} but must be > 0")
+    if self.dim() == 0:
+        return self.reshape(1)
+    count = (length - size) // step + 1
+    if self.requires_grad and torch.is_grad_enabled() and not self.is_contiguous():
+        # the gradient of a strided view is known for contiguous bases only: gather the windows instead (a copy)
+        index = torch.arange(count, device=self.device).unsqueeze(1) * step + torch.arange(size, device=self.device)
+        windows = self.index_select(d, index.reshape(-1))
+        windows = windows.reshape(self.shape[:d] + (count, size) + self.shape[d + 1 :])
+        return windows.movedim(d + 1, -1)
+    shape, strides = list(self.shape), list(self.stride())
+    shape[d] = count
+    strides[d] = strides[d] * step
+    return self.as_strided(shape + [size], strides + [self.stride(d)], self.storage_offset())

@@ -1,0 +1,154 @@
+"""Statistics over a sort or a matrix product: quantile and nanquantile (PyTorch's five interpolations), cov and
+corrcoef, mode. Differentiable where PyTorch's are, through sort/gather and mm."""
+
+from __future__ import annotations
+
+import torch
+from torch import return_types
+from torch._C import Tensor
+from torch._refs._dims import wrap_dim
+from torch._registry import register
+
+_INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
+
+
+def _quantile(input: Tensor, q, dim, keepdim: bool, interpolation: str, ignore_nan: bool, name: str) -> Tensor:
+    if interpolation not in _INTERPOLATIONS:
+        raise RuntimeError(
+            f"{name}() interpolation must be one of linear, lower, higher, midpoint or nearest. Got {interpolation}"
+        )
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
+    scalar_q = not isinstance(q, Tensor)
+    qs = torch.tensor([q] if scalar_q else q, dtype=input.dtype, device=input.device).reshape(-1)
+    if qs.numel() and bool(((qs < 0) | (qs > 1)).any()):
+        if scalar_q:
+            raise RuntimeError(f"{name}() q must be in the range [0, 1] but got {q}")
+        raise RuntimeError(f"{name}() q values must be in the range [0, 1]")
+    if input.numel() == 0:
+        raise RuntimeError(f"{name}() input tensor must be non-empty")
+    x = input.reshape(-1) if dim is None else input
+    d = 0 if dim is None else wrap_dim(dim, x.dim())
+    v = x.movedim(d, -1) if x.dim() else x.reshape(1)
+    v = v.sort(-1).values  # NaN sorts last
+    n = v.shape[-1]
+    if ignore_nan:
+        count = (~v.isnan()).sum(-1, keepdim=True)  # per row
+    else:
+        count = torch.full(v.shape[:-1] + (1,), n, dtype=torch.int64, device=v.device)
+    last = (count - 1).clamp(min=0).to(v.dtype)
+    pos = qs * last  # [..., len(q)]
+    if interpolation == "lower":
+        pos = pos.floor()
+    elif interpolation == "higher":
+        pos = pos.ceil()
+    elif interpolation == "nearest":
+        pos = pos.round()
+    lo = pos.floor().to(torch.int64).clamp(0, n - 1)
+    hi = pos.ceil().to(torch.int64).clamp(0, n - 1)
+    a, b = v.gather(-1, lo), v.gather(-1, hi)
+    if interpolation == "midpoint":
+        out = torch.where(lo == hi, a, (a + b) / 2)
+    else:
+        out = a + (b - a) * (pos - lo.to(v.dtype))
+    if ignore_nan:
+        out = torch.where(count == 0, torch.full_like(out, float("nan")), out)
+    else:
+        has_nan = v[..., -1:].isnan()
+        out = torch.where(has_nan, torch.full_like(out, float("nan")), out)
+    out = out.movedim(-1, 0)  # q's dim first, as PyTorch
+    if dim is not None and keepdim:
+        out = out.unsqueeze(d + 1)
+    elif dim is None and keepdim:
+        out = out.reshape((out.shape[0],) + (1,) * input.dim())
+    return out[0] if scalar_q else out
+
+
+@register(method=True)
+def quantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolation: str = "linear") -> Tensor:
+    """The q-th quantiles (q a number or a 1-D tensor in [0, 1]) of input's values (along dim); q's dim comes
+    first. Between two values: linear, lower, higher, midpoint or nearest (round half to even). A NaN gives NaN."""
+    return _quantile(input, q, dim, keepdim, interpolation, False, "quantile")
+
+
+@register(method=True)
+def nanquantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolation: str = "linear") -> Tensor:
+    """quantile, ignoring NaNs (an all-NaN row gives NaN)."""
+    return _quantile(input, q, dim, keepdim, interpolation, True, "nanquantile")
+
+
+@register(method=True)
+def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None, aweights: Tensor | None = None):
+    """The covariance matrix of the variables in input's rows (observations in its columns; a 1-D input is one
+    variable), with frequency and/or observation weights; `correction` is subtracted from the weight sum."""
+    if input.dim() > 2:
+        raise RuntimeError(
+            f"cov(): expected input to have two or fewer dimensions but got an input with {input.dim()} dimensions"
+        )
+    x = input.reshape(1, -1) if input.dim() < 2 else input
+    x = x if x.dtype.is_floating_point else x.to(torch.get_default_dtype())
+    w = None
+    if fweights is not None:
+        w = fweights.to(x.dtype)
+    if aweights is not None:
+        w = aweights.to(x.dtype) if w is None else w * aweights.to(x.dtype)
+    if w is None:
+        total = torch.tensor(float(x.shape[1]), dtype=x.dtype, device=x.device)
+        mean = x.mean(1, keepdim=True)
+        norm = total - correction
+    else:
+        total = w.sum()
+        mean = (x * w).sum(1, keepdim=True) / total
+        norm = (
+            total - correction * (w * aweights.to(x.dtype)).sum() / total
+            if aweights is not None
+            else total - correction
+        )
+    xc = x - mean
+    xw = xc if w is None else xc * w
+    c = torch.mm(xw, xc.t()) / norm.clamp(min=0)
+    return c.reshape(()) if input.dim() < 2 else c
+
+
+@register(method=True)
+def corrcoef(input: Tensor) -> Tensor:
+    """The Pearson correlation coefficients of the variables in input's rows, clipped to [-1, 1]."""
+    c = cov(input)
+    if c.dim() == 0:
+        return c / c
+    d = c.diagonal()
+    std = d.sqrt()
+    return (c / std.unsqueeze(1) / std.unsqueeze(0)).clamp(-1, 1)
+
+
+@register(method=True)
+def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
+    """(values, indices): the most frequent value along dim (the smallest on a tie) and the index of its last
+    occurrence."""
+    result = return_types.make("mode", ("values", "indices"))
+    if input.dim() == 0:
+        return result(input.clone(), torch.zeros((), dtype=torch.int64, device=input.device))
+    d = wrap_dim(dim, input.dim())
+    v = input.movedim(d, -1)
+    s, order = torch.sort(v, dim=-1, stable=True)
+    n = s.shape[-1]
+    # run lengths: each element's count of equal values up to it in the sorted row
+    new_run = torch.ones_like(s, dtype=torch.bool)
+    new_run[..., 1:] = s[..., 1:] != s[..., :-1]
+    position = torch.arange(n, device=s.device).expand(s.shape)
+    run_start = torch.where(new_run, position, torch.zeros_like(position)).cummax(-1).values
+    length = position - run_start + 1
+    best = length.max(-1, keepdim=True).values
+    # the first run (smallest value) reaching the longest length; its last element is where it ends
+    end = torch.where(length == best, position, torch.full_like(position, n)).min(-1, keepdim=True).values
+    values = s.gather(-1, end)
+    same = v == values
+    indices = (
+        torch.where(same, torch.arange(n, device=v.device).expand(v.shape), torch.full_like(order, -1))
+        .max(-1, keepdim=True)
+        .values
+    )
+    values, indices = values.movedim(-1, d), indices.movedim(-1, d)
+    if not keepdim:
+        values, indices = values.squeeze(d), indices.squeeze(d)
+    return result(values, indices)
