@@ -73,6 +73,13 @@ def _list_functions(app, docname: str, source: list[str]) -> None:
         source[0] = source[0].replace(".. torch-functions\n", entries)
 
 
+def _api_pages(app, env, added, changed, removed) -> list[str]:
+    """The API pages are read again on every build: their text comes from the package, which Sphinx does not
+    track (a new function would otherwise appear only after a clean build)."""
+    return [doc for doc in env.found_docs if doc.startswith("api/")]
+
+
 def setup(app) -> None:
     app.connect("autodoc-process-docstring", _docstring_as_rst)
     app.connect("source-read", _list_functions)
+    app.connect("env-get-outdated", _api_pages)

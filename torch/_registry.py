@@ -36,7 +36,10 @@ def _put(table: dict, name: str, obj) -> None:
     table[name] = obj
 
 
-def register(obj=None, /, *, name=None, function=True, method=False, inplace=False, aliases=()):
+_DECORATOR = object()  # register's obj when it is used as a decorator with arguments (a value may be None)
+
+
+def register(obj=_DECORATOR, /, *, name=None, function=True, method=False, inplace=False, aliases=()):
     """Registers obj (a function, class, property or value) under its __name__ (or `name`) and each of
     `aliases`: as torch.<name> unless function=False, as the method Tensor.<name> with method=True, and
     with inplace=True also as Tensor.<name>_, its checked in-place form (in_place). Returns obj: a
@@ -54,7 +57,7 @@ def register(obj=None, /, *, name=None, function=True, method=False, inplace=Fal
             _put(METHODS, own + "_", in_place(obj, own + "_"))
         return obj
 
-    return add if obj is None else add(obj)
+    return add if obj is _DECORATOR else add(obj)
 
 
 # NumPy's names that PyTorch's argument parser also accepts for these arguments (the generated bindings get

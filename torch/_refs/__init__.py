@@ -11,6 +11,7 @@ every device come from the ops they are made of. One module per family, named af
     statistics   quantile, nanquantile, cov, corrcoef, mode
     conjugation  conj, resolve_conj, isreal, real/imag, adjoint/mH for the real dtypes
     sampling     bernoulli, multinomial, normal, exponential_/cauchy_/log_normal_/geometric_/random_
+    misc         constants, torch.strided, torch.<op>_ forms, windows, isin, unravel_index, cumulative_trapezoid, ...
     nn_ops       torch.conv2d, torch.layer_norm, torch.dropout, ...: torch.nn.functional's ops in torch
     binary_math  copysign, hypot, fmax/fmin, xlogy, heaviside, ldexp, float_power, logaddexp2, logit, ...
     bitwise      bitwise_left_shift / bitwise_right_shift, `<<` and `>>`
@@ -37,6 +38,7 @@ from torch._refs import (  # noqa: F401
     indexing,
     joins,
     linalg,
+    misc,
     nn_ops,
     order,
     pointwise,

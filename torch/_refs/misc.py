@@ -1,0 +1,274 @@
+"""The rest of torch's namespace that is one step from what exists: the constants (e, pi, inf, nan, newaxis),
+torch.strided (the only layout), the torch.<op>_ in-place forms of the methods, window functions, isin,
+unravel_index, trapz/cumulative_trapezoid, rsub, scalar_tensor, fill, range, empty_strided, randint_like, and the
+torch-namespace norms and pools with their own argument orders (batch_norm, instance_norm, constant_pad_nd,
+adaptive_max_pool1d, max_pool1d_with_indices, rms_norm)."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import torch
+from torch._C import Tensor
+from torch._registry import register
+
+for _name, _value in (("e", math.e), ("pi", math.pi), ("inf", math.inf), ("nan", math.nan), ("newaxis", None)):
+    register(_value, name=_name)
+
+
+class layout:
+    """A tensor's memory layout: torch.strided (dense, with strides) is the only one here."""
+
+    def __init__(self, name: str):
+        self._name = name
+
+    def __repr__(self) -> str:
+        return f"torch.{self._name}"
+
+    def __reduce__(self):
+        return (getattr, (torch, self._name))
+
+
+strided = layout("strided")
+register(layout, name="layout")
+register(strided, name="strided")
+register(property(lambda self: strided, doc="The memory layout: torch.strided."), name="layout", function=False,
+         method=True)  # fmt: skip
+
+# torch.<name>_(input, ...) is input.<name>_(...) for these methods
+_IN_PLACE = (
+    "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_", "arctanh_", "deg2rad_", "rad2deg_", "fix_", "gcd_",
+    "lcm_", "ldexp_", "logit_", "negative_", "nan_to_num_", "square_", "xlogy_", "addmv_", "zero_",
+    "conj_physical_", "resize_as_", "detach_",
+)  # fmt: skip
+
+
+def _method_as_function(name: str):
+    def fn(input: Tensor, *args, **kwargs):
+        return getattr(input, name)(*args, **kwargs)
+
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = f"input.{name}(...): the method as a function."
+    return fn
+
+
+for _name in (*_IN_PLACE, "detach", "is_nonzero", "is_same_size", "is_signed", "get_device", "split_with_sizes"):
+    register(_method_as_function(_name), name=_name)
+
+
+def _conj_physical_(self: Tensor) -> Tensor:
+    """In-place conjugation: nothing to do for a real dtype."""
+    return self
+
+
+register(_conj_physical_, name="conj_physical_", function=False, method=True)
+register(lambda self, *a, **k: torch.select_scatter(self, *a, **k), name="select_scatter", function=False, method=True)
+register(lambda self, *a, **k: torch.slice_scatter(self, *a, **k), name="slice_scatter", function=False, method=True)
+register(lambda self, *a, **k: torch.diagonal_scatter(self, *a, **k), name="diagonal_scatter", function=False,
+         method=True)  # fmt: skip
+
+
+@register
+def is_complex(input: Tensor) -> bool:
+    """Whether input's dtype is complex: never, here (complex dtypes are not built yet)."""
+    return False
+
+
+@register
+def rsub(input: Tensor, other, *, alpha=1) -> Tensor:
+    """other - alpha * input (subtraction with the operands swapped; other may be a number)."""
+    if isinstance(other, Tensor):
+        return torch.sub(other, input, alpha=alpha)
+    return other - (input if alpha == 1 else alpha * input)
+
+
+@register
+def scalar_tensor(s, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """A 0-dim tensor holding s, of dtype (the default float dtype unless given)."""
+    return torch.tensor(s, dtype=dtype or torch.get_default_dtype(), device=device, requires_grad=requires_grad)
+
+
+@register
+def fill(input: Tensor, value) -> Tensor:
+    """A tensor like input, every element value."""
+    return torch.full_like(input, value.item() if isinstance(value, Tensor) else value)
+
+
+@register(name="range")
+def range_(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    """Deprecated (as in PyTorch): start, start + step, ... up to and including end; use torch.arange."""
+    warnings.warn(
+        "torch.range is deprecated and will be removed in a future release because its behavior is inconsistent "
+        "with Python's range builtin. Instead, use torch.arange, which produces values in [start, end).",
+        UserWarning,
+        stacklevel=2,
+    )
+    if end is None:
+        start, end = 0, start
+    count = int(math.floor((end - start) / step)) + 1
+    out = torch.arange(count, dtype=torch.float64, device=device) * step + start
+    return out.to(dtype or torch.get_default_dtype()).requires_grad_(requires_grad)
+
+
+@register
+def empty_strided(size, stride, *, dtype=None, device=None, requires_grad: bool = False, layout=None,
+                  pin_memory: bool = False) -> Tensor:  # fmt: skip
+    """An uninitialized tensor of size with the given strides (over a storage just large enough)."""
+    extent = 1 + sum((n - 1) * s for n, s in zip(size, stride)) if all(n > 0 for n in size) else 0
+    base = torch.empty(extent, dtype=dtype, device=device)
+    return base.as_strided(tuple(size), tuple(stride)).requires_grad_(requires_grad)
+
+
+@register
+def randint_like(input: Tensor, low=0, high=None, *, dtype=None, device=None, generator=None) -> Tensor:
+    """Random integers in [low, high) (randint_like(input, high) means [0, high)) of input's shape."""
+    if high is None:
+        low, high = 0, low
+    return torch.randint(low, high, tuple(input.shape), generator=generator, dtype=dtype or input.dtype,
+                         device=device or input.device)  # fmt: skip
+
+
+def _window(name: str, length: int, periodic: bool, dtype, device, fn) -> Tensor:
+    if length < 0:
+        raise RuntimeError(f"{name} requires non-negative window_length, got window_length={length}")
+    dtype = dtype or torch.get_default_dtype()
+    if length <= 1:
+        return torch.ones(length, dtype=dtype, device=device)
+    n = length if periodic else length - 1
+    k = torch.arange(length, dtype=torch.float64, device=device)
+    return fn(k, n).to(dtype)
+
+
+@register
+def hann_window(window_length: int, periodic: bool = True, *, dtype=None, device=None, layout=None,
+                requires_grad: bool = False) -> Tensor:  # fmt: skip
+    """0.5 - 0.5 cos(2 pi k / N) (N = length, or length - 1 when not periodic)."""
+    return _window("hann_window", window_length, periodic, dtype, device,
+                   lambda k, n: 0.5 - 0.5 * torch.cos(2 * math.pi * k / n)).requires_grad_(requires_grad)  # fmt: skip
+
+
+@register
+def hamming_window(window_length: int, periodic: bool = True, alpha: float = 0.54, beta: float = 0.46, *,
+                   dtype=None, device=None, layout=None, requires_grad: bool = False) -> Tensor:  # fmt: skip
+    """alpha - beta cos(2 pi k / N)."""
+    w = _window("hamming_window", window_length, periodic, dtype, device,
+                lambda k, n: alpha - beta * torch.cos(2 * math.pi * k / n))  # fmt: skip
+    return w.requires_grad_(requires_grad)
+
+
+@register
+def blackman_window(window_length: int, periodic: bool = True, *, dtype=None, device=None, layout=None,
+                    requires_grad: bool = False) -> Tensor:  # fmt: skip
+    """0.42 - 0.5 cos(2 pi k / N) + 0.08 cos(4 pi k / N)."""
+    return _window("blackman_window", window_length, periodic, dtype, device,
+                   lambda k, n: 0.42 - 0.5 * torch.cos(2 * math.pi * k / n) + 0.08 * torch.cos(4 * math.pi * k / n),
+                   ).requires_grad_(requires_grad)  # fmt: skip
+
+
+@register
+def bartlett_window(window_length: int, periodic: bool = True, *, dtype=None, device=None, layout=None,
+                    requires_grad: bool = False) -> Tensor:  # fmt: skip
+    """The triangular window 1 - |2k / N - 1|."""
+    return _window("bartlett_window", window_length, periodic, dtype, device,
+                   lambda k, n: 1 - (2 * k / n - 1).abs()).requires_grad_(requires_grad)  # fmt: skip
+
+
+@register
+def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool = False) -> Tensor:
+    """Whether each of elements is among test_elements (either may be a number): a binary search of the sorted
+    test elements, O((n + m) log m)."""
+    like = elements if isinstance(elements, Tensor) else test_elements
+    e = elements if isinstance(elements, Tensor) else torch.tensor(elements, device=like.device)
+    t = test_elements if isinstance(test_elements, Tensor) else torch.tensor(test_elements, device=like.device)
+    dtype = torch.promote_types(e.dtype, t.dtype)
+    s = t.reshape(-1).to(dtype).sort().values
+    if s.numel() == 0:
+        found = torch.zeros(e.shape, dtype=torch.bool, device=e.device)
+    else:
+        ev = e.to(dtype)
+        at = torch.searchsorted(s, ev.reshape(-1)).clamp(max=s.numel() - 1).reshape(ev.shape)
+        found = s[at] == ev
+    return ~found if invert else found
+
+
+@register
+def unravel_index(indices, shape) -> tuple:
+    """The coordinates in a tensor of `shape` of flat (row-major) indices, one tensor per dim."""
+    idx = indices if isinstance(indices, Tensor) else torch.tensor(indices)
+    if idx.dtype.is_floating_point or idx.dtype == torch.bool:
+        raise TypeError("expected 'indices' to be integer dtype, but got a floating or bool tensor")
+    shape = (shape,) if isinstance(shape, int) else tuple(shape)
+    total = math.prod(shape)
+    if bool(((idx < -total) | (idx >= total)).any()):
+        raise RuntimeError(f"'indices' must be in range [-{total}, {total}), but got an index out of it")
+    flat = torch.where(idx < 0, idx + total, idx).to(torch.int64)
+    coords = []
+    for n in reversed(shape):
+        coords.append(flat % n)
+        flat = flat // n
+    return tuple(reversed(coords))
+
+
+@register
+def trapz(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
+    """torch.trapezoid (its older name)."""
+    return torch.trapezoid(y, x, dx=dx, dim=dim) if isinstance(x, Tensor) or x is None else torch.trapezoid(
+        y, dx=x, dim=dim)  # fmt: skip
+
+
+@register
+def cumulative_trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> Tensor:
+    """The running trapezoidal integral of y along dim (one element shorter than y there)."""
+    n = y.shape[dim]
+    if n == 0:
+        return y.narrow(dim, 0, 0)
+    pairs = y.narrow(dim, 1, n - 1) + y.narrow(dim, 0, n - 1)
+    if x is None:
+        return (pairs * ((1 if dx is None else dx) / 2)).cumsum(dim)
+    if x.dim() == 1:
+        shape = [1] * y.dim()
+        shape[dim] = n
+        x = x.reshape(shape)
+    widths = x.narrow(dim, 1, n - 1) - x.narrow(dim, 0, n - 1)
+    return (widths * pairs / 2).cumsum(dim)
+
+
+@register
+def batch_norm(input, weight, bias, running_mean, running_var, training: bool, momentum: float, eps: float,
+               cudnn_enabled: bool = True) -> Tensor:  # fmt: skip
+    """torch.nn.functional.batch_norm, with torch.batch_norm's argument order."""
+    return torch.nn.functional.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)
+
+
+@register
+def instance_norm(input, weight, bias, running_mean, running_var, use_input_stats: bool, momentum: float,
+                  eps: float, cudnn_enabled: bool = True) -> Tensor:  # fmt: skip
+    """torch.nn.functional.instance_norm, with torch.instance_norm's argument order."""
+    return torch.nn.functional.instance_norm(input, running_mean, running_var, weight, bias, use_input_stats,
+                                             momentum, eps)  # fmt: skip
+
+
+@register
+def rms_norm(input, normalized_shape, weight=None, eps=None) -> Tensor:
+    """torch.nn.functional.rms_norm."""
+    return torch.nn.functional.rms_norm(input, normalized_shape, weight, eps)
+
+
+@register
+def constant_pad_nd(input, pad, value=0) -> Tensor:
+    """input padded with value (pad as torch.nn.functional.pad's: last dim first)."""
+    return torch.nn.functional.pad(input, pad, "constant", value)
+
+
+@register
+def adaptive_max_pool1d(input, output_size):
+    """(values, indices) of torch.nn.functional.adaptive_max_pool1d."""
+    return torch.nn.functional.adaptive_max_pool1d(input, output_size, return_indices=True)
+
+
+@register
+def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode: bool = False):
+    """(values, indices) of torch.nn.functional.max_pool1d."""
+    return torch.nn.functional.max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode,
+                                          return_indices=True)  # fmt: skip
