@@ -569,6 +569,45 @@ op_db: list[OpInfo] = [
         shapes=((3, 4), (3, 4)),
         **GRAD,
     ),
+    OpInfo(
+        "scatter_reduce_sum",
+        lambda a, b: a.scatter_reduce(1, torch.tensor([[0, 2, 0, 1]] * 3, device=a.device), b, "sum"),
+        ref=lambda a, b: a + np.stack([b[:, 0] + b[:, 2], b[:, 3], b[:, 1], 0 * b[:, 0]], 1),
+        shapes=((3, 4), (3, 4)),
+        dtypes=COMMON,
+        **GRAD,
+    ),
+    OpInfo(
+        "scatter_reduce_prod",
+        lambda a, b: a.scatter_reduce(
+            0, torch.tensor([[0, 2, 0, 1], [0, 0, 1, 1]], device=a.device), b[:2], "prod", include_self=False
+        ),
+        ref=lambda a, b: np.stack(
+            [
+                np.array([b[0, 0] * b[1, 0], b[1, 1], b[0, 2], a[0, 3]]),
+                np.array([a[1, 0], a[1, 1], b[1, 2], b[0, 3] * b[1, 3]]),
+                np.array([a[2, 0], b[0, 1], a[2, 2], a[2, 3]]),
+            ]
+        ),
+        shapes=((3, 4), (3, 4)),
+        **GRAD,
+    ),
+    OpInfo(
+        "scatter_reduce_amax",
+        lambda a, b: a.scatter_reduce(1, torch.tensor([[1, 1, 3, 3]] * 3, device=a.device), b, "amax"),
+        ref=lambda a, b: np.stack(
+            [
+                a[:, 0],
+                np.maximum(a[:, 1], np.maximum(b[:, 0], b[:, 1])),
+                a[:, 2],
+                np.maximum(a[:, 3], np.maximum(b[:, 2], b[:, 3])),
+            ],
+            1,
+        ),
+        shapes=((3, 4), (3, 4)),
+        dtypes=COMMON,
+        **GRAD,
+    ),
     # --- two tensors, C99/NumPy functions (torch/_refs/binary_math.py) -------------------------------
     OpInfo(
         "copysign",

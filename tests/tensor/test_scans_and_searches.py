@@ -66,3 +66,46 @@ def test_bucketize_and_errors():
         torch.searchsorted(torch.ones(2, 3), torch.ones(3, 3))
     with pytest.raises(RuntimeError, match="side can only be 'left' or 'right'"):
         torch.searchsorted(b, x, side="middle")
+
+
+@pytest.mark.parametrize("reduce", ["sum", "prod", "mean", "amax", "amin"])
+@pytest.mark.parametrize("include_self", [True, False])
+def test_scatter_reduce_against_numpy(reduce, include_self):
+    rng = np.random.default_rng(3)
+    base = rng.normal(size=6)
+    index = rng.integers(0, 5, size=20)  # position 5 is never named: it keeps base's value
+    src = rng.normal(size=20)
+    want = base.copy()
+    for pos in range(6):
+        got_here = src[index == pos]
+        if got_here.size == 0:
+            continue
+        vals = np.r_[base[pos], got_here] if include_self else got_here
+        want[pos] = {"sum": np.sum, "prod": np.prod, "mean": np.mean, "amax": np.max, "amin": np.min}[reduce](vals)
+    got = torch.tensor(base).scatter_reduce(
+        0, torch.tensor(index), torch.tensor(src), reduce, include_self=include_self
+    )
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-12)
+
+
+def test_scatter_reduce_details_and_errors():
+    x = torch.tensor([1, 2, 3])
+    assert x.scatter_reduce(0, torch.tensor([0, 0]), torch.tensor([5, 7]), "mean").tolist() == [4, 2, 3]
+    y = torch.ones(3)
+    assert y.scatter_reduce_(0, torch.tensor([2]), torch.tensor([4.0]), "prod") is y and y.tolist() == [1, 1, 4]
+    with pytest.raises(RuntimeError, match="reduce argument must be either sum, prod, mean, amax or amin, got add"):
+        y.scatter_reduce(0, torch.tensor([0]), torch.tensor([1.0]), "add")
+    with pytest.raises(RuntimeError, match="index 9 is out of bounds for dimension 0 with size 3"):
+        y.scatter_reduce(0, torch.tensor([9]), torch.tensor([1.0]), "sum")
+
+
+def test_scatter_with_reduce():
+    x = torch.ones(2, 3)
+    idx = torch.tensor([[0, 1, 0]])
+    assert x.scatter(0, idx, torch.full((1, 3), 2.0), reduce="multiply").tolist() == [[2, 1, 2], [1, 2, 1]]
+    assert x.scatter(0, idx, 3.0, reduce="add").tolist() == [[4, 1, 4], [1, 4, 1]]
+    assert torch.scatter(x, 0, idx, value=5.0).tolist() == [[5, 1, 5], [1, 5, 1]]
+    y = x.clone()
+    assert y.scatter_(0, idx, 2.0, reduce="add") is y and y.tolist() == [[3, 1, 3], [1, 3, 1]]
+    with pytest.raises(RuntimeError, match="reduce argument must be either add or multiply"):
+        x.scatter(0, idx, 3.0, reduce="mean")

@@ -9,9 +9,12 @@ from __future__ import annotations
 import torch
 from torch import return_types
 from torch._C import Tensor
+from torch._C import scatter as _scatter
 from torch._dtypes import scalar_type
 from torch._refs._dims import wrap_dim
 from torch._registry import register
+
+_scatter_ = Tensor.scatter_  # the generated in-place scatter (src or value), before scatter_ below replaces it
 
 
 def _scan(parts: tuple, dim: int, combine) -> tuple:
@@ -132,3 +135,94 @@ def bucketize(input, boundaries: Tensor, *, out_int32: bool = False, right: bool
     if boundaries.dim() != 1:
         raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.dim()})")
     return searchsorted(boundaries, input, out_int32=out_int32, right=right, out=out)
+
+
+_REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
+
+
+@register(method=True, inplace=True)
+def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True):
+    """input with src's elements reduced into the positions index names along dim (sum, prod, mean, amax or
+    amin), together with input's own value there unless include_self=False; untouched positions keep input's.
+    Deterministic: the elements bound for one position are grouped by a stable sort and combined by a segmented
+    log-step scan (mean of integers rounds down, as PyTorch's)."""
+    reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)  # PyTorch takes these older names too
+    if reduce not in _REDUCTIONS:
+        raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
+    if index.dtype != torch.int64:
+        raise RuntimeError("scatter_reduce(): Expected dtype int64 for index")
+    if input.dtype != src.dtype:
+        raise RuntimeError("scatter_reduce(): Expected self.dtype to be equal to src.dtype")
+    d = wrap_dim(dim, max(input.dim(), 1))
+    if index.dim() != input.dim() or src.dim() != input.dim():
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    out = input.contiguous().clone()
+    if index.numel() == 0:
+        return out
+    bad = (index < 0) | (index >= out.shape[d])
+    if bool(bad.any()):
+        raise RuntimeError(
+            f"index {index[bad].reshape(-1)[0].item()} is out of bounds for dimension {d} with size {out.shape[d]}"
+        )
+    values = src[tuple(slice(0, n) for n in index.shape)]
+    # the flat position in out of every element of index
+    strides = out.stride()
+    flat = index * strides[d]
+    for k in range(index.dim()):
+        if k != d:
+            shape = [1] * index.dim()
+            shape[k] = index.shape[k]
+            flat = flat + torch.arange(index.shape[k], device=index.device).reshape(shape) * strides[k]
+    flat = flat.reshape(-1)
+    order = torch.sort(flat, stable=True).indices
+    target, v = flat[order], values.reshape(-1)[order]
+    starts = torch.ones_like(target, dtype=torch.bool)
+    starts[1:] = target[1:] != target[:-1]
+    op = {"sum": torch.add, "mean": torch.add, "prod": torch.mul, "amax": torch.maximum, "amin": torch.minimum}[reduce]
+
+    def combine(earlier, later):
+        (fe, ve, ce), (fl, vl, cl) = earlier, later
+        return fe | fl, torch.where(fl, vl, op(ve, vl)), torch.where(fl, cl, ce + cl)
+
+    ones = torch.ones_like(target)
+    _, acc, count = _scan((starts, v, ones), 0, combine)
+    ends = torch.ones_like(starts)
+    ends[:-1] = starts[1:]
+    positions, acc, count = target[ends], acc[ends], count[ends]
+    flat_out = out.reshape(-1)
+    current = flat_out[positions]
+    if reduce == "mean":
+        total = acc + current if include_self else acc
+        n = count + 1 if include_self else count
+        combined = total / n if out.dtype.is_floating_point else torch.div(total, n, rounding_mode="floor")
+    else:
+        combined = op(current, acc) if include_self else acc
+    flat_out[positions] = combined.to(out.dtype)
+    return out
+
+
+def _scatter_with(reduce: str, input: Tensor, dim: int, index: Tensor, src) -> Tensor:
+    if reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    values = src.to(input.dtype) if isinstance(src, Tensor) else torch.full(
+        tuple(index.shape), src, dtype=input.dtype, device=input.device)  # fmt: skip
+    return scatter_reduce(input, dim, index, values, "sum" if reduce == "add" else "prod")
+
+
+@register(method=True)
+def scatter(input: Tensor, dim: int, index: Tensor, src=None, reduce: str | None = None, *, value=None) -> Tensor:
+    """input with src's elements (or a number, value) written at the positions index names along dim; with
+    reduce='add' or 'multiply' they are combined with what is there instead (PyTorch's older scatter_reduce)."""
+    src = value if src is None else src
+    if reduce is None:
+        return _scatter(input, dim, index, src)
+    return _scatter_with(reduce, input, dim, index, src)
+
+
+@register(function=False, method=True)
+def scatter_(self: Tensor, dim: int, index: Tensor, src=None, reduce: str | None = None, *, value=None) -> Tensor:
+    """In-place scatter (with reduce='add' or 'multiply': combined with what is there)."""
+    src = value if src is None else src
+    if reduce is None:
+        return _scatter_(self, dim, index, src)
+    return self.copy_(_scatter_with(reduce, self, dim, index, src))
