@@ -58,3 +58,37 @@ def test_small_functions():
     assert torch.zero_(torch.ones(2)).tolist() == [0.0, 0.0]
     assert not torch.detach(torch.ones(2, requires_grad=True)).requires_grad and not torch.is_complex(torch.ones(1))
     assert torch.zeros(2, 3).select_scatter(torch.ones(3), 0, 1).tolist() == [[0.0] * 3, [1.0] * 3]
+
+
+def test_nextafter_renorm_index_reduce():
+    a = np.array([1.0, 0.0, -1.0, 2.0, np.inf], dtype=np.float32)
+    b = np.array([2.0, -1.0, 0.0, 2.0, 0.0], dtype=np.float32)
+    np.testing.assert_array_equal(torch.nextafter(torch.tensor(a), torch.tensor(b)).numpy(), np.nextafter(a, b))
+    np.testing.assert_array_equal(
+        torch.nextafter(torch.tensor([1.0], dtype=torch.float64), torch.tensor([0.0], dtype=torch.float64)).numpy(),
+        np.nextafter(np.array([1.0]), 0.0),
+    )
+    x = np.array([[1.0, 2, 3], [4, 5, 6]])
+    norms = np.linalg.norm(x, axis=1, keepdims=True)
+    want = np.where(norms > 5, x * 5 / (norms + 1e-7), x)
+    np.testing.assert_allclose(torch.renorm(torch.tensor(x), 2, 0, 5).numpy(), want)
+    got = torch.ones(5).index_reduce(0, torch.tensor([0, 4, 2, 0]), torch.tensor([2.0, 3, 4, 5]), "prod")
+    assert got.tolist() == [10.0, 1.0, 4.0, 1.0, 3.0]
+    got = torch.ones(3).index_reduce(0, torch.tensor([0, 0]), torch.tensor([2.0, 4]), "mean", include_self=False)
+    assert got.tolist() == [3.0, 1.0, 1.0]
+
+
+def test_legacy_and_per_element_methods():
+    x = torch.tensor([[1.0, 2, 3], [4, 5, 6]])
+    assert x.new([1, 2]).dtype == torch.float32 and x.new(2, 3).shape == (2, 3) and x.new().shape == (0,)
+    assert torch.tensor([1.0, 2]).apply_(lambda v: v * 10).tolist() == [10.0, 20.0]
+    assert torch.tensor([1.0, 2]).map_(torch.tensor([3.0, 4]), lambda a, b: a + b).tolist() == [4.0, 6.0]
+
+    class Sub(torch.Tensor):
+        pass
+
+    assert type(x.as_subclass(Sub)) is Sub
+    assert x.hardshrink(2.5).tolist() == [[0.0, 0.0, 3.0], [4.0, 5.0, 6.0]]
+    assert torch.mvlgamma(torch.tensor([2.5]), 2).item() == pytest.approx(
+        0.5 * math.log(math.pi) + math.lgamma(2.5) + math.lgamma(2.0)
+    )

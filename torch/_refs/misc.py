@@ -272,3 +272,100 @@ def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation
     """(values, indices) of torch.nn.functional.max_pool1d."""
     return torch.nn.functional.max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode,
                                           return_indices=True)  # fmt: skip
+
+
+register(lambda self, lambd=0.5: torch.nn.functional.hardshrink(self, lambd), name="hardshrink", function=False,
+         method=True)  # fmt: skip
+register(lambda self, weight: torch.nn.functional.prelu(self, weight), name="prelu", function=False, method=True)
+
+
+@register(method=True)
+def mvlgamma(input: Tensor, p: int) -> Tensor:
+    """The log multivariate gamma function of dimension p (torch.special.multigammaln)."""
+    return torch.special.multigammaln(input, p)
+
+
+@register(function=False, method=True)
+def mvlgamma_(self: Tensor, p: int) -> Tensor:
+    """In-place mvlgamma."""
+    return self.copy_(torch.special.multigammaln(self, p))
+
+
+@register(method=True, inplace=True)
+def nextafter(input: Tensor, other: Tensor) -> Tensor:
+    """The next floating-point value after input towards other (other itself where they are equal; NaN if
+    either is): input's bits stepped by one (from 0: the smallest subnormal with other's sign)."""
+    dtype = torch.result_type(input, other)
+    if not dtype.is_floating_point or dtype in (torch.float16, torch.bfloat16):
+        raise NotImplementedError(f"\"nextafter_cpu\" not implemented for '{dtype}'")
+    x, y = torch.broadcast_tensors(input.to(dtype).detach(), other.to(dtype).detach())
+    bits_type = torch.int32 if dtype == torch.float32 else torch.int64
+    bits = x.contiguous().view(bits_type)
+    up = (y > x) == (x > 0)  # away from zero when moving the same way as x's sign
+    stepped = torch.where(up, bits + 1, bits - 1).view(dtype)
+    tiny = torch.tensor(1, dtype=bits_type).view(dtype).item()
+    from_zero = torch.where(y > 0, torch.full_like(x, tiny), torch.full_like(x, -tiny))
+    out = torch.where(x == 0, from_zero, stepped)
+    out = torch.where(x == y, y, out)
+    return torch.where(x.isnan() | y.isnan(), torch.full_like(x, float("nan")), out)
+
+
+@register(method=True, inplace=True)
+def renorm(input: Tensor, p, dim: int, maxnorm) -> Tensor:
+    """input with every slice along dim whose p-norm exceeds maxnorm scaled down to norm maxnorm."""
+    if p <= 0:
+        raise RuntimeError(f"renorm: non-positive-norm not supported")  # noqa: F541 (PyTorch's text)
+    d = dim % max(input.dim(), 1)
+    others = [k for k in range(input.dim()) if k != d]
+    a = input.abs()
+    norms = a.amax(others, keepdim=True) if p == math.inf else a.pow(p).sum(others, keepdim=True).pow(1 / p)
+    factor = torch.where(norms > maxnorm, maxnorm / (norms + 1e-7), torch.ones_like(norms))
+    return input * factor
+
+
+@register(method=True, inplace=True)
+def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str, *,
+                 include_self: bool = True) -> Tensor:  # fmt: skip
+    """input with source's slices (along dim) reduced into the slices index names: prod, mean, amax or amin,
+    together with input's own unless include_self=False (scatter_reduce with index spread over source)."""
+    if reduce not in ("prod", "mean", "amax", "amin"):
+        raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
+    d = dim % max(input.dim(), 1)
+    shape = [1] * source.dim()
+    shape[d] = -1
+    spread = index.reshape(shape).expand(source.shape)
+    return torch.scatter_reduce(input, d, spread, source, reduce, include_self=include_self)
+
+
+@register(function=False, method=True)
+def new(self: Tensor, *args, **kwargs) -> Tensor:
+    """The legacy constructor with self's dtype and device: new(sizes...) is uninitialized, new(data) holds data."""
+    if len(args) == 1 and not isinstance(args[0], int) and not isinstance(args[0], torch.Size):
+        return torch.tensor(args[0], dtype=self.dtype, device=self.device)
+    sizes = tuple(args[0]) if len(args) == 1 and isinstance(args[0], torch.Size) else args
+    return torch.empty(sizes if sizes else (0,), dtype=self.dtype, device=self.device)
+
+
+@register(function=False, method=True)
+def apply_(self: Tensor, callable) -> Tensor:
+    """Applies a Python function to every element in place (slow: one call per element; CPU only)."""
+    if self.device.type != "cpu":
+        raise TypeError("apply_ is only implemented on CPU tensors")
+    values = [callable(v) for v in self.reshape(-1).tolist()]
+    return self.copy_(torch.tensor(values, dtype=self.dtype).reshape(self.shape))
+
+
+@register(function=False, method=True)
+def map_(self: Tensor, tensor: Tensor, callable) -> Tensor:
+    """self[i] = callable(self[i], tensor[i]) in place, tensor broadcast to self (one call per element)."""
+    if self.device.type != "cpu":
+        raise TypeError("map_ is only implemented on CPU tensors")
+    other = tensor.expand(self.shape).reshape(-1).tolist()
+    values = [callable(a, b) for a, b in zip(self.reshape(-1).tolist(), other)]
+    return self.copy_(torch.tensor(values, dtype=self.dtype).reshape(self.shape))
+
+
+@register(function=False, method=True)
+def as_subclass(self: Tensor, cls) -> Tensor:
+    """self as an instance of cls (a subclass of torch.Tensor), sharing its data and autograd history."""
+    return Tensor._make_subclass(cls, self)
