@@ -92,3 +92,24 @@ def test_legacy_and_per_element_methods():
     assert torch.mvlgamma(torch.tensor([2.5]), 2).item() == pytest.approx(
         0.5 * math.log(math.pi) + math.lgamma(2.5) + math.lgamma(2.0)
     )
+
+
+def test_every_torch_in_place_function_has_its_method():
+    x = torch.tensor([180.0])
+    assert torch.deg2rad_(x) is x and x.item() == pytest.approx(math.pi)
+    assert torch.rad2deg_(x) is x and x.item() == pytest.approx(180.0)
+    for name in ("arccos_", "fix_", "gcd_", "lcm_", "ldexp_", "logit_", "negative_", "square_", "xlogy_", "zero_"):
+        assert hasattr(torch, name) and hasattr(torch.Tensor, name), name
+
+
+def test_angle_bitwise_not_in_place_const_data_ptr():
+    got = torch.angle(torch.tensor([-1.0, 0.0, 2.0, float("nan"), -0.0], dtype=torch.float64))
+    np.testing.assert_array_equal(got.numpy(), np.angle(np.array([-1.0, 0.0, 2.0, np.nan, 0.0])))
+    assert torch.angle(torch.tensor([-1, 2])).dtype == torch.float32
+    x = torch.tensor([-1.0, 2.0], requires_grad=True)
+    torch.angle(x).sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0]
+    u = torch.tensor([5], dtype=torch.uint8)
+    assert u.bitwise_not_() is u and u.tolist() == [250]
+    t = torch.ones(2)
+    assert t.const_data_ptr() == t.data_ptr()

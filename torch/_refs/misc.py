@@ -10,8 +10,9 @@ import math
 import warnings
 
 import torch
+from torch import _C
 from torch._C import Tensor
-from torch._registry import register
+from torch._registry import in_place, register
 
 for _name, _value in (("e", math.e), ("pi", math.pi), ("inf", math.inf), ("nan", math.nan), ("newaxis", None)):
     register(_value, name=_name)
@@ -369,3 +370,16 @@ def map_(self: Tensor, tensor: Tensor, callable) -> Tensor:
 def as_subclass(self: Tensor, cls) -> Tensor:
     """self as an instance of cls (a subclass of torch.Tensor), sharing its data and autograd history."""
     return Tensor._make_subclass(cls, self)
+
+
+@register(method=True)
+def angle(input: Tensor) -> Tensor:
+    """The argument of each element as a complex number: pi for a negative real, 0 otherwise (NaN stays NaN;
+    integers give the default float dtype). Its gradient is 0 for real input."""
+    x = input if input.dtype.is_floating_point else input.to(torch.get_default_dtype())
+    out = torch.where(x < 0, torch.full((), math.pi, dtype=x.dtype, device=x.device), torch.zeros((), dtype=x.dtype))
+    return torch.where(x.isnan(), x, out.detach())
+
+
+register(in_place(_C.bitwise_not, "bitwise_not_"), name="bitwise_not_", function=False, method=True)
+register(lambda self: self.data_ptr(), name="const_data_ptr", function=False, method=True)

@@ -171,13 +171,13 @@ def _scaled(input: Tensor, factor: float) -> Tensor:
     return x * factor
 
 
-@register(method=True)
+@register(method=True, inplace=True)
 def deg2rad(input: Tensor) -> Tensor:
     """Degrees to radians (integers give the default float dtype)."""
     return _scaled(input, math.pi / 180.0)
 
 
-@register(method=True)
+@register(method=True, inplace=True)
 def rad2deg(input: Tensor) -> Tensor:
     """Radians to degrees (integers give the default float dtype)."""
     return _scaled(input, 180.0 / math.pi)
