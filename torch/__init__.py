@@ -44,7 +44,19 @@ from torch.autograd import tensor_api as _tensor_api  # noqa: E402, F401
 _registry.install(globals(), Tensor)
 _recording.install()
 
-from torch import autograd, backends, cuda, functional, multiprocessing, nn, optim, special, testing, utils  # noqa: E402
+from torch import (  # noqa: E402
+    autograd,
+    backends,
+    cuda,
+    distributions,
+    functional,
+    multiprocessing,
+    nn,
+    optim,
+    special,
+    testing,
+    utils,
+)
 from torch.autograd import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402
 from torch.random import (  # noqa: E402
     Generator,

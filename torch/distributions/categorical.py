@@ -1,0 +1,76 @@
+"""Categorical(probs | logits)."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch.distributions import constraints
+from torch.distributions.distribution import Distribution
+
+
+class Categorical(Distribution):
+    """One of K categories, with probabilities probs (normalized along the last dim) or softmax(logits)."""
+
+    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real}
+
+    def __init__(self, probs=None, logits=None, validate_args=None):
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        if probs is not None:
+            if probs.dim() < 1:
+                raise ValueError("`probs` parameter must be at least one-dimensional.")
+            self.probs = probs / probs.sum(-1, keepdim=True)
+            param = self.probs
+        else:
+            if logits.dim() < 1:
+                raise ValueError("`logits` parameter must be at least one-dimensional.")
+            self.logits = logits - logits.logsumexp(-1, keepdim=True)
+            param = self.logits
+        self._num_events = param.shape[-1]
+        super().__init__(param.shape[:-1], validate_args=validate_args)
+
+    def __getattr__(self, name):
+        if name == "probs":
+            self.probs = torch.softmax(self.__dict__["logits"], -1)
+            return self.probs
+        if name == "logits":
+            p = self.__dict__["probs"]
+            self.logits = torch.log(p.clamp(min=torch.finfo(p.dtype).tiny))
+            return self.logits
+        raise AttributeError(name)
+
+    @property
+    def support(self):
+        return constraints.integer_interval(0, self._num_events - 1)
+
+    @property
+    def param_shape(self):
+        return self.probs.shape
+
+    @property
+    def mean(self):
+        return torch.full(self._extended_shape(), math.nan, dtype=self.probs.dtype, device=self.probs.device)
+
+    @property
+    def variance(self):
+        return torch.full(self._extended_shape(), math.nan, dtype=self.probs.dtype, device=self.probs.device)
+
+    def sample(self, sample_shape=()):
+        sample_shape = torch.Size(sample_shape)
+        n = max(1, math.prod(sample_shape))
+        flat = self.probs.reshape(-1, self._num_events)
+        with torch.no_grad():
+            draws = torch.multinomial(flat, n, True).t()  # [n, batch]
+        return draws.reshape(tuple(sample_shape) + tuple(self._batch_shape))
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        value = value.long().unsqueeze(-1)
+        value, log_pmf = torch.broadcast_tensors(value, self.logits)
+        return log_pmf.gather(-1, value[..., :1]).squeeze(-1)
+
+    def entropy(self):
+        logits = self.logits.clamp(min=torch.finfo(self.logits.dtype).min)
+        return -(logits * self.probs).sum(-1)

@@ -1,0 +1,112 @@
+"""The sets that distribution parameters and samples belong to (torch.distributions.constraints), each with
+check(value): a bool tensor of which elements (or events) lie inside."""
+
+from __future__ import annotations
+
+import torch
+
+__all__ = [
+    "Constraint",
+    "boolean",
+    "greater_than",
+    "integer_interval",
+    "interval",
+    "nonnegative",
+    "nonnegative_integer",
+    "positive",
+    "real",
+    "simplex",
+    "unit_interval",
+]
+
+
+class Constraint:
+    """A set of values; `event_dim` is how many rightmost dims make up one value."""
+
+    is_discrete = False
+    event_dim = 0
+
+    def check(self, value):
+        """Whether each value lies in the set."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__.lstrip('_')}()"
+
+
+class _Real(Constraint):
+    def check(self, value):
+        return value == value  # not NaN
+
+
+class _Boolean(Constraint):
+    is_discrete = True
+
+    def check(self, value):
+        return (value == 0) | (value == 1)
+
+
+class _GreaterThan(Constraint):
+    def __init__(self, lower_bound):
+        self.lower_bound = lower_bound
+
+    def check(self, value):
+        return value > self.lower_bound
+
+    def __repr__(self) -> str:
+        return f"GreaterThan(lower_bound={self.lower_bound})"
+
+
+class _GreaterThanEq(_GreaterThan):
+    def check(self, value):
+        return value >= self.lower_bound
+
+    def __repr__(self) -> str:
+        return f"GreaterThanEq(lower_bound={self.lower_bound})"
+
+
+class _Interval(Constraint):
+    def __init__(self, lower_bound, upper_bound):
+        self.lower_bound, self.upper_bound = lower_bound, upper_bound
+
+    def check(self, value):
+        return (value >= self.lower_bound) & (value <= self.upper_bound)
+
+    def __repr__(self) -> str:
+        return f"Interval(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
+
+
+class _IntegerInterval(_Interval):
+    is_discrete = True
+
+    def check(self, value):
+        return (value % 1 == 0) & super().check(value)
+
+    def __repr__(self) -> str:
+        return f"IntegerInterval(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
+
+
+class _NonnegativeInteger(Constraint):
+    is_discrete = True
+
+    def check(self, value):
+        return (value % 1 == 0) & (value >= 0)
+
+
+class _Simplex(Constraint):
+    event_dim = 1
+
+    def check(self, value):
+        return torch.all(value >= 0, dim=-1) & ((value.sum(-1) - 1).abs() < 1e-6)
+
+
+real = _Real()
+boolean = _Boolean()
+positive = _GreaterThan(0.0)
+nonnegative = _GreaterThanEq(0.0)
+unit_interval = _Interval(0.0, 1.0)
+simplex = _Simplex()
+nonnegative_integer = _NonnegativeInteger()
+greater_than = _GreaterThan
+interval = _Interval
+integer_interval = _IntegerInterval

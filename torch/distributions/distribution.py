@@ -1,0 +1,99 @@
+"""Distribution: the base of torch.distributions' families (batch and event shapes, sampling, argument and
+sample validation with PyTorch's messages)."""
+
+from __future__ import annotations
+
+import torch
+from torch.distributions import constraints
+
+_validate_default = True
+
+
+class Distribution:
+    """A batch of probability distributions: batch_shape independent ones, each over events of event_shape."""
+
+    has_rsample = False
+    arg_constraints: dict = {}
+    support = None
+
+    @staticmethod
+    def set_default_validate_args(value: bool) -> None:
+        """Whether new distributions check their arguments (and log_prob its values) by default."""
+        global _validate_default
+        _validate_default = bool(value)
+
+    def __init__(self, batch_shape=(), event_shape=(), validate_args=None):
+        self._batch_shape, self._event_shape = torch.Size(batch_shape), torch.Size(event_shape)
+        self._validate_args = _validate_default if validate_args is None else validate_args
+        if self._validate_args:
+            for param, constraint in self.arg_constraints.items():
+                if param not in self.__dict__:  # given another way (probs for logits): not checked twice
+                    continue
+                value = self.__dict__[param]
+                if not bool(constraint.check(value).all()):
+                    raise ValueError(
+                        f"Expected parameter {param} (Tensor of shape {tuple(value.shape)}) of distribution {self!r} "
+                        f"to satisfy the constraint {constraint!r}, but found invalid values:\n{value}"
+                    )
+
+    @property
+    def batch_shape(self) -> torch.Size:
+        """The shape over which parameters are batched."""
+        return self._batch_shape
+
+    @property
+    def event_shape(self) -> torch.Size:
+        """The shape of one sample of one distribution."""
+        return self._event_shape
+
+    def _extended_shape(self, sample_shape=()) -> torch.Size:
+        return torch.Size(tuple(sample_shape) + tuple(self._batch_shape) + tuple(self._event_shape))
+
+    def rsample(self, sample_shape=()):
+        """A reparameterized sample (gradients flow to the parameters)."""
+        raise NotImplementedError(f"{type(self).__name__} has no rsample")
+
+    def sample(self, sample_shape=()):
+        """A sample of shape sample_shape + batch_shape + event_shape, without gradients."""
+        with torch.no_grad():
+            return self.rsample(sample_shape)
+
+    def sample_n(self, n: int):
+        """n samples (sample((n,)))."""
+        return self.sample(torch.Size((n,)))
+
+    def _validate_sample(self, value) -> None:
+        if not isinstance(value, torch.Tensor):
+            raise ValueError("The value argument to log_prob must be a Tensor")
+        support = self.support
+        if support is not None and not bool(support.check(value).all()):
+            raise ValueError(
+                f"Expected value argument ({type(value).__name__} of shape {tuple(value.shape)}) to be within the "
+                f"support ({support!r}) of the distribution {self!r}, but found invalid values:\n{value}"
+            )
+
+    @property
+    def stddev(self):
+        """The standard deviation."""
+        return self.variance.sqrt()
+
+    def __repr__(self) -> str:
+        names = [k for k in self.arg_constraints if k in self.__dict__]
+        args = ", ".join(
+            f"{k}: {self.__dict__[k] if self.__dict__[k].numel() == 1 else self.__dict__[k].size()}" for k in names
+        )
+        return f"{type(self).__name__}({args})"
+
+
+def broadcast_all(*values):
+    """The values (tensors or numbers, numbers as the default float dtype) broadcast together."""
+    like = next((v for v in values if isinstance(v, torch.Tensor)), None)
+    tensors = [
+        v if isinstance(v, torch.Tensor) else torch.tensor(float(v), dtype=like.dtype if like is not None and
+                                                           like.dtype.is_floating_point else None)
+        for v in values
+    ]  # fmt: skip
+    return torch.broadcast_tensors(*tensors)
+
+
+__all__ = ["Distribution", "broadcast_all", "constraints"]

@@ -1,0 +1,58 @@
+"""Normal(loc, scale)."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch.distributions import constraints
+from torch.distributions.distribution import Distribution, broadcast_all
+
+
+class Normal(Distribution):
+    """The normal distribution with mean loc and standard deviation scale (> 0), batched by broadcasting."""
+
+    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
+    support = constraints.real
+    has_rsample = True
+
+    def __init__(self, loc, scale, validate_args=None):
+        self.loc, self.scale = broadcast_all(loc, scale)
+        super().__init__(self.loc.shape, validate_args=validate_args)
+
+    @property
+    def mean(self):
+        return self.loc
+
+    @property
+    def mode(self):
+        return self.loc
+
+    @property
+    def variance(self):
+        return self.scale.pow(2)
+
+    @property
+    def stddev(self):
+        return self.scale
+
+    def rsample(self, sample_shape=()):
+        eps = torch.randn(self._extended_shape(sample_shape), dtype=self.loc.dtype, device=self.loc.device)
+        return self.loc + eps * self.scale
+
+    def log_prob(self, value):
+        """log density at value."""
+        if self._validate_args:
+            self._validate_sample(value)
+        return -((value - self.loc) ** 2) / (2 * self.variance) - self.scale.log() - math.log(math.sqrt(2 * math.pi))
+
+    def cdf(self, value):
+        """P(X <= value)."""
+        return 0.5 * (1 + torch.erf((value - self.loc) * self.scale.reciprocal() / math.sqrt(2)))
+
+    def icdf(self, value):
+        """The value below which the probability is `value`."""
+        return self.loc + self.scale * torch.erfinv(2 * value - 1) * math.sqrt(2)
+
+    def entropy(self):
+        return 0.5 + 0.5 * math.log(2 * math.pi) + torch.log(self.scale)

@@ -1,0 +1,55 @@
+"""Uniform(low, high)."""
+
+from __future__ import annotations
+
+import torch
+from torch.distributions import constraints
+from torch.distributions.distribution import Distribution, broadcast_all
+
+
+class Uniform(Distribution):
+    """The uniform distribution on [low, high) (low < high), batched by broadcasting."""
+
+    arg_constraints = {"low": constraints.real, "high": constraints.real}
+    has_rsample = True
+
+    def __init__(self, low, high, validate_args=None):
+        self.low, self.high = broadcast_all(low, high)
+        super().__init__(self.low.shape, validate_args=validate_args)
+        if self._validate_args and not bool((self.low < self.high).all()):
+            raise ValueError(
+                f"Expected parameter low (Tensor of shape {tuple(self.low.shape)}) of distribution {self!r} to satisfy "
+                f"the constraint LessThan(upper_bound={self.high}), but found invalid values:\n{self.low}"
+            )
+
+    @property
+    def support(self):
+        return constraints.interval(self.low, self.high)
+
+    @property
+    def mean(self):
+        return (self.high + self.low) / 2
+
+    @property
+    def variance(self):
+        return (self.high - self.low).pow(2) / 12
+
+    def rsample(self, sample_shape=()):
+        u = torch.rand(self._extended_shape(sample_shape), dtype=self.low.dtype, device=self.low.device)
+        return self.low + u * (self.high - self.low)
+
+    def log_prob(self, value):
+        """log density: -log(high - low) inside [low, high), -inf outside."""
+        if self._validate_args:
+            self._validate_sample(value)
+        inside = (self.low <= value).to(self.low.dtype) * (self.high > value).to(self.low.dtype)
+        return torch.log(inside) - torch.log(self.high - self.low)
+
+    def cdf(self, value):
+        return ((value - self.low) / (self.high - self.low)).clamp(0, 1)
+
+    def icdf(self, value):
+        return self.low + value * (self.high - self.low)
+
+    def entropy(self):
+        return torch.log(self.high - self.low)
