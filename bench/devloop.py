@@ -116,8 +116,7 @@ def remote_row(scratch: Path, env: dict[str, str]) -> tuple:
         shutil.rmtree(clone.path / "build")
         local = scratch / "empty-local-cache"
         ours = clone.invoke("develop", env={"CCACHE_DIR": str(local)})
-        counted = subprocess.run([tool("ccache"), "-d", str(local), "--print-stats"], capture_output=True, text=True)
-        c = {k: int(v) for k, _, v in (ln.partition("\t") for ln in counted.stdout.splitlines()) if v.isdigit()}
+        c = ccache.counters(local)
         floor = configure_alone(clone, scratch / "configure-remote", env={"CCACHE_DIR": str(local)})
     hits, misses = c.get("remote_storage_hit", 0), c.get("cache_miss", 0)
     note = f"remote hits {hits}, misses {misses}, local hits {c.get('local_storage_hit', 0)} (Redis on this machine)"

@@ -18,10 +18,10 @@ def cache_dir() -> Path:
     return Path(os.environ.get("CCACHE_DIR") or ROOT / ".ccache")
 
 
-def command(*args: str) -> list[str]:
-    """The ccache command line that acts on the builds' cache: `ccache -d <cache_dir> ARGS`, with the
+def command(*args: str, cache: Path | None = None) -> list[str]:
+    """The ccache command line that acts on the builds' cache (or `cache`): `ccache -d <dir> ARGS`, with the
     ccache of this interpreter's environment (the one the builds use, see builder.tool)."""
-    return [tool("ccache"), "-d", str(cache_dir()), *args]
+    return [tool("ccache"), "-d", str(cache or cache_dir()), *args]
 
 
 def installed() -> bool:
@@ -29,12 +29,14 @@ def installed() -> bool:
     return shutil.which(command()[0]) is not None
 
 
-def counters() -> dict[str, int]:
-    """ccache's raw counters (hits, misses...) for the cache; empty without ccache."""
+def counters(cache: Path | None = None) -> dict[str, int]:
+    """ccache's raw counters (hits, misses, local and remote...) for the builds' cache (or `cache`); empty
+    without ccache."""
     if not installed():
         return {}
     out = {}
-    for line in subprocess.run(command("--print-stats"), capture_output=True, text=True).stdout.splitlines():
+    printed = subprocess.run(command("--print-stats", cache=cache), capture_output=True, text=True).stdout
+    for line in printed.splitlines():
         key, _, value = line.partition("\t")
         if value.strip().isdigit():
             out[key] = int(value)

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import shutil
 import time
+from pathlib import Path
 
 import pytest
 
-from tools import cache_server
-from tools.builder import tool
+from tools import cache_server, ccache
 
 pytestmark = pytest.mark.slow
 
@@ -24,11 +24,6 @@ def redis():
         yield server
 
 
-def _counters(repo, cache: str) -> dict[str, int]:
-    out = repo.run(tool("ccache"), "-d", cache, "--print-stats").stdout
-    return {k: int(v) for k, _, v in (line.partition("\t") for line in out.splitlines()) if v.strip().isdigit()}
-
-
 def test_an_empty_local_cache_builds_from_the_remote_cache_alone(tmp_path, redis, clone):
     url, server = redis
     remote = {"TORCH_CCACHE_REMOTE": url}
@@ -39,7 +34,7 @@ def test_an_empty_local_cache_builds_from_the_remote_cache_alone(tmp_path, redis
     local = str(tmp_path / "empty-local-cache")
     p = clone.invoke("build", env={**remote, "CCACHE_DIR": local})
     assert f"remote {url}" in p.stdout, p.stdout  # the configure step names it
-    c = _counters(clone, local)
+    c = ccache.counters(Path(local))
     assert c.get("cache_miss", 0) == 0 and c.get("local_storage_hit", 0) == 0, c
     assert c.get("remote_storage_hit", 0) >= 50 and c.get("remote_storage_error", 0) == 0, c
     assert clone.python("import torch; assert (torch.ones(3) + 1).tolist() == [2.0] * 3").returncode == 0
@@ -52,5 +47,5 @@ def test_an_empty_local_cache_builds_from_the_remote_cache_alone(tmp_path, redis
     clone.append("aten/src/TH/ops/Fill.cpp", f"\n// edit {time.time_ns()}: a miss that asks the remote cache\n")
     p = clone.invoke("build", env={**remote, "CCACHE_DIR": local})
     assert p.stdout.count("does not answer") == 1 and f"remote compile cache {url} does not answer" in p.stdout
-    after = _counters(clone, local)
+    after = ccache.counters(Path(local))
     assert after["cache_miss"] == 1 and after.get("remote_storage_error", 0) >= 1, after

@@ -79,19 +79,26 @@ def fmin(input: Tensor, other: Tensor) -> Tensor:
     return torch.where((a <= b) | b.isnan(), a, b)
 
 
-@register(method=True, inplace=True)
-def xlogy(input, other) -> Tensor:
-    """input * log(other), 0 where input is 0 (unless other is NaN); either may be a number; integers give the
-    default float dtype."""
+def x_times_log(input, other, log, pole: float) -> Tensor:
+    """input * log(other) (log: torch.log for xlogy, torch.log1p for xlog1py, whose logs are -inf at `pole`),
+    either operand a number, integers as the default float dtype. log(other) is taken as 0 where input is 0 and
+    other <= pole (0 * -inf or 0 * NaN there): the value is then 0, and input's gradient is log(other) wherever
+    that is finite, as PyTorch's; other is made safe there first, so no infinity reaches its gradient."""
     like = input if isinstance(input, Tensor) else other
     x, y = _as_tensor(input, like), _as_tensor(other, like)
     dtype = _float_dtype(x, y)
     x, y = x.to(dtype), y.to(dtype)
-    # x * log(y), log(y) taken as 0 where x is 0 and y <= 0 (0 * -inf there): the value is then 0, and x's
-    # gradient is log(y) wherever that is finite, as PyTorch's
-    undefined = (x == 0) & (y <= 0)
+    undefined = (x == 0) & (y <= pole)
     zero = torch.zeros((), dtype=dtype, device=like.device)
-    return zero + x * torch.where(undefined, zero, torch.log(torch.where(undefined, _one(y), y)))  # 0 + -0.0 is 0.0
+    safe = torch.where(undefined, torch.full((), pole + 1.0, dtype=dtype, device=like.device), y)
+    return zero + x * torch.where(undefined, zero, log(safe))  # zero + : -0.0 becomes 0.0, as PyTorch's
+
+
+@register(method=True, inplace=True)
+def xlogy(input, other) -> Tensor:
+    """input * log(other), 0 where input is 0 (unless other is NaN); either may be a number; integers give the
+    default float dtype."""
+    return x_times_log(input, other, torch.log, 0.0)
 
 
 @register(method=True, inplace=True)

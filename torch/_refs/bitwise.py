@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import torch
 from torch._C import Tensor
+from torch._C import bitwise_not as _bitwise_not
 from torch._dtypes import scalar_type
 from torch._registry import in_place, register
 
@@ -82,3 +83,6 @@ for _op, _fn in (("lshift", bitwise_left_shift), ("rshift", bitwise_right_shift)
     register(_operator(_fn), name=f"__{_op}__", function=False, method=True)
     register(_operator(_fn, reflected=True), name=f"__r{_op}__", function=False, method=True)
     register(in_place(_fn, f"__i{_op}__"), function=False, method=True)
+
+
+register(in_place(_bitwise_not, "bitwise_not_"), name="bitwise_not_", function=False, method=True)

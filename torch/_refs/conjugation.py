@@ -4,6 +4,8 @@ the conjugate transpose, the transpose of the last two dims here."""
 
 from __future__ import annotations
 
+import math
+
 import torch
 from torch._C import Tensor
 from torch._registry import register
@@ -19,6 +21,21 @@ def conj(input: Tensor) -> Tensor:
 def conj_physical(input: Tensor) -> Tensor:
     """The complex conjugate, materialized: a copy of a real input."""
     return input.clone()
+
+
+@register(function=False, method=True)
+def conj_physical_(self: Tensor) -> Tensor:
+    """In-place conjugation: nothing to do for a real dtype."""
+    return self
+
+
+@register(method=True)
+def angle(input: Tensor) -> Tensor:
+    """The argument of each element as a complex number: pi for a negative real, 0 otherwise (NaN stays NaN;
+    integers give the default float dtype). Its gradient is 0 for real input."""
+    x = input if input.dtype.is_floating_point else input.to(torch.get_default_dtype())
+    out = torch.where(x < 0, torch.full((), math.pi, dtype=x.dtype, device=x.device), torch.zeros((), dtype=x.dtype))
+    return torch.where(x.isnan(), x, out.detach())
 
 
 @register(method=True)

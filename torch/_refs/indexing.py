@@ -259,7 +259,7 @@ def repeat_interleave(input: Tensor, repeats=None, dim: int | None = None, *, ou
     return x.index_select(d, index)
 
 
-@register
+@register(method=True)
 def select_scatter(input: Tensor, src: Tensor, dim: int, index: int) -> Tensor:
     """A copy of input with the slice input.select(dim, index) replaced by src."""
     out = input.clone()
@@ -267,7 +267,7 @@ def select_scatter(input: Tensor, src: Tensor, dim: int, index: int) -> Tensor:
     return out
 
 
-@register
+@register(method=True)
 def slice_scatter(input: Tensor, src: Tensor, dim: int = 0, start=None, end=None, step: int = 1) -> Tensor:
     """A copy of input with the slice [start:end:step] along dim replaced by src."""
     out = input.clone()
@@ -277,7 +277,7 @@ def slice_scatter(input: Tensor, src: Tensor, dim: int = 0, start=None, end=None
     return out
 
 
-@register
+@register(method=True)
 def diagonal_scatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
     """A copy of input with its diagonal (offset, dim1, dim2) replaced by src."""
     out = input.clone()

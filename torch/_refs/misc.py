@@ -10,9 +10,8 @@ import math
 import warnings
 
 import torch
-from torch import _C
 from torch._C import Tensor
-from torch._registry import in_place, register
+from torch._registry import register
 
 for _name, _value in (("e", math.e), ("pi", math.pi), ("inf", math.inf), ("nan", math.nan), ("newaxis", None)):
     register(_value, name=_name)
@@ -56,18 +55,6 @@ def _method_as_function(name: str):
 
 for _name in (*_IN_PLACE, "detach", "is_nonzero", "is_same_size", "is_signed", "get_device", "split_with_sizes"):
     register(_method_as_function(_name), name=_name)
-
-
-def _conj_physical_(self: Tensor) -> Tensor:
-    """In-place conjugation: nothing to do for a real dtype."""
-    return self
-
-
-register(_conj_physical_, name="conj_physical_", function=False, method=True)
-register(lambda self, *a, **k: torch.select_scatter(self, *a, **k), name="select_scatter", function=False, method=True)
-register(lambda self, *a, **k: torch.slice_scatter(self, *a, **k), name="slice_scatter", function=False, method=True)
-register(lambda self, *a, **k: torch.diagonal_scatter(self, *a, **k), name="diagonal_scatter", function=False,
-         method=True)  # fmt: skip
 
 
 @register
@@ -214,8 +201,7 @@ def unravel_index(indices, shape) -> tuple:
 @register
 def trapz(y: Tensor, x=None, *, dx=None, dim: int = -1) -> Tensor:
     """torch.trapezoid (its older name)."""
-    return torch.trapezoid(y, x, dx=dx, dim=dim) if isinstance(x, Tensor) or x is None else torch.trapezoid(
-        y, dx=x, dim=dim)  # fmt: skip
+    return torch.trapezoid(y, x, dx=dx, dim=dim)
 
 
 @register
@@ -273,11 +259,6 @@ def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation
     """(values, indices) of torch.nn.functional.max_pool1d."""
     return torch.nn.functional.max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode,
                                           return_indices=True)  # fmt: skip
-
-
-register(lambda self, lambd=0.5: torch.nn.functional.hardshrink(self, lambd), name="hardshrink", function=False,
-         method=True)  # fmt: skip
-register(lambda self, weight: torch.nn.functional.prelu(self, weight), name="prelu", function=False, method=True)
 
 
 @register(method=True)
@@ -370,16 +351,3 @@ def map_(self: Tensor, tensor: Tensor, callable) -> Tensor:
 def as_subclass(self: Tensor, cls) -> Tensor:
     """self as an instance of cls (a subclass of torch.Tensor), sharing its data and autograd history."""
     return Tensor._make_subclass(cls, self)
-
-
-@register(method=True)
-def angle(input: Tensor) -> Tensor:
-    """The argument of each element as a complex number: pi for a negative real, 0 otherwise (NaN stays NaN;
-    integers give the default float dtype). Its gradient is 0 for real input."""
-    x = input if input.dtype.is_floating_point else input.to(torch.get_default_dtype())
-    out = torch.where(x < 0, torch.full((), math.pi, dtype=x.dtype, device=x.device), torch.zeros((), dtype=x.dtype))
-    return torch.where(x.isnan(), x, out.detach())
-
-
-register(in_place(_C.bitwise_not, "bitwise_not_"), name="bitwise_not_", function=False, method=True)
-register(lambda self: self.data_ptr(), name="const_data_ptr", function=False, method=True)

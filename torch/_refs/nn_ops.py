@@ -71,3 +71,8 @@ def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-
 def group_norm(input, num_groups: int, weight=None, bias=None, eps: float = 1e-5, cudnn_enabled: bool = True):
     """torch.nn.functional.group_norm (cudnn_enabled is accepted and has no effect)."""
     return torch.nn.functional.group_norm(input, num_groups, weight, bias, eps)
+
+
+register(lambda self, lambd=0.5: torch.nn.functional.hardshrink(self, lambd), name="hardshrink", function=False,
+         method=True)  # fmt: skip
+register(lambda self, weight: torch.nn.functional.prelu(self, weight), name="prelu", function=False, method=True)

@@ -116,7 +116,7 @@ def _float_result(input: Tensor) -> Tensor:
     return input if input.dtype.is_floating_point else input.to(torch.get_default_dtype())
 
 
-@register(method=True)
+@register(method=True, inplace=True)
 def square(input: Tensor) -> Tensor:
     """input ** 2 (bool promotes to int64, as pow does)."""
     return torch.pow(input, 2)

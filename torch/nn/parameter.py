@@ -90,6 +90,12 @@ class UninitializedTensorMixin:
     until materialize() gives it a shape and turns it into cls_to_become."""
 
     cls_to_become: type = Tensor
+    requires_grad_default = False  # an UninitializedParameter's is True
+
+    def __new__(cls, requires_grad: bool | None = None, device=None, dtype=None):
+        t = Tensor._make_subclass(cls, torch.empty(0, device=device, dtype=dtype))
+        t.requires_grad_(cls.requires_grad_default if requires_grad is None else requires_grad)
+        return t
 
     def materialize(self, shape, device=None, dtype=None) -> None:
         """Gives this tensor `shape` in place (uninitialized values; the module initializes them) and makes it
@@ -120,22 +126,13 @@ class UninitializedParameter(UninitializedTensorMixin, Parameter):
     """A parameter whose shape is not known yet; it becomes a Parameter when materialized."""
 
     cls_to_become = Parameter
-
-    def __new__(cls, requires_grad: bool = True, device=None, dtype=None):
-        t = Tensor._make_subclass(cls, torch.empty(0, device=device, dtype=dtype))
-        t.requires_grad_(requires_grad)
-        return t
+    requires_grad_default = True
 
 
 class UninitializedBuffer(UninitializedTensorMixin, Tensor):
     """A buffer whose shape is not known yet; it becomes a plain tensor when materialized."""
 
     cls_to_become = Tensor
-
-    def __new__(cls, requires_grad: bool = False, device=None, dtype=None):
-        t = Tensor._make_subclass(cls, torch.empty(0, device=device, dtype=dtype))
-        t.requires_grad_(requires_grad)
-        return t
 
     def __init__(self, *args, **kwargs) -> None:
         pass

@@ -9,6 +9,7 @@ import math
 
 import torch
 from torch._C import Tensor
+from torch._refs.binary_math import x_times_log
 
 __all__ = [
     "digamma",
@@ -115,17 +116,7 @@ def log_ndtr(input: Tensor) -> Tensor:
 
 def xlog1py(input, other) -> Tensor:
     """x * log1p(y), 0 where x is 0 (unless y is NaN); either may be a number."""
-    like = input if isinstance(input, Tensor) else other
-    x = input if isinstance(input, Tensor) else torch.tensor(input, device=like.device)
-    y = other if isinstance(other, Tensor) else torch.tensor(other, device=like.device)
-    dtype = torch.result_type(x, y)
-    dtype = dtype if dtype.is_floating_point else torch.get_default_dtype()
-    x, y = x.to(dtype), y.to(dtype)
-    # log1p(y) taken as 0 where x is 0 and y <= -1 (0 * -inf there), so x's gradient is log1p(y) wherever that is
-    # finite, as PyTorch's
-    undefined = (x == 0) & (y <= -1)
-    zero = torch.zeros((), dtype=dtype, device=like.device)
-    return zero + x * torch.where(undefined, zero, torch.log1p(torch.where(undefined, zero, y)))
+    return x_times_log(input, other, torch.log1p, -1.0)
 
 
 def multigammaln(input: Tensor, p: int) -> Tensor:

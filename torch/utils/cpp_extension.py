@@ -323,19 +323,13 @@ def load_inline(
     cpp_sources: str | list[str],
     cuda_sources: str | list[str] | None = None,
     functions: str | list[str] | dict[str, str] | None = None,
-    extra_cflags: list[str] | None = None,
-    extra_cuda_cflags: list[str] | None = None,
-    extra_ldflags: list[str] | None = None,
-    extra_include_paths: list[str] | None = None,
     build_directory: str | None = None,
-    verbose: bool = False,
-    with_cuda: bool | None = None,
-    is_python_module: bool = True,
-    keep_intermediates: bool = True,
+    **kwargs,
 ):
-    """Builds a module from source strings, as `load`: `cpp_sources` go into main.cpp after
-    `#include <torch/extension.h>`, `cuda_sources` into cuda.cu. `functions` (names, or name -> docstring)
-    are bound in a generated `NB_MODULE(TORCH_EXTENSION_NAME, m)`; without them, the sources define it."""
+    """Builds a module from source strings, as `load` (whose other arguments it takes): `cpp_sources` go into
+    main.cpp after `#include <torch/extension.h>`, `cuda_sources` into cuda.cu. `functions` (names, or name ->
+    docstring) are bound in a generated `NB_MODULE(TORCH_EXTENSION_NAME, m)`; without them, the sources define
+    it."""
     cpp = [cpp_sources] if isinstance(cpp_sources, str) else list(cpp_sources)
     cu = [cuda_sources] if isinstance(cuda_sources, str) else list(cuda_sources or [])
     build_dir = Path(build_directory or Path(get_default_build_root()) / name)
@@ -351,10 +345,7 @@ def load_inline(
     if cu:
         sources.append(build_dir / "cuda.cu")
         _write_if_changed(sources[1], "#include <torch/extension.h>\n\n" + "\n".join(cu))
-    return load(
-        name, [str(s) for s in sources], extra_cflags, extra_cuda_cflags, extra_ldflags, extra_include_paths,
-        str(build_dir), verbose, with_cuda, is_python_module, keep_intermediates,
-    )  # fmt: skip
+    return load(name, [str(s) for s in sources], build_directory=str(build_dir), **kwargs)
 
 
 # ---------------------------------------------------------------------------------------------- setuptools
