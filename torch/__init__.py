@@ -40,6 +40,7 @@ globals().update((name, getattr(_C, name)) for name in _C._function_names)  # th
 from torch import _refs, _registry, _tensor, _tensor_str, _type_info  # noqa: E402, F401
 from torch.autograd import _recording  # noqa: E402
 from torch.autograd import tensor_api as _tensor_api  # noqa: E402, F401
+from torch.linalg import _legacy  # noqa: E402, F401
 
 _registry.install(globals(), Tensor)
 _recording.install()
@@ -50,6 +51,7 @@ from torch import (  # noqa: E402
     cuda,
     distributions,
     functional,
+    linalg,
     multiprocessing,
     nn,
     optim,

@@ -171,8 +171,8 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
 
 @register(method=True)
 def matrix_power(input: Tensor, n: int) -> Tensor:
-    """input @ input @ ... (n times) for square matrices (batched) by repeated squaring; n = 0 is the identity.
-    Negative n needs the inverse, which comes with torch.linalg (not built yet)."""
+    """input @ input @ ... (n times) for square matrices (batched) by repeated squaring; n = 0 is the identity,
+    a negative n powers the inverse."""
     if input.dim() < 2 or input.shape[-1] != input.shape[-2]:
         raise RuntimeError(
             f"linalg.matrix_power: A must be batches of square matrices, but they are {input.shape[-2]} by "
@@ -181,7 +181,7 @@ def matrix_power(input: Tensor, n: int) -> Tensor:
             else "linalg.matrix_power: The input tensor A must have at least 2 dimensions."
         )
     if n < 0:
-        raise NotImplementedError("matrix_power with a negative exponent needs torch.linalg.inv, not built yet")
+        input, n = torch.linalg.inv(input), -n
     result = torch.eye(input.shape[-1], dtype=input.dtype, device=input.device).expand(input.shape).clone()
     base = input
     while n:

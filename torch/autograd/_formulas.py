@@ -10,6 +10,15 @@ import math
 
 import torch
 from torch._C import Tensor
+from torch.autograd._linalg_formulas import (  # the factorizations' gradients
+    cholesky_backward,
+    eigh_backward,
+    lu_factor_ex_backward,
+    lu_solve_backward,
+    qr_backward,
+    solve_triangular_backward,
+    svd_backward,
+)
 from torch.autograd.graph import Node, set_history
 
 __all__ = [
@@ -46,6 +55,13 @@ __all__ = [
     "_unsqueeze_like",
     "ones_like",
     "math",
+    "lu_factor_ex_backward",
+    "lu_solve_backward",
+    "cholesky_backward",
+    "solve_triangular_backward",
+    "qr_backward",
+    "eigh_backward",
+    "svd_backward",
 ]
 
 
@@ -134,18 +150,29 @@ def slice_backward(grad: Tensor, shape, dim: int, start, end, step: int) -> Tens
     return out
 
 
+def _dense(t: Tensor) -> bool:
+    """Whether t's elements fill storage offsets [offset, offset + numel) once each (any order of dims)."""
+    expected = 1
+    for size, stride in sorted(((n, s) for n, s in zip(t.shape, t.stride()) if n != 1), key=lambda p: p[1]):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
 def as_strided_backward(grad: Tensor, self: Tensor, size, stride, storage_offset) -> Tensor:
-    """Gradient of as_strided over a contiguous input: each viewed element's gradient is added at the
-    position it reads (overlapping views sum)."""
-    if not self.is_contiguous():
-        raise RuntimeError("as_strided backward is only implemented for contiguous inputs")
+    """Gradient of as_strided over a dense input (contiguous, or any permutation of it, such as a transposed
+    matrix): each viewed element's gradient is added at the storage position it reads (overlapping views
+    sum), and the input's own strides read them back."""
+    if not _dense(self):
+        raise RuntimeError("as_strided backward is only implemented for inputs without gaps or overlaps")
     offset = (self.storage_offset() if storage_offset is None else storage_offset) - self.storage_offset()
     index = torch.zeros(tuple(size), dtype=torch.int64, device=grad.device) + offset
     for d, (n, s) in enumerate(zip(size, stride)):
         index = index + (torch.arange(n, device=grad.device) * s).view([n if i == d else 1 for i in range(len(size))])
     flat = torch.zeros(self.numel(), dtype=grad.dtype, device=grad.device)
     flat.put_(index.reshape(-1), grad.reshape(-1), True)
-    return flat.view(tuple(self.shape))
+    return flat.as_strided(tuple(self.shape), tuple(self.stride()))
 
 
 def split_backward(grads, self: Tensor, split_size: int, dim: int) -> Tensor:

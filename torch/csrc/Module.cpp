@@ -3,6 +3,7 @@
 #include <TH/Exception.h>
 #include <TH/Parallel.h>
 #include <TH/cpu/VecKernels.h>
+#include <TH/ops/LinearAlgebra.h>
 #include <torch/python_errors.h>
 
 #include "Autograd.h"
@@ -14,6 +15,8 @@ NB_MODULE(_C, m) {
   // tensors still alive at interpreter exit can outlive this module's teardown; that is not a leak.
   nb::set_leak_warnings(false);
   nb::register_exception_translator(torch::translate_th_errors);
+  // torch.linalg.LinAlgError (a RuntimeError); registered last, so tried before the generic th::Error
+  nb::exception<th::LinAlgError>(m, "_LinAlgError", PyExc_RuntimeError);
   torch::bind_dtypes(m);
   torch::bind_memory_formats(m);
   torch::bind_device(m);

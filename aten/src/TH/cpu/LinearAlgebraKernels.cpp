@@ -1,0 +1,210 @@
+// CPU kernels of the linear-algebra family: LAPACK (and BLAS's trsm) of the scipy-openblas32 wheel, whose
+// symbols carry the prefix scipy_ and take 32-bit integers. One call per matrix of the batch, the matrices
+// spread over the intra-op threads (OpenBLAS itself runs single-threaded: cpu/LinearKernels.cpp).
+#include <cblas.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <vector>
+
+#include "../Parallel.h"
+#include "../ScalarType.h"
+#include "../ops/LinearAlgebra.h"
+
+// LAPACK's Fortran entry points (the hidden lengths of character arguments last, as gfortran passes them)
+extern "C" {
+#define TH_LAPACK_DECLARE(T, p)                                                                          \
+  void scipy_##p##getrf_(const int* m, const int* n, T* a, const int* lda, int* ipiv, int* info);        \
+  void scipy_##p##getrs_(const char* trans, const int* n, const int* nrhs, const T* a, const int* lda,   \
+                         const int* ipiv, T* b, const int* ldb, int* info, size_t);                      \
+  void scipy_##p##potrf_(const char* uplo, const int* n, T* a, const int* lda, int* info, size_t);       \
+  void scipy_##p##geqrf_(const int* m, const int* n, T* a, const int* lda, T* tau, T* work,              \
+                         const int* lwork, int* info);                                                   \
+  void scipy_##p##orgqr_(const int* m, const int* n, const int* k, T* a, const int* lda, const T* tau,   \
+                         T* work, const int* lwork, int* info);                                          \
+  void scipy_##p##syevd_(const char* jobz, const char* uplo, const int* n, T* a, const int* lda, T* w,   \
+                         T* work, const int* lwork, int* iwork, const int* liwork, int* info, size_t,    \
+                         size_t);                                                                        \
+  void scipy_##p##gesdd_(const char* jobz, const int* m, const int* n, T* a, const int* lda, T* s, T* u, \
+                         const int* ldu, T* vt, const int* ldvt, T* work, const int* lwork, int* iwork,  \
+                         int* info, size_t);
+TH_LAPACK_DECLARE(float, s)
+TH_LAPACK_DECLARE(double, d)
+#undef TH_LAPACK_DECLARE
+}
+
+namespace th {
+namespace {
+
+/// LAPACK's routines of element type T, under one name each.
+template <typename T>
+struct Lapack;
+
+#define TH_LAPACK_BIND(T, p)                            \
+  template <>                                           \
+  struct Lapack<T> {                                    \
+    static constexpr auto getrf = scipy_##p##getrf_;    \
+    static constexpr auto getrs = scipy_##p##getrs_;    \
+    static constexpr auto potrf = scipy_##p##potrf_;    \
+    static constexpr auto geqrf = scipy_##p##geqrf_;    \
+    static constexpr auto orgqr = scipy_##p##orgqr_;    \
+    static constexpr auto syevd = scipy_##p##syevd_;    \
+    static constexpr auto gesdd = scipy_##p##gesdd_;    \
+    static constexpr auto trsm = scipy_cblas_##p##trsm; \
+  };
+TH_LAPACK_BIND(float, s)
+TH_LAPACK_BIND(double, d)
+#undef TH_LAPACK_BIND
+
+/// float and double: the types LAPACK has (the entry points refuse the others with PyTorch's messages).
+#define TH_DISPATCH_LAPACK_TYPES(type, name, ...) \
+  TH_PRIVATE_DISPATCH(                            \
+      type, name, TH_PRIVATE_CASE(Float, float, __VA_ARGS__) TH_PRIVATE_CASE(Double, double, __VA_ARGS__))
+
+/// `t`'s element pointer of batch b, for a batch of column-major matrices (or of vectors).
+template <typename T>
+T* batch_ptr(const Tensor& t, int64_t b) {
+  return reinterpret_cast<T*>(t.data_ptr()) + b * t.stride(0);
+}
+
+int32_t* int_ptr(const Tensor& t, int64_t b) {
+  return reinterpret_cast<int32_t*>(t.data_ptr()) + b * t.stride(0);
+}
+
+/// The leading dimension of column-major [rows, cols] matrices: at least 1, as LAPACK requires.
+int ld(int64_t rows) { return int(std::max<int64_t>(rows, 1)); }
+
+/// f(b) for every batch b, the batches over the intra-op threads (each call single-threaded LAPACK).
+template <typename F>
+void for_each_batch(int64_t batches, int64_t work_per_batch, const F& f) {
+  parallel_for(batches, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(work_per_batch, 1)),
+               [&](int64_t begin, int64_t end) {
+                 for (int64_t b = begin; b < end; ++b) f(b);
+               });
+}
+
+/// LAPACK's two calls: call(work, lwork) with lwork = -1 asks for the optimal workspace size (written to
+/// work[0]), then runs with a workspace of that size.
+template <typename T, typename F>
+void with_workspace(const F& call) {
+  T size = 0;
+  call(&size, -1);
+  const int lwork = std::max(1, int(size));
+  std::vector<T> work(static_cast<size_t>(lwork));
+  call(work.data(), lwork);
+}
+
+void lu_factor_kernel(const Tensor& a, const Tensor& pivots, const Tensor& info) {
+  const int m = int(a.size(1)), n = int(a.size(2)), lda = ld(m);
+  TH_DISPATCH_LAPACK_TYPES(a.dtype(), "lu_cpu", [&] {
+    for_each_batch(a.size(0), int64_t(m) * n * std::min(m, n), [&](int64_t b) {
+      Lapack<scalar_t>::getrf(&m, &n, batch_ptr<scalar_t>(a, b), &lda, int_ptr(pivots, b), int_ptr(info, b));
+    });
+  });
+}
+
+void lu_solve_kernel(const Tensor& lu, const Tensor& pivots, const Tensor& b, bool trans) {
+  const int n = int(lu.size(1)), k = int(b.size(2)), lda = ld(n);
+  const char t = trans ? 'T' : 'N';
+  TH_DISPATCH_LAPACK_TYPES(lu.dtype(), "lu_solve_cpu", [&] {
+    for_each_batch(lu.size(0), int64_t(n) * n * k, [&](int64_t i) {
+      int info = 0;
+      Lapack<scalar_t>::getrs(&t, &n, &k, batch_ptr<scalar_t>(lu, i), &lda, int_ptr(pivots, i),
+                              batch_ptr<scalar_t>(b, i), &lda, &info, 1);
+    });
+  });
+}
+
+void cholesky_kernel(const Tensor& a, bool upper, const Tensor& info) {
+  const int n = int(a.size(1)), lda = ld(n);
+  const char uplo = upper ? 'U' : 'L';
+  TH_DISPATCH_LAPACK_TYPES(a.dtype(), "cholesky_cpu", [&] {
+    for_each_batch(a.size(0), int64_t(n) * n * n, [&](int64_t b) {
+      Lapack<scalar_t>::potrf(&uplo, &n, batch_ptr<scalar_t>(a, b), &lda, int_ptr(info, b), 1);
+    });
+  });
+}
+
+void triangular_solve_kernel(const Tensor& a, const Tensor& b, bool upper, bool left, bool trans, bool unit) {
+  const int m = int(b.size(1)), n = int(b.size(2)), k = left ? m : n;
+  TH_DISPATCH_LAPACK_TYPES(a.dtype(), "triangular_solve_cpu", [&] {
+    for_each_batch(a.size(0), int64_t(m) * n * k, [&](int64_t i) {
+      Lapack<scalar_t>::trsm(CblasColMajor, left ? CblasLeft : CblasRight, upper ? CblasUpper : CblasLower,
+                             trans ? CblasTrans : CblasNoTrans, unit ? CblasUnit : CblasNonUnit, m, n,
+                             scalar_t(1), batch_ptr<scalar_t>(a, i), ld(k), batch_ptr<scalar_t>(b, i), ld(m));
+    });
+  });
+}
+
+void geqrf_kernel(const Tensor& a, const Tensor& tau) {
+  const int m = int(a.size(1)), n = int(a.size(2)), lda = ld(m);
+  TH_DISPATCH_LAPACK_TYPES(a.dtype(), "geqrf_cpu", [&] {
+    for_each_batch(a.size(0), int64_t(m) * n * n, [&](int64_t b) {
+      int info = 0;
+      with_workspace<scalar_t>([&](scalar_t* work, int lwork) {
+        Lapack<scalar_t>::geqrf(&m, &n, batch_ptr<scalar_t>(a, b), &lda, batch_ptr<scalar_t>(tau, b), work,
+                                &lwork, &info);
+      });
+    });
+  });
+}
+
+void householder_product_kernel(const Tensor& a, const Tensor& tau) {
+  const int m = int(a.size(1)), n = int(a.size(2)), k = int(tau.size(1)), lda = ld(m);
+  TH_DISPATCH_LAPACK_TYPES(a.dtype(), "householder_product_cpu", [&] {
+    for_each_batch(a.size(0), int64_t(m) * n * k, [&](int64_t b) {
+      int info = 0;
+      with_workspace<scalar_t>([&](scalar_t* work, int lwork) {
+        Lapack<scalar_t>::orgqr(&m, &n, &k, batch_ptr<scalar_t>(a, b), &lda, batch_ptr<scalar_t>(tau, b),
+                                work, &lwork, &info);
+      });
+    });
+  });
+}
+
+void eigh_kernel(const Tensor& a, const Tensor& w, bool upper, bool compute_v, const Tensor& info) {
+  const int n = int(a.size(1)), lda = ld(n);
+  const char jobz = compute_v ? 'V' : 'N', uplo = upper ? 'U' : 'L';
+  TH_DISPATCH_LAPACK_TYPES(a.dtype(), "linalg_eigh_cpu", [&] {
+    for_each_batch(a.size(0), int64_t(n) * n * n, [&](int64_t b) {
+      // syevd also sizes an integer workspace: at most 3 + 5n (LAPACK's documented bound)
+      std::vector<int> iwork(static_cast<size_t>(3 + 5 * n));
+      const int liwork = int(iwork.size());
+      with_workspace<scalar_t>([&](scalar_t* work, int lwork) {
+        Lapack<scalar_t>::syevd(&jobz, &uplo, &n, batch_ptr<scalar_t>(a, b), &lda, batch_ptr<scalar_t>(w, b),
+                                work, &lwork, iwork.data(), &liwork, int_ptr(info, b), 1, 1);
+      });
+    });
+  });
+}
+
+void svd_kernel(const Tensor& a, const Tensor& u, const Tensor& s, const Tensor& vt, bool full,
+                bool compute_uv, const Tensor& info) {
+  const int m = int(a.size(1)), n = int(a.size(2)), k = std::min(m, n), lda = ld(m);
+  const char jobz = !compute_uv ? 'N' : full ? 'A' : 'S';
+  const int ldu = ld(m), ldvt = ld(full ? n : k);
+  TH_DISPATCH_LAPACK_TYPES(a.dtype(), "linalg_svd_cpu", [&] {
+    for_each_batch(a.size(0), int64_t(m) * n * k, [&](int64_t b) {
+      scalar_t* pu = compute_uv ? batch_ptr<scalar_t>(u, b) : nullptr;
+      scalar_t* pvt = compute_uv ? batch_ptr<scalar_t>(vt, b) : nullptr;
+      std::vector<int> iwork(static_cast<size_t>(std::max(1, 8 * k)));
+      with_workspace<scalar_t>([&](scalar_t* work, int lwork) {
+        Lapack<scalar_t>::gesdd(&jobz, &m, &n, batch_ptr<scalar_t>(a, b), &lda, batch_ptr<scalar_t>(s, b), pu,
+                                &ldu, pvt, &ldvt, work, &lwork, iwork.data(), int_ptr(info, b), 1);
+      });
+    });
+  });
+}
+
+}  // namespace
+
+TH_REGISTER_KERNEL(lu_factor_stub, CPU, lu_factor_kernel);
+TH_REGISTER_KERNEL(lu_solve_stub, CPU, lu_solve_kernel);
+TH_REGISTER_KERNEL(cholesky_stub, CPU, cholesky_kernel);
+TH_REGISTER_KERNEL(triangular_solve_stub, CPU, triangular_solve_kernel);
+TH_REGISTER_KERNEL(geqrf_stub, CPU, geqrf_kernel);
+TH_REGISTER_KERNEL(householder_product_stub, CPU, householder_product_kernel);
+TH_REGISTER_KERNEL(eigh_stub, CPU, eigh_kernel);
+TH_REGISTER_KERNEL(svd_stub, CPU, svd_kernel);
+
+}  // namespace th

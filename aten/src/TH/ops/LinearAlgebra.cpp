@@ -1,0 +1,323 @@
+// Entry points of the linear-algebra family: the factorizations torch.linalg is made of (LU, Cholesky, QR,
+// symmetric eigendecomposition, SVD) and the triangular and LU solves, batched over leading dims, with
+// PyTorch's names, checks and messages. Each copies its input into column-major batches
+// (fortran_batches), runs the device's LAPACK-shaped kernel in place and returns views of the result in
+// the input's batch shape (column-major, as PyTorch's are). CUDA tensors make the round trip through host
+// memory until THC has its cuSOLVER kernels. torch/linalg/__init__.py builds the rest (solve, inv, det,
+// lstsq, norms, ...) on these in Python; the gradients are in derivatives.yaml.
+#include <string>
+#include <tuple>
+
+#include "../Functions.h"
+#include "../TensorIterator.h"
+#include "LinearAlgebra.h"
+
+namespace th {
+
+TH_DEFINE_STUB(lu_factor_fn, lu_factor_stub);
+TH_DEFINE_STUB(lu_solve_fn, lu_solve_stub);
+TH_DEFINE_STUB(cholesky_fn, cholesky_stub);
+TH_DEFINE_STUB(triangular_solve_fn, triangular_solve_stub);
+TH_DEFINE_STUB(geqrf_fn, geqrf_stub);
+TH_DEFINE_STUB(householder_product_fn, householder_product_stub);
+TH_DEFINE_STUB(eigh_fn, eigh_stub);
+TH_DEFINE_STUB(svd_fn, svd_stub);
+
+Tensor tril(const Tensor& self, int64_t diagonal);
+Tensor triu(const Tensor& self, int64_t diagonal);
+Tensor isfinite(const Tensor& self);
+
+namespace {
+
+/// PyTorch's checks of a linalg input: at least 2 dims, float or double (square if asked).
+void check_input(const Tensor& a, const char* fn, bool square = false) {
+  TH_CHECK(a.dim() >= 2, fn, ": The input tensor A must have at least 2 dimensions.");
+  const ScalarType t = a.dtype();
+  TH_CHECK(t != ScalarType::Half && t != ScalarType::BFloat16, fn,
+           ": Low precision dtypes not supported. Got ", scalar_type_cpp_name(t));
+  TH_CHECK(t == ScalarType::Float || t == ScalarType::Double, fn,
+           ": Expected a floating point or complex tensor as input. Got ", scalar_type_cpp_name(t));
+  if (square)
+    TH_CHECK(a.size(-2) == a.size(-1), fn, ": A must be batches of square matrices, but they are ",
+             a.size(-2), " by ", a.size(-1), " matrices");
+}
+
+/// The leading (batch) dims of a matrix batch, and their product.
+IntList batch_dims(const Tensor& a) { return IntList(a.sizes().begin(), a.sizes().end() - 2); }
+
+int64_t batch_count(const IntList& batch) {
+  int64_t b = 1;
+  for (int64_t s : batch) b *= s;
+  return b;
+}
+
+/// `batch` followed by `tail`.
+IntList with_batch(const IntList& batch, std::initializer_list<int64_t> tail) {
+  IntList s = batch;
+  s.insert(s.end(), tail);
+  return s;
+}
+
+/// A fresh column-major [B, rows, cols] tensor (strides [rows * cols, 1, rows]) on the host.
+Tensor empty_fortran(int64_t B, int64_t rows, int64_t cols, ScalarType dtype) {
+  return transpose(empty_tensor({B, cols, rows}, dtype, Device()), 1, 2);
+}
+
+/// A column-major host copy of `a` ([*batch, m, n], broadcast to `batch`) as [B, m, n]: the kernels' input,
+/// theirs to overwrite.
+Tensor fortran_batches(const Tensor& a, const IntList& batch) {
+  const int64_t m = a.size(-2), n = a.size(-1);
+  Tensor out = empty_fortran(batch_count(batch), m, n, a.dtype());
+  Tensor view = reshape(out, with_batch(batch, {m, n}));  // a view: the batch dims stay row-major
+  copy_(view, expand(a, with_batch(batch, {m, n})));
+  return out;
+}
+
+/// [B, ...] results in the batch shape, on `device`.
+Tensor unbatched(const Tensor& t, const IntList& batch, Device device) {
+  IntList s = batch;
+  s.insert(s.end(), t.sizes().begin() + 1, t.sizes().end());
+  Tensor r = reshape(t, s);
+  return device.is_cpu() ? r : to(r, device, std::nullopt, false, false);
+}
+
+/// The int32 info of each batch, on the host ([B]).
+Tensor new_info(int64_t B) {
+  Tensor info = empty_tensor({B}, ScalarType::Int, Device());
+  if (B > 0) fill_(info, Scalar(int64_t(0)));
+  return info;
+}
+
+/// The first batch whose info is nonzero (and that info), or {-1, 0}.
+std::pair<int64_t, int32_t> first_failure(const Tensor& info) {
+  const auto* p = reinterpret_cast<const int32_t*>(info.data_ptr());
+  for (int64_t b = 0; b < info.numel(); ++b)
+    if (p[b] != 0) return {b, p[b]};
+  return {-1, 0};
+}
+
+/// PyTorch's "(Batch element k): " prefix of a batched error.
+std::string batch_prefix(int64_t batch_index, int64_t dims) {
+  return dims > 2 ? detail::str("(Batch element ", batch_index, "): ") : std::string();
+}
+
+/// Broadcasts the batch dims of two matrix batches (PyTorch's rule for the solves).
+IntList broadcast_batch(const Tensor& a, const Tensor& b) {
+  return broadcast_shapes(batch_dims(a), batch_dims(b));
+}
+
+}  // namespace
+
+std::tuple<Tensor, Tensor, Tensor> _linalg_lu_factor_ex(const Tensor& A, bool pivot, bool check_errors) {
+  TH_CHECK(A.dim() >= 2,
+           "torch.lu_factor: Expected tensor with 2 or more dimensions. Got size: ", shape_str(A.sizes()),
+           " instead");
+  TH_CHECK_T(NotImplementedError, is_floating_point(A.dtype()), "\"lu_cpu\" not implemented for '",
+             scalar_type_cpp_name(A.dtype()), "'");
+  check_input(A, "linalg.lu_factor");
+  TH_CHECK(pivot || !A.device().is_cpu(),
+           "linalg.lu_factor: LU without pivoting is not implemented on the CPU");
+  const IntList batch = batch_dims(A);
+  const int64_t B = batch_count(batch), m = A.size(-2), n = A.size(-1), k = std::min(m, n);
+  Tensor lu = fortran_batches(A, batch);
+  Tensor pivots = empty_tensor({B, k}, ScalarType::Int, Device());
+  Tensor info = new_info(B);
+  if (lu.numel() > 0) lu_factor_stub[DeviceType::CPU](lu, pivots, info);
+  if (check_errors) {
+    const auto [where, code] = first_failure(info);
+    TH_CHECK_T(LinAlgError, where < 0, "torch.linalg.lu_factor_ex: ", batch_prefix(where, A.dim()), "U[",
+               code, ",", code, "] is zero and using it on lu_solve would result in a division by zero.");
+  }
+  return {unbatched(lu, batch, A.device()), unbatched(pivots, batch, A.device()),
+          unbatched(info, batch, A.device())};
+}
+
+Tensor _linalg_lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B, bool left, bool adjoint) {
+  check_input(LU, "linalg.lu_solve", true);
+  TH_CHECK(B.dim() >= 2, "linalg.lu_solve: Expected B to have at least 2 dimensions, but it has ", B.dim(),
+           " dimensions instead");
+  TH_CHECK(LU.dtype() == B.dtype(),
+           "linalg.lu_solve: Expected LU and B to have the same dtype, but found LU of type ",
+           scalar_type_cpp_name(LU.dtype()), " and B of type ", scalar_type_cpp_name(B.dtype()), " instead");
+  TH_CHECK(pivots.dtype() == ScalarType::Int, "linalg.lu_solve: Expected pivots to be integers. Got ",
+           scalar_type_cpp_name(pivots.dtype()));
+  const int64_t n = LU.size(-1);
+  if (left) {
+    TH_CHECK(B.size(-2) == n, "linalg.lu_solve: Incompatible shapes of A and B for the equation AX = B (", n,
+             "x", n, " and ", B.size(-2), "x", B.size(-1), ")");
+  } else {
+    TH_CHECK(B.size(-1) == n, "linalg.lu_solve: Incompatible shapes of A and B for the equation XA = B (", n,
+             "x", n, " and ", B.size(-2), "x", B.size(-1), ")");
+    // X A = B  <=>  A^T X^T = B^T
+    return transpose(_linalg_lu_solve(LU, pivots, transpose(B, -2, -1), true, !adjoint), -2, -1);
+  }
+  TH_CHECK(pivots.dim() == LU.dim() - 1 && pivots.size(-1) == n,
+           "linalg.lu_solve: Expected pivots to have shape [*, ", n, "], but got ",
+           shape_str(pivots.sizes()));
+  const IntList batch = broadcast_batch(LU, B);
+  const int64_t count = batch_count(batch);
+  Tensor lu = fortran_batches(LU, batch);
+  Tensor x = fortran_batches(B, batch);
+  Tensor piv = contiguous(
+      reshape(expand(to(pivots, Device(), std::nullopt, false, false), with_batch(batch, {n})), {count, n}));
+  if (x.numel() > 0 && n > 0) lu_solve_stub[DeviceType::CPU](lu, piv, x, adjoint);
+  return unbatched(x, batch, B.device());
+}
+
+std::tuple<Tensor, Tensor> _linalg_cholesky_ex(const Tensor& A, bool upper, bool check_errors) {
+  check_input(A, "linalg.cholesky", true);
+  const IntList batch = batch_dims(A);
+  const int64_t B = batch_count(batch);
+  Tensor a = fortran_batches(A, batch);
+  Tensor info = new_info(B);
+  if (a.numel() > 0) cholesky_stub[DeviceType::CPU](a, upper, info);
+  if (check_errors) {
+    const auto [where, code] = first_failure(info);
+    TH_CHECK_T(
+        LinAlgError, where < 0, "linalg.cholesky: ", batch_prefix(where, A.dim()),
+        "The factorization could not be completed because the input is not positive-definite (the leading "
+        "minor of order ",
+        code, " is not positive-definite).");
+  }
+  const Tensor factor = upper ? triu(a, 0) : tril(a, 0);  // the other triangle still holds the input
+  return {unbatched(factor, batch, A.device()), unbatched(info, batch, A.device())};
+}
+
+Tensor _linalg_solve_triangular(const Tensor& A, const Tensor& B, bool upper, bool left, bool unitriangular) {
+  check_input(A, "linalg.solve_triangular", true);
+  TH_CHECK(B.dim() >= 2, "linalg.solve_triangular: The input tensor B must have at least 2 dimensions.");
+  TH_CHECK(A.dtype() == B.dtype(),
+           "linalg.solve_triangular: Expected A and B to have the same dtype, but found A "
+           "of type ",
+           scalar_type_cpp_name(A.dtype()), " and B of type ", scalar_type_cpp_name(B.dtype()), " instead");
+  const int64_t n = A.size(-1);
+  TH_CHECK(left ? B.size(-2) == n : B.size(-1) == n,
+           "linalg.solve_triangular: Incompatible shapes of A and B for "
+           "the equation ",
+           left ? "AX = B" : "XA = B", " (", n, "x", n, " and ", B.size(-2), "x", B.size(-1), ")");
+  const IntList batch = broadcast_batch(A, B);
+  Tensor a = fortran_batches(A, batch);
+  Tensor x = fortran_batches(B, batch);
+  if (x.numel() > 0 && n > 0) triangular_solve_stub[DeviceType::CPU](a, x, upper, left, false, unitriangular);
+  return unbatched(x, batch, B.device());
+}
+
+std::tuple<Tensor, Tensor> geqrf(const Tensor& self) {
+  TH_CHECK(self.dim() >= 2, "torch.geqrf: input must have at least 2 dimensions.");
+  check_input(self, "torch.geqrf");
+  const IntList batch = batch_dims(self);
+  const int64_t B = batch_count(batch), k = std::min(self.size(-2), self.size(-1));
+  Tensor a = fortran_batches(self, batch);
+  Tensor tau = empty_tensor({B, k}, self.dtype(), Device());
+  if (a.numel() > 0) geqrf_stub[DeviceType::CPU](a, tau);
+  return {unbatched(a, batch, self.device()), unbatched(tau, batch, self.device())};
+}
+
+Tensor _linalg_householder_product(const Tensor& input, const Tensor& tau) {
+  TH_CHECK(input.dim() >= 2, "torch.linalg.householder_product: input must have at least 2 dimensions.");
+  check_input(input, "torch.linalg.householder_product");
+  TH_CHECK(
+      input.size(-2) >= input.size(-1),
+      "torch.linalg.householder_product: input.shape[-2] must be greater than or equal to input.shape[-1]");
+  TH_CHECK(
+      input.size(-1) >= tau.size(-1),
+      "torch.linalg.householder_product: input.shape[-1] must be greater than or equal to tau.shape[-1]");
+  TH_CHECK(
+      tau.dim() == input.dim() - 1 &&
+          batch_dims(input) == IntList(tau.sizes().begin(), tau.sizes().end() - 1),
+      "torch.linalg.householder_product: Expected batch dimensions of tau to be equal to input.shape[:-2], "
+      "but got ",
+      shape_str(IntList(tau.sizes().begin(), tau.sizes().end() - 1)));
+  TH_CHECK(input.dtype() == tau.dtype(), "torch.linalg.householder_product: tau dtype ",
+           scalar_type_cpp_name(tau.dtype()), " does not match input dtype ",
+           scalar_type_cpp_name(input.dtype()));
+  const IntList batch = batch_dims(input);
+  const int64_t B = batch_count(batch), k = tau.size(-1);
+  Tensor a = fortran_batches(input, batch);
+  Tensor t = contiguous(reshape(to(tau, Device(), std::nullopt, false, false), {B, k}));
+  if (a.numel() > 0) householder_product_stub[DeviceType::CPU](a, t);
+  return unbatched(a, batch, input.device());
+}
+
+std::tuple<Tensor, Tensor> _linalg_qr(const Tensor& A, const std::string& mode) {
+  TH_CHECK(mode == "reduced" || mode == "r" || mode == "complete", "qr received unrecognized mode '", mode,
+           "' but expected one of 'reduced' (default), 'r', or 'complete'");
+  check_input(A, "linalg.qr");
+  const IntList batch = batch_dims(A);
+  const int64_t B = batch_count(batch), m = A.size(-2), n = A.size(-1), k = std::min(m, n);
+  const bool complete = mode == "complete" && m > n;
+  // geqrf on [A | 0] when Q is m x m and A has fewer columns: the reflectors then fill Q's first n columns
+  const int64_t cols = complete ? m : n;
+  Tensor a = empty_fortran(B, m, cols, A.dtype());
+  Tensor view = reshape(a, with_batch(batch, {m, cols}));
+  if (complete) fill_(view, Scalar(int64_t(0)));
+  Tensor columns = narrow(view, -1, 0, n);
+  copy_(columns, expand(A, with_batch(batch, {m, n})));
+  Tensor tau = empty_tensor({B, k}, A.dtype(), Device());
+  if (a.numel() > 0) {
+    Tensor a_n = narrow(a, 2, 0, n);  // geqrf of A itself (the zero columns stay out of it)
+    geqrf_stub[DeviceType::CPU](a_n, tau);
+  }
+  const int64_t r_rows = mode == "complete" ? m : k;
+  const Tensor R = triu(narrow(narrow(a, 2, 0, n), 1, 0, r_rows), 0);
+  if (mode == "r") return {empty_tensor({0}, A.dtype(), A.device()), unbatched(R, batch, A.device())};
+  Tensor q =
+      narrow(a, 2, 0, mode == "complete" ? m : k);  // [B, m, m] or [B, m, k], reflectors below diagonal
+  if (q.numel() > 0) householder_product_stub[DeviceType::CPU](q, tau);
+  return {unbatched(q, batch, A.device()), unbatched(R, batch, A.device())};
+}
+
+std::tuple<Tensor, Tensor> _linalg_eigh(const Tensor& A, const std::string& UPLO, bool compute_v) {
+  check_input(A, "linalg.eigh", true);
+  TH_CHECK(UPLO == "L" || UPLO == "U" || UPLO == "l" || UPLO == "u",
+           "Expected UPLO argument to be 'L' or 'U', but got ", UPLO);
+  const IntList batch = batch_dims(A);
+  const int64_t B = batch_count(batch), n = A.size(-1);
+  Tensor a = fortran_batches(A, batch);
+  Tensor w = empty_tensor({B, n}, A.dtype(), Device());
+  Tensor info = new_info(B);
+  if (a.numel() > 0) eigh_stub[DeviceType::CPU](a, w, UPLO == "U" || UPLO == "u", compute_v, info);
+  const auto [where, code] = first_failure(info);
+  TH_CHECK_T(LinAlgError, where < 0, "linalg.eigh: ", batch_prefix(where, A.dim()),
+             "The algorithm failed to converge because the input matrix is ill-conditioned or has too many "
+             "repeated eigenvalues (error code: ",
+             code, ").");
+  return {unbatched(w, batch, A.device()),
+          compute_v ? unbatched(a, batch, A.device()) : empty_tensor({0}, A.dtype(), A.device())};
+}
+
+std::tuple<Tensor, Tensor, Tensor> _linalg_svd(const Tensor& A, bool full_matrices, bool compute_uv) {
+  check_input(A, "linalg.svd");
+  const IntList batch = batch_dims(A);
+  const int64_t B = batch_count(batch), m = A.size(-2), n = A.size(-1), k = std::min(m, n);
+  Tensor a = fortran_batches(A, batch);
+  // LAPACK cannot tell non-finite input from a failure to converge (and may not stop on it): refuse it first
+  TH_CHECK_T(
+      LinAlgError, a.numel() == 0 || *reinterpret_cast<const bool*>(all(isfinite(a)).data_ptr()),
+      "linalg.svd: The algorithm failed to converge because the input matrix contained non-finite values.");
+  const bool full = full_matrices && compute_uv;
+  Tensor u =
+      compute_uv ? empty_fortran(B, m, full ? m : k, A.dtype()) : empty_tensor({0}, A.dtype(), Device());
+  Tensor vt =
+      compute_uv ? empty_fortran(B, full ? n : k, n, A.dtype()) : empty_tensor({0}, A.dtype(), Device());
+  Tensor s = empty_tensor({B, k}, A.dtype(), Device());
+  Tensor info = new_info(B);
+  if (a.numel() > 0) {
+    svd_stub[DeviceType::CPU](a, u, s, vt, full, compute_uv, info);
+  } else if (compute_uv) {  // an empty matrix: U and V are identities (of whatever size is not 0)
+    copy_(u, expand(eye(u.size(1), u.size(2), A.dtype(), Device()), u.sizes()));
+    copy_(vt, expand(eye(vt.size(1), vt.size(2), A.dtype(), Device()), vt.sizes()));
+  }
+  const auto [where, code] = first_failure(info);
+  TH_CHECK_T(LinAlgError, where < 0, "linalg.svd: ", batch_prefix(where, A.dim()),
+             "The algorithm failed to converge because the input matrix is ill-conditioned or has too many "
+             "repeated singular values (error code: ",
+             code, ").");
+  if (!compute_uv) {
+    const Tensor none = empty_tensor({0}, A.dtype(), A.device());
+    return {none, unbatched(s, batch, A.device()), none};
+  }
+  return {unbatched(u, batch, A.device()), unbatched(s, batch, A.device()), unbatched(vt, batch, A.device())};
+}
+
+}  // namespace th

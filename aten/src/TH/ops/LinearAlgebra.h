@@ -1,0 +1,50 @@
+#pragma once
+// The factorizations of the linear-algebra family (LAPACK's routines, PyTorch's torch.linalg underneath):
+// ops/LinearAlgebra.cpp, cpu/LinearAlgebraKernels.cpp. Every kernel works in place on a batch of
+// column-major matrices, as LAPACK takes them: a [B, m, n] tensor with strides [m * n, 1, m]
+// (fortran_batches() makes one). Integer outputs (pivots, info) are int32, LAPACK's own.
+#include "../Dispatch.h"
+#include "../Tensor.h"
+
+namespace th {
+
+/// A factorization or solve failed on its input (singular, not positive-definite, no convergence): raised to
+/// Python as torch.linalg.LinAlgError (a RuntimeError), as PyTorch does.
+struct LinAlgError : Error {
+  using Error::Error;
+};
+
+/// getrf: a = P L U (L unit lower, U upper, packed in a); pivots [B, min(m, n)] (1-based rows), info [B]
+/// (> 0: U[info-1, info-1] is exactly zero).
+using lu_factor_fn = void(const Tensor& a, const Tensor& pivots, const Tensor& info);
+/// getrs: b ([B, n, k]) = op(A)^-1 b for the factors of lu_factor, op transposing when `trans`.
+using lu_solve_fn = void(const Tensor& lu, const Tensor& pivots, const Tensor& b, bool trans);
+/// potrf: the triangle `upper` of a becomes U (a = U^T U) or L (a = L L^T); the other triangle is left as it
+/// was; info [B] > 0: the leading minor of that order is not positive-definite.
+using cholesky_fn = void(const Tensor& a, bool upper, const Tensor& info);
+/// trsm: b = op(A)^-1 b (left) or b op(A)^-1 (right), A the triangle `upper` of a (unit diagonal if `unit`).
+using triangular_solve_fn = void(const Tensor& a, const Tensor& b, bool upper, bool left, bool trans,
+                                 bool unit);
+/// geqrf: a = Q R, R in a's upper triangle, Q as Householder reflectors below it with tau [B, min(m, n)].
+using geqrf_fn = void(const Tensor& a, const Tensor& tau);
+/// orgqr: a ([B, m, n], m >= n, reflectors below its diagonal) becomes the first n columns of the product of
+/// the tau.size(-1) Householder reflectors.
+using householder_product_fn = void(const Tensor& a, const Tensor& tau);
+/// syevd: w [B, n] the ascending eigenvalues of the symmetric a (its triangle `upper` read), a its
+/// eigenvectors (columns) if `compute_v`; info [B] > 0: no convergence.
+using eigh_fn = void(const Tensor& a, const Tensor& w, bool upper, bool compute_v, const Tensor& info);
+/// gesdd: a = U diag(s) Vt; u [B, m, m or k] and vt [B, n or k, n] (k = min(m, n); full or reduced), both
+/// column-major, unused unless `compute_uv`; a is destroyed; info [B] > 0: no convergence.
+using svd_fn = void(const Tensor& a, const Tensor& u, const Tensor& s, const Tensor& vt, bool full,
+                    bool compute_uv, const Tensor& info);
+
+TH_DECLARE_STUB(lu_factor_fn, lu_factor_stub);
+TH_DECLARE_STUB(lu_solve_fn, lu_solve_stub);
+TH_DECLARE_STUB(cholesky_fn, cholesky_stub);
+TH_DECLARE_STUB(triangular_solve_fn, triangular_solve_stub);
+TH_DECLARE_STUB(geqrf_fn, geqrf_stub);
+TH_DECLARE_STUB(householder_product_fn, householder_product_stub);
+TH_DECLARE_STUB(eigh_fn, eigh_stub);
+TH_DECLARE_STUB(svd_fn, svd_stub);
+
+}  // namespace th

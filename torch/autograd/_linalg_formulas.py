@@ -1,0 +1,170 @@
+"""The gradients of the factorizations and solves of ops/LinearAlgebra.cpp (PyTorch's FunctionsManual,
+for real matrices), written with torch ops so that they can be differentiated again.
+
+Notation: X^T is `X.mT`; every formula works on batches of matrices.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch._C import Tensor
+
+
+def _grad(grads, i: int):
+    """The gradient of output i of a multi-output op, or None where no gradient reached it."""
+    return grads[i] if i < len(grads) else None
+
+
+def lu_unpack_factors(LU: Tensor, pivots: Tensor) -> tuple[Tensor, Tensor, Tensor]:
+    """(P, L, U) of a packed square LU: A = P L U (without recording a graph for P)."""
+    with torch.no_grad():
+        P = torch.lu_unpack(LU, pivots, unpack_data=False).P
+    n = LU.shape[-1]
+    return P, LU.tril(-1) + torch.eye(n, dtype=LU.dtype, device=LU.device), LU.triu()
+
+
+def _lu_chain(gA: Tensor, P: Tensor, L: Tensor, U: Tensor) -> Tensor:
+    """The gradient in LU's packed factors of gA, the gradient in A = P L U: dA = P (dL U + L dU)."""
+    PtgA = P.mT @ gA
+    return (PtgA @ U.mT).tril(-1) + (L.mT @ PtgA).triu()
+
+
+def lu_factor_ex_backward(grad: Tensor, LU: Tensor, pivots: Tensor) -> Tensor:
+    """A = P L U (square): gA = P L^-T [tril(L^T gL, -1) + triu(gU U^T)] U^-T."""
+    if LU.shape[-1] != LU.shape[-2]:
+        raise NotImplementedError(
+            "linalg.lu_factor: the derivative of the LU of a non-square matrix is not implemented"
+        )
+    P, L, U = lu_unpack_factors(LU, pivots)
+    phi = (L.mT @ grad.tril(-1)).tril(-1) + (grad.triu() @ U.mT).triu()
+    x = torch._linalg_solve_triangular(U.mT, phi, upper=False, left=False)  # phi U^-T
+    x = torch._linalg_solve_triangular(L.mT, x, upper=True, unitriangular=True)  # L^-T (...)
+    return P @ x
+
+
+def lu_solve_backward(grad: Tensor, LU: Tensor, pivots: Tensor, X: Tensor, left: bool, adjoint: bool, mask):
+    """X = op(A)^-1 B (or B op(A)^-1): gB by the transposed solve; gA as for any solve, then into LU's factors."""
+    gB = torch._linalg_lu_solve(LU, pivots, grad, left=left, adjoint=not adjoint)
+    gLU = None
+    if mask[0]:
+        if left:
+            gA = -(X @ gB.mT) if adjoint else -(gB @ X.mT)
+        else:
+            gA = -(gB.mT @ X) if adjoint else -(X.mT @ gB)
+        P, L, U = lu_unpack_factors(LU, pivots)
+        gLU = _lu_chain(gA, P, L, U)
+    return gLU, gB
+
+
+def cholesky_backward(grad: Tensor, L: Tensor, upper: bool) -> Tensor:
+    """A = L L^T: gA = L^-T Phi(L^T gL) L^-1, Phi the lower triangle with half its diagonal, symmetrized."""
+    if upper:
+        L, grad = L.mT, grad.mT
+    phi = (L.mT @ grad).tril()
+    phi = 0.5 * (phi + phi.tril(-1).mT)
+    gA = torch._linalg_solve_triangular(L.mT, phi, upper=True)
+    return torch._linalg_solve_triangular(L, gA, upper=False, left=False)
+
+
+def solve_triangular_backward(grad: Tensor, A: Tensor, X: Tensor, upper: bool, left: bool, unit: bool, mask):
+    """X = A^-1 B (or B A^-1), A triangular: gB by the transposed solve, gA = -gB X^T in A's triangle."""
+    gB = torch._linalg_solve_triangular(A.mT, grad, upper=not upper, left=left, unitriangular=unit)
+    gA = None
+    if mask[0]:
+        gA = -(gB @ X.mT) if left else -(X.mT @ gB)
+        diagonal = 1 if unit else 0
+        gA = gA.triu(diagonal) if upper else gA.tril(-diagonal)
+    return gA, gB if mask[1] else None
+
+
+def _qr_square_or_tall(gQ, gR, Q: Tensor, R: Tensor) -> Tensor:
+    """A = Q R with A m x n, m >= n: gA = [gQ + Q copyutl(M)] R^-T with M = triu(gR) R^T - Q^T gQ, copyutl(M)
+    the symmetric matrix of M's upper triangle (only R's upper triangle depends on A)."""
+    M = torch.zeros_like(R)
+    if gR is not None:
+        M = M + gR.triu() @ R.mT
+    if gQ is not None:
+        M = M - Q.mT @ gQ
+    b = Q @ (M.triu() + M.triu(1).mT)
+    if gQ is not None:
+        b = b + gQ
+    return torch._linalg_solve_triangular(R.mT, b, upper=False, left=False)  # b R^-T
+
+
+def qr_backward(grads, Q: Tensor, R: Tensor, mode: str) -> Tensor:
+    """The gradient of A = Q R (reduced, or complete with m <= n). A wide A = Q [U | V] is the QR of its first
+    m columns (with gQ + Y gV^T, Y the other columns) and Y = Q V."""
+    gQ, gR = _grad(grads, 0), _grad(grads, 1)
+    if mode == "r":
+        raise RuntimeError(
+            "The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please use "
+            "linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr."
+        )
+    m, n = Q.shape[-2], R.shape[-1]
+    if mode == "complete" and m > n:
+        raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and nrows > ncols.")
+    if m >= n:
+        return _qr_square_or_tall(gQ, gR, Q, R)
+    U, V = R[..., :m], R[..., m:]
+    Y = Q @ V
+    gU = gR[..., :m] if gR is not None else None
+    gV = gR[..., m:] if gR is not None else torch.zeros_like(V)
+    gQ_x = Y @ gV.mT if gQ is None else gQ + Y @ gV.mT
+    return torch.cat([_qr_square_or_tall(gQ_x, gU, Q, U), Q @ gV], dim=-1)
+
+
+def eigh_backward(grads, L: Tensor, V: Tensor) -> Tensor:
+    """A = V diag(L) V^T: gA = V [diag(gL) + skew(V^T gV) / (L_j - L_i)] V^T."""
+    gL, gV = _grad(grads, 0), _grad(grads, 1)
+    if V.numel() == 0 and L.numel() != 0:
+        raise RuntimeError("linalg.eigh: the derivative needs the eigenvectors: call _linalg_eigh with compute_v=True")
+    if gV is None:
+        return (V * gL.unsqueeze(-2)) @ V.mT
+    VtgV = V.mT @ gV
+    inner = 0.5 * (VtgV - VtgV.mT)
+    E = L.unsqueeze(-2) - L.unsqueeze(-1)
+    E = E + torch.eye(E.shape[-1], dtype=E.dtype, device=E.device)  # the diagonal is not divided
+    inner = (inner / E) * (1 - torch.eye(E.shape[-1], dtype=E.dtype, device=E.device))
+    if gL is not None:
+        inner = inner + torch.diag_embed(gL)
+    return V @ inner @ V.mT
+
+
+def svd_backward(grads, U: Tensor, S: Tensor, Vh: Tensor) -> Tensor:
+    """A = U diag(S) Vh (Townsend's formula, real): the antisymmetric parts of U^T gU and V^T gV over
+    s_j^2 - s_i^2, the diagonal gS, plus the parts of gU and gV outside U's and V's spans."""
+    gU, gS, gVh = _grad(grads, 0), _grad(grads, 1), _grad(grads, 2)
+    m, n = U.shape[-2], Vh.shape[-1]
+    k = S.shape[-1]
+    if U.numel() == 0 and (m * n) != 0:
+        raise RuntimeError("linalg.svd: the derivative needs U and V: call _linalg_svd with compute_uv=True")
+    U, Vh = U[..., :k], Vh[..., :k, :]  # full_matrices: the extra columns do not enter A
+    if gU is not None:
+        gU = gU[..., :k]
+    if gVh is not None:
+        gVh = gVh[..., :k, :]
+    if gU is None and gVh is None:
+        return (U * gS.unsqueeze(-2)) @ Vh
+    V = Vh.mT
+    gV = gVh.mT if gVh is not None else None
+    eye = torch.eye(k, dtype=S.dtype, device=S.device)
+    S2 = S * S
+    E = S2.unsqueeze(-2) - S2.unsqueeze(-1) + eye
+    inner = torch.zeros(S.shape + (k,), dtype=S.dtype, device=S.device)
+    if gU is not None:
+        UtgU = U.mT @ gU
+        inner = inner + (UtgU - UtgU.mT) * S.unsqueeze(-2)
+    if gV is not None:
+        VtgV = V.mT @ gV
+        inner = inner + S.unsqueeze(-1) * (VtgV - VtgV.mT)
+    inner = inner / E * (1 - eye)
+    if gS is not None:
+        inner = inner + torch.diag_embed(gS)
+    gA = U @ inner @ Vh
+    if m > k and gU is not None:  # the part of gU outside U's columns
+        gUSinv = gU / S.unsqueeze(-2)
+        gA = gA + (gUSinv - U @ (U.mT @ gUSinv)) @ Vh
+    if n > k and gV is not None:  # the part of gV outside V's columns
+        gVSinv = gV / S.unsqueeze(-2)
+        gA = gA + U @ (gVSinv - V @ (V.mT @ gVSinv)).mT
+    return gA

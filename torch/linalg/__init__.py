@@ -1,0 +1,78 @@
+"""torch.linalg: PyTorch's linear-algebra module. The factorizations (LU, Cholesky, QR, symmetric
+eigendecomposition, SVD) and the LU and triangular solves are TH's LAPACK kernels
+(aten/src/TH/ops/LinearAlgebra.cpp, gradients in aten/derivatives.yaml); everything else is Python over
+them and differentiates through them. Float and double (complex dtypes are not built yet, and with them
+eig/eigvals); CUDA tensors are factorized on the host."""
+
+from __future__ import annotations
+
+from torch._C import _LinAlgError as LinAlgError
+from torch.linalg._decompositions import (
+    cholesky,
+    cholesky_ex,
+    eigh,
+    eigvalsh,
+    householder_product,
+    lu,
+    lu_factor,
+    lu_factor_ex,
+    lu_solve,
+    qr,
+    svd,
+    svdvals,
+)
+from torch.linalg._norms import cond, det, matrix_norm, matrix_rank, norm, slogdet, vector_norm
+from torch.linalg._products import cross, diagonal, matmul, multi_dot, vander, vecdot
+from torch.linalg._solvers import (
+    inv,
+    inv_ex,
+    lstsq,
+    matrix_exp,
+    matrix_power,
+    pinv,
+    solve,
+    solve_ex,
+    solve_triangular,
+    tensorinv,
+    tensorsolve,
+)
+
+__all__ = [
+    "LinAlgError",
+    "cholesky",
+    "cholesky_ex",
+    "cond",
+    "cross",
+    "det",
+    "diagonal",
+    "eigh",
+    "eigvalsh",
+    "householder_product",
+    "inv",
+    "inv_ex",
+    "lstsq",
+    "lu",
+    "lu_factor",
+    "lu_factor_ex",
+    "lu_solve",
+    "matmul",
+    "matrix_exp",
+    "matrix_norm",
+    "matrix_power",
+    "matrix_rank",
+    "multi_dot",
+    "norm",
+    "pinv",
+    "qr",
+    "slogdet",
+    "solve",
+    "solve_ex",
+    "solve_triangular",
+    "svd",
+    "svdvals",
+    "tensorinv",
+    "tensorsolve",
+    "vander",
+    "vecdot",
+    "vector_norm",
+]

@@ -1,0 +1,143 @@
+"""The decompositions of torch.linalg: Cholesky, LU, QR, symmetric eigendecomposition and SVD, on the LAPACK
+kernels of TH (aten/src/TH/ops/LinearAlgebra.cpp), with PyTorch's signatures, named results and errors."""
+
+from __future__ import annotations
+
+import torch
+from torch import _C
+from torch._C import Tensor
+from torch.return_types import make
+
+
+def _result(name: str, fields: tuple, *values):
+    """torch.return_types.<name>(*values), as PyTorch returns it."""
+    return make(name, fields)(*values)
+
+
+def _batch_prefix(info: Tensor, A: Tensor) -> tuple[int, str]:
+    """The first failing batch's info value and PyTorch's "(Batch element k): " prefix (empty unbatched)."""
+    flat = info.reshape(-1).cpu()
+    bad = (flat != 0).nonzero()
+    index = int(bad[0, 0]) if bad.numel() else 0
+    return int(flat[index]) if flat.numel() else 0, (f"(Batch element {index}): " if A.dim() > 2 else "")
+
+
+def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False):
+    """The Cholesky factor L of a symmetric positive-definite A (A = L L^T; U^T U with upper=True) and
+    `info` (> 0: the leading minor of that order is not positive-definite), without raising unless
+    check_errors."""
+    L, info = _C._linalg_cholesky_ex(A, upper=upper, check_errors=check_errors)
+    return _result("linalg_cholesky_ex", ("L", "info"), L, info)
+
+
+def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
+    """The Cholesky factor of a symmetric positive-definite A; LinAlgError where it is not."""
+    return _C._linalg_cholesky_ex(A, upper=upper, check_errors=True)[0]
+
+
+def lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = False):
+    """LU with partial pivoting, packed as LAPACK's getrf: (LU, pivots, info)."""
+    LU, pivots, info = _C._linalg_lu_factor_ex(A, pivot=pivot, check_errors=check_errors)
+    return _result("linalg_lu_factor_ex", ("LU", "pivots", "info"), LU, pivots, info)
+
+
+def lu_factor(A: Tensor, *, pivot: bool = True):
+    """LU with partial pivoting, packed (LU, pivots); a RuntimeError where U is singular."""
+    LU, pivots, info = _C._linalg_lu_factor_ex(A, pivot=pivot)
+    if info.numel() and bool((info != 0).any()):
+        code, prefix = _batch_prefix(info, A)
+        raise RuntimeError(
+            f"torch.linalg.lu_factor: {prefix}U[{code},{code}] is zero and using it on lu_solve would result in a "
+            "division by zero. If you still want to perform the factorization, consider calling linalg.lu(A, "
+            "pivot) or linalg.lu_factor_ex(A, pivot)"
+        )
+    return _result("linalg_lu_factor", ("LU", "pivots"), LU, pivots)
+
+
+def lu_permutation(pivots: Tensor, m: int) -> Tensor:
+    """The row order of LAPACK's pivots (1-based swaps applied in turn) for m rows: perm with
+    (P^T A)[i] = A[perm[i]]. The swaps are sequential, so they run in Python on the host."""
+    batch = tuple(pivots.shape[:-1])
+    swaps = (pivots.reshape(-1, pivots.shape[-1]).long() - 1).tolist()
+    rows = []
+    for one in swaps or [[]] * int(torch.Size(batch).numel()):
+        row = list(range(m))
+        for i, j in enumerate(one):
+            row[i], row[j] = row[j], row[i]
+        rows.append(row)
+    return torch.tensor(rows, dtype=torch.int64).reshape(*batch, m).to(pivots.device)
+
+
+def lu_unpack(LU_data: Tensor, LU_pivots: Tensor, unpack_data: bool = True, unpack_pivots: bool = True):
+    """(P, L, U) from a packed LU and its pivots: A = P L U, L unit lower [*, m, k], U upper [*, k, n]."""
+    if LU_pivots.dtype != torch.int32 or not LU_pivots.is_contiguous():
+        raise RuntimeError("torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 dtype.")
+    m, n = LU_data.shape[-2], LU_data.shape[-1]
+    k = min(m, n)
+    if unpack_data:
+        L = LU_data[..., :, :k].tril(-1) + torch.eye(m, k, dtype=LU_data.dtype, device=LU_data.device)
+        U = LU_data[..., :k, :].triu()
+    else:
+        L = U = torch.empty(0, dtype=LU_data.dtype, device=LU_data.device)
+    if unpack_pivots:
+        eye = torch.eye(m, dtype=LU_data.dtype, device=LU_data.device)
+        P = eye[lu_permutation(LU_pivots, m)].mT
+    else:
+        P = torch.empty(0, dtype=LU_data.dtype, device=LU_data.device)
+    return _result("lu_unpack", ("P", "L", "U"), P, L, U)
+
+
+def lu(A: Tensor, *, pivot: bool = True):
+    """The LU decomposition A = P L U: P a permutation [*, m, m], L unit lower [*, m, k], U upper [*, k, n]."""
+    LU, pivots, _ = _C._linalg_lu_factor_ex(A, pivot=pivot)
+    P, L, U = lu_unpack(LU, pivots)
+    return _result("linalg_lu", ("P", "L", "U"), P, L, U)
+
+
+def lu_solve(LU: Tensor, pivots: Tensor, B: Tensor, *, left: bool = True, adjoint: bool = False) -> Tensor:
+    """The solution X of A X = B (X A = B unless left; A^T with adjoint) from A's lu_factor."""
+    return _C._linalg_lu_solve(LU, pivots, B, left=left, adjoint=adjoint)
+
+
+def qr(A: Tensor, mode: str = "reduced"):
+    """The QR decomposition A = Q R: mode 'reduced' (Q [*, m, k], R [*, k, n]), 'complete' (Q [*, m, m])
+    or 'r' (R only, Q empty)."""
+    Q, R = _C._linalg_qr(A, mode)
+    return _result("linalg_qr", ("Q", "R"), Q, R)
+
+
+def householder_product(A: Tensor, tau: Tensor) -> Tensor:
+    """The first n columns of the product of the Householder reflectors stored in A and tau (LAPACK's orgqr)."""
+    return _C._linalg_householder_product(A, tau)
+
+
+def eigh(A: Tensor, UPLO: str = "L"):
+    """The eigenvalues (ascending) and eigenvectors of a symmetric A, reading its lower (or upper) triangle."""
+    L, V = _C._linalg_eigh(A, UPLO, True)
+    return _result("linalg_eigh", ("eigenvalues", "eigenvectors"), L, V)
+
+
+def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:
+    """The eigenvalues (ascending) of a symmetric A (its eigenvectors computed only where a gradient needs
+    them)."""
+    return _C._linalg_eigh(A, UPLO, A.requires_grad and torch.is_grad_enabled())[0]
+
+
+def svd(A: Tensor, full_matrices: bool = True, *, driver: str | None = None):
+    """The singular value decomposition A = U diag(S) Vh, singular values descending."""
+    _check_driver(A, driver)
+    U, S, Vh = _C._linalg_svd(A, full_matrices, True)
+    return _result("linalg_svd", ("U", "S", "Vh"), U, S, Vh)
+
+
+def svdvals(A: Tensor, *, driver: str | None = None) -> Tensor:
+    """The singular values of A, descending (U and V computed only where a gradient needs them)."""
+    _check_driver(A, driver)
+    return _C._linalg_svd(A, False, A.requires_grad and torch.is_grad_enabled())[1]
+
+
+def _check_driver(A: Tensor, driver) -> None:
+    if driver is not None and not A.is_cuda:
+        raise RuntimeError(
+            "torch.linalg.svd: keyword argument `driver=` is only supported on CUDA inputs with cuSOLVER backend."
+        )

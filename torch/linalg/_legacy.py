@@ -1,0 +1,152 @@
+"""PyTorch's older linear-algebra names in the torch namespace and as Tensor methods (torch.det, torch.svd,
+Tensor.inverse, torch.cholesky_solve, torch.lu, ...), each on its torch.linalg counterpart with the old
+signature and result."""
+
+from __future__ import annotations
+
+import torch
+from torch import _C
+from torch._C import Tensor
+from torch._registry import register
+from torch.linalg import _decompositions, _norms, _solvers
+from torch.linalg._decompositions import _result
+
+
+@register(method=True)
+def det(input: Tensor) -> Tensor:
+    """The determinant (torch.linalg.det)."""
+    return _norms.det(input)
+
+
+@register(method=True)
+def slogdet(input: Tensor):
+    """(sign, log|det|) (torch.linalg.slogdet)."""
+    sign, logabsdet = _norms.slogdet(input)
+    return _result("slogdet", ("sign", "logabsdet"), sign, logabsdet)
+
+
+@register(method=True)
+def logdet(input: Tensor) -> Tensor:
+    """log det: NaN for a negative determinant, -inf for a singular matrix."""
+    sign, logabsdet = _norms.slogdet(input)
+    return torch.where(sign < 0, torch.full_like(logabsdet, float("nan")), logabsdet)
+
+
+@register(method=True)
+def inverse(input: Tensor) -> Tensor:
+    """The inverse (torch.linalg.inv)."""
+    return _solvers.inv(input)
+
+
+@register(method=True)
+def cholesky(input: Tensor, upper: bool = False) -> Tensor:
+    """The Cholesky factor (torch.linalg.cholesky)."""
+    return _decompositions.cholesky(input, upper=upper)
+
+
+@register(method=True)
+def cholesky_solve(input: Tensor, input2: Tensor, upper: bool = False) -> Tensor:
+    """The solution X of A X = input for A = L L^T (U^T U with upper), input2 its Cholesky factor."""
+    if (
+        input.dim() < 2
+        or input2.dim() < 2
+        or input2.shape[-1] != input2.shape[-2]
+        or input.shape[-2] != input2.shape[-1]
+    ):
+        raise RuntimeError(
+            f"Incompatible matrix sizes for cholesky_solve: each A matrix is {input2.shape[-2]} by "
+            f"{input2.shape[-1]} but each b matrix is {input.shape[-2]} by {input.shape[-1]}"
+        )
+    L = input2.mT if upper else input2
+    y = _C._linalg_solve_triangular(L, input, upper=False)
+    return _C._linalg_solve_triangular(L.mT, y, upper=True)
+
+
+@register(method=True)
+def cholesky_inverse(input: Tensor, upper: bool = False) -> Tensor:
+    """The inverse of A = L L^T (U^T U with upper) from its Cholesky factor."""
+    eye = torch.eye(input.shape[-1], dtype=input.dtype, device=input.device)
+    return cholesky_solve(eye.expand(input.shape), input, upper)
+
+
+@register
+def lu_unpack(LU_data: Tensor, LU_pivots: Tensor, unpack_data: bool = True, unpack_pivots: bool = True):
+    """(P, L, U) from lu_factor's packed LU and pivots."""
+    return _decompositions.lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)
+
+
+@register(method=True)
+def triangular_solve(
+    input: Tensor, A: Tensor, upper: bool = True, transpose: bool = False, unitriangular: bool = False
+):
+    """(solution of op(A) X = input, a copy of A), A triangular, op transposing it with transpose=True."""
+    coefficient = A.mT if transpose else A
+    X = _C._linalg_solve_triangular(coefficient, input, upper=upper != transpose, unitriangular=unitriangular)
+    return _result("triangular_solve", ("solution", "cloned_coefficient"), X, A.clone())
+
+
+@register(method=True)
+def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
+    """The pseudo-inverse, singular values below rcond * largest dropped (torch.linalg.pinv)."""
+    return _solvers.pinv(input, rtol=rcond)
+
+
+@register(method=True)
+def svd(input: Tensor, some: bool = True, compute_uv: bool = True):
+    """(U, S, V) with input = U diag(S) V^T (V, not V^T); reduced unless some=False; U and V zero-filled
+    with compute_uv=False."""
+    if not compute_uv:
+        S = _decompositions.svdvals(input)
+        m, n = input.shape[-2], input.shape[-1]
+        zeros = torch.zeros(*input.shape[:-2], m, m, dtype=input.dtype, device=input.device)
+        return _result("svd", ("U", "S", "V"), zeros, S, torch.zeros(*input.shape[:-2], n, n, dtype=input.dtype))
+    U, S, Vh = _decompositions.svd(input, full_matrices=not some)
+    return _result("svd", ("U", "S", "V"), U, S, Vh.mT)
+
+
+@register(method=True)
+def qr(input: Tensor, some: bool = True):
+    """(Q, R): reduced unless some=False (torch.linalg.qr)."""
+    Q, R = _decompositions.qr(input, "reduced" if some else "complete")
+    return _result("qr", ("Q", "R"), Q, R)
+
+
+@register(method=True)
+def orgqr(input: Tensor, input2: Tensor) -> Tensor:
+    """The product of geqrf's Householder reflectors (torch.linalg.householder_product)."""
+    return _decompositions.householder_product(input, input2)
+
+
+@register(method=True)
+def ormqr(input: Tensor, input2: Tensor, input3: Tensor, left: bool = True, transpose: bool = False) -> Tensor:
+    """op(Q) @ input3 (input3 @ op(Q) unless left), Q the m x m product of geqrf's reflectors (input, input2)."""
+    m = input.shape[-2]
+    full = torch.zeros(*input.shape[:-1], m, dtype=input.dtype, device=input.device)
+    k = min(input.shape[-1], m)
+    full[..., :k] = input[..., :k]
+    Q = _decompositions.householder_product(full, input2)
+    Q = Q.mT if transpose else Q
+    return Q @ input3 if left else input3 @ Q
+
+
+@register(method=True)
+def lu(A: Tensor, pivot: bool = True, get_infos: bool = False):
+    """(LU, pivots[, infos]): torch.linalg.lu_factor_ex's factors, the older way."""
+    LU, pivots, infos = _decompositions.lu_factor_ex(A, pivot=pivot)
+    if get_infos:
+        return LU, pivots, infos
+    if infos.numel() and bool((infos != 0).any()):
+        _decompositions.lu_factor(A, pivot=pivot)  # raises its error
+    return LU, pivots
+
+
+@register(method=True)
+def lu_solve(input: Tensor, LU_data: Tensor, LU_pivots: Tensor) -> Tensor:
+    """The solution of A X = input from A's LU factors (torch.linalg.lu_solve)."""
+    return _decompositions.lu_solve(LU_data, LU_pivots, input)
+
+
+@register(method=True)
+def matrix_exp(input: Tensor) -> Tensor:
+    """The matrix exponential (torch.linalg.matrix_exp)."""
+    return _solvers.matrix_exp(input)

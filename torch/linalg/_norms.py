@@ -1,0 +1,133 @@
+"""Norms and the scalars of a matrix in torch.linalg: vector_norm, matrix_norm, norm, cond, matrix_rank,
+det, slogdet; differentiable through the ops they are made of."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import _C
+from torch._C import Tensor
+from torch.linalg._decompositions import _result
+from torch.linalg._solvers import _name, _square, _tolerance
+
+_INF = math.inf
+
+
+def _floating(x: Tensor, fn: str, dtype) -> Tensor:
+    if dtype is not None:
+        x = x.to(dtype)
+    if not x.dtype.is_floating_point:
+        raise RuntimeError(f"{fn}: Expected a floating point or complex tensor as input. Got {_name(x)}")
+    return x
+
+
+def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    """The ord-norm of x over dim (all of x by default) seen as a vector: inf (max |x|), -inf (min |x|),
+    0 (the count of non-zeros), or (sum |x|^ord)^(1/ord)."""
+    x = _floating(x, "linalg.vector_norm", dtype)
+    if isinstance(ord, Tensor):
+        ord = float(ord)
+    dims = () if dim is None else ((dim,) if isinstance(dim, int) else tuple(dim))
+    if x.numel() == 0 and ord in (_INF, -_INF) and not dims:
+        raise RuntimeError(
+            f"linalg.vector_norm cannot compute the {ord} norm on an empty tensor because the operation does "
+            "not have an identity"
+        )
+    if dim is None and not keepdim:
+        x, dims = x.reshape(-1), (0,)
+    elif dim is None:
+        dims = tuple(range(x.dim()))
+    a = x.abs()
+    if ord == _INF:
+        return a.amax(dims, keepdim=keepdim)
+    if ord == -_INF:
+        return a.amin(dims, keepdim=keepdim)
+    if ord == 0:
+        return (a != 0).to(x.dtype).sum(dims, keepdim=keepdim)
+    if ord == 1:
+        return a.sum(dims, keepdim=keepdim)
+    if ord == 2:
+        return (x * x).sum(dims, keepdim=keepdim).sqrt()
+    return (a**ord).sum(dims, keepdim=keepdim) ** (1.0 / ord)
+
+
+def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None) -> Tensor:
+    """The ord-norm of the matrices of A over the two dims `dim`: 'fro', 'nuc' (sum of singular values),
+    inf / -inf (max / min absolute row sum), 1 / -1 (columns), 2 / -2 (largest / smallest singular value)."""
+    A = _floating(A, "linalg.matrix_norm", dtype)
+    if A.dim() < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    d0, d1 = (d % A.dim() for d in dim)
+    if d0 == d1:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, {dim[1]})")
+    if ord == "fro":
+        return vector_norm(A, 2, (d0, d1), keepdim)
+    if ord in ("nuc", 2, -2):
+        moved = A.movedim((d0, d1), (-2, -1))
+        S = torch.linalg.svdvals(moved)
+        r = S.sum(-1) if ord == "nuc" else (S.amax(-1) if ord == 2 else S.amin(-1))
+        if keepdim:
+            for d in sorted((d0, d1)):
+                r = r.unsqueeze(d)
+        return r
+    if ord in (_INF, -_INF, 1, -1):
+        over, across = (d1, d0) if ord in (_INF, -_INF) else (d0, d1)
+        sums = A.abs().sum(over, keepdim=True)
+        r = sums.amax(across, keepdim=True) if ord > 0 else sums.amin(across, keepdim=True)
+        return r if keepdim else r.squeeze((d0, d1))
+    raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+
+
+def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+    """A vector norm or a matrix norm, as PyTorch chooses: a matrix norm for a 2-tuple dim (or a 2-D A with
+    ord and no dim), the 2-norm of all of A without ord or dim, else a vector norm."""
+    if isinstance(dim, int):
+        dim = (dim,)
+    if dim is not None and len(dim) == 2 or (dim is None and ord is not None and A.dim() == 2):
+        return matrix_norm(A, "fro" if ord is None else ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
+    if ord is not None and dim is None and A.dim() != 1:
+        raise RuntimeError(
+            f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got {A.dim()}D."
+        )
+    return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
+
+
+def cond(A: Tensor, p=None) -> Tensor:
+    """The condition number of A in the p-norm: the ratio of extreme singular values for p = None, 2 or -2,
+    else norm(A) * norm(A^-1)."""
+    if p in (None, 2, -2):
+        S = torch.linalg.svdvals(A)
+        return S.amax(-1) / S.amin(-1) if p != -2 else S.amin(-1) / S.amax(-1)
+    _square(A, "linalg.cond")
+    return matrix_norm(A, p) * matrix_norm(torch.linalg.inv(A), p)
+
+
+def matrix_rank(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False, tol=None) -> Tensor:
+    """The number of singular values of A above max(atol, rtol * largest) (eigenvalues for hermitian)."""
+    if tol is not None:
+        atol, rtol = tol, 0.0
+    S = torch.linalg.eigvalsh(A).abs() if hermitian else torch.linalg.svdvals(A)
+    return (S > _tolerance(S, atol, rtol, A.shape[-2], A.shape[-1])).sum(-1)
+
+
+def _lu_sign(pivots: Tensor, dtype) -> Tensor:
+    """The sign of the permutation of LAPACK's pivots: -1 for each row that was swapped."""
+    swaps = (pivots != torch.arange(1, pivots.shape[-1] + 1, device=pivots.device, dtype=pivots.dtype)).sum(-1)
+    return 1.0 - 2.0 * (swaps % 2).to(dtype)
+
+
+def slogdet(A: Tensor):
+    """(sign, log|det A|) of square matrices: from the diagonal of U in A = P L U."""
+    _square(A, "linalg.slogdet")
+    LU, pivots, _ = _C._linalg_lu_factor_ex(A)
+    diag = LU.diagonal(0, -2, -1)
+    sign = _lu_sign(pivots, A.dtype) * diag.sign().prod(-1)
+    return _result("linalg_slogdet", ("sign", "logabsdet"), sign, diag.abs().log().sum(-1))
+
+
+def det(A: Tensor) -> Tensor:
+    """The determinant of square matrices: the product of U's diagonal in A = P L U, signed by P."""
+    _square(A, "linalg.det")
+    LU, pivots, _ = _C._linalg_lu_factor_ex(A)
+    return _lu_sign(pivots, A.dtype) * LU.diagonal(0, -2, -1).prod(-1)

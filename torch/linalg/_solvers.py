@@ -1,0 +1,279 @@
+"""The solvers of torch.linalg, on the LU, triangular and SVD kernels: solve, inv, solve_triangular, lstsq,
+pinv, tensorinv, tensorsolve, matrix_power, matrix_exp; differentiable through the ops they are made of."""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import _C
+from torch._C import Tensor
+from torch.linalg._decompositions import _batch_prefix, _result
+
+
+def _linalg_error(message: str):
+    """torch.linalg.LinAlgError(message)."""
+    return _C._LinAlgError(message)
+
+
+def _square(A: Tensor, fn: str) -> None:
+    """PyTorch's checks of a batch of square float matrices."""
+    if A.dtype in (torch.float16, torch.bfloat16):
+        raise RuntimeError(f"{fn}: Low precision dtypes not supported. Got {_name(A)}")
+    if not A.dtype.is_floating_point:
+        raise RuntimeError(f"{fn}: Expected a floating point or complex tensor as input. Got {_name(A)}")
+    if A.dim() < 2:
+        raise RuntimeError(f"{fn}: The input tensor A must have at least 2 dimensions.")
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(
+            f"{fn}: A must be batches of square matrices, but they are {A.shape[-2]} by {A.shape[-1]} matrices"
+        )
+
+
+def _vector_rhs(A: Tensor, B: Tensor, left: bool) -> bool:
+    """PyTorch's rule: B is a batch of vectors when it is 1-D, or has A's batch shape and one dim less."""
+    return left and (B.dim() == 1 or (B.dim() == A.dim() - 1 and B.shape == A.shape[:-1]))
+
+
+def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = False):
+    """The solution X of A X = B (X A = B unless left) by LU, and `info` (> 0 where A is singular)."""
+    _square(A, "linalg.solve")
+    if A.dtype != B.dtype:
+        raise RuntimeError(
+            f"linalg.solve: Expected A and B to have the same dtype, but found A of type {_name(A)} and B of type "
+            f"{_name(B)} instead"
+        )
+    vector = _vector_rhs(A, B, left)
+    B_ = B.unsqueeze(-1) if vector else B
+    n = A.shape[-1]
+    if (left and B_.shape[-2] != n) or (not left and B_.shape[-1] != n):
+        eq = "AX = B" if left else "XA = B"
+        raise RuntimeError(
+            f"linalg.solve: Incompatible shapes of A and B for the equation {eq} ({n}x{n} and "
+            f"{B_.shape[-2]}x{B_.shape[-1]})"
+        )
+    LU, pivots, info = _C._linalg_lu_factor_ex(A)
+    if check_errors and bool((info != 0).any()):
+        _, prefix = _batch_prefix(info, A)
+        raise _linalg_error(f"torch.linalg.solve_ex: {prefix}The solver failed because the input matrix is singular.")
+    X = _C._linalg_lu_solve(LU, pivots, B_, left=left)
+    return _result("linalg_solve_ex", ("result", "info"), X.squeeze(-1) if vector else X, info)
+
+
+def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
+    """The solution X of A X = B (X A = B unless left), B a matrix or a vector (batched); LinAlgError where
+    A is singular."""
+    X, info = solve_ex(A, B, left=left)
+    if info.numel() and bool((info != 0).any()):
+        _, prefix = _batch_prefix(info, A)
+        raise _linalg_error(f"torch.linalg.solve: {prefix}The solver failed because the input matrix is singular.")
+    return X
+
+
+def inv_ex(A: Tensor, *, check_errors: bool = False):
+    """The inverse of A and `info` (> 0 where A is singular)."""
+    _square(A, "linalg.inv")
+    LU, pivots, info = _C._linalg_lu_factor_ex(A)
+    if check_errors:
+        _raise_singular(info, A)
+    eye = torch.eye(A.shape[-1], dtype=A.dtype, device=A.device)
+    return _result("linalg_inv_ex", ("inverse", "info"), _C._linalg_lu_solve(LU, pivots, eye), info)
+
+
+def inv(A: Tensor) -> Tensor:
+    """The inverse of a square A (batched); LinAlgError where it is singular."""
+    inverse, info = inv_ex(A)
+    _raise_singular(info, A)
+    return inverse
+
+
+def _raise_singular(info: Tensor, A: Tensor) -> None:
+    if info.numel() and bool((info != 0).any()):
+        code, prefix = _batch_prefix(info, A)
+        raise _linalg_error(
+            f"linalg.inv: {prefix}The diagonal element {code} is zero, the inversion could not be completed "
+            "because the input matrix is singular."
+        )
+
+
+_CPP_NAMES = {
+    "float16": "Half",
+    "bfloat16": "BFloat16",
+    "float32": "Float",
+    "float64": "Double",
+    "int64": "Long",
+    "int32": "Int",
+    "int16": "Short",
+    "int8": "Char",
+    "uint8": "Byte",
+    "bool": "Bool",
+}
+
+
+def _name(t: Tensor) -> str:
+    """The dtype's name as PyTorch's C++ messages print it (Float, Long, ...)."""
+    name = str(t.dtype).removeprefix("torch.")
+    return _CPP_NAMES.get(name, name)
+
+
+def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, unitriangular: bool = False) -> Tensor:
+    """The solution X of A X = B (X A = B unless left) for a triangular A (its `upper` or lower triangle)."""
+    return _C._linalg_solve_triangular(A, B, upper=upper, left=left, unitriangular=unitriangular)
+
+
+def _tolerance(S: Tensor, atol, rtol, m: int, n: int) -> Tensor:
+    """PyTorch's cut-off for the singular values that count: max(atol, rtol * largest), rtol defaulting to
+    eps * max(m, n) when neither is given (and to 0 when only atol is)."""
+    eps = torch.finfo(S.dtype).eps
+    if rtol is None:
+        rtol = eps * max(m, n) if atol is None or (isinstance(atol, (int, float)) and atol <= 0) else 0.0
+    smax = S.amax(-1, keepdim=True) if S.shape[-1] else torch.zeros(S.shape[:-1] + (1,), dtype=S.dtype)
+    rtol_t = rtol if isinstance(rtol, Tensor) else torch.tensor(float(rtol), dtype=S.dtype, device=S.device)
+    atol_t = atol if isinstance(atol, Tensor) else torch.tensor(float(atol or 0.0), dtype=S.dtype, device=S.device)
+    rtol_t = rtol_t.unsqueeze(-1) if rtol_t.dim() else rtol_t
+    atol_t = atol_t.unsqueeze(-1) if atol_t.dim() else atol_t
+    return torch.maximum(atol_t, rtol_t * smax)
+
+
+def pinv(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
+    """The Moore-Penrose pseudo-inverse by SVD (by eigh for a symmetric A with hermitian=True): singular
+    values at or below max(atol, rtol * largest) count as zero."""
+    if A.dim() < 2 or not A.dtype.is_floating_point:
+        dt = {torch.float32: "Float", torch.float64: "Double"}.get(A.dtype, str(A.dtype))
+        raise RuntimeError(
+            f"linalg.pinv({dt}{{{list(A.shape)}}}): expected a tensor with 2 or more dimensions of float, double, "
+            "cfloat or cdouble types"
+        )
+    m, n = A.shape[-2], A.shape[-1]
+    if hermitian:
+        L, V = torch.linalg.eigh(A)
+        tol = _tolerance(L.abs(), atol, rtol, m, n)
+        keep = L.abs() > tol
+        Linv = torch.where(keep, 1 / torch.where(keep, L, torch.ones_like(L)), torch.zeros_like(L))
+        return (V * Linv.unsqueeze(-2)) @ V.mT
+    U, S, Vh = torch.linalg.svd(A, full_matrices=False)
+    tol = _tolerance(S, atol, rtol, m, n)
+    keep = S > tol
+    Sinv = torch.where(keep, 1 / torch.where(keep, S, torch.ones_like(S)), torch.zeros_like(S))
+    return (Vh.mT * Sinv.unsqueeze(-2)) @ U.mT
+
+
+_LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
+
+
+def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | None = None):
+    """The least-squares solution of A X = B: (solution, residuals, rank, singular_values) as PyTorch
+    returns them per driver ('gelsy' by default on the CPU; 'gels' assumes full rank and solves by QR,
+    the others by SVD with singular values below rcond * largest treated as zero)."""
+    driver = "gelsy" if driver is None else driver
+    if driver not in _LSTSQ_DRIVERS:
+        raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
+    if A.dim() < 2:
+        raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
+    vector = B.dim() == A.dim() - 1
+    B_ = B.unsqueeze(-1) if vector else B
+    if B_.dim() < 2:
+        raise RuntimeError("torch.linalg.lstsq: other must have at least 1 dimension.")
+    if A.shape[-2] != B_.shape[-2]:
+        raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
+    if A.dtype != B.dtype:
+        raise RuntimeError(
+            f"torch.linalg.lstsq: Expected input and other to have the same dtype, but got input's dtype "
+            f"{A.dtype} and other's dtype {B.dtype}"
+        )
+    m, n = A.shape[-2], A.shape[-1]
+    empty = torch.empty(0, dtype=A.dtype, device=A.device)
+    rank = torch.empty(0, dtype=torch.int64, device=A.device)
+    singular_values = empty
+    if driver == "gels":
+        if m >= n:
+            Q, R = torch.linalg.qr(A)
+            X = solve_triangular(R, Q.mT @ B_, upper=True)
+        else:  # the minimum-norm solution through the QR of A^T
+            Q, R = torch.linalg.qr(A.mT)
+            X = Q @ solve_triangular(R.mT, B_, upper=False)
+    else:
+        U, S, Vh = torch.linalg.svd(A, full_matrices=False)
+        eps = torch.finfo(A.dtype).eps
+        cut = (eps * max(m, n) if rcond is None or rcond < 0 else rcond) * (
+            S.amax(-1, keepdim=True) if S.shape[-1] else torch.zeros(S.shape[:-1] + (1,), dtype=S.dtype)
+        )
+        keep = S > cut
+        Sinv = torch.where(keep, 1 / torch.where(keep, S, torch.ones_like(S)), torch.zeros_like(S))
+        X = (Vh.mT * Sinv.unsqueeze(-2)) @ (U.mT @ B_)
+        rank = keep.sum(-1)
+        if driver in ("gelsd", "gelss"):
+            singular_values = S
+    residuals = empty
+    full_rank = driver == "gels" or bool((rank == min(m, n)).all())
+    if m > n and driver != "gelsy" and full_rank:
+        residuals = ((A @ X - B_) ** 2).sum(-2)
+        if vector:
+            residuals = residuals.squeeze(-1)
+    return _result(
+        "linalg_lstsq",
+        ("solution", "residuals", "rank", "singular_values"),
+        X.squeeze(-1) if vector else X,
+        residuals,
+        rank,
+        singular_values,
+    )
+
+
+def tensorinv(A: Tensor, ind: int = 2) -> Tensor:
+    """The inverse of A seen as a linear map from its last dims to its first `ind` dims."""
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    out_shape, in_shape = A.shape[:ind], A.shape[ind:]
+    rows, cols = math.prod(out_shape), math.prod(in_shape)
+    if rows != cols:
+        raise RuntimeError(
+            "Expected self to satisfy the requirement prod(self.shape[ind:]) == prod(self.shape[:ind]), but got "
+            f"{cols} != {rows}"
+        )
+    return inv(A.reshape(rows, cols)).reshape(*in_shape, *out_shape)
+
+
+def tensorsolve(A: Tensor, B: Tensor, dims=None) -> Tensor:
+    """The X with tensordot(A, X, X.ndim) == B (A's dims in `dims` moved to the end first)."""
+    if dims is not None:
+        dims = [d % A.dim() for d in dims]
+        A = A.permute([d for d in range(A.dim()) if d not in dims] + dims)
+    rows = B.numel()
+    x_shape = A.shape[B.dim() :]
+    cols = math.prod(x_shape)
+    if rows != cols:
+        raise RuntimeError(
+            "Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim])"
+            f", but got {cols} != {rows}"
+        )
+    return solve(A.reshape(rows, cols), B.reshape(rows)).reshape(x_shape)
+
+
+def matrix_power(A: Tensor, n: int) -> Tensor:
+    """A multiplied by itself n times (batched), by repeated squaring; a negative n powers the inverse."""
+    _square(A, "linalg.matrix_power")
+    if n < 0:
+        return torch.matrix_power(inv(A), -n)
+    return torch.matrix_power(A, n)
+
+
+def matrix_exp(A: Tensor) -> Tensor:
+    """exp(A) by scaling and squaring: A / 2^s with a 1-norm below 1/2, a degree-18 Taylor polynomial
+    (Horner), squared s times; differentiable through its products."""
+    _square(A, "linalg.matrix_exp")
+    if not A.dtype.is_floating_point:
+        raise RuntimeError(f"linalg.matrix_exp: Expected a floating point or complex tensor as input. Got {_name(A)}")
+    n = A.shape[-1]
+    if A.numel() == 0:
+        return A.clone()
+    norm = float(A.detach().abs().sum(-2).amax()) if n else 0.0
+    s = max(0, math.ceil(math.log2(norm)) + 1) if norm > 0 else 0
+    X = A / (2.0**s)
+    eye = torch.eye(n, dtype=A.dtype, device=A.device)
+    result = eye + X / 18.0
+    for k in range(17, 0, -1):
+        result = eye + (X @ result) / float(k)
+    for _ in range(s):
+        result = result @ result
+    return result
