@@ -6,7 +6,7 @@ Each library is timed in a subprocess of its own (our torch and upstream's are b
 and must never share an interpreter): ours from this checkout's build, upstream from the venv
 of `nox -s tests-reference` (or --reference-python). Targets (issue 3): large elementwise
 <= 1.0x upstream, sum/max <= 1.5x, matmul <= 1.25x, per-op overhead <= 1.0x (the float16 rows
-have no target: they show what the 16-bit kernels cost).
+have no target: they show what the 16-bit kernels cost); linalg.solve/cholesky/svd of 512x512 <= 1.5x (issue 19).
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
+_SPD = "a = lib_rand(512, 512); s = a @ a.T + 512 * lib.eye(512, dtype=a.dtype)"  # symmetric positive-definite
+
 # name -> (setup, statement); `lib` is torch or numpy, the same code runs on each
 CASES = {
     "add 10M f32": ("a = lib_rand(10_000_000); b = lib_rand(10_000_000)", "a + b"),
@@ -31,6 +33,9 @@ CASES = {
     "add 10M f16": ("a = lib_half(lib_rand(10_000_000)); b = lib_half(lib_rand(10_000_000))", "a + b"),
     "sum 10M f16": ("a = lib_half(lib_rand(10_000_000))", "a.sum()"),
     "matmul 1024x1024 f32": ("a = lib_rand(1024, 1024); b = lib_rand(1024, 1024)", "a @ b"),
+    "linalg.solve 512x512 f32": (_SPD + "; b = lib_rand(512, 64)", "lib.linalg.solve(s, b)"),
+    "linalg.cholesky 512x512 f32": (_SPD, "lib.linalg.cholesky(s)"),
+    "linalg.svd 512x512 f32": ("a = lib_rand(512, 512)", "lib.linalg.svd(a)"),
     "overhead: a + b (8 elems)": ("a = lib_rand(8); b = lib_rand(8)", "a + b"),
     "overhead: a.sum() (8 elems)": ("a = lib_rand(8)", "a.sum()"),
     "overhead: a[1:3] (8 elems)": ("a = lib_rand(8)", "a[1:3]"),

@@ -191,3 +191,32 @@ def test_dropout_mask_on_the_gpu_is_the_cpus(dtype):
     out_cuda, mask_cuda = torch.native_dropout(x.cuda(), 0.3, True)
     assert torch.equal(mask_cuda.cpu(), mask)
     assert_same(out_cuda, out, dtype)
+
+
+LINALG_CALLS = {
+    "solve": lambda A, B: torch.linalg.solve(A, B),
+    "inv": lambda A, B: torch.linalg.inv(A),
+    "det": lambda A, B: torch.linalg.det(A),
+    "cholesky": lambda A, B: torch.linalg.cholesky(A @ A.mT + 4 * torch.eye(4, dtype=A.dtype, device=A.device)),
+    "qr": lambda A, B: torch.linalg.qr(A),
+    "eigh": lambda A, B: torch.linalg.eigvalsh(A + A.mT),
+    "svdvals": lambda A, B: torch.linalg.svdvals(A),
+    "lu_factor": lambda A, B: torch.linalg.lu_factor(A),
+    "solve_triangular": lambda A, B: torch.linalg.solve_triangular(
+        A.triu() + 4 * torch.eye(4, device=A.device, dtype=A.dtype), B, upper=True
+    ),
+    "lstsq": lambda A, B: torch.linalg.lstsq(A, B, driver="gels").solution,
+}
+
+
+@pytest.mark.parametrize("name", sorted(LINALG_CALLS))
+@pytest.mark.parametrize("dtype", [F32, F64])
+def test_linalg_on_the_gpu_matches_the_cpu(name, dtype):
+    """torch.linalg's kernels (THC/LinearAlgebraKernels.cu) on a batch give the CPU's results, on the GPU."""
+    rng = np.random.default_rng(0)
+    A = torch.from_numpy(rng.standard_normal((3, 4, 4))).to(dtype) + 2 * torch.eye(4, dtype=dtype)
+    B = torch.from_numpy(rng.standard_normal((3, 4, 2))).to(dtype)
+    want = LINALG_CALLS[name](A, B)
+    got = LINALG_CALLS[name](A.cuda(), B.cuda())
+    for g, w in zip(flat(got), flat(want)):
+        assert_same(g, w, dtype)

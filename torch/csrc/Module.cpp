@@ -1,9 +1,9 @@
 // torch._C: the extension module. C++ exceptions from the libraries become the Python
 // exceptions of the same name; the op bindings come from the generated shards.
 #include <TH/Exception.h>
+#include <TH/LinAlgError.h>
 #include <TH/Parallel.h>
 #include <TH/cpu/VecKernels.h>
-#include <TH/ops/LinearAlgebra.h>
 #include <torch/python_errors.h>
 
 #include "Autograd.h"

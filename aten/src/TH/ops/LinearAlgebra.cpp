@@ -2,9 +2,8 @@
 // symmetric eigendecomposition, SVD) and the triangular and LU solves, batched over leading dims, with
 // PyTorch's names, checks and messages. Each copies its input into column-major batches
 // (fortran_batches), runs the device's LAPACK-shaped kernel in place and returns views of the result in
-// the input's batch shape (column-major, as PyTorch's are). CUDA tensors make the round trip through host
-// memory until THC has its cuSOLVER kernels. torch/linalg/__init__.py builds the rest (solve, inv, det,
-// lstsq, norms, ...) on these in Python; the gradients are in derivatives.yaml.
+// the input's batch shape (column-major, as PyTorch's are). torch/linalg/__init__.py builds the rest (solve,
+// inv, det, lstsq, norms, ...) on these in Python; the gradients are in derivatives.yaml.
 #include <string>
 #include <tuple>
 
@@ -58,38 +57,38 @@ IntList with_batch(const IntList& batch, std::initializer_list<int64_t> tail) {
   return s;
 }
 
-/// A fresh column-major [B, rows, cols] tensor (strides [rows * cols, 1, rows]) on the host.
-Tensor empty_fortran(int64_t B, int64_t rows, int64_t cols, ScalarType dtype) {
-  return transpose(empty_tensor({B, cols, rows}, dtype, Device()), 1, 2);
+/// A fresh column-major [B, rows, cols] tensor (strides [rows * cols, 1, rows]).
+Tensor empty_fortran(int64_t B, int64_t rows, int64_t cols, ScalarType dtype, Device device) {
+  return transpose(empty_tensor({B, cols, rows}, dtype, device), 1, 2);
 }
 
-/// A column-major host copy of `a` ([*batch, m, n], broadcast to `batch`) as [B, m, n]: the kernels' input,
+/// A column-major copy of `a` ([*batch, m, n], broadcast to `batch`) as [B, m, n]: the kernels' input,
 /// theirs to overwrite.
 Tensor fortran_batches(const Tensor& a, const IntList& batch) {
   const int64_t m = a.size(-2), n = a.size(-1);
-  Tensor out = empty_fortran(batch_count(batch), m, n, a.dtype());
+  Tensor out = empty_fortran(batch_count(batch), m, n, a.dtype(), a.device());
   Tensor view = reshape(out, with_batch(batch, {m, n}));  // a view: the batch dims stay row-major
   copy_(view, expand(a, with_batch(batch, {m, n})));
   return out;
 }
 
-/// [B, ...] results in the batch shape, on `device`.
-Tensor unbatched(const Tensor& t, const IntList& batch, Device device) {
+/// [B, ...] results in the batch shape (a view).
+Tensor unbatched(const Tensor& t, const IntList& batch) {
   IntList s = batch;
   s.insert(s.end(), t.sizes().begin() + 1, t.sizes().end());
-  Tensor r = reshape(t, s);
-  return device.is_cpu() ? r : to(r, device, std::nullopt, false, false);
+  return reshape(t, s);
 }
 
-/// The int32 info of each batch, on the host ([B]).
-Tensor new_info(int64_t B) {
-  Tensor info = empty_tensor({B}, ScalarType::Int, Device());
+/// The int32 info of each batch ([B], zeros).
+Tensor new_info(int64_t B, Device device) {
+  Tensor info = empty_tensor({B}, ScalarType::Int, device);
   if (B > 0) fill_(info, Scalar(int64_t(0)));
   return info;
 }
 
 /// The first batch whose info is nonzero (and that info), or {-1, 0}.
-std::pair<int64_t, int32_t> first_failure(const Tensor& info) {
+std::pair<int64_t, int32_t> first_failure(const Tensor& device_info) {
+  const Tensor info = contiguous(to(device_info, Device(), std::nullopt, false, false));
   const auto* p = reinterpret_cast<const int32_t*>(info.data_ptr());
   for (int64_t b = 0; b < info.numel(); ++b)
     if (p[b] != 0) return {b, p[b]};
@@ -115,21 +114,20 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_lu_factor_ex(const Tensor& A, bool pi
   TH_CHECK_T(NotImplementedError, is_floating_point(A.dtype()), "\"lu_cpu\" not implemented for '",
              scalar_type_cpp_name(A.dtype()), "'");
   check_input(A, "linalg.lu_factor");
-  TH_CHECK(pivot || !A.device().is_cpu(),
-           "linalg.lu_factor: LU without pivoting is not implemented on the CPU");
+  TH_CHECK(pivot, "linalg.lu_factor: LU without pivoting is not implemented on the ",
+           A.device().is_cpu() ? "CPU" : "GPU yet (its kernel factorizes on the host)");
   const IntList batch = batch_dims(A);
   const int64_t B = batch_count(batch), m = A.size(-2), n = A.size(-1), k = std::min(m, n);
   Tensor lu = fortran_batches(A, batch);
-  Tensor pivots = empty_tensor({B, k}, ScalarType::Int, Device());
-  Tensor info = new_info(B);
-  if (lu.numel() > 0) lu_factor_stub[DeviceType::CPU](lu, pivots, info);
+  Tensor pivots = empty_tensor({B, k}, ScalarType::Int, A.device());
+  Tensor info = new_info(B, A.device());
+  if (lu.numel() > 0) lu_factor_stub[A.device().type](lu, pivots, info);
   if (check_errors) {
     const auto [where, code] = first_failure(info);
     TH_CHECK_T(LinAlgError, where < 0, "torch.linalg.lu_factor_ex: ", batch_prefix(where, A.dim()), "U[",
                code, ",", code, "] is zero and using it on lu_solve would result in a division by zero.");
   }
-  return {unbatched(lu, batch, A.device()), unbatched(pivots, batch, A.device()),
-          unbatched(info, batch, A.device())};
+  return {unbatched(lu, batch), unbatched(pivots, batch), unbatched(info, batch)};
 }
 
 Tensor _linalg_lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B, bool left, bool adjoint) {
@@ -158,10 +156,10 @@ Tensor _linalg_lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B,
   const int64_t count = batch_count(batch);
   Tensor lu = fortran_batches(LU, batch);
   Tensor x = fortran_batches(B, batch);
-  Tensor piv = contiguous(
-      reshape(expand(to(pivots, Device(), std::nullopt, false, false), with_batch(batch, {n})), {count, n}));
-  if (x.numel() > 0 && n > 0) lu_solve_stub[DeviceType::CPU](lu, piv, x, adjoint);
-  return unbatched(x, batch, B.device());
+  Tensor piv = contiguous(reshape(
+      expand(to(pivots, B.device(), std::nullopt, false, false), with_batch(batch, {n})), {count, n}));
+  if (x.numel() > 0 && n > 0) lu_solve_stub[B.device().type](lu, piv, x, adjoint);
+  return unbatched(x, batch);
 }
 
 std::tuple<Tensor, Tensor> _linalg_cholesky_ex(const Tensor& A, bool upper, bool check_errors) {
@@ -169,8 +167,8 @@ std::tuple<Tensor, Tensor> _linalg_cholesky_ex(const Tensor& A, bool upper, bool
   const IntList batch = batch_dims(A);
   const int64_t B = batch_count(batch);
   Tensor a = fortran_batches(A, batch);
-  Tensor info = new_info(B);
-  if (a.numel() > 0) cholesky_stub[DeviceType::CPU](a, upper, info);
+  Tensor info = new_info(B, A.device());
+  if (a.numel() > 0) cholesky_stub[A.device().type](a, upper, info);
   if (check_errors) {
     const auto [where, code] = first_failure(info);
     TH_CHECK_T(
@@ -180,7 +178,7 @@ std::tuple<Tensor, Tensor> _linalg_cholesky_ex(const Tensor& A, bool upper, bool
         code, " is not positive-definite).");
   }
   const Tensor factor = upper ? triu(a, 0) : tril(a, 0);  // the other triangle still holds the input
-  return {unbatched(factor, batch, A.device()), unbatched(info, batch, A.device())};
+  return {unbatched(factor, batch), unbatched(info, batch)};
 }
 
 Tensor _linalg_solve_triangular(const Tensor& A, const Tensor& B, bool upper, bool left, bool unitriangular) {
@@ -198,8 +196,8 @@ Tensor _linalg_solve_triangular(const Tensor& A, const Tensor& B, bool upper, bo
   const IntList batch = broadcast_batch(A, B);
   Tensor a = fortran_batches(A, batch);
   Tensor x = fortran_batches(B, batch);
-  if (x.numel() > 0 && n > 0) triangular_solve_stub[DeviceType::CPU](a, x, upper, left, false, unitriangular);
-  return unbatched(x, batch, B.device());
+  if (x.numel() > 0 && n > 0) triangular_solve_stub[B.device().type](a, x, upper, left, false, unitriangular);
+  return unbatched(x, batch);
 }
 
 std::tuple<Tensor, Tensor> geqrf(const Tensor& self) {
@@ -208,9 +206,9 @@ std::tuple<Tensor, Tensor> geqrf(const Tensor& self) {
   const IntList batch = batch_dims(self);
   const int64_t B = batch_count(batch), k = std::min(self.size(-2), self.size(-1));
   Tensor a = fortran_batches(self, batch);
-  Tensor tau = empty_tensor({B, k}, self.dtype(), Device());
-  if (a.numel() > 0) geqrf_stub[DeviceType::CPU](a, tau);
-  return {unbatched(a, batch, self.device()), unbatched(tau, batch, self.device())};
+  Tensor tau = empty_tensor({B, k}, self.dtype(), self.device());
+  if (a.numel() > 0) geqrf_stub[self.device().type](a, tau);
+  return {unbatched(a, batch), unbatched(tau, batch)};
 }
 
 Tensor _linalg_householder_product(const Tensor& input, const Tensor& tau) {
@@ -234,9 +232,9 @@ Tensor _linalg_householder_product(const Tensor& input, const Tensor& tau) {
   const IntList batch = batch_dims(input);
   const int64_t B = batch_count(batch), k = tau.size(-1);
   Tensor a = fortran_batches(input, batch);
-  Tensor t = contiguous(reshape(to(tau, Device(), std::nullopt, false, false), {B, k}));
-  if (a.numel() > 0) householder_product_stub[DeviceType::CPU](a, t);
-  return unbatched(a, batch, input.device());
+  Tensor t = contiguous(reshape(to(tau, input.device(), std::nullopt, false, false), {B, k}));
+  if (a.numel() > 0) householder_product_stub[input.device().type](a, t);
+  return unbatched(a, batch);
 }
 
 std::tuple<Tensor, Tensor> _linalg_qr(const Tensor& A, const std::string& mode) {
@@ -248,23 +246,23 @@ std::tuple<Tensor, Tensor> _linalg_qr(const Tensor& A, const std::string& mode) 
   const bool complete = mode == "complete" && m > n;
   // geqrf on [A | 0] when Q is m x m and A has fewer columns: the reflectors then fill Q's first n columns
   const int64_t cols = complete ? m : n;
-  Tensor a = empty_fortran(B, m, cols, A.dtype());
+  Tensor a = empty_fortran(B, m, cols, A.dtype(), A.device());
   Tensor view = reshape(a, with_batch(batch, {m, cols}));
   if (complete) fill_(view, Scalar(int64_t(0)));
   Tensor columns = narrow(view, -1, 0, n);
   copy_(columns, expand(A, with_batch(batch, {m, n})));
-  Tensor tau = empty_tensor({B, k}, A.dtype(), Device());
+  Tensor tau = empty_tensor({B, k}, A.dtype(), A.device());
   if (a.numel() > 0) {
     Tensor a_n = narrow(a, 2, 0, n);  // geqrf of A itself (the zero columns stay out of it)
-    geqrf_stub[DeviceType::CPU](a_n, tau);
+    geqrf_stub[A.device().type](a_n, tau);
   }
   const int64_t r_rows = mode == "complete" ? m : k;
   const Tensor R = triu(narrow(narrow(a, 2, 0, n), 1, 0, r_rows), 0);
-  if (mode == "r") return {empty_tensor({0}, A.dtype(), A.device()), unbatched(R, batch, A.device())};
+  if (mode == "r") return {empty_tensor({0}, A.dtype(), A.device()), unbatched(R, batch)};
   Tensor q =
       narrow(a, 2, 0, mode == "complete" ? m : k);  // [B, m, m] or [B, m, k], reflectors below diagonal
-  if (q.numel() > 0) householder_product_stub[DeviceType::CPU](q, tau);
-  return {unbatched(q, batch, A.device()), unbatched(R, batch, A.device())};
+  if (q.numel() > 0) householder_product_stub[A.device().type](q, tau);
+  return {unbatched(q, batch), unbatched(R, batch)};
 }
 
 std::tuple<Tensor, Tensor> _linalg_eigh(const Tensor& A, const std::string& UPLO, bool compute_v) {
@@ -274,16 +272,15 @@ std::tuple<Tensor, Tensor> _linalg_eigh(const Tensor& A, const std::string& UPLO
   const IntList batch = batch_dims(A);
   const int64_t B = batch_count(batch), n = A.size(-1);
   Tensor a = fortran_batches(A, batch);
-  Tensor w = empty_tensor({B, n}, A.dtype(), Device());
-  Tensor info = new_info(B);
-  if (a.numel() > 0) eigh_stub[DeviceType::CPU](a, w, UPLO == "U" || UPLO == "u", compute_v, info);
+  Tensor w = empty_tensor({B, n}, A.dtype(), A.device());
+  Tensor info = new_info(B, A.device());
+  if (a.numel() > 0) eigh_stub[A.device().type](a, w, UPLO == "U" || UPLO == "u", compute_v, info);
   const auto [where, code] = first_failure(info);
   TH_CHECK_T(LinAlgError, where < 0, "linalg.eigh: ", batch_prefix(where, A.dim()),
              "The algorithm failed to converge because the input matrix is ill-conditioned or has too many "
              "repeated eigenvalues (error code: ",
              code, ").");
-  return {unbatched(w, batch, A.device()),
-          compute_v ? unbatched(a, batch, A.device()) : empty_tensor({0}, A.dtype(), A.device())};
+  return {unbatched(w, batch), compute_v ? unbatched(a, batch) : empty_tensor({0}, A.dtype(), A.device())};
 }
 
 std::tuple<Tensor, Tensor, Tensor> _linalg_svd(const Tensor& A, bool full_matrices, bool compute_uv) {
@@ -293,20 +290,22 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_svd(const Tensor& A, bool full_matric
   Tensor a = fortran_batches(A, batch);
   // LAPACK cannot tell non-finite input from a failure to converge (and may not stop on it): refuse it first
   TH_CHECK_T(
-      LinAlgError, a.numel() == 0 || *reinterpret_cast<const bool*>(all(isfinite(a)).data_ptr()),
+      LinAlgError,
+      a.numel() == 0 || *reinterpret_cast<const bool*>(
+                            to(all(isfinite(a)), Device(), std::nullopt, false, false).data_ptr()),
       "linalg.svd: The algorithm failed to converge because the input matrix contained non-finite values.");
   const bool full = full_matrices && compute_uv;
-  Tensor u =
-      compute_uv ? empty_fortran(B, m, full ? m : k, A.dtype()) : empty_tensor({0}, A.dtype(), Device());
-  Tensor vt =
-      compute_uv ? empty_fortran(B, full ? n : k, n, A.dtype()) : empty_tensor({0}, A.dtype(), Device());
-  Tensor s = empty_tensor({B, k}, A.dtype(), Device());
-  Tensor info = new_info(B);
+  Tensor u = compute_uv ? empty_fortran(B, m, full ? m : k, A.dtype(), A.device())
+                        : empty_tensor({0}, A.dtype(), A.device());
+  Tensor vt = compute_uv ? empty_fortran(B, full ? n : k, n, A.dtype(), A.device())
+                         : empty_tensor({0}, A.dtype(), A.device());
+  Tensor s = empty_tensor({B, k}, A.dtype(), A.device());
+  Tensor info = new_info(B, A.device());
   if (a.numel() > 0) {
-    svd_stub[DeviceType::CPU](a, u, s, vt, full, compute_uv, info);
+    svd_stub[A.device().type](a, u, s, vt, full, compute_uv, info);
   } else if (compute_uv) {  // an empty matrix: U and V are identities (of whatever size is not 0)
-    copy_(u, expand(eye(u.size(1), u.size(2), A.dtype(), Device()), u.sizes()));
-    copy_(vt, expand(eye(vt.size(1), vt.size(2), A.dtype(), Device()), vt.sizes()));
+    copy_(u, expand(eye(u.size(1), u.size(2), A.dtype(), A.device()), u.sizes()));
+    copy_(vt, expand(eye(vt.size(1), vt.size(2), A.dtype(), A.device()), vt.sizes()));
   }
   const auto [where, code] = first_failure(info);
   TH_CHECK_T(LinAlgError, where < 0, "linalg.svd: ", batch_prefix(where, A.dim()),
@@ -315,9 +314,9 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_svd(const Tensor& A, bool full_matric
              code, ").");
   if (!compute_uv) {
     const Tensor none = empty_tensor({0}, A.dtype(), A.device());
-    return {none, unbatched(s, batch, A.device()), none};
+    return {none, unbatched(s, batch), none};
   }
-  return {unbatched(u, batch, A.device()), unbatched(s, batch, A.device()), unbatched(vt, batch, A.device())};
+  return {unbatched(u, batch), unbatched(s, batch), unbatched(vt, batch)};
 }
 
 }  // namespace th

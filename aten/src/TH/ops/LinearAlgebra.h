@@ -1,18 +1,13 @@
 #pragma once
 // The factorizations of the linear-algebra family (LAPACK's routines, PyTorch's torch.linalg underneath):
-// ops/LinearAlgebra.cpp, cpu/LinearAlgebraKernels.cpp. Every kernel works in place on a batch of
-// column-major matrices, as LAPACK takes them: a [B, m, n] tensor with strides [m * n, 1, m]
-// (fortran_batches() makes one). Integer outputs (pivots, info) are int32, LAPACK's own.
+// ops/LinearAlgebra.cpp, cpu/LinearAlgebraKernels.cpp, THC/LinearAlgebraKernels.cu. Every kernel works in
+// place on a batch of column-major matrices, as LAPACK takes them: a [B, m, n] tensor with strides [m * n, 1,
+// m] (fortran_batches() makes one). Integer outputs (pivots, info) are int32, LAPACK's own.
 #include "../Dispatch.h"
+#include "../LinAlgError.h"
 #include "../Tensor.h"
 
 namespace th {
-
-/// A factorization or solve failed on its input (singular, not positive-definite, no convergence): raised to
-/// Python as torch.linalg.LinAlgError (a RuntimeError), as PyTorch does.
-struct LinAlgError : Error {
-  using Error::Error;
-};
 
 /// getrf: a = P L U (L unit lower, U upper, packed in a); pivots [B, min(m, n)] (1-based rows), info [B]
 /// (> 0: U[info-1, info-1] is exactly zero).
