@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import torch
-from torch.distributions import Bernoulli, Categorical, Exponential, Normal, Uniform, kl_divergence
+from torch.distributions import Bernoulli, Categorical, Exponential, MultivariateNormal, Normal, Uniform, kl_divergence
 
 
 def test_normal():
@@ -92,3 +92,57 @@ def test_validation():
     with pytest.raises(ValueError, match="to be within the support"):
         Uniform(0.0, 2.0).log_prob(torch.tensor(3.0))
     assert Normal(torch.tensor([0.0]), torch.tensor([-1.0]), validate_args=False).scale.item() == -1.0
+
+
+def _mvn_case():
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((2, 3, 3))
+    C = X @ X.transpose(0, 2, 1) + np.eye(3)
+    return torch.from_numpy(rng.standard_normal((2, 3))), torch.from_numpy(C), rng
+
+
+@pytest.mark.parametrize("given", ["covariance_matrix", "precision_matrix", "scale_tril"])
+def test_multivariate_normal_against_the_density_formula(given):
+    mu, C, rng = _mvn_case()
+    arg = {"covariance_matrix": C, "precision_matrix": torch.linalg.inv(C), "scale_tril": torch.linalg.cholesky(C)}
+    d = MultivariateNormal(mu, **{given: arg[given]})
+    assert d.batch_shape == (2,) and d.event_shape == (3,)
+    x = rng.standard_normal((4, 2, 3))
+    diff = x - mu.numpy()
+    maha = np.einsum("...i,...ij,...j->...", diff, np.linalg.inv(C.numpy()), diff)
+    want = -0.5 * (3 * math.log(2 * math.pi) + np.linalg.slogdet(C.numpy())[1] + maha)
+    np.testing.assert_allclose(d.log_prob(torch.from_numpy(x)).numpy(), want, rtol=1e-10)
+    np.testing.assert_allclose(d.covariance_matrix.numpy(), C.numpy(), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(d.variance.numpy(), np.diagonal(C.numpy(), 0, -2, -1), rtol=1e-10)
+    entropy = 0.5 * (3 * (1 + math.log(2 * math.pi)) + np.linalg.slogdet(C.numpy())[1])
+    np.testing.assert_allclose(d.entropy().numpy(), entropy, rtol=1e-10)
+
+
+def test_multivariate_normal_sampling_kl_and_validation():
+    mu, C, _ = _mvn_case()
+    torch.manual_seed(0)
+    d = MultivariateNormal(mu[0], C[0])
+    s = d.sample((40000,))
+    assert s.shape == (40000, 3)
+    np.testing.assert_allclose(s.mean(0).numpy(), mu[0].numpy(), atol=0.05 * C[0].diagonal().max().sqrt().item())
+    np.testing.assert_allclose(np.cov(s.numpy().T), C[0].numpy(), rtol=0.08, atol=0.08)
+    loc = mu[0].clone().requires_grad_()
+    MultivariateNormal(loc, C[0]).rsample((5,)).sum().backward()
+    np.testing.assert_allclose(loc.grad.numpy(), [5.0, 5.0, 5.0])  # d(loc + L eps)/d loc
+    p, q = MultivariateNormal(mu, C), MultivariateNormal(mu.flip(-1), C.flip(0))
+    Cp, Cq, dm = C.numpy(), C.flip(0).numpy(), (mu.flip(-1) - mu).numpy()
+    Cq_inv = np.linalg.inv(Cq)
+    want = 0.5 * (
+        np.trace(Cq_inv @ Cp, axis1=-2, axis2=-1)
+        + np.einsum("...i,...ij,...j->...", dm, Cq_inv, dm)
+        - 3
+        + np.linalg.slogdet(Cq)[1]
+        - np.linalg.slogdet(Cp)[1]
+    )
+    np.testing.assert_allclose(kl_divergence(p, q).numpy(), want, rtol=1e-9)
+    with pytest.raises(ValueError, match="Exactly one of covariance_matrix or precision_matrix or scale_tril"):
+        MultivariateNormal(mu, C, scale_tril=C)
+    with pytest.raises(ValueError, match="to satisfy the constraint PositiveDefinite"):
+        MultivariateNormal(mu, -C, validate_args=True)
+    with pytest.raises(ValueError, match="to satisfy the constraint LowerCholesky"):
+        MultivariateNormal(mu, scale_tril=C, validate_args=True)

@@ -9,12 +9,16 @@ __all__ = [
     "Constraint",
     "boolean",
     "greater_than",
+    "independent",
     "integer_interval",
     "interval",
+    "lower_cholesky",
     "nonnegative",
     "nonnegative_integer",
     "positive",
+    "positive_definite",
     "real",
+    "real_vector",
     "simplex",
     "unit_interval",
 ]
@@ -100,7 +104,46 @@ class _Simplex(Constraint):
         return torch.all(value >= 0, dim=-1) & ((value.sum(-1) - 1).abs() < 1e-6)
 
 
+class _IndependentConstraint(Constraint):
+    """`base` over events of `reinterpreted_batch_ndims` more dims: an event lies inside if all its values do."""
+
+    def __init__(self, base: Constraint, reinterpreted_batch_ndims: int):
+        self.base, self.reinterpreted_batch_ndims = base, reinterpreted_batch_ndims
+        self.event_dim = base.event_dim + reinterpreted_batch_ndims
+
+    def check(self, value):
+        ok = self.base.check(value)
+        return ok.reshape(ok.shape[: ok.dim() - self.reinterpreted_batch_ndims] + (-1,)).all(-1)
+
+    def __repr__(self) -> str:
+        return f"IndependentConstraint({self.base!r}, {self.reinterpreted_batch_ndims})"
+
+
+class _LowerCholesky(Constraint):
+    """Lower-triangular matrices with a positive diagonal."""
+
+    event_dim = 2
+
+    def check(self, value):
+        lower = (value.tril() == value).reshape(value.shape[:-2] + (-1,)).all(-1)
+        return lower & (value.diagonal(0, -2, -1) > 0).all(-1)
+
+
+class _PositiveDefinite(Constraint):
+    """Symmetric positive-definite matrices (those with a Cholesky factor)."""
+
+    event_dim = 2
+
+    def check(self, value):
+        symmetric = torch.isclose(value, value.mT, atol=1e-6).reshape(value.shape[:-2] + (-1,)).all(-1)
+        return symmetric & (torch.linalg.cholesky_ex(value).info == 0)
+
+
 real = _Real()
+real_vector = _IndependentConstraint(real, 1)
+lower_cholesky = _LowerCholesky()
+positive_definite = _PositiveDefinite()
+independent = _IndependentConstraint
 boolean = _Boolean()
 positive = _GreaterThan(0.0)
 nonnegative = _GreaterThanEq(0.0)

@@ -8,6 +8,7 @@ import torch
 from torch.distributions.bernoulli import Bernoulli
 from torch.distributions.categorical import Categorical
 from torch.distributions.exponential import Exponential
+from torch.distributions.multivariate_normal import MultivariateNormal
 from torch.distributions.normal import Normal
 from torch.distributions.uniform import Uniform
 
@@ -40,6 +41,20 @@ def _kl_normal_normal(p, q):
     var_ratio = (p.scale / q.scale).pow(2)
     t1 = ((p.loc - q.loc) / q.scale).pow(2)
     return 0.5 * (var_ratio + t1 - 1 - var_ratio.log())
+
+
+@register_kl(MultivariateNormal, MultivariateNormal)
+def _kl_mvn_mvn(p, q):
+    """0.5 (tr(Sq^-1 Sp) + |Lq^-1 (mu_q - mu_p)|^2 - k + log det Sq - log det Sp), through the Cholesky factors."""
+    Lp, Lq = p._unbroadcasted_scale_tril, q._unbroadcasted_scale_tril
+    shape = torch.broadcast_shapes(p.batch_shape, q.batch_shape)
+    n = p.event_shape[0]
+    Lp, Lq = Lp.expand(shape + (n, n)), Lq.expand(shape + (n, n))
+    half_term1 = Lq.diagonal(0, -2, -1).log().sum(-1) - Lp.diagonal(0, -2, -1).log().sum(-1)
+    term2 = (torch.linalg.solve_triangular(Lq, Lp, upper=False) ** 2).sum((-2, -1))
+    diff = (q.loc - p.loc).expand(shape + (n,))
+    term3 = (torch.linalg.solve_triangular(Lq, diff.unsqueeze(-1), upper=False) ** 2).sum((-2, -1))
+    return half_term1 + 0.5 * (term2 + term3 - n)
 
 
 @register_kl(Bernoulli, Bernoulli)
