@@ -131,3 +131,17 @@ def test_composites():
     assert gradcheck(lambda a, b: LA.lstsq(a, b, driver="gels").solution, (_rand(5, 3), _rand(5, 2, seed=1)))
     assert gradcheck(lambda x: LA.vector_norm(x, 3.0), (_rand(4),))
     assert gradcheck(lambda x: LA.multi_dot([x, x.mT, x]), (_rand(3, 3),))
+
+
+def test_gradients_at_edges_found_in_review():
+    """The norms' gradient at zero is 0 (not NaN); empty matrices have empty gradients; upstream's results."""
+    x = torch.zeros(3, dtype=torch.float64, requires_grad=True)
+    for ord in (2, 3.0):
+        (g,) = torch.autograd.grad(LA.vector_norm(x, ord), x)
+        assert g.tolist() == [0.0, 0.0, 0.0]
+    X = torch.zeros(2, 2, dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.grad(LA.matrix_norm(X), X)[0].eq(0).all()
+    E = torch.zeros(2, 0, 0, dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.grad(LA.det(E).sum(), E)[0].shape == (2, 0, 0)
+    LA.inv(E).sum().backward()
+    assert E.grad.shape == (2, 0, 0)

@@ -317,3 +317,18 @@ ERRORS = [
 def test_errors(call, message):
     with pytest.raises(RuntimeError, match=message):
         call()
+
+
+def test_edge_cases_found_in_review():
+    """Each of these raised or gave a wrong value before its fix; upstream's results."""
+    z = torch.zeros
+    P, L, U = LA.lu(z(3, 0, dtype=torch.float64))
+    assert P.equal(torch.eye(3, dtype=torch.float64)) and L.shape == (3, 0) and U.shape == (0, 0)
+    assert [t.shape for t in LA.lu(z(0, 3))] == [(0, 0), (0, 0), (0, 3)]
+    assert [t.shape for t in torch.lu_unpack(*LA.lu_factor(z(2, 0, 0)))] == [(2, 0, 0)] * 3
+    assert LA.cond(z(3, 3), p=1).item() == float("inf")  # singular: inf, not an error
+    assert LA.cond(z(2, 3, 3), p="fro").tolist() == [float("inf")] * 2
+    assert LA.cond(z(0, 0)).item() == 0.0 and LA.matrix_norm(z(0, 3), ord=2).item() == 0.0
+    assert LA.matrix_exp(torch.tensor([[float("inf"), 0.0], [0.0, 1.0]])).isnan().all()
+    LU, pivots = torch.lu(z(3, 3))  # the older name does not raise for a singular matrix
+    assert pivots.dtype == torch.int32

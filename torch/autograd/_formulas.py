@@ -152,6 +152,8 @@ def slice_backward(grad: Tensor, shape, dim: int, start, end, step: int) -> Tens
 
 def _dense(t: Tensor) -> bool:
     """Whether t's elements fill storage offsets [offset, offset + numel) once each (any order of dims)."""
+    if t.numel() == 0:
+        return True
     expected = 1
     for size, stride in sorted(((n, s) for n, s in zip(t.shape, t.stride()) if n != 1), key=lambda p: p[1]):
         if stride != expected:

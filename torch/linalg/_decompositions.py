@@ -58,14 +58,19 @@ def lu_permutation(pivots: Tensor, m: int) -> Tensor:
     """The row order of LAPACK's pivots (1-based swaps applied in turn) for m rows: perm with
     (P^T A)[i] = A[perm[i]]. The swaps are sequential, so they run in Python on the host."""
     batch = tuple(pivots.shape[:-1])
-    swaps = (pivots.reshape(-1, pivots.shape[-1]).long() - 1).tolist()
+    count, k = torch.Size(batch).numel(), pivots.shape[-1]
+    swaps = (pivots.reshape(count, k).long() - 1).tolist() if k else [[]] * count
     rows = []
-    for one in swaps or [[]] * int(torch.Size(batch).numel()):
+    for one in swaps:
         row = list(range(m))
         for i, j in enumerate(one):
             row[i], row[j] = row[j], row[i]
         rows.append(row)
-    return torch.tensor(rows, dtype=torch.int64).reshape(*batch, m).to(pivots.device)
+    return (
+        torch.tensor(rows, dtype=torch.int64).reshape(*batch, m).to(pivots.device)
+        if count
+        else (torch.zeros(*batch, m, dtype=torch.int64, device=pivots.device))
+    )
 
 
 def lu_unpack(LU_data: Tensor, LU_pivots: Tensor, unpack_data: bool = True, unpack_pivots: bool = True):

@@ -131,13 +131,9 @@ def ormqr(input: Tensor, input2: Tensor, input3: Tensor, left: bool = True, tran
 
 @register(method=True)
 def lu(A: Tensor, pivot: bool = True, get_infos: bool = False):
-    """(LU, pivots[, infos]): torch.linalg.lu_factor_ex's factors, the older way."""
+    """(LU, pivots[, infos]): torch.linalg.lu_factor_ex's factors, the older way (a singular A does not raise)."""
     LU, pivots, infos = _decompositions.lu_factor_ex(A, pivot=pivot)
-    if get_infos:
-        return LU, pivots, infos
-    if infos.numel() and bool((infos != 0).any()):
-        _decompositions.lu_factor(A, pivot=pivot)  # raises its error
-    return LU, pivots
+    return (LU, pivots, infos) if get_infos else (LU, pivots)
 
 
 @register(method=True)

@@ -47,9 +47,15 @@ def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None
         return (a != 0).to(x.dtype).sum(dims, keepdim=keepdim)
     if ord == 1:
         return a.sum(dims, keepdim=keepdim)
-    if ord == 2:
-        return (x * x).sum(dims, keepdim=keepdim).sqrt()
-    return (a**ord).sum(dims, keepdim=keepdim) ** (1.0 / ord)
+    powers = x * x if ord == 2 else a**ord
+    return _root((powers).sum(dims, keepdim=keepdim), ord)
+
+
+def _root(s: Tensor, ord) -> Tensor:
+    """s ** (1 / ord), with the gradient 0 (not NaN) where s is 0, as PyTorch's norms have at the zero vector:
+    the root is taken of 1 there and masked out."""
+    zero = s == 0
+    return torch.where(zero, torch.ones_like(s), s) ** (1.0 / ord) * (~zero).to(s.dtype)
 
 
 def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None) -> Tensor:
@@ -66,7 +72,10 @@ def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dt
     if ord in ("nuc", 2, -2):
         moved = A.movedim((d0, d1), (-2, -1))
         S = torch.linalg.svdvals(moved)
-        r = S.sum(-1) if ord == "nuc" else (S.amax(-1) if ord == 2 else S.amin(-1))
+        if S.shape[-1] == 0:  # an empty matrix: the norm of nothing is 0
+            r = S.sum(-1)
+        else:
+            r = S.sum(-1) if ord == "nuc" else (S.amax(-1) if ord == 2 else S.amin(-1))
         if keepdim:
             for d in sorted((d0, d1)):
                 r = r.unsqueeze(d)
@@ -96,11 +105,16 @@ def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) ->
 def cond(A: Tensor, p=None) -> Tensor:
     """The condition number of A in the p-norm: the ratio of extreme singular values for p = None, 2 or -2,
     else norm(A) * norm(A^-1)."""
+    if A.numel() == 0:
+        _square(A, "linalg.cond") if p not in (None, 2, -2) else None
+        return torch.zeros(A.shape[:-2], dtype=A.dtype, device=A.device)
     if p in (None, 2, -2):
         S = torch.linalg.svdvals(A)
         return S.amax(-1) / S.amin(-1) if p != -2 else S.amin(-1) / S.amax(-1)
     _square(A, "linalg.cond")
-    return matrix_norm(A, p) * matrix_norm(torch.linalg.inv(A), p)
+    inverse, info = torch.linalg.inv_ex(A)  # a singular matrix has condition number inf
+    r = matrix_norm(A, p) * matrix_norm(inverse, p)
+    return torch.where(info > 0, torch.full_like(r, math.inf), r)
 
 
 def matrix_rank(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False, tol=None) -> Tensor:

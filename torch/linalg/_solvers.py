@@ -268,6 +268,8 @@ def matrix_exp(A: Tensor) -> Tensor:
     if A.numel() == 0:
         return A.clone()
     norm = float(A.detach().abs().sum(-2).amax()) if n else 0.0
+    if not math.isfinite(norm):  # inf or NaN: no finite exponential (PyTorch's is NaN too)
+        return torch.full_like(A, math.nan)
     s = max(0, math.ceil(math.log2(norm)) + 1) if norm > 0 else 0
     X = A / (2.0**s)
     eye = torch.eye(n, dtype=A.dtype, device=A.device)
