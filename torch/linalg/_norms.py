@@ -8,8 +8,9 @@ import math
 import torch
 from torch import _C
 from torch._C import Tensor
+from torch._dtypes import scalar_type
 from torch.linalg._decompositions import _result
-from torch.linalg._solvers import _name, _square, _tolerance
+from torch.linalg._solvers import _square, _tolerance
 
 _INF = math.inf
 
@@ -18,7 +19,7 @@ def _floating(x: Tensor, fn: str, dtype) -> Tensor:
     if dtype is not None:
         x = x.to(dtype)
     if not x.dtype.is_floating_point:
-        raise RuntimeError(f"{fn}: Expected a floating point or complex tensor as input. Got {_name(x)}")
+        raise RuntimeError(f"{fn}: Expected a floating point or complex tensor as input. Got {scalar_type(x.dtype)}")
     return x
 
 

@@ -8,6 +8,7 @@ import math
 import torch
 from torch import _C
 from torch._C import Tensor
+from torch._dtypes import scalar_type
 from torch.linalg._decompositions import _batch_prefix, _result
 
 
@@ -19,9 +20,9 @@ def _linalg_error(message: str):
 def _square(A: Tensor, fn: str) -> None:
     """PyTorch's checks of a batch of square float matrices."""
     if A.dtype in (torch.float16, torch.bfloat16):
-        raise RuntimeError(f"{fn}: Low precision dtypes not supported. Got {_name(A)}")
+        raise RuntimeError(f"{fn}: Low precision dtypes not supported. Got {scalar_type(A.dtype)}")
     if not A.dtype.is_floating_point:
-        raise RuntimeError(f"{fn}: Expected a floating point or complex tensor as input. Got {_name(A)}")
+        raise RuntimeError(f"{fn}: Expected a floating point or complex tensor as input. Got {scalar_type(A.dtype)}")
     if A.dim() < 2:
         raise RuntimeError(f"{fn}: The input tensor A must have at least 2 dimensions.")
     if A.shape[-1] != A.shape[-2]:
@@ -40,8 +41,8 @@ def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = Fa
     _square(A, "linalg.solve")
     if A.dtype != B.dtype:
         raise RuntimeError(
-            f"linalg.solve: Expected A and B to have the same dtype, but found A of type {_name(A)} and B of type "
-            f"{_name(B)} instead"
+            f"linalg.solve: Expected A and B to have the same dtype, but found A of type {scalar_type(A.dtype)} "
+            f"and B of type {scalar_type(B.dtype)} instead"
         )
     vector = _vector_rhs(A, B, left)
     B_ = B.unsqueeze(-1) if vector else B
@@ -96,26 +97,6 @@ def _raise_singular(info: Tensor, A: Tensor) -> None:
         )
 
 
-_CPP_NAMES = {
-    "float16": "Half",
-    "bfloat16": "BFloat16",
-    "float32": "Float",
-    "float64": "Double",
-    "int64": "Long",
-    "int32": "Int",
-    "int16": "Short",
-    "int8": "Char",
-    "uint8": "Byte",
-    "bool": "Bool",
-}
-
-
-def _name(t: Tensor) -> str:
-    """The dtype's name as PyTorch's C++ messages print it (Float, Long, ...)."""
-    name = str(t.dtype).removeprefix("torch.")
-    return _CPP_NAMES.get(name, name)
-
-
 def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, unitriangular: bool = False) -> Tensor:
     """The solution X of A X = B (X A = B unless left) for a triangular A (its `upper` or lower triangle)."""
     return _C._linalg_solve_triangular(A, B, upper=upper, left=left, unitriangular=unitriangular)
@@ -135,11 +116,16 @@ def _tolerance(S: Tensor, atol, rtol, m: int, n: int) -> Tensor:
     return torch.maximum(atol_t, rtol_t * smax)
 
 
+def _reciprocal_above(S: Tensor, keep: Tensor) -> Tensor:
+    """1 / S where `keep`, 0 elsewhere (no division by the values dropped, so no inf or NaN in any gradient)."""
+    return torch.where(keep, 1 / torch.where(keep, S, torch.ones_like(S)), torch.zeros_like(S))
+
+
 def pinv(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
     """The Moore-Penrose pseudo-inverse by SVD (by eigh for a symmetric A with hermitian=True): singular
     values at or below max(atol, rtol * largest) count as zero."""
     if A.dim() < 2 or not A.dtype.is_floating_point:
-        dt = {torch.float32: "Float", torch.float64: "Double"}.get(A.dtype, str(A.dtype))
+        dt = scalar_type(A.dtype)
         raise RuntimeError(
             f"linalg.pinv({dt}{{{list(A.shape)}}}): expected a tensor with 2 or more dimensions of float, double, "
             "cfloat or cdouble types"
@@ -148,14 +134,10 @@ def pinv(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
     if hermitian:
         L, V = torch.linalg.eigh(A)
         tol = _tolerance(L.abs(), atol, rtol, m, n)
-        keep = L.abs() > tol
-        Linv = torch.where(keep, 1 / torch.where(keep, L, torch.ones_like(L)), torch.zeros_like(L))
-        return (V * Linv.unsqueeze(-2)) @ V.mT
+        return (V * _reciprocal_above(L, L.abs() > tol).unsqueeze(-2)) @ V.mT
     U, S, Vh = torch.linalg.svd(A, full_matrices=False)
     tol = _tolerance(S, atol, rtol, m, n)
-    keep = S > tol
-    Sinv = torch.where(keep, 1 / torch.where(keep, S, torch.ones_like(S)), torch.zeros_like(S))
-    return (Vh.mT * Sinv.unsqueeze(-2)) @ U.mT
+    return (Vh.mT * _reciprocal_above(S, S > tol).unsqueeze(-2)) @ U.mT
 
 
 _LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
@@ -194,12 +176,8 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | Non
             X = Q @ solve_triangular(R.mT, B_, upper=False)
     else:
         U, S, Vh = torch.linalg.svd(A, full_matrices=False)
-        eps = torch.finfo(A.dtype).eps
-        cut = (eps * max(m, n) if rcond is None or rcond < 0 else rcond) * (
-            S.amax(-1, keepdim=True) if S.shape[-1] else torch.zeros(S.shape[:-1] + (1,), dtype=S.dtype)
-        )
-        keep = S > cut
-        Sinv = torch.where(keep, 1 / torch.where(keep, S, torch.ones_like(S)), torch.zeros_like(S))
+        keep = S > _tolerance(S, None, None if rcond is None or rcond < 0 else rcond, m, n)
+        Sinv = _reciprocal_above(S, keep)
         X = (Vh.mT * Sinv.unsqueeze(-2)) @ (U.mT @ B_)
         rank = keep.sum(-1)
         if driver in ("gelsd", "gelss"):
@@ -263,7 +241,9 @@ def matrix_exp(A: Tensor) -> Tensor:
     (Horner), squared s times; differentiable through its products."""
     _square(A, "linalg.matrix_exp")
     if not A.dtype.is_floating_point:
-        raise RuntimeError(f"linalg.matrix_exp: Expected a floating point or complex tensor as input. Got {_name(A)}")
+        raise RuntimeError(
+            f"linalg.matrix_exp: Expected a floating point or complex tensor as input. Got {scalar_type(A.dtype)}"
+        )
     n = A.shape[-1]
     if A.numel() == 0:
         return A.clone()
