@@ -3,7 +3,9 @@
 A library's id hashes the build configuration and the headers under its directory, so it
 changes exactly when code compiled against those headers must be rebuilt. The generated
 C++ defines ``extern "C" const char* <prefix>_build_info()`` returning ``"TH=<id>;..."``.
-The file is rewritten only when its content changes; the depfile lists every hashed header.
+The file is rewritten only when its content changes; the depfile lists every hashed header and every
+directory they are searched in, so that a header added or removed (a directory's time changes, a listed
+file's does not) also makes Ninja write the id anew.
 """
 
 from __future__ import annotations
@@ -21,6 +23,11 @@ HEADER_SUFFIXES = (".h", ".cuh", ".hpp")
 def headers(root: Path) -> list[Path]:
     """The headers under `root`, in a stable order."""
     return sorted(p for p in root.rglob("*") if p.suffix in HEADER_SUFFIXES)
+
+
+def directories(root: Path) -> list[Path]:
+    """`root` and the directories under it, in a stable order: where headers() looks."""
+    return [root, *sorted(p for p in root.rglob("*") if p.is_dir())]
 
 
 def library_id(config: str, root: Path) -> tuple[str, list[Path]]:
@@ -47,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         name, _, directory = spec.partition("=")
         ident, files = library_id(args.config, Path(directory))
         parts.append(f"{name}={ident}")
-        deps += files
+        deps += files + directories(Path(directory))
     info = ";".join(parts)
     write_if_changed(
         args.out,

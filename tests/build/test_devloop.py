@@ -115,6 +115,27 @@ def test_derivative_formula_edit_rebuilds_no_cpp(repo):
         repo.invoke("build")
 
 
+def test_a_new_header_changes_the_build_id(repo):
+    """A header added to TH (no header Ninja knew of changed) gives TH a new build id at once: else the next
+    library whose id is written (here after a THNN header edit) hashes it while libTH does not, and the
+    import refuses a build that Ninja calls up to date."""
+    new, thnn = repo.path / "aten/src/TH/NewConcept.h", repo.path / "aten/src/THNN/ops/Softmax.h"
+    original = thnn.read_text()
+    try:
+        new.write_text("#pragma once\n// a concept of its own\n")
+        steps = repo.steps(repo.invoke("build").stdout)
+        assert any("Build id of TH" in s for s in steps), steps
+        thnn.write_text(original + "\n// a stub edit\n")
+        repo.invoke("build")
+        p = repo.python("import torch; torch.ones(2) + torch.ones(2)")
+        assert p.returncode == 0, p.stderr
+    finally:
+        new.unlink(missing_ok=True)
+        thnn.write_text(original)
+        repo.invoke("build")
+    assert repo.python("import torch").returncode == 0
+
+
 def test_stale_library_is_refused_with_the_fix(repo):
     repo.append("aten/src/TH/Tensor.h", "\n// header edit: changes TH's build id\n")
     repo.invoke("rebuild-lib", "--name", "TH")

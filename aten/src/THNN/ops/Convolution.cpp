@@ -13,6 +13,8 @@ namespace th {
 
 TH_DEFINE_STUB(im2col_fn, im2col_stub);
 TH_DEFINE_STUB(col2im_fn, col2im_stub);
+TH_DEFINE_STUB(winograd_conv_fn, winograd_conv_stub);
+TH_DEFINE_STUB(winograd_weight_grad_fn, winograd_weight_grad_stub);
 
 namespace {
 
@@ -181,6 +183,28 @@ Tensor sample_matrix(const Tensor& t, int64_t n0, int64_t B, int64_t k, int64_t 
   return reshape(contiguous(permute(block, {1, 0, 2})), {Og, -1});
 }
 
+/// Fewer input or output channels per group than this, and a convolution stays on im2col: Winograd's
+/// transforms then cost more than its 16 small products save.
+constexpr int64_t kWinogradMinChannels = 8;
+
+/// Whether a convolution of geometry g (Og output channels per group) runs as Winograd F(2x2, 3x3) tiles
+/// (math/Winograd.h): on the CPU, a 2-D 3x3 kernel of unit stride and dilation over float or double with
+/// enough channels. Its gradients take the same path (the input's needs padding <= 2: it is the
+/// convolution of the output gradient with padding 2 - padding).
+bool use_winograd(const Tensor& input, const math::ConvGeometry& g, int64_t Og) {
+  const ScalarType t = input.dtype();
+  return input.device().type == DeviceType::CPU && input.dim() == 4 &&
+         (t == ScalarType::Float || t == ScalarType::Double) && g.k[1] == 3 && g.k[2] == 3 &&
+         g.stride[1] == 1 && g.stride[2] == 1 && g.dil[1] == 1 && g.dil[2] == 1 &&
+         g.C >= kWinogradMinChannels && Og >= kWinogradMinChannels && g.out[1] > 0 && g.out[2] > 0;
+}
+
+/// The Winograd geometry of the convolution g (2-D: spatial dims 1 and 2) over `groups` groups of N samples.
+math::winograd::WinogradGeometry winograd_geometry(const math::ConvGeometry& g, int64_t N, int64_t groups,
+                                                   int64_t Og) {
+  return {N, groups, g.C, Og, g.in[1], g.in[2], g.out[1], g.out[2], g.pad[1], g.pad[2]};
+}
+
 }  // namespace
 
 Tensor _convolution_nd(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
@@ -193,6 +217,15 @@ Tensor _convolution_nd(const Tensor& input, const Tensor& weight, const std::opt
     TH_CHECK(bias->dim() == 1 && bias->size(0) == O, "Given weight of size ", shape_str(weight.sizes()),
              ", expected bias to be 1-dimensional with ", O, " elements, but got bias of size ",
              shape_str(bias->sizes()), " instead");
+  if (use_winograd(input, g, Og)) {
+    Tensor out = empty_tensor(output_shape(input, O, g), input.dtype(), input.device());
+    const Tensor b = has_bias ? contiguous(to_dtype(*bias, input.dtype())) : Tensor();
+    // false: an operand is not finite, and im2col below computes it
+    if (out.numel() == 0 ||
+        winograd_conv_stub[input.device().type](contiguous(input), contiguous(weight), b, out,
+                                                winograd_geometry(g, N, groups, Og), false))
+      return out;
+  }
   Tensor out = empty_tensor({N, O, L}, input.dtype(), input.device());
   const Tensor w = contiguous(reshape(weight, {O, g.rows()}));
   const Tensor b = has_bias ? reshape(to_dtype(*bias, input.dtype()), {O, 1}) : Tensor();
@@ -239,18 +272,31 @@ std::tuple<Tensor, Tensor, Tensor> _convolution_nd_backward(const Tensor& grad_o
   Tensor grad_weight = weight_grad ? zeros({O, g.rows()}, input.dtype(), input.device()) : none();
   Tensor grad_input = input_grad ? empty_tensor(input.sizes(), input.dtype(), input.device()) : none();
   if (input_grad && grad_input.numel() > 0 && O == 0) fill_(grad_input, Scalar(int64_t(0)));
+  bool cols_input = input_grad, cols_weight = weight_grad;  // the gradients left to the columns' gemms
+  if (use_winograd(input, g, Og) && O > 0 && N > 0) {
+    const math::winograd::WinogradGeometry wg = winograd_geometry(g, N, groups, Og);
+    // each stays on the columns' gemms where the kernel finds an operand that is not finite
+    if (weight_grad)
+      cols_weight = !winograd_weight_grad_stub[input.device().type](contiguous(input), go, grad_weight, wg);
+    if (input_grad && g.pad[1] <= 2 && g.pad[2] <= 2) {  // grad_out (*) the flipped, transposed weight
+      const math::winograd::WinogradGeometry gi{N,        groups,  Og,      g.C,          g.out[1],
+                                                g.out[2], g.in[1], g.in[2], 2 - g.pad[1], 2 - g.pad[2]};
+      cols_input =
+          !winograd_conv_stub[input.device().type](go, contiguous(weight), Tensor(), grad_input, gi, true);
+    }
+  }
   const int64_t chunk = chunk_samples(input, g);
   // per chunk of samples and group: grad_weight += grad_out @ columns^T; grad_input = col2im(w^T @ grad_out)
-  for (int64_t n0 = 0; n0 < N && (input_grad || weight_grad) && O > 0; n0 += chunk) {
+  for (int64_t n0 = 0; n0 < N && (cols_input || cols_weight) && O > 0; n0 += chunk) {
     const int64_t B = std::min(chunk, N - n0);
     for (int64_t k = 0; k < groups; ++k) {
       const Tensor gok = sample_matrix(go, n0, B, k, Og);  // [Og, B * L]
-      if (weight_grad) {
+      if (cols_weight) {
         Tensor gw = narrow(grad_weight, 0, k * Og, Og);
         addmm_(gw, gok, transpose(columns(narrow(input, 0, n0, B), k * g.C, g), 0, 1), Scalar(int64_t(1)),
                Scalar(int64_t(1)));
       }
-      if (input_grad) {
+      if (cols_input) {
         const Tensor grad_cols = mm(transpose(narrow(w, 0, k * Og, Og), 0, 1), gok);  // [rows, B * L]
         Tensor gx = narrow(narrow(grad_input, 0, n0, B), 1, k * g.C, g.C);
         if (is_pointwise(g) && B == 1) {
