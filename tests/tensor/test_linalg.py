@@ -166,7 +166,8 @@ def test_matmul_property(batch_a, batch_b, n, k, m, transpose_a):
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize(
     "m,k,n",
-    [(64, 256, 256), (300, 70, 100), (257, 129, 513)],  # blocks of columns, of rows, ragged
+    # blocks of columns, of rows, ragged; a small product over a long k (k split among the threads)
+    [(64, 256, 256), (300, 70, 100), (257, 129, 513), (16, 40000, 9), (3, 70001, 5)],
 )
 @pytest.mark.parametrize("transpose", ["none", "a", "b", "both"])
 def test_products_big_enough_to_split_over_threads(threads, m, k, n, transpose):
@@ -183,3 +184,19 @@ def test_products_big_enough_to_split_over_threads(threads, m, k, n, transpose):
         torch.set_num_threads(old)
     np.testing.assert_allclose(got64.numpy(), a @ b, rtol=1e-10, atol=1e-10)
     np.testing.assert_allclose(got32.numpy(), 0.5 + 2.0 * (a @ b), rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("batch,m,k,n", [(64, 32, 32, 32), (3, 8, 5, 7), (40, 17, 9, 33)])
+def test_batches_of_small_products_over_threads(threads, batch, m, k, n):
+    rng = np.random.default_rng(batch)
+    a, b = rng.standard_normal((batch, m, k)), rng.standard_normal((batch, n, k)).transpose(0, 2, 1)
+    old = torch.get_num_threads()
+    torch.set_num_threads(threads)
+    try:
+        got64 = torch.bmm(torch.from_numpy(a), torch.from_numpy(b))  # b transposed: BLAS reads it as is
+        got32 = torch.baddbmm(torch.ones(batch, m, n), torch.from_numpy(a).float(), torch.from_numpy(b).float())
+    finally:
+        torch.set_num_threads(old)
+    np.testing.assert_allclose(got64.numpy(), a @ b, rtol=1e-10, atol=1e-10)
+    np.testing.assert_allclose(got32.numpy(), 1.0 + a @ b, rtol=1e-4, atol=1e-4)

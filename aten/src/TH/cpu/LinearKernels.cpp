@@ -42,18 +42,58 @@ void blas_gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t M, int64_t N, int
   }
 }
 
+/// Products whose C has at most this many elements may split their K among the threads (each thread's
+/// partial C is then added up: worth it only while C is small next to the work).
+constexpr int64_t kMaxSplitK = int64_t(1) << 14;
+
+/// blas_gemm of a small C over a long K (a convolution's weight gradient: [O, rows] summed over every
+/// output position of the batch) on the intra-op threads: thread t multiplies its slice of K into its own
+/// partial C (thread 0 into C itself, with beta), and the partials are added to C in thread order
+/// (deterministic for a thread count).
+template <typename T>
+void blas_gemm_split_k(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t M, int64_t N, int64_t K, T alpha,
+                       const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc,
+                       int64_t blocks) {
+  std::vector<T> partial(size_t((blocks - 1) * M * N));
+  parallel_for(blocks, 0, [&](int64_t begin, int64_t end) {
+    for (int64_t t = begin; t < end; ++t) {
+      const int64_t lo = K * t / blocks, hi = K * (t + 1) / blocks;
+      const T* at = a + (ta == CblasNoTrans ? lo : lo * lda);  // A[:, lo:hi]
+      const T* bt = b + (tb == CblasNoTrans ? lo * ldb : lo);  // B[lo:hi, :]
+      if (t == 0) {
+        blas_gemm<T>(ta, tb, M, N, hi - lo, alpha, at, lda, bt, ldb, beta, c, ldc);
+      } else {
+        blas_gemm<T>(ta, tb, M, N, hi - lo, alpha, at, lda, bt, ldb, T(0), partial.data() + (t - 1) * M * N,
+                     N);
+      }
+    }
+  });
+  for (int64_t t = 1; t < blocks; ++t)
+    for (int64_t i = 0; i < M; ++i) {
+      const T* p = partial.data() + ((t - 1) * M + i) * N;
+      T* ci = c + i * ldc;
+      for (int64_t j = 0; j < N; ++j) ci[j] += p[j];
+    }
+}
+
 /// blas_gemm over the intra-op threads: C split into column (or row) blocks, one single-threaded
 /// BLAS call each. OpenBLAS's own threads scale poorly on the small products of training loops, and
 /// between calls they spin, competing with the intra-op pool; so OpenBLAS runs single-threaded
 /// (set when TH loads) and the blocks are ours.
+constexpr int64_t kMinBlock = 32, kMinWork = int64_t(1) << 18;  // multiply-adds worth a thread
+
 template <typename T>
 void blas_gemm_parallel(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t M, int64_t N, int64_t K, T alpha,
                         const T* a, int64_t lda, const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
-  constexpr int64_t kMinBlock = 32, kMinWork = int64_t(1) << 18;  // multiply-adds worth a thread
   const bool by_cols = N >= M;
   const int64_t len = by_cols ? N : M;
   const int64_t blocks = std::min<int64_t>({get_num_threads(), len / kMinBlock, M * N * K / kMinWork});
-  if (blocks <= 1) return blas_gemm<T>(ta, tb, M, N, K, alpha, a, lda, b, ldb, beta, c, ldc);
+  if (blocks <= 1) {
+    const int64_t k_blocks = std::min<int64_t>({get_num_threads(), K / kMinBlock, M * N * K / kMinWork});
+    if (k_blocks > 1 && M * N <= kMaxSplitK)
+      return blas_gemm_split_k<T>(ta, tb, M, N, K, alpha, a, lda, b, ldb, beta, c, ldc, k_blocks);
+    return blas_gemm<T>(ta, tb, M, N, K, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
   parallel_for(blocks, 0, [&](int64_t begin, int64_t end) {
     for (int64_t t = begin; t < end; ++t) {
       const int64_t lo = len * t / blocks / 8 * 8,
@@ -89,16 +129,25 @@ void gemm_blas(const Tensor& a, const Tensor& b, const Tensor& c, T alpha, T bet
   const T* pa = reinterpret_cast<const T*>(a.data_ptr());
   const T* pb = reinterpret_cast<const T*>(b.data_ptr());
   T* pc = reinterpret_cast<T*>(c.data_ptr());
-  std::vector<T> bufa, bufb;
-  for (int64_t i = 0; i < B; ++i) {
-    const T* ai = pa + i * a.stride(0);
-    const T* bi = pb + i * b.stride(0);
-    BlasView va = blas_view(M, K, a.stride(1), a.stride(2));
-    BlasView vb = blas_view(K, N, b.stride(1), b.stride(2));
-    if (!va.ok) ai = pack<T>(ai, M, K, a.stride(1), a.stride(2), bufa), va = {true, CblasNoTrans, K};
-    if (!vb.ok) bi = pack<T>(bi, K, N, b.stride(1), b.stride(2), bufb), vb = {true, CblasNoTrans, N};
-    blas_gemm_parallel<T>(va.trans, vb.trans, M, N, K, alpha, ai, va.ld, bi, vb.ld, beta, pc + i * M * N, N);
-  }
+  const auto products = [&](int64_t begin, int64_t end) {
+    std::vector<T> bufa, bufb;
+    for (int64_t i = begin; i < end; ++i) {
+      const T* ai = pa + i * a.stride(0);
+      const T* bi = pb + i * b.stride(0);
+      BlasView va = blas_view(M, K, a.stride(1), a.stride(2));
+      BlasView vb = blas_view(K, N, b.stride(1), b.stride(2));
+      if (!va.ok) ai = pack<T>(ai, M, K, a.stride(1), a.stride(2), bufa), va = {true, CblasNoTrans, K};
+      if (!vb.ok) bi = pack<T>(bi, K, N, b.stride(1), b.stride(2), bufb), vb = {true, CblasNoTrans, N};
+      blas_gemm_parallel<T>(va.trans, vb.trans, M, N, K, alpha, ai, va.ld, bi, vb.ld, beta, pc + i * M * N,
+                            N);
+    }
+  };
+  // a batch of products too small to split among the threads takes a share of the products per thread
+  // (their BLAS calls then run single-threaded inside the parallel region); else one product after another,
+  // each split
+  if (B > 1 && M * N * K < kMinWork * get_num_threads())
+    return parallel_for(B, kMinWork / std::max<int64_t>(M * N * K, 1), products);
+  products(0, B);
 }
 
 /// float16 / bfloat16: each batch converted to float32, multiplied by sgemm, rounded once on the way back.

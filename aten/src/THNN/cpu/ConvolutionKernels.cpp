@@ -57,34 +57,39 @@ namespace wino = math::winograd;
 /// Tiles per work item: the item's transformed input and products ([16, C, tiles] and [16, O, tiles]) stay
 /// in a core's L2 for 64 channels, and its gemms are wide enough to run near the BLAS's peak.
 constexpr int64_t kItemTiles = 256;
-/// Tiles of one row transformed at a time through a stack buffer (the output transforms' two passes).
-constexpr int64_t kRowTiles = 64;
-
 /// The Winograd work of one convolution: items of (group, block of tile rows), the tile rows of all samples
 /// numbered one after another (row r is sample r / TH's tile row r % TH), so that small planes still make
-/// wide products; each item has its own buffers.
+/// wide products; each item has its own buffers. An item's tiles are numbered TS = TW + 1 to a row: the
+/// extra tile of each row reads the seam between two rows' padded lines (its products are ignored, and its
+/// output gradient is zero), so that every transform runs as one long loop over the item's tiles instead of
+/// a short one per row.
 struct WinogradPlan {
   const wino::WinogradGeometry& g;
-  int64_t TH, TW, rows, rows_per_item, blocks;
+  int64_t TH, TW, TS, rows, blocks;
 
   explicit WinogradPlan(const wino::WinogradGeometry& geo)
       : g(geo),
         TH(geo.tiles_h()),
         TW(geo.tiles_w()),
+        TS(TW + 1),
         rows(geo.N * TH),
-        rows_per_item(
-            std::clamp<int64_t>(kItemTiles / std::max<int64_t>(TW, 1), 1, std::max<int64_t>(rows, 1))),
-        blocks((rows + rows_per_item - 1) / rows_per_item) {}
+        blocks(balanced_blocks(geo.groups, rows, TW)) {}
+  /// Blocks of about kItemTiles tiles per group, so many that the threads share the items evenly.
+  static int64_t balanced_blocks(int64_t groups, int64_t rows, int64_t TW) {
+    const int64_t threads = get_num_threads();
+    const int64_t wanted = std::max<int64_t>(1, (rows * TW + kItemTiles / 2) / kItemTiles) * groups;
+    const int64_t total = (wanted + threads - 1) / threads * threads;  // a multiple of the threads
+    return std::clamp<int64_t>(total / groups, 1, std::max<int64_t>(rows, 1));
+  }
   int64_t items() const { return g.groups * blocks; }
-  int64_t max_tiles() const { return rows_per_item * TW; }
-  /// Item i's group and tile rows [r0, r1).
+  int64_t max_tiles() const { return (rows + blocks - 1) / blocks * TS; }
+  /// Item i's group and tile rows [r0, r1) (blocks differ by a row at most).
   void item(int64_t i, int64_t& k, int64_t& r0, int64_t& r1) const {
     k = i / blocks;
-    r0 = (i % blocks) * rows_per_item;
-    r1 = std::min(rows, r0 + rows_per_item);
+    r0 = rows * (i % blocks) / blocks;
+    r1 = rows * (i % blocks + 1) / blocks;
   }
-  /// The first element of channel c of group k of the sample of tile row r, in a tensor [N, groups * C, H,
-  /// W].
+  /// The first element of channel c of group k of tile row r's sample in a tensor [N, groups * C, H, W].
   template <typename T>
   const T* plane(const T* base, int64_t r, int64_t k, int64_t C, int64_t c, int64_t HW) const {
     return base + ((r / TH * g.groups + k) * C + c) * HW;
@@ -101,22 +106,26 @@ inline int non_finite(T v) {
   return (v - v) != T(0);
 }
 
-/// V[p][c][t] (p the 16 tile positions, `ld` = C * tiles apart; t = (r - r0) * TW + tx) = B^T d B for the
+/// V[p][c][t] (p the 16 tile positions, `ld` = C * tiles apart; t = (r - r0) * TS + tx) = B^T d B for the
 /// 4x4 input patch of every tile in rows [r0, r1) of group k of `x` ([N, groups * C, H, W]), zero padding
 /// outside the planes. False where a value is not finite (see non_finite).
 template <typename T>
 bool input_transform(const T* x, int64_t k, const WinogradPlan& plan, int64_t r0, int64_t r1, T* V,
                      std::vector<T>& scratch) {
   const wino::WinogradGeometry& g = plan.g;
-  const int64_t C = g.C, TW = plan.TW, LW = g.line_w(), tiles = (r1 - r0) * TW, ld = C * tiles;
-  scratch.assign(size_t(5 * LW), T(0));  // a zero line and the 4 column-transformed lines of a tile row
+  const int64_t C = g.C, LW = g.line_w(), tiles = (r1 - r0) * plan.TS, ld = C * tiles;
+  // a zero line, then the column-transformed lines of the item's rows for each of the patch's 4 rows i (LW =
+  // 2 * TS apart: tile t reads elements 2t .. 2t + 3), with 2 zeros past the last row's seam tile
+  const int64_t span = tiles * wino::kOut + 2;
+  scratch.assign(size_t(LW + 4 * span), T(0));
   const T* zero = scratch.data();
-  T* cols = scratch.data() + LW;
+  T* cols[4];
+  for (int i = 0; i < 4; ++i) cols[i] = scratch.data() + LW + i * span;
   // the line columns [lo, hi) that read inside the input (line column j reads input column j - pad_w)
   const int64_t lo = std::min(g.pad_w, LW), hi = std::clamp<int64_t>(g.pad_w + g.W, lo, LW);
   int bad = 0;
   for (int64_t c = 0; c < C; ++c) {
-    for (int64_t r = r0; r < r1; ++r) {
+    for (int64_t r = r0; r < r1; ++r) {  // B^T down each column of the 4 input rows of tile row r
       const T* plane = plan.plane(x, r, k, C, c, g.H * g.W);
       const int64_t ty = r % plan.TH;
       const T* line[4];  // the patch rows' input from line column lo on (a zero line for padding rows)
@@ -124,29 +133,26 @@ bool input_transform(const T* x, int64_t k, const WinogradPlan& plan, int64_t r0
         const int64_t iy = wino::kOut * ty - g.pad_h + i;
         line[i] = iy >= 0 && iy < g.H && hi > lo ? plane + iy * g.W + (lo - g.pad_w) : zero;
       }
-      // B^T down each column of the patch rows (zero outside [lo, hi): all four rows are padding there)
-      for (int64_t j = 0; j < lo; ++j) cols[j] = cols[LW + j] = cols[2 * LW + j] = cols[3 * LW + j] = T(0);
-      {
-        const T *l0 = line[0], *l1 = line[1], *l2 = line[2], *l3 = line[3];
-        T* __restrict c0 = cols + lo;
-        const int64_t n = hi - lo;
+      // (columns outside [lo, hi) read padding in all four rows: they stay zero)
+      const T *l0 = line[0], *l1 = line[1], *l2 = line[2], *l3 = line[3];
+      const int64_t at = (r - r0) * LW + lo;
+      T *c0 = cols[0] + at, *c1 = cols[1] + at, *c2 = cols[2] + at, *c3 = cols[3] + at;
 #pragma GCC ivdep
-        for (int64_t j = 0; j < n; ++j)
-          wino::input_1d(l0[j], l1[j], l2[j], l3[j], c0[j], c0[LW + j], c0[2 * LW + j], c0[3 * LW + j]);
-      }
-      for (int64_t j = hi; j < LW; ++j) cols[j] = cols[LW + j] = cols[2 * LW + j] = cols[3 * LW + j] = T(0);
-      // then B^T along each row of the column-transformed patch: positions 4i .. 4i + 3
-      T* v = V + c * tiles + (r - r0) * TW;
-      for (int i = 0; i < 4; ++i) {
-        const T* __restrict ci = cols + i * LW;
-        T* __restrict v0 = v + 4 * i * ld, * __restrict v1 = v0 + ld, * __restrict v2 = v1 + ld, * __restrict v3 = v2 + ld;
-        for (int64_t tx = 0; tx < TW; ++tx) {
-          const T* d = ci + wino::kOut * tx;
-          T a, b, e, f;
-          wino::input_1d(d[0], d[1], d[2], d[3], a, b, e, f);
-          v0[tx] = a, v1[tx] = b, v2[tx] = e, v3[tx] = f;
-          bad |= non_finite(a + b + e + f);
-        }
+      for (int64_t j = 0; j < hi - lo; ++j)
+        wino::input_1d(l0[j], l1[j], l2[j], l3[j], c0[j], c1[j], c2[j], c3[j]);
+    }
+    // then B^T along the lines, every tile of the item in one loop: positions 4i .. 4i + 3
+    for (int i = 0; i < 4; ++i) {
+      const T* __restrict ci = cols[i];
+      T* v0 = V + 4 * i * ld + c * tiles;
+      T* __restrict v1 = v0 + ld, * __restrict v2 = v1 + ld, * __restrict v3 = v2 + ld;
+#pragma GCC ivdep
+      for (int64_t t = 0; t < tiles; ++t) {
+        const T* d = ci + wino::kOut * t;
+        T a, b, e, f;
+        wino::input_1d(d[0], d[1], d[2], d[3], a, b, e, f);
+        v0[t] = a, v1[t] = b, v2[t] = e, v3[t] = f;
+        bad |= non_finite(a + b + e + f);
       }
     }
   }
@@ -159,36 +165,33 @@ template <typename T>
 void output_transform(const T* M, int64_t k, const WinogradPlan& plan, int64_t r0, int64_t r1, const T* bias,
                       T* out, std::vector<T>& scratch) {
   const wino::WinogradGeometry& g = plan.g;
-  const int64_t O = g.O, TW = plan.TW, tiles = (r1 - r0) * TW, ld = O * tiles, YW = wino::kOut * TW;
-  scratch.resize(size_t(2 * YW));
-  T* __restrict y0 = scratch.data();
-  T* __restrict y1 = scratch.data() + YW;
+  const int64_t O = g.O, tiles = (r1 - r0) * plan.TS, ld = O * tiles;
+  scratch.resize(size_t(12 * tiles));
+  T* s = scratch.data();              // s[(2i + b) * tiles + t]: A^T along row i of tile t's products
+  T* y = scratch.data() + 8 * tiles;  // y[a * 2 * tiles + 2t + b]: the tile's output (a, b)
   for (int64_t o = 0; o < O; ++o) {
-    const T b = bias ? bias[o] : T(0);
-    for (int64_t r = r0; r < r1; ++r) {
-      // A^T along each row i of the tiles' products (s_i0, s_i1), then down the two columns
-      const T* m = M + o * tiles + (r - r0) * TW;
-      T s[4][2][kRowTiles];
-      for (int64_t t0 = 0; t0 < TW; t0 += kRowTiles) {
-        const int64_t n = std::min<int64_t>(kRowTiles, TW - t0);
-        for (int i = 0; i < 4; ++i) {
-          const T* __restrict m0 = m + 4 * i * ld + t0, * __restrict m1 = m0 + ld, * __restrict m2 = m1 + ld, * __restrict m3 = m2 + ld;
-          for (int64_t tx = 0; tx < n; ++tx)
-            wino::output_1d(m0[tx], m1[tx], m2[tx], m3[tx], s[i][0][tx], s[i][1][tx]);
-        }
-        for (int64_t tx = 0; tx < n; ++tx) {
-          for (int bcol = 0; bcol < 2; ++bcol) {
-            T a0, a1;
-            wino::output_1d(s[0][bcol][tx], s[1][bcol][tx], s[2][bcol][tx], s[3][bcol][tx], a0, a1);
-            y0[wino::kOut * (t0 + tx) + bcol] = a0 + b;
-            y1[wino::kOut * (t0 + tx) + bcol] = a1 + b;
-          }
-        }
+    const T* m = M + o * tiles;
+    for (int i = 0; i < 4; ++i) {
+      const T* __restrict m0 = m + 4 * i * ld, * __restrict m1 = m0 + ld, * __restrict m2 = m1 + ld, * __restrict m3 = m2 + ld;
+      T* __restrict s0 = s + 2 * i * tiles, * __restrict s1 = s0 + tiles;
+      for (int64_t t = 0; t < tiles; ++t) wino::output_1d(m0[t], m1[t], m2[t], m3[t], s0[t], s1[t]);
+    }
+    const T bo = bias ? bias[o] : T(0);
+    T* __restrict y0 = y, * __restrict y1 = y + 2 * tiles;
+    for (int bcol = 0; bcol < 2; ++bcol) {  // then down the tile's two columns
+      const T* __restrict s0 = s + bcol * tiles, * __restrict s1 = s0 + 2 * tiles, * __restrict s2 = s1 + 2 * tiles, * __restrict s3 = s2 + 2 * tiles;
+      for (int64_t t = 0; t < tiles; ++t) {
+        T a0, a1;
+        wino::output_1d(s0[t], s1[t], s2[t], s3[t], a0, a1);
+        y0[wino::kOut * t + bcol] = a0 + bo;
+        y1[wino::kOut * t + bcol] = a1 + bo;
       }
+    }
+    for (int64_t r = r0; r < r1; ++r) {  // each tile row's two output lines (the seam tile left out)
       T* plane = const_cast<T*>(plan.plane(static_cast<const T*>(out), r, k, O, o, g.Ho * g.Wo));
-      const int64_t oy = wino::kOut * (r % plan.TH);
-      std::memcpy(plane + oy * g.Wo, y0, size_t(g.Wo) * sizeof(T));
-      if (oy + 1 < g.Ho) std::memcpy(plane + (oy + 1) * g.Wo, y1, size_t(g.Wo) * sizeof(T));
+      const int64_t oy = wino::kOut * (r % plan.TH), at = (r - r0) * plan.TS * wino::kOut;
+      std::memcpy(plane + oy * g.Wo, y0 + at, size_t(g.Wo) * sizeof(T));
+      if (oy + 1 < g.Ho) std::memcpy(plane + (oy + 1) * g.Wo, y1 + at, size_t(g.Wo) * sizeof(T));
     }
   }
 }
@@ -250,7 +253,7 @@ bool winograd_conv(const Tensor& x, const Tensor& weight, const Tensor& bias, co
     for (int64_t i = begin; i < end; ++i) {
       int64_t k, r0, r1;
       plan.item(i, k, r0, r1);
-      const int64_t tiles = (r1 - r0) * plan.TW;
+      const int64_t tiles = (r1 - r0) * plan.TS;
       Tensor V = positions_view(Vbuf, g.C, tiles), M = positions_view(Mbuf, g.O, tiles);
       if (!input_transform(px, k, plan, r0, r1, reinterpret_cast<T*>(V.data_ptr()), scratch)) {
         all_finite = false;
@@ -272,45 +275,43 @@ bool winograd_conv_kernel(const Tensor& x, const Tensor& weight, const Tensor& b
 }
 
 /// Mg[p][o][t] (positions `ld` = O * tiles apart) = A dy A^T of the output gradient's 2x2 block of every
-/// tile in rows [r0, r1) of group k of `gy` ([N, groups * O, Ho, Wo]), zero past the planes' edges. False
-/// where a value is not finite.
+/// tile in rows [r0, r1) of group k of `gy` ([N, groups * O, Ho, Wo]), zero past the planes' edges (and for
+/// the seam tiles). False where a value is not finite.
 template <typename T>
 bool output_grad_transform(const T* gy, int64_t k, const WinogradPlan& plan, int64_t r0, int64_t r1, T* Mg,
                            std::vector<T>& scratch) {
   const wino::WinogradGeometry& g = plan.g;
-  const int64_t O = g.O, TW = plan.TW, tiles = (r1 - r0) * TW, ld = O * tiles, YW = wino::kOut * TW;
-  scratch.assign(size_t(2 * YW), T(0));  // the block's two output lines, zero past Wo
-  T* __restrict y0 = scratch.data();
-  T* __restrict y1 = scratch.data() + YW;
+  const int64_t O = g.O, tiles = (r1 - r0) * plan.TS, ld = O * tiles, YW = wino::kOut * tiles;
+  scratch.assign(size_t(2 * YW + 8 * tiles), T(0));  // the blocks' two output lines (zero past Wo), then q
+  T* y[2] = {scratch.data(), scratch.data() + YW};
+  T* q = scratch.data() + 2 * YW;  // q[(4a + j) * tiles + t]: A along line a of tile t's block
   int bad = 0;
   for (int64_t o = 0; o < O; ++o) {
     for (int64_t r = r0; r < r1; ++r) {
       const T* plane = plan.plane(gy, r, k, O, o, g.Ho * g.Wo);
-      const int64_t oy = wino::kOut * (r % plan.TH);
-      std::memcpy(y0, plane + oy * g.Wo, size_t(g.Wo) * sizeof(T));
+      const int64_t oy = wino::kOut * (r % plan.TH), at = (r - r0) * plan.TS * wino::kOut;
+      std::memcpy(y[0] + at, plane + oy * g.Wo, size_t(g.Wo) * sizeof(T));
       if (oy + 1 < g.Ho) {
-        std::memcpy(y1, plane + (oy + 1) * g.Wo, size_t(g.Wo) * sizeof(T));
+        std::memcpy(y[1] + at, plane + (oy + 1) * g.Wo, size_t(g.Wo) * sizeof(T));
       } else {
-        std::fill_n(y1, YW, T(0));
+        std::fill_n(y[1] + at, g.Wo, T(0));
       }
-      // A along each of the block's two rows (q_aj), then down the 4 columns j: positions j, 4 + j, ...
-      T* m = Mg + o * tiles + (r - r0) * TW;
-      T q[2][4][kRowTiles];
-      for (int64_t t0 = 0; t0 < TW; t0 += kRowTiles) {
-        const int64_t n = std::min<int64_t>(kRowTiles, TW - t0);
-        for (int a = 0; a < 2; ++a) {
-          const T* __restrict ya = (a ? y1 : y0) + wino::kOut * t0;
-          for (int64_t tx = 0; tx < n; ++tx)
-            wino::output_grad_1d(ya[2 * tx], ya[2 * tx + 1], q[a][0][tx], q[a][1][tx], q[a][2][tx],
-                                 q[a][3][tx]);
-        }
-        for (int j = 0; j < 4; ++j) {
-          T* __restrict d0 = m + j * ld + t0, * __restrict d1 = d0 + 4 * ld, * __restrict d2 = d1 + 4 * ld, * __restrict d3 = d2 + 4 * ld;
-          for (int64_t tx = 0; tx < n; ++tx) {
-            wino::output_grad_1d(q[0][j][tx], q[1][j][tx], d0[tx], d1[tx], d2[tx], d3[tx]);
-            bad |= non_finite(d1[tx] + d2[tx]);
-          }
-        }
+    }
+    for (int a = 0; a < 2; ++a) {
+      const T* __restrict ya = y[a];
+      T* __restrict q0 = q + 4 * a * tiles, * __restrict q1 = q0 + tiles, * __restrict q2 = q1 + tiles, * __restrict q3 = q2 + tiles;
+      for (int64_t t = 0; t < tiles; ++t)
+        wino::output_grad_1d(ya[wino::kOut * t], ya[wino::kOut * t + 1], q0[t], q1[t], q2[t], q3[t]);
+    }
+    T* m = Mg + o * tiles;
+    for (int j = 0; j < 4; ++j) {  // then down column j: positions j, 4 + j, 8 + j, 12 + j
+      const T* __restrict qa = q + j * tiles, * __restrict qb = q + (4 + j) * tiles;
+      T* d0 = m + j * ld;
+      T* __restrict d1 = d0 + 4 * ld, * __restrict d2 = d1 + 4 * ld, * __restrict d3 = d2 + 4 * ld;
+#pragma GCC ivdep
+      for (int64_t t = 0; t < tiles; ++t) {
+        wino::output_grad_1d(qa[t], qb[t], d0[t], d1[t], d2[t], d3[t]);
+        bad |= non_finite(d1[t] + d2[t]);
       }
     }
   }
@@ -337,7 +338,7 @@ bool winograd_weight_grad(const Tensor& x, const Tensor& grad_out, const Tensor&
       for (int64_t i = items * w / workers; i < items * (w + 1) / workers; ++i) {
         int64_t k, r0, r1;
         plan.item(i, k, r0, r1);
-        const int64_t tiles = (r1 - r0) * plan.TW;
+        const int64_t tiles = (r1 - r0) * plan.TS;
         Tensor V = positions_view(Vbuf, g.C, tiles), Mg = positions_view(Mbuf, g.O, tiles);
         if (!input_transform(px, k, plan, r0, r1, reinterpret_cast<T*>(V.data_ptr()), scratch) ||
             !output_grad_transform(pg, k, plan, r0, r1, reinterpret_cast<T*>(Mg.data_ptr()), scratch)) {

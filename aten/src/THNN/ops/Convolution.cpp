@@ -290,13 +290,23 @@ std::tuple<Tensor, Tensor, Tensor> _convolution_nd_backward(const Tensor& grad_o
   for (int64_t n0 = 0; n0 < N && (cols_input || cols_weight) && O > 0; n0 += chunk) {
     const int64_t B = std::min(chunk, N - n0);
     for (int64_t k = 0; k < groups; ++k) {
-      const Tensor gok = sample_matrix(go, n0, B, k, Og);  // [Og, B * L]
-      if (cols_weight) {
+      if (cols_weight) {  // the samples' products [B, Og, rows] from their blocks of grad_out and columns,
+                          // summed: no transposing copy of grad_out, the samples' gemms on the threads
         Tensor gw = narrow(grad_weight, 0, k * Og, Og);
-        addmm_(gw, gok, transpose(columns(narrow(input, 0, n0, B), k * g.C, g), 0, 1), Scalar(int64_t(1)),
+        const Tensor cols = columns(narrow(input, 0, n0, B), k * g.C, g);
+        if (B == 1) {
+          addmm_(gw, select(narrow(narrow(go, 0, n0, 1), 1, k * Og, Og), 0, 0), transpose(cols, 0, 1),
+                 Scalar(int64_t(1)), Scalar(int64_t(1)));
+        } else {
+          const Tensor per_sample = as_strided(cols, {B, L, g.rows()}, {L, 1, B * L}, std::nullopt);
+          add_(gw,
+               sum(bmm(narrow(narrow(go, 0, n0, B), 1, k * Og, Og), per_sample), IntList{0}, false,
+                   std::nullopt),
                Scalar(int64_t(1)));
+        }
       }
       if (cols_input) {
+        const Tensor gok = sample_matrix(go, n0, B, k, Og);                           // [Og, B * L]
         const Tensor grad_cols = mm(transpose(narrow(w, 0, k * Og, Og), 0, 1), gok);  // [rows, B * L]
         Tensor gx = narrow(narrow(grad_input, 0, n0, B), 1, k * g.C, g.C);
         if (is_pointwise(g) && B == 1) {
