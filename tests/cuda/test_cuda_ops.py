@@ -220,3 +220,29 @@ def test_linalg_on_the_gpu_matches_the_cpu(name, dtype):
     got = LINALG_CALLS[name](A.cuda(), B.cuda())
     for g, w in zip(flat(got), flat(want)):
         assert_same(g, w, dtype)
+
+
+SPECIAL_CALLS = {
+    "i0": lambda x: torch.special.i0(x),
+    "i1e": lambda x: torch.special.i1e(x),
+    "k0": lambda x: torch.special.modified_bessel_k0(x.abs()),
+    "k1e": lambda x: torch.special.scaled_modified_bessel_k1(x.abs()),
+    "j0": lambda x: torch.special.bessel_j0(x),
+    "y1": lambda x: torch.special.bessel_y1(x.abs()),
+    "erfcx": lambda x: torch.special.erfcx(x),
+    "ndtri": lambda x: torch.special.ndtri(torch.sigmoid(x)),
+    "zeta": lambda x: torch.special.zeta(x.abs() + 1.5, 2.0),
+    "gammainc": lambda x: torch.special.gammainc(x.abs() + 0.5, 3.0),
+    "chebyshev_t": lambda x: torch.special.chebyshev_polynomial_t(x / 40, 9),
+    "laguerre": lambda x: torch.special.laguerre_polynomial_l(x, 5),
+    "polygamma": lambda x: torch.special.polygamma(3, x.abs() + 0.25),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SPECIAL_CALLS))
+@pytest.mark.parametrize("dtype", [F32, F64])
+def test_special_functions_on_the_gpu_match_the_cpu(name, dtype):
+    """The special-function family (THC/SpecialKernels.cu: math/Special.h in double) gives the CPU's values."""
+    x = torch.linspace(-40, 40, 1001, dtype=dtype)
+    want = SPECIAL_CALLS[name](x)
+    assert_same(SPECIAL_CALLS[name](x.cuda()), want, dtype)

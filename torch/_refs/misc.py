@@ -273,6 +273,37 @@ def mvlgamma_(self: Tensor, p: int) -> Tensor:
     return self.copy_(torch.special.multigammaln(self, p))
 
 
+@register
+def polygamma(n: int, input: Tensor, *, out=None) -> Tensor:
+    """The n-th derivative of digamma (n >= 0): digamma for n = 0, trigamma for 1, (-1)**(n+1) n! zeta(n + 1,
+    x) beyond; differentiable in x (through zeta's gradient, polygamma(n + 1, x))."""
+    if isinstance(n, bool) or not isinstance(n, int):
+        raise TypeError(f"polygamma(): argument 'n' (position 1) must be int, not {type(n).__name__}")
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
+    x = input if input.dtype.is_floating_point else input.to(torch.get_default_dtype())
+    if n == 0:
+        result = torch.digamma(x)
+    elif n == 1:
+        result = torch._trigamma(x)
+    else:
+        scale = (-1.0) ** (n + 1) * math.factorial(n)
+        result = scale * torch._special_zeta(torch.full_like(x, float(n + 1)), x)
+    return result if out is None else out.copy_(result)
+
+
+@register(name="polygamma", function=False, method=True)
+def _polygamma_method(self: Tensor, n: int) -> Tensor:
+    """Tensor.polygamma(n): torch.polygamma(n, self)."""
+    return polygamma(n, self)
+
+
+@register(function=False, method=True)
+def polygamma_(self: Tensor, n: int) -> Tensor:
+    """In-place polygamma."""
+    return self.copy_(polygamma(n, self))
+
+
 @register(method=True, inplace=True)
 def nextafter(input: Tensor, other: Tensor) -> Tensor:
     """The next floating-point value after input towards other (other itself where they are equal; NaN if

@@ -1,7 +1,9 @@
 """torch.special: special functions, as PyTorch's module. The kernels (erf, erfc, erfinv, lgamma/gammaln,
 digamma/psi, expit, sinc, ...) are TH's, with their math in aten/src/TH/math/Unary.h shared by the CPU and
-CUDA; the rest are composites of them (entr, ndtr, log_ndtr, xlog1py, multigammaln, ...), differentiable
-through the ops they are made of."""
+CUDA; the Bessel functions, erfcx, ndtri, zeta, the incomplete gamma functions and the orthogonal
+polynomials are the special-function family's (aten/src/TH/math/Special.h); the rest are composites of them
+(entr, ndtr, log_ndtr, xlog1py, multigammaln, polygamma, ...), differentiable through the ops they are made
+of."""
 
 from __future__ import annotations
 
@@ -12,34 +14,67 @@ from torch._C import Tensor
 from torch._refs.binary_math import x_times_log
 
 __all__ = [
+    "bessel_j0",
+    "bessel_j1",
+    "bessel_y0",
+    "bessel_y1",
+    "chebyshev_polynomial_t",
+    "chebyshev_polynomial_u",
+    "chebyshev_polynomial_v",
+    "chebyshev_polynomial_w",
     "digamma",
     "entr",
     "erf",
     "erfc",
+    "erfcx",
     "erfinv",
     "exp2",
     "expit",
     "expm1",
+    "gammainc",
+    "gammaincc",
     "gammaln",
+    "hermite_polynomial_h",
+    "hermite_polynomial_he",
+    "i0",
+    "i0e",
+    "i1",
+    "i1e",
+    "laguerre_polynomial_l",
+    "legendre_polynomial_p",
     "log1p",
     "log_ndtr",
     "log_softmax",
     "logit",
     "logsumexp",
+    "modified_bessel_i0",
+    "modified_bessel_i1",
+    "modified_bessel_k0",
+    "modified_bessel_k1",
     "multigammaln",
     "ndtr",
+    "ndtri",
+    "polygamma",
     "psi",
     "round",
+    "scaled_modified_bessel_k0",
+    "scaled_modified_bessel_k1",
+    "shifted_chebyshev_polynomial_t",
+    "shifted_chebyshev_polynomial_u",
+    "shifted_chebyshev_polynomial_v",
+    "shifted_chebyshev_polynomial_w",
     "sinc",
     "softmax",
+    "spherical_bessel_j0",
     "xlog1py",
     "xlogy",
+    "zeta",
 ]
 
 
 def _same(name: str, doc: str):
-    """torch.special.<name> as the torch function it is (looked up when called: torch is still being set up
-    while this module is imported)."""
+    """torch.special.<name> as the torch function it is, out= and all (looked up when called: torch is still
+    being set up while this module is imported)."""
 
     def fn(input, *args, **kwargs):
         return getattr(torch, name)(input, *args, **kwargs)
@@ -127,3 +162,80 @@ def multigammaln(input: Tensor, p: int) -> Tensor:
     x = _floating(input)
     offsets = -torch.arange(p, dtype=x.dtype, device=x.device) / 2
     return torch.lgamma(x.unsqueeze(-1) + offsets).sum(-1) + p * (p - 1) / 4 * math.log(math.pi)
+
+
+i0 = _same("i0", "The modified Bessel function of the first kind of order 0, I0(x) (torch.i0).")
+modified_bessel_i0 = _same("i0", "I0(x): the modified Bessel function of the first kind of order 0.")
+i0e = _same("_special_i0e", "exp(-|x|) I0(x): the exponentially scaled I0, without overflow.")
+i1 = _same("_special_i1", "The modified Bessel function of the first kind of order 1, I1(x).")
+modified_bessel_i1 = _same("_special_i1", "I1(x): the modified Bessel function of the first kind of order 1.")
+i1e = _same("_special_i1e", "exp(-|x|) I1(x): the exponentially scaled I1, without overflow.")
+modified_bessel_k0 = _same("_special_modified_bessel_k0", "K0(x): the modified Bessel function of the second kind.")
+modified_bessel_k1 = _same("_special_modified_bessel_k1", "K1(x): the modified Bessel function of the second kind.")
+scaled_modified_bessel_k0 = _same("_special_scaled_modified_bessel_k0", "exp(x) K0(x), without underflow.")
+scaled_modified_bessel_k1 = _same("_special_scaled_modified_bessel_k1", "exp(x) K1(x), without underflow.")
+bessel_j0 = _same("_special_bessel_j0", "J0(x): the Bessel function of the first kind of order 0.")
+bessel_j1 = _same("_special_bessel_j1", "J1(x): the Bessel function of the first kind of order 1.")
+bessel_y0 = _same("_special_bessel_y0", "Y0(x): the Bessel function of the second kind of order 0 (NaN below 0).")
+bessel_y1 = _same("_special_bessel_y1", "Y1(x): the Bessel function of the second kind of order 1 (NaN below 0).")
+spherical_bessel_j0 = _same("_special_spherical_bessel_j0", "j0(x) = sin(x) / x, 1 at 0.")
+erfcx = _same("_special_erfcx", "The scaled complementary error function exp(x**2) erfc(x).")
+ndtri = _same("_special_ndtri", "The inverse of ndtr: the x with ndtr(x) = p (+-inf at 1 and 0, NaN outside).")
+
+
+def _as_tensor(value, like: Tensor) -> Tensor:
+    """A Python number as a 0-dim tensor on `like`'s device (its dtype joins the promotion as a number's)."""
+    return value if isinstance(value, Tensor) else torch.tensor(value, device=like.device)
+
+
+def _binary(name: str, doc: str):
+    """torch.special.<name>(input, other) over its kernel torch.<op>; either argument may be a number."""
+
+    def fn(input, other, *, out=None) -> Tensor:
+        if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+            raise TypeError(f"{fn.__name__}(): expected a Tensor for input or other, got two numbers")
+        like = input if isinstance(input, Tensor) else other
+        a, b = _as_tensor(input, like), _as_tensor(other, like)
+        op = getattr(torch, name)
+        return op(a, b) if out is None else op(a, b, out=out)
+
+    fn.__doc__ = doc
+    return fn
+
+
+zeta = _binary("_special_zeta", "The Hurwitz zeta function: the sum over k >= 0 of (k + other) ** -input.")
+gammainc = _binary("igamma", "The regularized lower incomplete gamma function P(input, other) (torch.igamma).")
+gammaincc = _binary("igammac", "The regularized upper incomplete gamma function Q(input, other) (torch.igammac).")
+_POLYNOMIAL = "{} of degree n (an integer; 0 for n < 0) at input, by its three-term recurrence."
+chebyshev_polynomial_t = _binary("_special_chebyshev_polynomial_t", _POLYNOMIAL.format("The Chebyshev polynomial T"))
+chebyshev_polynomial_u = _binary("_special_chebyshev_polynomial_u", _POLYNOMIAL.format("The Chebyshev polynomial U"))
+chebyshev_polynomial_v = _binary("_special_chebyshev_polynomial_v", _POLYNOMIAL.format("The Chebyshev polynomial V"))
+chebyshev_polynomial_w = _binary("_special_chebyshev_polynomial_w", _POLYNOMIAL.format("The Chebyshev polynomial W"))
+shifted_chebyshev_polynomial_t = _binary(
+    "_special_shifted_chebyshev_polynomial_t", _POLYNOMIAL.format("T*(x) = T(2x - 1), the shifted Chebyshev polynomial")
+)
+shifted_chebyshev_polynomial_u = _binary(
+    "_special_shifted_chebyshev_polynomial_u", _POLYNOMIAL.format("U*(x) = U(2x - 1), the shifted Chebyshev polynomial")
+)
+shifted_chebyshev_polynomial_v = _binary(
+    "_special_shifted_chebyshev_polynomial_v", _POLYNOMIAL.format("V*(x) = V(2x - 1), the shifted Chebyshev polynomial")
+)
+shifted_chebyshev_polynomial_w = _binary(
+    "_special_shifted_chebyshev_polynomial_w", _POLYNOMIAL.format("W*(x) = W(2x - 1), the shifted Chebyshev polynomial")
+)
+hermite_polynomial_h = _binary(
+    "_special_hermite_polynomial_h", _POLYNOMIAL.format("The physicists' Hermite polynomial H")
+)
+hermite_polynomial_he = _binary(
+    "_special_hermite_polynomial_he", _POLYNOMIAL.format("The probabilists' Hermite polynomial He")
+)
+laguerre_polynomial_l = _binary("_special_laguerre_polynomial_l", _POLYNOMIAL.format("The Laguerre polynomial L"))
+legendre_polynomial_p = _binary("_special_legendre_polynomial_p", _POLYNOMIAL.format("The Legendre polynomial P"))
+for _name, _fn in list(globals().items()):
+    if _name in __all__ and getattr(_fn, "__name__", "") == "fn":
+        _fn.__name__ = _fn.__qualname__ = _name
+
+
+def polygamma(n: int, input: Tensor, *, out=None) -> Tensor:
+    """The n-th derivative of digamma: digamma for n = 0, else (-1)**(n+1) n! zeta(n + 1, x)."""
+    return torch.polygamma(n, input, out=out)
