@@ -356,3 +356,20 @@ def is_floating_point(input: Tensor) -> bool:
 def is_complex(self: Tensor) -> bool:
     """Whether self's dtype is complex: never, there are no complex dtypes here."""
     return False
+
+
+@register(function=False, method=True)
+def share_memory_(self: Tensor) -> Tensor:
+    """Moves the storage into shared memory, for every view of it (a no-op if it is there already, or on a
+    GPU): processes forked afterwards share it (torch.multiprocessing.reductions.share_memory_)."""
+    from torch.multiprocessing import reductions
+
+    return reductions.share_memory_(self)
+
+
+@register(function=False, method=True)
+def is_shared(self: Tensor) -> bool:
+    """Whether the storage lies in shared memory (share_memory_, or a tensor received from another process)."""
+    from torch.multiprocessing import reductions
+
+    return reductions.is_shared(self)

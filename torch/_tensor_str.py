@@ -11,7 +11,32 @@ import torch
 from torch._registry import register
 from torch._tensor import host_values
 
-PRECISION, THRESHOLD, EDGEITEMS, LINEWIDTH = 4, 1000, 3, 80
+# the print options (set_printoptions): PyTorch's defaults, and its profiles
+_PROFILES = {
+    "default": {"precision": 4, "threshold": 1000, "edgeitems": 3, "linewidth": 80},
+    "short": {"precision": 2, "threshold": 1000, "edgeitems": 2, "linewidth": 80},
+    "full": {"precision": 4, "threshold": math.inf, "edgeitems": 3, "linewidth": 80},
+}
+OPTIONS = {**_PROFILES["default"], "sci_mode": None}
+
+
+@register
+def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None):
+    """How tensors print: digits after the point (precision), the element count past which they are summarized
+    (threshold) with edgeitems at each end, the line width, a profile ('default', 'short', 'full') to start
+    from, and sci_mode (True/False forces scientific notation on or off, None chooses)."""
+    if profile is not None:
+        OPTIONS.update(_PROFILES[profile])
+    for key, value in (("precision", precision), ("threshold", threshold), ("edgeitems", edgeitems),
+                       ("linewidth", linewidth)):  # fmt: skip
+        if value is not None:
+            OPTIONS[key] = value
+    OPTIONS["sci_mode"] = sci_mode
+
+
+def get_printoptions() -> dict:
+    """The print options in force (torch._tensor_str.get_printoptions)."""
+    return dict(OPTIONS)
 
 
 class _Formatter:
@@ -30,6 +55,8 @@ class _Formatter:
         self.int_mode = bool(np.all(nonzero == np.ceil(nonzero)))
         hi, lo = float(np.abs(nonzero).max()), float(np.abs(nonzero).min())
         self.sci_mode = hi / lo > 1000.0 or hi > 1e8 or (not self.int_mode and lo < 1e-4)
+        if OPTIONS["sci_mode"] is not None:
+            self.sci_mode = OPTIONS["sci_mode"]
         # columns are as wide as the widest nonzero finite value (zeros, nan and inf may stick out,
         # as in PyTorch)
         self.width = max(len(self._fmt(v)) for v in nonzero.tolist())
@@ -40,10 +67,10 @@ class _Formatter:
         if not math.isfinite(v):
             return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
         if self.sci_mode:
-            return f"{v:.{PRECISION}e}"
+            return f"{v:.{OPTIONS['precision']}e}"
         if self.int_mode:
             return f"{v:.0f}."
-        return f"{v:.{PRECISION}f}"
+        return f"{v:.{OPTIONS['precision']}f}"
 
     def format(self, v) -> str:
         return self._fmt(v).rjust(self.width)
@@ -52,12 +79,12 @@ class _Formatter:
 def _body(arr: np.ndarray, fmt: _Formatter, indent: int, summarize: bool) -> str:
     if arr.ndim == 0:
         return fmt.format(arr.item())
-    n = arr.shape[0]
-    cut = summarize and n > 2 * EDGEITEMS
-    idx = list(range(EDGEITEMS)) + [None] + list(range(n - EDGEITEMS, n)) if cut else list(range(n))
+    n, edge = arr.shape[0], OPTIONS["edgeitems"]
+    cut = summarize and n > 2 * edge
+    idx = list(range(edge)) + [None] + list(range(n - edge, n)) if cut else list(range(n))
     if arr.ndim == 1:
         items = [" ..." if i is None else fmt.format(arr[i].item()) for i in idx]
-        per_line = max(1, (LINEWIDTH - indent) // (fmt.width + 2))
+        per_line = max(1, (OPTIONS["linewidth"] - indent) // (fmt.width + 2))
         lines = [", ".join(items[k : k + per_line]) for k in range(0, len(items), per_line)]
         return "[" + (",\n" + " " * (indent + 1)).join(lines) + "]"
     rows = ["..." if i is None else _body(arr[i], fmt, indent + 1, summarize) for i in idx]
@@ -69,12 +96,12 @@ def _body(arr: np.ndarray, fmt: _Formatter, indent: int, summarize: bool) -> str
 def tensor_repr(t: torch.Tensor) -> str:
     """`repr(t)` as PyTorch prints it (values, then the dtype/device PyTorch shows)."""
     arr = host_values(t)
-    summarize = arr.size > THRESHOLD
+    summarize, edge = arr.size > OPTIONS["threshold"], OPTIONS["edgeitems"]
     shown = arr
     if summarize:  # format only the edge items that are printed
         for d in range(arr.ndim):
-            if arr.shape[d] > 2 * EDGEITEMS:
-                keep = np.r_[0:EDGEITEMS, arr.shape[d] - EDGEITEMS : arr.shape[d]]
+            if arr.shape[d] > 2 * edge:
+                keep = np.r_[0:edge, arr.shape[d] - edge : arr.shape[d]]
                 shown = np.take(shown, keep, axis=d)
     fmt = _Formatter(shown.reshape(-1)) if arr.size else None
     prefix = "tensor("

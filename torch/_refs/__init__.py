@@ -22,7 +22,8 @@ every device come from the ops they are made of. One module per family, named af
     views        movedim, swapaxes, diagonal, broadcast_to/broadcast_tensors, T/mT, t_/transpose_/...
     order        median, nanmedian, kthvalue, msort, unique, unique_consecutive
     indexing     advanced indexing (torch._C's __getitem__/__setitem__ call it), index_put_, nonzero, where
-    creation     tensor, as_tensor, from_dlpack, Tensor.new_*
+    creation     tensor, as_tensor, asarray, frombuffer, from_dlpack/to_dlpack, Tensor.new_*
+    settings     use_deterministic_algorithms, float32 matmul precision, interop threads, warn_always, ...
 
 Each function says where it goes (torch, Tensor, aliases) with torch._registry.register, next to its
 definition; importing this package registers them all (torch/__init__.py installs them).
@@ -48,6 +49,7 @@ from torch._refs import (  # noqa: F401
     reductions,
     sampling,
     scans,
+    settings,
     statistics,
     structure,
     views,

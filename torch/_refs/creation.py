@@ -168,6 +168,64 @@ def as_tensor(data, dtype=None, device=None) -> torch.Tensor:
 
 
 @register
+def asarray(obj, *, dtype=None, device=None, copy=None, requires_grad: bool = False) -> Tensor:
+    """`obj` (a tensor, NumPy array, buffer, DLPack object, number or nested sequence) as a tensor: sharing its
+    memory where dtype and device allow it and copy is not True; copy=False refuses to copy."""
+    if isinstance(obj, Tensor):
+        t = obj
+    elif isinstance(obj, np.ndarray) and obj.dtype.kind in _FROM_NUMPY_KINDS:
+        t = torch.from_numpy(obj)
+    elif hasattr(obj, "__dlpack__") and not isinstance(obj, np.ndarray):
+        t = from_dlpack(obj)
+    elif isinstance(obj, (bytes, bytearray, memoryview)):
+        if dtype is None:
+            raise TypeError("asarray(): a buffer needs a dtype")
+        t = frombuffer(obj, dtype=dtype)
+    else:
+        if copy is False:
+            raise ValueError(f"can't alias {type(obj).__name__} without copying: pass copy=None or True")
+        t = tensor(obj, dtype=dtype, device=device)
+        return t.requires_grad_(requires_grad) if requires_grad else t
+    converted = t.to(device if device is not None else t.device, dtype if dtype is not None else t.dtype)
+    if copy is False and converted is not t:
+        raise ValueError(f"can't alias a {t.dtype} tensor on {t.device} as {dtype} on {device} without copying")
+    if copy and converted is t:
+        converted = t.clone()
+    if requires_grad and not converted.requires_grad:
+        converted.requires_grad_(True)
+    return converted
+
+
+@register
+def frombuffer(buffer, *, dtype, count: int = -1, offset: int = 0, requires_grad: bool = False) -> Tensor:
+    """A 1-D tensor over the bytes of an object with the buffer protocol (no copy): `count` elements of dtype
+    from byte `offset` on (all that fit for count=-1)."""
+    view = memoryview(buffer).cast("B")
+    itemsize = torch.empty((), dtype=dtype).element_size()
+    length = len(view) - offset
+    if offset < 0 or length < 0 or (length == 0 and count != 0):
+        raise ValueError(f"offset ({offset} bytes) must be non-negative and no greater than buffer length "
+                         f"({len(view)} bytes) minus 1")  # fmt: skip
+    if count == -1:
+        if length % itemsize:
+            raise ValueError(f"buffer length ({length} bytes) after offset ({offset} bytes) must be a multiple of "
+                             f"element size ({itemsize})")  # fmt: skip
+        count = length // itemsize
+    elif count <= 0 or count * itemsize > length:
+        raise ValueError(f"requested buffer length ({count} * {itemsize} bytes) after offset ({offset} bytes) must "
+                         f"not be greater than actual buffer length ({length} bytes)")  # fmt: skip
+    raw = torch.from_numpy(np.frombuffer(view, dtype=np.uint8, count=count * itemsize, offset=offset))
+    t = raw.view(dtype)
+    return t.requires_grad_(requires_grad) if requires_grad else t
+
+
+@register
+def to_dlpack(tensor: Tensor):
+    """A DLPack capsule of the tensor (its __dlpack__()): another library takes the memory without a copy."""
+    return tensor.__dlpack__()
+
+
+@register
 def from_dlpack(ext_tensor) -> Tensor:
     """A tensor sharing the memory of an object with __dlpack__ (NumPy, PyTorch, JAX, CuPy, ...) or of a
     DLPack capsule: any of our dtypes, CPU or CUDA memory."""

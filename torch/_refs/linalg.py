@@ -181,3 +181,21 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) ->
     if p == 1:
         return a.sum(dims, keepdim=keepdim)
     return (a**p).sum(dims, keepdim=keepdim) ** (1.0 / p)
+
+
+@register
+def frobenius_norm(input: Tensor, dim=(-2, -1), keepdim: bool = False) -> Tensor:
+    """sqrt(sum(x ** 2)) over dim (torch.linalg.vector_norm of order 2)."""
+    import torch
+
+    return torch.linalg.vector_norm(input, 2, dim=dim, keepdim=keepdim)
+
+
+@register
+def nuclear_norm(input: Tensor, dim=(-2, -1), keepdim: bool = False) -> Tensor:
+    """The sum of the singular values of the matrices over dim (torch.linalg.matrix_norm 'nuc')."""
+    import torch
+
+    if isinstance(dim, bool):  # nuclear_norm(input, keepdim)
+        dim, keepdim = (-2, -1), dim
+    return torch.linalg.matrix_norm(input, "nuc", dim=dim, keepdim=keepdim)

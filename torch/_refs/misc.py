@@ -10,7 +10,7 @@ import math
 import warnings
 
 import torch
-from torch._C import Tensor
+from torch._C import Tensor, contiguous_format
 from torch._registry import register
 
 for _name, _value in (("e", math.e), ("pi", math.pi), ("inf", math.inf), ("nan", math.nan), ("newaxis", None)):
@@ -160,6 +160,16 @@ def bartlett_window(window_length: int, periodic: bool = True, *, dtype=None, de
     """The triangular window 1 - |2k / N - 1|."""
     return _window("bartlett_window", window_length, periodic, dtype, device,
                    lambda k, n: 1 - (2 * k / n - 1).abs()).requires_grad_(requires_grad)  # fmt: skip
+
+
+@register
+def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0, *, dtype=None, device=None,
+                  layout=None, requires_grad: bool = False) -> Tensor:  # fmt: skip
+    """I0(beta sqrt(1 - (2k / N - 1)^2)) / I0(beta) (torch.special.i0's kernel)."""
+    w = _window("kaiser_window", window_length, periodic, dtype, device,
+                lambda k, n: torch.i0(beta * (1 - (2 * k / n - 1) ** 2).clamp(min=0).sqrt()) / torch.i0(
+                    torch.tensor(float(beta), dtype=torch.float64, device=device)))  # fmt: skip
+    return w.requires_grad_(requires_grad)
 
 
 @register
@@ -382,3 +392,6 @@ def map_(self: Tensor, tensor: Tensor, callable) -> Tensor:
 def as_subclass(self: Tensor, cls) -> Tensor:
     """self as an instance of cls (a subclass of torch.Tensor), sharing its data and autograd history."""
     return Tensor._make_subclass(cls, self)
+
+
+register(contiguous_format, name="legacy_contiguous_format")

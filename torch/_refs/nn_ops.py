@@ -76,3 +76,96 @@ def group_norm(input, num_groups: int, weight=None, bias=None, eps: float = 1e-5
 register(lambda self, lambd=0.5: torch.nn.functional.hardshrink(self, lambd), name="hardshrink", function=False,
          method=True)  # fmt: skip
 register(lambda self, weight: torch.nn.functional.prelu(self, weight), name="prelu", function=False, method=True)
+
+
+_REDUCTIONS = ("none", "mean", "sum")  # torch.<loss>'s reduction argument is an index into these
+
+
+def _reduction(reduction) -> str:
+    return reduction if isinstance(reduction, str) else _REDUCTIONS[int(reduction)]
+
+
+@register
+def kl_div(input, target, reduction: int = 1, *, log_target: bool = False):
+    """torch.nn.functional.kl_div with PyTorch's torch-namespace reduction (0 none, 1 mean, 2 sum)."""
+    return torch.nn.functional.kl_div(input, target, reduction=_reduction(reduction), log_target=log_target)
+
+
+@register
+def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None, reduction: int = 1):
+    """torch.nn.functional.binary_cross_entropy_with_logits (reduction 0 none, 1 mean, 2 sum)."""
+    return torch.nn.functional.binary_cross_entropy_with_logits(
+        input, target, weight, reduction=_reduction(reduction), pos_weight=pos_weight
+    )
+
+
+@register
+def cosine_embedding_loss(input1, input2, target, margin: float = 0.0, reduction: int = 1):
+    """torch.nn.functional.cosine_embedding_loss (reduction 0 none, 1 mean, 2 sum)."""
+    return torch.nn.functional.cosine_embedding_loss(input1, input2, target, margin, reduction=_reduction(reduction))
+
+
+@register
+def hinge_embedding_loss(input, target, margin: float = 1.0, reduction: int = 1):
+    """torch.nn.functional.hinge_embedding_loss (reduction 0 none, 1 mean, 2 sum)."""
+    return torch.nn.functional.hinge_embedding_loss(input, target, margin, reduction=_reduction(reduction))
+
+
+@register
+def margin_ranking_loss(input1, input2, target, margin: float = 0.0, reduction: int = 1):
+    """torch.nn.functional.margin_ranking_loss (reduction 0 none, 1 mean, 2 sum)."""
+    return torch.nn.functional.margin_ranking_loss(input1, input2, target, margin, reduction=_reduction(reduction))
+
+
+@register
+def poisson_nll_loss(input, target, log_input: bool, full: bool, eps: float, reduction: int):
+    """torch.nn.functional.poisson_nll_loss, every argument given (reduction 0 none, 1 mean, 2 sum)."""
+    return torch.nn.functional.poisson_nll_loss(
+        input, target, log_input, full, eps=eps, reduction=_reduction(reduction)
+    )
+
+
+@register
+def triplet_margin_loss(anchor, positive, negative, margin: float = 1.0, p: float = 2.0, eps: float = 1e-6,
+                        swap: bool = False, reduction: int = 1):  # fmt: skip
+    """torch.nn.functional.triplet_margin_loss (reduction 0 none, 1 mean, 2 sum)."""
+    return torch.nn.functional.triplet_margin_loss(
+        anchor, positive, negative, margin, p, eps, swap, reduction=_reduction(reduction)
+    )
+
+
+@register
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank: int = 0, reduction: int = 1,
+             zero_infinity: bool = False):  # fmt: skip
+    """torch.nn.functional.ctc_loss (reduction 0 none, 1 mean, 2 sum)."""
+    return torch.nn.functional.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank,
+                                        _reduction(reduction), zero_infinity)  # fmt: skip
+
+
+@register
+def convolution(input, weight, bias, stride, padding, dilation, transposed: bool, output_padding, groups: int):
+    """The convolution every conv*d / conv_transpose*d is (its spatial dims from weight's)."""
+    dims = weight.dim() - 2
+    f = torch.nn.functional
+    if transposed:
+        fn = (f.conv_transpose1d, f.conv_transpose2d, f.conv_transpose3d)[dims - 1]
+        return fn(input, weight, bias, stride, padding, output_padding, groups, dilation)
+    return (f.conv1d, f.conv2d, f.conv3d)[dims - 1](input, weight, bias, stride, padding, dilation, groups)
+
+
+@register
+def dropout_(input, p: float = 0.5, train: bool = True):
+    """dropout in place, when train."""
+    return torch.nn.functional.dropout(input, p, train, inplace=True)
+
+
+@register
+def alpha_dropout_(input, p: float = 0.5, train: bool = True):
+    """alpha_dropout in place, when train."""
+    return torch.nn.functional.alpha_dropout(input, p, train, inplace=True)
+
+
+@register
+def threshold_(input, threshold: float, value: float):
+    """threshold in place: elements not above threshold become value."""
+    return torch.nn.functional.threshold(input, threshold, value, inplace=True)

@@ -148,3 +148,65 @@ def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
 def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     """exp(input) normalized to sum to 1 along dim (the max subtracted first), one fused kernel."""
     return torch._softmax(_floating(input, dtype, "softmax"), dim, False)
+
+
+def _spacing_steps(spacing, dims, input):
+    """Per dim: a float step, or a 1-D tensor of coordinates (torch.gradient's spacing forms)."""
+    if isinstance(spacing, (int, float)):
+        return [float(spacing)] * len(dims)
+    spacing = list(spacing)
+    if len(spacing) == 1 and len(dims) > 1 and not isinstance(spacing[0], Tensor):
+        spacing = spacing * len(dims)
+    if len(spacing) != len(dims):
+        raise RuntimeError(
+            f"torch.gradient expected spacing to be unspecified, a scalar, or a list of length equal to 'self.dim() "
+            f"= {input.dim()}', since dim argument was not given, but got a list of length {len(spacing)}"
+        )
+    return [s if isinstance(s, Tensor) else float(s) for s in spacing]
+
+
+def _gradient_along(f: Tensor, d: int, step, edge_order: int) -> Tensor:
+    n = f.shape[d]
+    sl = lambda a, b: f.narrow(d, a, b - a)  # noqa: E731
+    if isinstance(step, Tensor):  # coordinates: NumPy's second-order formula for uneven steps
+        x = step.to(f.dtype if f.dtype.is_floating_point else torch.get_default_dtype())
+        shape = [1] * f.dim()
+        shape[d] = -1
+        dx = (x[1:] - x[:-1]).reshape(shape)
+        dx1, dx2 = dx.narrow(d, 0, n - 2), dx.narrow(d, 1, n - 2)
+        a = -dx2 / (dx1 * (dx1 + dx2))
+        b = (dx2 - dx1) / (dx1 * dx2)
+        c = dx1 / (dx2 * (dx1 + dx2))
+        interior = a * sl(0, n - 2) + b * sl(1, n - 1) + c * sl(2, n)
+        h = [dx.narrow(d, i, 1) for i in (0, 1, n - 3, n - 2)] if n > 2 else [dx] * 4
+    else:
+        interior = (sl(2, n) - sl(0, n - 2)) / (2 * step)
+        h = [step] * 4
+    if edge_order == 1:
+        first = (sl(1, 2) - sl(0, 1)) / h[0]
+        last = (sl(n - 1, n) - sl(n - 2, n - 1)) / h[3]
+    else:  # NumPy's one-sided second-order formulas (for even steps: (-3 f0 + 4 f1 - f2) / 2h)
+        d1, d2 = h[0], h[1]
+        first = (-(2 * d1 + d2) / (d1 * (d1 + d2)) * sl(0, 1) + (d1 + d2) / (d1 * d2) * sl(1, 2)
+                 - d1 / (d2 * (d1 + d2)) * sl(2, 3))  # fmt: skip
+        d1, d2 = h[2], h[3]
+        last = (d2 / (d1 * (d1 + d2)) * sl(n - 3, n - 2) - (d1 + d2) / (d1 * d2) * sl(n - 2, n - 1)
+                + (2 * d2 + d1) / (d2 * (d1 + d2)) * sl(n - 1, n))  # fmt: skip
+    return torch.cat([first, interior, last], d)
+
+
+@register
+def gradient(input: Tensor, *, spacing=1, dim=None, edge_order: int = 1):
+    """The derivative estimates of input along each of dim (every dim by default), as NumPy's gradient:
+    central differences inside, one-sided ones of order edge_order (1 or 2) at the ends; spacing is a step, a
+    step per dim, or a coordinate tensor per dim."""
+    if edge_order not in (1, 2):
+        raise RuntimeError(f"torch.gradient only supports edge_order=1 and edge_order=2, but got {edge_order}.")
+    dims = list(range(input.dim())) if dim is None else ([dim] if isinstance(dim, int) else list(dim))
+    dims = [wrap_dim(d, input.dim()) for d in dims]
+    steps = _spacing_steps(spacing, dims, input)
+    f = input if input.dtype.is_floating_point else input.to(torch.get_default_dtype())
+    for d in dims:
+        if input.shape[d] < edge_order + 1:
+            raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")
+    return tuple(_gradient_along(f, d, s, edge_order) for d, s in zip(dims, steps))

@@ -152,3 +152,37 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
     if not keepdim:
         values, indices = values.squeeze(d), indices.squeeze(d)
     return result(values, indices)
+
+
+@register(method=True)
+def histogram(input: Tensor, bins, *, range=None, weight=None, density: bool = False):
+    """(hist, bin_edges): counts (or weight sums) of input's elements in `bins` equal bins over `range`
+    (input's min and max by default) or between the edges of a 1-D tensor `bins`; the last bin includes its
+    right edge, elements outside are not counted; density normalizes to an integral of 1."""
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"torch.histogram: input tensor and bins tensors should have the same dtype, but got "
+                           f"input {input.dtype} and bins {input.dtype}")  # fmt: skip
+    x = input.detach().reshape(-1)
+    if isinstance(bins, Tensor):
+        if bins.dim() != 1 or bins.numel() < 2:
+            raise RuntimeError("torch.histogram(): bins tensor should have one dimension and at least 2 elements")
+        edges = bins.detach().to(input.dtype)
+    else:
+        if bins <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
+        lo, hi = (float(range[0]), float(range[1])) if range is not None else (
+            (float(x.min()), float(x.max())) if x.numel() else (0.0, 0.0))  # fmt: skip
+        if lo > hi:
+            raise RuntimeError(f"torch.histogram(): min should not exceed max, but got min {lo} max {hi}")
+        if lo == hi:  # as NumPy: a unit-wide range around the value
+            lo, hi = lo - 0.5, hi + 0.5
+        edges = torch.linspace(lo, hi, bins + 1, dtype=input.dtype, device=input.device)
+    n = edges.numel() - 1
+    index = torch.bucketize(x, edges, right=True) - 1
+    index = torch.where(x == edges[-1], torch.full_like(index, n - 1), index)  # the last bin is closed
+    inside = (index >= 0) & (index < n)
+    w = torch.ones_like(x) if weight is None else weight.detach().reshape(-1).to(input.dtype)
+    hist = torch.zeros(n, dtype=input.dtype, device=input.device).index_add_(0, index[inside], w[inside])
+    if density:
+        hist = hist / (hist.sum() * (edges[1:] - edges[:-1]))
+    return return_types.make("histogram", ("hist", "bin_edges"))(hist, edges)

@@ -1,7 +1,9 @@
 // torch.Tensor: the metadata API (NumPy and DLPack interop: DLPack.cpp). Ops are added by the
 // generated shards, Python-level methods by torch/_tensor.py.
+#include <cstring>
 #include <string>
 #include <unordered_map>
+#include <utility>
 
 #include <TH/Exception.h>
 
@@ -107,6 +109,20 @@ nb::handle bind_tensor(nb::module_& m) {
           "Whether the strides are those of memory_format (row-major by default).")
       .def("data_ptr", [](const th::Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()); })
       .def("_is_view_of", [](const th::Tensor& a, const th::Tensor& b) { return a.storage() == b.storage(); })
+      .def("_storage_nbytes", [](const th::Tensor& t) { return t.storage()->nbytes(); })
+      // share_memory_'s move (torch/multiprocessing/reductions.py): self's storage bytes are copied into
+      // dst's storage (new memory of the same size), and the two storages exchange their memory, so that
+      // every tensor viewing self's storage now views the new memory (its version counter carried over)
+      .def("_move_storage_into",
+           [](const th::Tensor& self, const th::Tensor& dst) {
+             th::StorageImpl &a = *self.storage(), &b = *dst.storage();
+             TH_CHECK(a.device() == b.device() && a.nbytes() == b.nbytes(),
+                      "_move_storage_into: expected a storage of ", a.nbytes(), " bytes on ",
+                      a.device().str(), ", got ", b.nbytes(), " bytes on ", b.device().str());
+             if (a.nbytes() > 0) std::memcpy(b.data(), a.data(), a.nbytes());
+             while (b.version() < a.version()) b.bump_version();
+             std::swap(a, b);
+           })
       .def("__len__", [](const th::Tensor& t) {
         TH_CHECK_T(th::TypeError, t.dim() > 0, "len() of a 0-d tensor");
         return t.sizes()[0];

@@ -28,7 +28,15 @@ import numpy as np
 import torch
 from torch._C import Tensor
 
-__all__ = ["init_reductions", "is_shared", "rebuild_tensor", "reduce_tensor", "shared_empty", "unlink_segments_of"]
+__all__ = [
+    "init_reductions",
+    "is_shared",
+    "rebuild_tensor",
+    "reduce_tensor",
+    "share_memory_",
+    "shared_empty",
+    "unlink_segments_of",
+]
 
 SHM_DIR = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else tempfile.gettempdir()
 _counter = itertools.count()
@@ -89,6 +97,20 @@ def is_shared(tensor) -> bool:
         return False
     ptr = tensor.data_ptr()
     return any(base <= ptr < base + nbytes for base, (nbytes, _) in list(_segments.items()))
+
+
+def share_memory_(tensor):
+    """Moves ``tensor``'s storage into anonymous shared memory (``MAP_SHARED``: processes forked afterwards,
+    DataLoader workers among them, read and write the same memory), for every tensor viewing that storage;
+    a no-op where it is shared already or not on the CPU (PyTorch's Tensor.share_memory_). Returns tensor."""
+    if tensor.device.type != "cpu" or is_shared(tensor):
+        return tensor
+    nbytes = tensor._storage_nbytes()
+    if nbytes == 0:
+        return tensor
+    mapping = mmap.mmap(-1, nbytes)
+    tensor._move_storage_into(_over(mapping, nbytes, torch.uint8, (nbytes,), (1,), 0))
+    return tensor
 
 
 def rebuild_tensor(name: str, nbytes: int, dtype, shape, stride, offset: int, requires_grad: bool):

@@ -487,6 +487,10 @@ class Module:
         """Moves every parameter and buffer to the GPU."""
         return self._apply(lambda t: t.cuda(device))
 
+    def share_memory(self):
+        """Moves every parameter and buffer into shared memory (Tensor.share_memory_); returns self."""
+        return self._apply(lambda t: t.share_memory_())
+
     def cpu(self):
         """Moves every parameter and buffer to the CPU."""
         return self._apply(lambda t: t.cpu())

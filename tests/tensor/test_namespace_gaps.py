@@ -1,0 +1,172 @@
+"""torch-namespace names that real code calls and that upstream's API list showed missing: asarray,
+frombuffer, to_dlpack, kaiser_window, gradient, histogram, frobenius_norm / nuclear_norm, set_printoptions,
+the global switches (deterministic algorithms, matmul precision, interop threads, warn_always), and the
+torch.* forms of NN losses with their integer reduction; each against NumPy or torch.nn.functional."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import torch
+import torch.nn.functional as F
+
+
+def test_asarray_shares_or_copies_as_asked():
+    a = np.arange(6, dtype=np.float32)
+    t = torch.asarray(a)
+    a[0] = 42
+    assert t[0].item() == 42  # shared
+    c = torch.asarray(a, copy=True)
+    a[1] = 7
+    assert c[1].item() == 1
+    assert torch.asarray([1, 2, 3]).dtype == torch.int64
+    assert torch.asarray([1.5], dtype=torch.float64).dtype == torch.float64
+    x = torch.ones(3)
+    assert torch.asarray(x) is x or torch.asarray(x).data_ptr() == x.data_ptr()
+    assert torch.asarray(x, dtype=torch.float64).dtype == torch.float64
+    with pytest.raises(ValueError):
+        torch.asarray(x, dtype=torch.float64, copy=False)
+    assert torch.asarray(3.0, requires_grad=True).requires_grad
+
+
+def test_frombuffer_views_the_bytes():
+    buf = bytearray(np.arange(5, dtype=np.int32).tobytes())
+    t = torch.frombuffer(buf, dtype=torch.int32)
+    assert t.tolist() == [0, 1, 2, 3, 4]
+    buf[0] = 9
+    assert t[0].item() == 9  # no copy
+    assert torch.frombuffer(buf, dtype=torch.int32, count=2, offset=8).tolist() == [2, 3]
+    with pytest.raises(ValueError):
+        torch.frombuffer(buf, dtype=torch.int32, count=9)
+
+
+def test_to_dlpack_round_trip():
+    x = torch.arange(4.0)
+    y = torch.from_dlpack(torch.to_dlpack(x))
+    assert y.data_ptr() == x.data_ptr() and y.tolist() == x.tolist()
+
+
+@pytest.mark.parametrize("periodic", [True, False])
+def test_kaiser_window_against_numpy(periodic):
+    n, beta = 9, 6.5
+    want = np.kaiser(n + 1, beta)[:n] if periodic else np.kaiser(n, beta)
+    got = torch.kaiser_window(n, periodic, beta, dtype=torch.float64)
+    np.testing.assert_allclose(got.numpy(), want, rtol=1e-12)
+    assert torch.kaiser_window(1).tolist() == [1.0] and torch.kaiser_window(0).numel() == 0
+
+
+@pytest.mark.parametrize("edge_order", [1, 2])
+def test_gradient_against_numpy(edge_order):
+    rng = np.random.default_rng(0)
+    f = rng.standard_normal((5, 7))
+    coords = np.cumsum(rng.uniform(0.5, 2, 7))
+    got = torch.gradient(torch.from_numpy(f), spacing=[2.0, 0.5], edge_order=edge_order)
+    for g, w in zip(got, np.gradient(f, 2.0, 0.5, edge_order=edge_order)):
+        np.testing.assert_allclose(g.numpy(), w, rtol=1e-12)
+    (got,) = torch.gradient(torch.from_numpy(f), spacing=(torch.from_numpy(coords),), dim=1, edge_order=edge_order)
+    np.testing.assert_allclose(got.numpy(), np.gradient(f, coords, axis=1, edge_order=edge_order), rtol=1e-12)
+    with pytest.raises(RuntimeError, match="at least edge_order"):
+        torch.gradient(torch.ones(2), edge_order=2)
+
+
+def test_histogram_against_numpy():
+    rng = np.random.default_rng(1)
+    x, w = rng.standard_normal(200), rng.uniform(size=200)
+    hist, edges = torch.histogram(torch.from_numpy(x), 7)
+    want_hist, want_edges = np.histogram(x, 7)
+    np.testing.assert_allclose(hist.numpy(), want_hist)
+    np.testing.assert_allclose(edges.numpy(), want_edges, rtol=1e-12)
+    hist, _ = torch.histogram(torch.from_numpy(x), 5, range=(-1.0, 1.0), weight=torch.from_numpy(w), density=True)
+    np.testing.assert_allclose(hist.numpy(), np.histogram(x, 5, range=(-1, 1), weights=w, density=True)[0], rtol=1e-12)
+    bins = torch.tensor([-3.0, 0.0, 0.5, 3.0], dtype=torch.float64)
+    np.testing.assert_allclose(
+        torch.histogram(torch.from_numpy(x), bins).hist.numpy(), np.histogram(x, bins.numpy())[0]
+    )
+
+
+def test_frobenius_and_nuclear_norms():
+    a = torch.randn(3, 4, dtype=torch.float64)
+    np.testing.assert_allclose(torch.frobenius_norm(a, (0, 1)).item(), np.linalg.norm(a.numpy()), rtol=1e-12)
+    np.testing.assert_allclose(torch.nuclear_norm(a).item(), np.linalg.norm(a.numpy(), "nuc"), rtol=1e-12)
+    assert torch.nuclear_norm(a, keepdim=True).shape == (1, 1)
+
+
+def test_set_printoptions():
+    x = torch.tensor([1.23456, 2.5])
+    try:
+        torch.set_printoptions(precision=2)
+        assert repr(x) == "tensor([1.23, 2.50])"
+        torch.set_printoptions(sci_mode=True)
+        assert "e+00" in repr(x)
+        torch.set_printoptions(profile="default", threshold=5, edgeitems=1)
+        assert repr(torch.arange(10)) == "tensor([0,  ..., 9])"
+    finally:
+        torch.set_printoptions(profile="default")
+    assert repr(x) == "tensor([1.2346, 2.5000])"
+
+
+def test_global_switches():
+    try:
+        assert not torch.are_deterministic_algorithms_enabled()
+        torch.use_deterministic_algorithms(True, warn_only=True)
+        assert torch.are_deterministic_algorithms_enabled() and torch.is_deterministic_algorithms_warn_only_enabled()
+        assert torch.get_deterministic_debug_mode() == 1
+        torch.set_deterministic_debug_mode("error")
+        assert torch.get_deterministic_debug_mode() == 2
+        with pytest.raises(RuntimeError, match="invalid value of debug_mode"):
+            torch.set_deterministic_debug_mode("x")
+    finally:
+        torch.use_deterministic_algorithms(False)
+    assert torch.get_deterministic_debug_mode() == 0
+    try:
+        torch.set_float32_matmul_precision("high")
+        assert torch.get_float32_matmul_precision() == "high"
+        with warnings.catch_warnings(record=True):
+            warnings.simplefilter("always")
+            torch.set_float32_matmul_precision("foo")
+        assert torch.get_float32_matmul_precision() == "high"
+    finally:
+        torch.set_float32_matmul_precision("highest")
+    assert torch.get_num_interop_threads() >= 1
+    with pytest.raises(RuntimeError, match="positive integer"):
+        torch.set_num_interop_threads(0)
+    assert torch.get_default_device() == torch.device("cpu")
+    assert torch.legacy_contiguous_format == torch.contiguous_format
+
+
+def test_losses_in_the_torch_namespace_take_an_integer_reduction():
+    g = torch.Generator().manual_seed(0)
+    x, y = torch.randn(4, 3, generator=g), torch.rand(4, 3, generator=g)
+    lp, p = x.log_softmax(1), y.softmax(1)
+    for r, name in enumerate(("none", "mean", "sum")):
+        torch.testing.assert_close(torch.kl_div(lp, p, r), F.kl_div(lp, p, reduction=name))
+        torch.testing.assert_close(
+            torch.binary_cross_entropy_with_logits(x, y, None, None, r),
+            F.binary_cross_entropy_with_logits(x, y, reduction=name),
+        )
+        t = torch.tensor([1.0, -1.0, 1.0, -1.0])
+        torch.testing.assert_close(
+            torch.cosine_embedding_loss(x, y, t, 0.1, r), F.cosine_embedding_loss(x, y, t, 0.1, reduction=name)
+        )
+        torch.testing.assert_close(
+            torch.margin_ranking_loss(x[:, 0], y[:, 0], t, 0.2, r),
+            F.margin_ranking_loss(x[:, 0], y[:, 0], t, 0.2, reduction=name),
+        )
+        torch.testing.assert_close(
+            torch.triplet_margin_loss(x, y, -x, 1.0, 2.0, 1e-6, False, r),
+            F.triplet_margin_loss(x, y, -x, reduction=name),
+        )
+        torch.testing.assert_close(
+            torch.poisson_nll_loss(x, y, True, False, 1e-8, r), F.poisson_nll_loss(x, y, reduction=name)
+        )
+    w = torch.randn(2, 3, 3, 3, generator=g)
+    img = torch.randn(1, 3, 5, 5, generator=g)
+    torch.testing.assert_close(
+        torch.convolution(img, w, None, [1, 1], [1, 1], [1, 1], False, [0, 0], 1), F.conv2d(img, w, padding=1)
+    )
+    z = torch.tensor([-1.0, 0.5, 2.0])
+    assert torch.threshold_(z, 1.0, 0.0) is z and z.tolist() == [0.0, 0.0, 2.0]
+    assert torch.dropout_(z, 0.5, False) is z

@@ -1,0 +1,116 @@
+"""PyTorch's global switches that code sets once and libraries query: deterministic algorithms (and their
+debug mode), float32 matmul precision, the inter-op thread count, warn-always, the default device. The CPU
+kernels here are deterministic for a given thread count whatever the switch says; the matmul precision and
+the inter-op thread count are recorded (float32 products always run in float32, ops one after another)."""
+
+from __future__ import annotations
+
+import torch
+from torch._registry import register
+
+_state = {"deterministic": False, "warn_only": False, "matmul_precision": "highest", "interop_threads": 1,
+          "warn_always": False}  # fmt: skip
+_DEBUG_MODES = ("default", "warn", "error")
+
+
+@register
+def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None:
+    """Asks for deterministic algorithms only (warn_only: warn instead of raising where one is not)."""
+    _state["deterministic"], _state["warn_only"] = bool(mode), bool(warn_only)
+
+
+@register
+def are_deterministic_algorithms_enabled() -> bool:
+    """Whether use_deterministic_algorithms(True) is in force."""
+    return _state["deterministic"]
+
+
+@register
+def is_deterministic_algorithms_warn_only_enabled() -> bool:
+    """Whether use_deterministic_algorithms(True, warn_only=True) is in force."""
+    return _state["warn_only"]
+
+
+@register
+def set_deterministic_debug_mode(debug_mode) -> None:
+    """use_deterministic_algorithms by level: 0 / 'default' (off), 1 / 'warn', 2 / 'error'."""
+    if isinstance(debug_mode, str):
+        if debug_mode not in _DEBUG_MODES:
+            raise RuntimeError(
+                f"invalid value of debug_mode, expected one of `default`, `warn`, `error`, but got {debug_mode}"
+            )
+        debug_mode = _DEBUG_MODES.index(debug_mode)
+    if debug_mode not in (0, 1, 2):
+        raise RuntimeError(f"invalid value of debug_mode, expected 0, 1, or 2, but got {debug_mode}")
+    use_deterministic_algorithms(debug_mode > 0, warn_only=debug_mode == 1)
+
+
+@register
+def get_deterministic_debug_mode() -> int:
+    """0 (off), 1 (warn) or 2 (error): the level set_deterministic_debug_mode sets."""
+    return 0 if not _state["deterministic"] else 1 if _state["warn_only"] else 2
+
+
+@register
+def set_float32_matmul_precision(precision: str) -> None:
+    """'highest', 'high' or 'medium': recorded for code that reads it back (products stay float32 here)."""
+    if precision not in ("highest", "high", "medium"):
+        import warnings
+
+        warnings.warn(
+            f"{precision} is not one of 'highest', 'high', or 'medium'; the current setFloat32MatmulPrecision "
+            "call has no effect.",
+            stacklevel=2,
+        )
+        return
+    _state["matmul_precision"] = precision
+
+
+@register
+def get_float32_matmul_precision() -> str:
+    """The precision set_float32_matmul_precision recorded ('highest' by default)."""
+    return _state["matmul_precision"]
+
+
+@register
+def set_num_interop_threads(num: int) -> None:
+    """The inter-op thread count: recorded (ops run one after another on the calling thread here)."""
+    if not isinstance(num, int) or num <= 0:
+        raise RuntimeError("set_num_interop_threads expects a positive integer")
+    _state["interop_threads"] = num
+
+
+@register
+def get_num_interop_threads() -> int:
+    """The inter-op thread count set_num_interop_threads recorded."""
+    return _state["interop_threads"]
+
+
+@register
+def set_warn_always(b: bool) -> None:
+    """Whether warnings that PyTorch gives once per process are given every time."""
+    _state["warn_always"] = bool(b)
+
+
+@register
+def is_warn_always_enabled() -> bool:
+    """Whether set_warn_always(True) is in force."""
+    return _state["warn_always"]
+
+
+@register
+def get_default_device():
+    """The device factories create tensors on: the CPU (set_default_device is not supported here)."""
+    return torch.device("cpu")
+
+
+@register
+def is_storage(obj) -> bool:
+    """Whether obj is a storage object (torch.FloatStorage, ...)."""
+    return type(obj).__name__.endswith("Storage") and type(obj).__module__.startswith("torch")
+
+
+@register(method=True)
+def is_distributed(input) -> bool:
+    """False: tensors here are never distributed."""
+    return False
