@@ -246,3 +246,12 @@ def test_special_functions_on_the_gpu_match_the_cpu(name, dtype):
     x = torch.linspace(-40, 40, 1001, dtype=dtype)
     want = SPECIAL_CALLS[name](x)
     assert_same(SPECIAL_CALLS[name](x.cuda()), want, dtype)
+
+
+@pytest.mark.parametrize("dtype", [F32, F64])
+def test_gamma_samples_on_the_gpu_match_the_cpu(dtype):
+    """The same Philox streams on both devices (math/Philox.h's random_gamma): one seed, the same samples."""
+    alpha = torch.tensor([0.05, 0.5, 1.0, 3.0, 250.0], dtype=dtype).repeat(200)
+    cpu = torch._standard_gamma(alpha, generator=torch.Generator().manual_seed(7))
+    gpu = torch._standard_gamma(alpha.cuda(), generator=torch.Generator(device="cuda").manual_seed(7))
+    assert_same(gpu, cpu, dtype)

@@ -7,7 +7,9 @@ import math
 import torch
 from torch.distributions.bernoulli import Bernoulli
 from torch.distributions.categorical import Categorical
+from torch.distributions.dirichlet import Beta, Dirichlet
 from torch.distributions.exponential import Exponential
+from torch.distributions.gamma import Gamma
 from torch.distributions.multivariate_normal import MultivariateNormal
 from torch.distributions.normal import Normal
 from torch.distributions.uniform import Uniform
@@ -85,3 +87,26 @@ def _kl_uniform_uniform(p, q):
 def _kl_exponential_exponential(p, q):
     rate_ratio = q.rate / p.rate
     return rate_ratio - 1 - rate_ratio.log()
+
+
+@register_kl(Gamma, Gamma)
+def _kl_gamma_gamma(p, q):
+    t1 = q.concentration * torch.log(p.rate / q.rate)
+    t2 = torch.lgamma(q.concentration) - torch.lgamma(p.concentration)
+    t3 = (p.concentration - q.concentration) * torch.digamma(p.concentration)
+    t4 = (q.rate - p.rate) * (p.concentration / p.rate)
+    return t1 + t2 + t3 + t4
+
+
+@register_kl(Dirichlet, Dirichlet)
+def _kl_dirichlet_dirichlet(p, q):
+    sum_p = p.concentration.sum(-1)
+    t1 = torch.lgamma(sum_p) - torch.lgamma(q.concentration.sum(-1))
+    t2 = (torch.lgamma(p.concentration) - torch.lgamma(q.concentration)).sum(-1)
+    t3 = (p.concentration - q.concentration) * (torch.digamma(p.concentration) - torch.digamma(sum_p).unsqueeze(-1))
+    return t1 - t2 + t3.sum(-1)
+
+
+@register_kl(Beta, Beta)
+def _kl_beta_beta(p, q):
+    return _kl_dirichlet_dirichlet(p._dirichlet, q._dirichlet)

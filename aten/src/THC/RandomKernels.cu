@@ -36,8 +36,29 @@ void random_kernel(const th::Tensor& out, uint64_t seed, uint64_t offset, th::ma
   THC_CHECK(cudaGetLastError());
 }
 
+template <typename T>
+__global__ void gamma_fill(const T* alpha, T* p, int64_t n, uint64_t seed, uint64_t offset) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(blockDim.x) * gridDim.x)
+    p[i] = static_cast<T>(
+        static_cast<float>(th::math::random_gamma(double(alpha[i]), seed, offset + uint64_t(i))));
+}
+
+void standard_gamma_kernel(const th::Tensor& alpha, const th::Tensor& out, uint64_t seed, uint64_t offset) {
+  DeviceGuard guard(out.device());
+  const int64_t n = out.numel();
+  TH_DISPATCH_FLOATING_TYPES(out.dtype(), "_standard_gamma_cuda", [&] {
+    const int64_t blocks = std::min<int64_t>((n + 255) / 256, 65535);
+    gamma_fill<scalar_t><<<static_cast<unsigned>(blocks), 256>>>(
+        reinterpret_cast<const scalar_t*>(alpha.data_ptr()), reinterpret_cast<scalar_t*>(out.data_ptr()), n,
+        seed, offset);
+  });
+  THC_CHECK(cudaGetLastError());
+}
+
 }  // namespace
 
 TH_REGISTER_KERNEL(th::random_stub, CUDA, random_kernel);
+TH_REGISTER_KERNEL(th::standard_gamma_stub, CUDA, standard_gamma_kernel);
 
 }  // namespace thc

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "../Macros.h"
+#include "Unary.h"
 
 // _(name, Functor, expression of x) for the unary functions (x a double)
 #define TH_SPECIAL_UNARY_OPS(_)                                                       \
@@ -36,6 +37,7 @@
   _(_special_zeta, Zeta, th::math::special::zeta(x, y))                                                 \
   _(igamma, Igamma, th::math::special::igamma(x, y, false))                                             \
   _(igammac, Igammac, th::math::special::igamma(x, y, true))                                            \
+  _(_standard_gamma_grad, StandardGammaGrad, th::math::special::standard_gamma_grad(x, y))              \
   _(_special_chebyshev_polynomial_t, ChebyshevT, th::math::special::chebyshev(x, y, 'T'))               \
   _(_special_chebyshev_polynomial_u, ChebyshevU, th::math::special::chebyshev(x, y, 'U'))               \
   _(_special_chebyshev_polynomial_v, ChebyshevV, th::math::special::chebyshev(x, y, 'V'))               \
@@ -396,6 +398,28 @@ TH_HOST_DEVICE inline double igamma(double a, double x, bool upper) {
   }
   const double q = std::exp(log_prefix) * h;
   return upper ? q : 1.0 - q;
+}
+
+/// d sample / d alpha of a Gamma(alpha, 1) sample x, by implicit differentiation of its distribution function
+/// P(alpha, x) (the reparameterization of Figurnov et al. 2018): -(dP/dalpha) / p(x), dP/dalpha from the
+/// series P = sum_n x^(alpha+n) e^-x / Gamma(alpha+n+1), differentiated term by term (d/dalpha of a term is
+/// the term times log x - psi(alpha+n+1)).
+TH_HOST_DEVICE inline double standard_gamma_grad(double alpha, double x) {
+  if (std::isnan(alpha) || std::isnan(x) || !(alpha > 0) || !(x > 0) || std::isinf(x)) return 0.0;
+  const double log_x = std::log(x);
+  double term = std::exp(alpha * log_x - x - std::lgamma(alpha + 1)), psi = th::math::digamma(alpha + 1);
+  double sum = 0.0;
+  for (int n = 0; n < 100000; ++n) {
+    const double t = term * (log_x - psi);
+    sum += t;
+    const double z = alpha + n + 1;
+    if (n > x && std::fabs(t) <= 1e-17 * std::fabs(sum)) break;
+    term *= x / z;
+    psi += 1.0 / z;
+    if (term == 0) break;
+  }
+  const double density = std::exp((alpha - 1) * log_x - x - std::lgamma(alpha));
+  return density > 0 ? -sum / density : 0.0;
 }
 
 /// The degree of a polynomial from its (floating) argument: negative degrees give 0, as PyTorch.

@@ -8,6 +8,7 @@
 namespace th {
 
 TH_DEFINE_STUB(random_fn, random_stub);
+TH_DEFINE_STUB(standard_gamma_fn, standard_gamma_stub);
 
 namespace {
 
@@ -41,6 +42,17 @@ Tensor fresh(Tensor t) {
 }
 
 }  // namespace
+
+Tensor _standard_gamma(const Tensor& self, const std::optional<Generator>& generator) {
+  TH_CHECK(is_floating_point(self.dtype()), "\"standard_gamma\" not implemented for '",
+           scalar_type_cpp_name(self.dtype()), "'");
+  Tensor out = empty_tensor(self.sizes(), self.dtype(), self.device());
+  if (out.numel() == 0) return out;
+  Generator g = generator_for(generator, self.device());
+  const uint64_t offset = g.advance(static_cast<uint64_t>(out.numel()));
+  standard_gamma_stub[self.device().type](contiguous(self), out, g.seed(), offset);
+  return out;
+}
 
 Tensor& uniform_(Tensor& self, double from, double to, const std::optional<Generator>& generator) {
   TH_CHECK(is_floating_point(self.dtype()), "\"check_uniform_bounds\" not implemented for '",

@@ -10,6 +10,9 @@ namespace th {
 /// Fills the contiguous `out` with math::random_value(seed, offset + i, kind, a, b) for element i.
 using random_fn = void(const Tensor& out, uint64_t seed, uint64_t offset, math::RandomKind kind, double a,
                        double b);
+/// out (contiguous) = math::random_gamma(alpha[i], seed, offset + i) for element i of the contiguous alpha.
+using standard_gamma_fn = void(const Tensor& alpha, const Tensor& out, uint64_t seed, uint64_t offset);
 TH_DECLARE_STUB(random_fn, random_stub);
+TH_DECLARE_STUB(standard_gamma_fn, standard_gamma_stub);
 
 }  // namespace th
