@@ -206,6 +206,7 @@ LINALG_CALLS = {
         A.triu() + 4 * torch.eye(4, device=A.device, dtype=A.dtype), B, upper=True
     ),
     "lstsq": lambda A, B: torch.linalg.lstsq(A, B, driver="gels").solution,
+    "ldl": lambda A, B: torch.linalg.ldl_solve(*torch.linalg.ldl_factor(A + A.mT), B),
 }
 
 

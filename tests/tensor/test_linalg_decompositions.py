@@ -332,3 +332,40 @@ def test_edge_cases_found_in_review():
     assert LA.matrix_exp(torch.tensor([[float("inf"), 0.0], [0.0, 1.0]])).isnan().all()
     LU, pivots = torch.lu(z(3, 3))  # the older name does not raise for a singular matrix
     assert pivots.dtype == torch.int32
+
+
+def test_ldl_factor_and_solve_against_numpy():
+    rng = np.random.default_rng(5)
+    M = rng.standard_normal((3, 6, 6))
+    A = torch.from_numpy(M + M.transpose(0, 2, 1))  # symmetric, indefinite: 2x2 pivots appear
+    LD, pivots, info = torch.linalg.ldl_factor_ex(A)
+    assert LD.shape == (3, 6, 6) and pivots.shape == (3, 6) and pivots.dtype == torch.int32
+    assert LD.stride()[-2:] == (1, 6)  # column-major, as LAPACK leaves it
+    assert info.tolist() == [0, 0, 0]
+    assert torch.equal(LD, LD.tril())
+    B = torch.from_numpy(rng.standard_normal((3, 6, 2)))
+    X = torch.linalg.ldl_solve(LD, pivots, B)
+    np.testing.assert_allclose(X.numpy(), np.linalg.solve(A.numpy(), B.numpy()), rtol=1e-9, atol=1e-10)
+    LD2, piv2 = torch.linalg.ldl_factor(A[0])
+    torch.testing.assert_close(LD2, LD[0])
+    assert torch.equal(piv2, pivots[0])
+    # the factors reproduce A: a diagonally dominant A takes no interchanges (pivots 1..n), so A = L D L^T
+    S = torch.from_numpy(M[0] @ M[0].T + 6 * np.eye(6))
+    LD, pivots = torch.linalg.ldl_factor(S)
+    assert pivots.tolist() == [1, 2, 3, 4, 5, 6]
+    L = LD.tril(-1) + torch.eye(6, dtype=S.dtype)
+    np.testing.assert_allclose((L @ torch.diag(LD.diagonal()) @ L.T).numpy(), S.numpy(), rtol=1e-10, atol=1e-10)
+
+
+def test_ldl_errors():
+    info = torch.linalg.ldl_factor_ex(torch.zeros(2, 2)).info
+    assert info.item() > 0
+    with pytest.raises(RuntimeError):
+        torch.linalg.ldl_factor(torch.zeros(2, 2))
+    with pytest.raises(RuntimeError, match="square matrices"):
+        torch.linalg.ldl_factor(torch.randn(3, 4))
+    with pytest.raises(RuntimeError, match="floating point"):
+        torch.linalg.ldl_factor(torch.ones(3, 3, dtype=torch.int32))
+    LD, pivots = torch.linalg.ldl_factor(torch.eye(3))
+    with pytest.raises(RuntimeError, match="Incompatible matrix sizes"):
+        torch.linalg.ldl_solve(LD, pivots, torch.ones(4, 1))

@@ -1,5 +1,5 @@
-"""torch.linalg: PyTorch's linear-algebra module. The factorizations (LU, Cholesky, QR, symmetric
-eigendecomposition, SVD) and the LU and triangular solves are TH's LAPACK kernels
+"""torch.linalg: PyTorch's linear-algebra module. The factorizations (LU, LDL^T, Cholesky, QR, symmetric
+eigendecomposition, SVD) and the LU, LDL^T and triangular solves are TH's LAPACK kernels
 (aten/src/TH/ops/LinearAlgebra.cpp, gradients in aten/derivatives.yaml); everything else is Python over
 them and differentiates through them. Float and double (complex dtypes are not built yet, and with them
 eig/eigvals); CUDA tensors are factorized on the host."""
@@ -13,6 +13,9 @@ from torch.linalg._decompositions import (
     eigh,
     eigvalsh,
     householder_product,
+    ldl_factor,
+    ldl_factor_ex,
+    ldl_solve,
     lu,
     lu_factor,
     lu_factor_ex,
@@ -50,6 +53,9 @@ __all__ = [
     "householder_product",
     "inv",
     "inv_ex",
+    "ldl_factor",
+    "ldl_factor_ex",
+    "ldl_solve",
     "lstsq",
     "lu",
     "lu_factor",

@@ -54,6 +54,26 @@ def lu_factor(A: Tensor, *, pivot: bool = True):
     return _result("linalg_lu_factor", ("LU", "pivots"), LU, pivots)
 
 
+def ldl_factor_ex(A: Tensor, *, hermitian: bool = False, check_errors: bool = False):
+    """The Bunch-Kaufman LDL^T factorization of a symmetric A, packed as LAPACK's sytrf (the lower triangle
+    holds L and D; pivots are 1-based, negative for 2x2 blocks): (LD, pivots, info), info > 0 where D is
+    singular."""
+    LD, pivots, info = _C._linalg_ldl_factor_ex(A, hermitian=hermitian, check_errors=check_errors)
+    return _result("linalg_ldl_factor_ex", ("LD", "pivots", "info"), LD, pivots, info)
+
+
+def ldl_factor(A: Tensor, *, hermitian: bool = False):
+    """(LD, pivots) of ldl_factor_ex; a LinAlgError where D is singular (upstream 2.13 fails an internal
+    assert there)."""
+    LD, pivots, _ = _C._linalg_ldl_factor_ex(A, hermitian=hermitian, check_errors=True)
+    return _result("linalg_ldl_factor", ("LD", "pivots"), LD, pivots)
+
+
+def ldl_solve(LD: Tensor, pivots: Tensor, B: Tensor, *, hermitian: bool = False) -> Tensor:
+    """The solution X of A X = B from A's ldl_factor."""
+    return _C._linalg_ldl_solve(LD, pivots, B, hermitian=hermitian)
+
+
 def lu_permutation(pivots: Tensor, m: int) -> Tensor:
     """The row order of LAPACK's pivots (1-based swaps applied in turn) for m rows: perm with
     (P^T A)[i] = A[perm[i]]. The swaps are sequential, so they run in Python on the host."""

@@ -41,6 +41,18 @@ void lu_solve_kernel(const Tensor& lu, const Tensor& pivots, const Tensor& b, bo
   to_device(b, hb);
 }
 
+void ldl_factor_kernel(const Tensor& a, const Tensor& pivots, const Tensor& info) {
+  const Tensor ha = on_host(a), hp = on_host(pivots), hi = on_host(info);
+  th::ldl_factor_stub[kCPU](ha, hp, hi);
+  to_device(a, ha), to_device(pivots, hp), to_device(info, hi);
+}
+
+void ldl_solve_kernel(const Tensor& ld, const Tensor& pivots, const Tensor& b) {
+  const Tensor hb = on_host(b);
+  th::ldl_solve_stub[kCPU](on_host(ld), on_host(pivots), hb);
+  to_device(b, hb);
+}
+
 void cholesky_kernel(const Tensor& a, bool upper, const Tensor& info) {
   const Tensor ha = on_host(a), hi = on_host(info);
   th::cholesky_stub[kCPU](ha, upper, hi);
@@ -81,6 +93,8 @@ void svd_kernel(const Tensor& a, const Tensor& u, const Tensor& s, const Tensor&
 }  // namespace
 
 TH_REGISTER_KERNEL(th::lu_factor_stub, CUDA, lu_factor_kernel);
+TH_REGISTER_KERNEL(th::ldl_factor_stub, CUDA, ldl_factor_kernel);
+TH_REGISTER_KERNEL(th::ldl_solve_stub, CUDA, ldl_solve_kernel);
 TH_REGISTER_KERNEL(th::lu_solve_stub, CUDA, lu_solve_kernel);
 TH_REGISTER_KERNEL(th::cholesky_stub, CUDA, cholesky_kernel);
 TH_REGISTER_KERNEL(th::triangular_solve_stub, CUDA, triangular_solve_kernel);

@@ -18,6 +18,10 @@ extern "C" {
   void scipy_##p##getrs_(const char* trans, const int* n, const int* nrhs, const T* a, const int* lda,   \
                          const int* ipiv, T* b, const int* ldb, int* info, size_t);                      \
   void scipy_##p##potrf_(const char* uplo, const int* n, T* a, const int* lda, int* info, size_t);       \
+  void scipy_##p##sytrf_(const char* uplo, const int* n, T* a, const int* lda, int* ipiv, T* work,       \
+                         const int* lwork, int* info, size_t);                                           \
+  void scipy_##p##sytrs_(const char* uplo, const int* n, const int* nrhs, const T* a, const int* lda,    \
+                         const int* ipiv, T* b, const int* ldb, int* info, size_t);                      \
   void scipy_##p##geqrf_(const int* m, const int* n, T* a, const int* lda, T* tau, T* work,              \
                          const int* lwork, int* info);                                                   \
   void scipy_##p##orgqr_(const int* m, const int* n, const int* k, T* a, const int* lda, const T* tau,   \
@@ -46,6 +50,8 @@ struct Lapack;
     static constexpr auto getrf = scipy_##p##getrf_;    \
     static constexpr auto getrs = scipy_##p##getrs_;    \
     static constexpr auto potrf = scipy_##p##potrf_;    \
+    static constexpr auto sytrf = scipy_##p##sytrf_;    \
+    static constexpr auto sytrs = scipy_##p##sytrs_;    \
     static constexpr auto geqrf = scipy_##p##geqrf_;    \
     static constexpr auto orgqr = scipy_##p##orgqr_;    \
     static constexpr auto syevd = scipy_##p##syevd_;    \
@@ -110,6 +116,31 @@ void lu_solve_kernel(const Tensor& lu, const Tensor& pivots, const Tensor& b, bo
     for_each_batch(lu.size(0), int64_t(n) * n * k, [&](int64_t i) {
       int info = 0;
       Lapack<scalar_t>::getrs(&t, &n, &k, batch_ptr<scalar_t>(lu, i), &lda, int_ptr(pivots, i),
+                              batch_ptr<scalar_t>(b, i), &lda, &info, 1);
+    });
+  });
+}
+
+void ldl_factor_kernel(const Tensor& a, const Tensor& pivots, const Tensor& info) {
+  const int n = int(a.size(1)), lda = ld(n);
+  const char uplo = 'L';
+  TH_DISPATCH_LAPACK_TYPES(a.dtype(), "ldl_factor_cpu", [&] {
+    for_each_batch(a.size(0), int64_t(n) * n * n, [&](int64_t b) {
+      with_workspace<scalar_t>([&](scalar_t* work, int lwork) {
+        Lapack<scalar_t>::sytrf(&uplo, &n, batch_ptr<scalar_t>(a, b), &lda, int_ptr(pivots, b), work, &lwork,
+                                int_ptr(info, b), 1);
+      });
+    });
+  });
+}
+
+void ldl_solve_kernel(const Tensor& ld_, const Tensor& pivots, const Tensor& b) {
+  const int n = int(ld_.size(1)), k = int(b.size(2)), lda = ld(n);
+  const char uplo = 'L';
+  TH_DISPATCH_LAPACK_TYPES(ld_.dtype(), "ldl_solve_cpu", [&] {
+    for_each_batch(ld_.size(0), int64_t(n) * n * k, [&](int64_t i) {
+      int info = 0;
+      Lapack<scalar_t>::sytrs(&uplo, &n, &k, batch_ptr<scalar_t>(ld_, i), &lda, int_ptr(pivots, i),
                               batch_ptr<scalar_t>(b, i), &lda, &info, 1);
     });
   });
@@ -199,6 +230,8 @@ void svd_kernel(const Tensor& a, const Tensor& u, const Tensor& s, const Tensor&
 }  // namespace
 
 TH_REGISTER_KERNEL(lu_factor_stub, CPU, lu_factor_kernel);
+TH_REGISTER_KERNEL(ldl_factor_stub, CPU, ldl_factor_kernel);
+TH_REGISTER_KERNEL(ldl_solve_stub, CPU, ldl_solve_kernel);
 TH_REGISTER_KERNEL(lu_solve_stub, CPU, lu_solve_kernel);
 TH_REGISTER_KERNEL(cholesky_stub, CPU, cholesky_kernel);
 TH_REGISTER_KERNEL(triangular_solve_stub, CPU, triangular_solve_kernel);

@@ -14,6 +14,8 @@
 namespace th {
 
 TH_DEFINE_STUB(lu_factor_fn, lu_factor_stub);
+TH_DEFINE_STUB(ldl_factor_fn, ldl_factor_stub);
+TH_DEFINE_STUB(ldl_solve_fn, ldl_solve_stub);
 TH_DEFINE_STUB(lu_solve_fn, lu_solve_stub);
 TH_DEFINE_STUB(cholesky_fn, cholesky_stub);
 TH_DEFINE_STUB(triangular_solve_fn, triangular_solve_stub);
@@ -105,6 +107,13 @@ IntList broadcast_batch(const Tensor& a, const Tensor& b) {
   return broadcast_shapes(batch_dims(a), batch_dims(b));
 }
 
+/// A solve's pivots ([*, n] of the factorization) broadcast over the batch, as contiguous int32 [count, n] on
+/// `device`.
+Tensor batched_pivots(const Tensor& pivots, const IntList& batch, int64_t count, int64_t n, Device device) {
+  return contiguous(
+      reshape(expand(to(pivots, device, ScalarType::Int, false, false), with_batch(batch, {n})), {count, n}));
+}
+
 }  // namespace
 
 std::tuple<Tensor, Tensor, Tensor> _linalg_lu_factor_ex(const Tensor& A, bool pivot, bool check_errors) {
@@ -156,9 +165,55 @@ Tensor _linalg_lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B,
   const int64_t count = batch_count(batch);
   Tensor lu = fortran_batches(LU, batch);
   Tensor x = fortran_batches(B, batch);
-  Tensor piv = contiguous(reshape(
-      expand(to(pivots, B.device(), std::nullopt, false, false), with_batch(batch, {n})), {count, n}));
+  const Tensor piv = batched_pivots(pivots, batch, count, n, B.device());
   if (x.numel() > 0 && n > 0) lu_solve_stub[B.device().type](lu, piv, x, adjoint);
+  return unbatched(x, batch);
+}
+
+std::tuple<Tensor, Tensor, Tensor> _linalg_ldl_factor_ex(const Tensor& A, bool hermitian, bool check_errors) {
+  (void)hermitian;  // real dtypes only: symmetric and Hermitian are one
+  check_input(A, "torch.linalg.ldl_factor_ex", true);
+  const IntList batch = batch_dims(A);
+  const int64_t B = batch_count(batch), n = A.size(-1);
+  Tensor ld = fortran_batches(A, batch);
+  Tensor pivots = empty_tensor({B, n}, ScalarType::Int, A.device());
+  Tensor info = new_info(B, A.device());
+  if (ld.numel() > 0) ldl_factor_stub[A.device().type](ld, pivots, info);
+  if (check_errors) {
+    const auto [where, code] = first_failure(info);
+    TH_CHECK_T(LinAlgError, where < 0, "torch.linalg.ldl_factor_ex: ", batch_prefix(where, A.dim()),
+               "The factorization could not be completed because the block diagonal matrix D is singular (D[",
+               code, ",", code, "] is zero).");
+  }
+  copy_(ld, tril(ld, 0));  // zeros above the diagonal (still the input there), column-major as upstream's
+  return {unbatched(ld, batch), unbatched(pivots, batch), unbatched(info, batch)};
+}
+
+Tensor _linalg_ldl_solve(const Tensor& LD, const Tensor& pivots, const Tensor& B, bool hermitian) {
+  (void)hermitian;
+  check_input(LD, "torch.linalg.ldl_solve", true);
+  TH_CHECK(B.dim() >= 2, "torch.linalg.ldl_solve: Expected B to have at least 2 dimensions, but it has ",
+           B.dim(), " dimensions instead");
+  TH_CHECK(LD.dtype() == B.dtype(),
+           "torch.linalg.ldl_solve: Expected LD and B to have the same dtype, but got ",
+           scalar_type_cpp_name(LD.dtype()), " and ", scalar_type_cpp_name(B.dtype()), " instead");
+  TH_CHECK(!is_floating_point(pivots.dtype()) && pivots.dtype() != ScalarType::Bool,
+           "torch.linalg.ldl_solve: Expected pivots to be integers. Got ",
+           scalar_type_cpp_name(pivots.dtype()));
+  const int64_t n = LD.size(-1);
+  TH_CHECK(B.size(-2) == n, "Incompatible matrix sizes for torch.linalg.ldl_solve: each A matrix is ", n,
+           " by ", n, " but each b matrix is ", B.size(-2), " by ", B.size(-1));
+  TH_CHECK(
+      pivots.dim() == LD.dim() - 1 && pivots.size(-1) == n,
+      "torch.linalg.ldl_solve: Expected LD.shape[:-1] and pivots.shape to be the same, but got pivots with "
+      "shape ",
+      shape_str(pivots.sizes()), " instead");
+  const IntList batch = broadcast_batch(LD, B);
+  const int64_t count = batch_count(batch);
+  Tensor ld = fortran_batches(LD, batch);
+  Tensor x = fortran_batches(B, batch);
+  const Tensor piv = batched_pivots(pivots, batch, count, n, B.device());
+  if (x.numel() > 0 && n > 0) ldl_solve_stub[B.device().type](ld, piv, x);
   return unbatched(x, batch);
 }
 

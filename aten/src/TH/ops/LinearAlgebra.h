@@ -33,7 +33,14 @@ using eigh_fn = void(const Tensor& a, const Tensor& w, bool upper, bool compute_
 using svd_fn = void(const Tensor& a, const Tensor& u, const Tensor& s, const Tensor& vt, bool full,
                     bool compute_uv, const Tensor& info);
 
+/// a (column-major batches, square) = its Bunch-Kaufman LDL^T factors (sytrf, the lower triangle), pivots
+/// (1-based int32; negative for the 2x2 blocks of D) and info (> 0 where D is singular).
+using ldl_factor_fn = void(const Tensor& a, const Tensor& pivots, const Tensor& info);
+/// b (column-major batches) = A^-1 b from A's LDL^T factors and pivots (sytrs).
+using ldl_solve_fn = void(const Tensor& ld, const Tensor& pivots, const Tensor& b);
 TH_DECLARE_STUB(lu_factor_fn, lu_factor_stub);
+TH_DECLARE_STUB(ldl_factor_fn, ldl_factor_stub);
+TH_DECLARE_STUB(ldl_solve_fn, ldl_solve_stub);
 TH_DECLARE_STUB(lu_solve_fn, lu_solve_stub);
 TH_DECLARE_STUB(cholesky_fn, cholesky_stub);
 TH_DECLARE_STUB(triangular_solve_fn, triangular_solve_stub);
