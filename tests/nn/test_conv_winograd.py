@@ -24,6 +24,7 @@ CASES = {
     "2x1 plane, no padding": (2, 8, 3, 4, 8, 0, 1),
     "many small samples per work item": (70, 8, 6, 6, 8, 1, 1),
     "a plane wider than a work item": (1, 8, 3, 600, 8, 1, 1),
+    "wide layer (weight gradient by im2col)": (1, 1025, 3, 3, 1025, 1, 1),
 }
 
 
@@ -64,12 +65,16 @@ def test_values_and_gradients_against_numpy(case):
     b = torch.randn(o, generator=g).requires_grad_()
     out = F.conv2d(x, w, b, padding=padding, groups=groups)
     xn, wn, bn = (t.detach().numpy() for t in (x, w, b))
-    np.testing.assert_allclose(out.detach().numpy(), _np_reference(xn, wn, bn, padding, groups), rtol=1e-4, atol=1e-4)
+
+    def close(got, want, atol):  # float32 sums of many terms: an absolute error that grows with their scale
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=atol + 4e-6 * np.abs(want).max())
+
+    close(out.detach().numpy(), _np_reference(xn, wn, bn, padding, groups), 1e-4)
     go = torch.randn(out.shape, generator=g)
     gx, gw, gb = torch.autograd.grad(out, (x, w, b), go)
     want_gx, want_gw = _np_gradients(xn, wn, go.numpy(), padding, groups)
-    np.testing.assert_allclose(gx.numpy(), want_gx, rtol=1e-4, atol=1e-4)
-    np.testing.assert_allclose(gw.numpy(), want_gw, rtol=1e-4, atol=1e-3)
+    close(gx.numpy(), want_gx, 1e-4)
+    close(gw.numpy(), want_gw, 1e-3)
     np.testing.assert_allclose(gb.numpy(), go.numpy().sum((0, 2, 3)), rtol=1e-4, atol=1e-4)
 
 

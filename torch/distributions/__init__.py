@@ -1,31 +1,42 @@
 """torch.distributions: probability distributions as Python over the ops (so autograd and every device come
 from them), with PyTorch's names, shapes, argument validation and KL divergences: Normal, Uniform, Exponential,
-Gamma, Chi2, Beta, Dirichlet, Bernoulli, Categorical, MultivariateNormal, kl_divergence/register_kl,
-constraints."""
+Gamma, Chi2, Beta, Dirichlet, Laplace, Cauchy, LogNormal, HalfNormal, StudentT, Bernoulli, Categorical,
+MultivariateNormal, Independent, kl_divergence/register_kl, constraints."""
 
 from torch.distributions import constraints
 from torch.distributions.bernoulli import Bernoulli
 from torch.distributions.categorical import Categorical
+from torch.distributions.cauchy import Cauchy
 from torch.distributions.dirichlet import Beta, Dirichlet
 from torch.distributions.distribution import Distribution
 from torch.distributions.exponential import Exponential
 from torch.distributions.gamma import Chi2, Gamma
+from torch.distributions.independent import Independent
 from torch.distributions.kl import kl_divergence, register_kl
+from torch.distributions.laplace import Laplace
+from torch.distributions.log_normal import HalfNormal, LogNormal
 from torch.distributions.multivariate_normal import MultivariateNormal
 from torch.distributions.normal import Normal
+from torch.distributions.studentT import StudentT
 from torch.distributions.uniform import Uniform
 
 __all__ = [
     "Bernoulli",
     "Beta",
     "Categorical",
+    "Cauchy",
     "Chi2",
     "Dirichlet",
     "Distribution",
     "Exponential",
     "Gamma",
+    "HalfNormal",
+    "Independent",
+    "Laplace",
+    "LogNormal",
     "MultivariateNormal",
     "Normal",
+    "StudentT",
     "Uniform",
     "constraints",
     "kl_divergence",

@@ -77,6 +77,22 @@ class Distribution:
         """The standard deviation."""
         return self.variance.sqrt()
 
+    def log_prob(self, value):
+        """The log density (or mass) at value."""
+        raise NotImplementedError
+
+    def cdf(self, value):
+        """P(X <= value)."""
+        raise NotImplementedError
+
+    def icdf(self, value):
+        """The value below which the probability is `value`."""
+        raise NotImplementedError
+
+    def entropy(self):
+        """The entropy, in nats."""
+        raise NotImplementedError
+
     def __repr__(self) -> str:
         names = [k for k in self.arg_constraints if k in self.__dict__]
         args = ", ".join(

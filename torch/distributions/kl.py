@@ -10,6 +10,8 @@ from torch.distributions.categorical import Categorical
 from torch.distributions.dirichlet import Beta, Dirichlet
 from torch.distributions.exponential import Exponential
 from torch.distributions.gamma import Gamma
+from torch.distributions.independent import Independent
+from torch.distributions.laplace import Laplace
 from torch.distributions.multivariate_normal import MultivariateNormal
 from torch.distributions.normal import Normal
 from torch.distributions.uniform import Uniform
@@ -110,3 +112,20 @@ def _kl_dirichlet_dirichlet(p, q):
 @register_kl(Beta, Beta)
 def _kl_beta_beta(p, q):
     return _kl_dirichlet_dirichlet(p._dirichlet, q._dirichlet)
+
+
+@register_kl(Laplace, Laplace)
+def _kl_laplace_laplace(p, q):
+    scale_ratio = p.scale / q.scale
+    loc_abs_diff = (p.loc - q.loc).abs()
+    t1 = -scale_ratio.log()
+    t2 = loc_abs_diff / q.scale
+    t3 = scale_ratio * torch.exp(-loc_abs_diff / p.scale)
+    return t1 + t2 + t3 - 1
+
+
+@register_kl(Independent, Independent)
+def _kl_independent_independent(p, q):
+    if p.reinterpreted_batch_ndims != q.reinterpreted_batch_ndims:
+        raise NotImplementedError
+    return p._sum_rightmost(kl_divergence(p.base_dist, q.base_dist))

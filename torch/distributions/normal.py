@@ -5,27 +5,14 @@ from __future__ import annotations
 import math
 
 import torch
-from torch.distributions import constraints
-from torch.distributions.distribution import Distribution, broadcast_all
+from torch.distributions._location_scale import LocationScale
 
 
-class Normal(Distribution):
+class Normal(LocationScale):
     """The normal distribution with mean loc and standard deviation scale (> 0), batched by broadcasting."""
-
-    arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
-    support = constraints.real
-    has_rsample = True
-
-    def __init__(self, loc, scale, validate_args=None):
-        self.loc, self.scale = broadcast_all(loc, scale)
-        super().__init__(self.loc.shape, validate_args=validate_args)
 
     @property
     def mean(self):
-        return self.loc
-
-    @property
-    def mode(self):
         return self.loc
 
     @property

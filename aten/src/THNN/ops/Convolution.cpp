@@ -184,8 +184,11 @@ Tensor sample_matrix(const Tensor& t, int64_t n0, int64_t B, int64_t k, int64_t 
 }
 
 /// Fewer input or output channels per group than this, and a convolution stays on im2col: Winograd's
-/// transforms then cost more than its 16 small products save.
-constexpr int64_t kWinogradMinChannels = 8;
+/// transforms then cost more than its 16 small products save. More than kWinogradMaxChannels, and a
+/// thread's buffers ([16, channels, tiles]) would outgrow its caches by far; the weight gradient also keeps
+/// [groups, 16, O, C] sums per thread, so it takes Winograd only up to kWinogradMaxWeights weights.
+constexpr int64_t kWinogradMinChannels = 8, kWinogradMaxChannels = 2048,
+                  kWinogradMaxWeights = int64_t(1) << 20;
 
 /// Whether a convolution of geometry g (Og output channels per group) runs as Winograd F(2x2, 3x3) tiles
 /// (math/Winograd.h): on the CPU, a 2-D 3x3 kernel of unit stride and dilation over float or double with
@@ -196,7 +199,8 @@ bool use_winograd(const Tensor& input, const math::ConvGeometry& g, int64_t Og) 
   return input.device().type == DeviceType::CPU && input.dim() == 4 &&
          (t == ScalarType::Float || t == ScalarType::Double) && g.k[1] == 3 && g.k[2] == 3 &&
          g.stride[1] == 1 && g.stride[2] == 1 && g.dil[1] == 1 && g.dil[2] == 1 &&
-         g.C >= kWinogradMinChannels && Og >= kWinogradMinChannels && g.out[1] > 0 && g.out[2] > 0;
+         g.C >= kWinogradMinChannels && Og >= kWinogradMinChannels && g.C <= kWinogradMaxChannels &&
+         Og <= kWinogradMaxChannels && g.out[1] > 0 && g.out[2] > 0;
 }
 
 /// The Winograd geometry of the convolution g (2-D: spatial dims 1 and 2) over `groups` groups of N samples.
@@ -276,7 +280,7 @@ std::tuple<Tensor, Tensor, Tensor> _convolution_nd_backward(const Tensor& grad_o
   if (use_winograd(input, g, Og) && O > 0 && N > 0) {
     const math::winograd::WinogradGeometry wg = winograd_geometry(g, N, groups, Og);
     // each stays on the columns' gemms where the kernel finds an operand that is not finite
-    if (weight_grad)
+    if (weight_grad && O * g.C <= kWinogradMaxWeights)
       cols_weight = !winograd_weight_grad_stub[input.device().type](contiguous(input), go, grad_weight, wg);
     if (input_grad && g.pad[1] <= 2 && g.pad[2] <= 2) {  // grad_out (*) the flipped, transposed weight
       const math::winograd::WinogradGeometry gi{N,        groups,  Og,      g.C,          g.out[1],
