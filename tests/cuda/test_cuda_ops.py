@@ -256,3 +256,11 @@ def test_gamma_samples_on_the_gpu_match_the_cpu(dtype):
     cpu = torch._standard_gamma(alpha, generator=torch.Generator().manual_seed(7))
     gpu = torch._standard_gamma(alpha.cuda(), generator=torch.Generator(device="cuda").manual_seed(7))
     assert_same(gpu, cpu, dtype)
+
+
+def test_poisson_samples_on_the_gpu_match_the_cpu():
+    """torch.poisson draws the same Philox streams on both devices: one seed, the same samples."""
+    rate = torch.tensor([0.0, 0.7, 5.0, 10.0, 120.0]).repeat(200)
+    cpu = torch.poisson(rate, generator=torch.Generator().manual_seed(3))
+    gpu = torch.poisson(rate.cuda(), generator=torch.Generator(device="cuda").manual_seed(3))
+    assert_same(gpu, cpu, F32)

@@ -1,6 +1,6 @@
 """torch.distributions: probability distributions as Python over the ops (so autograd and every device come
 from them), with PyTorch's names, shapes, argument validation and KL divergences: Normal, Uniform, Exponential,
-Gamma, Chi2, Beta, Dirichlet, Laplace, Cauchy, LogNormal, HalfNormal, StudentT, Bernoulli, Categorical,
+Gamma, Chi2, Beta, Dirichlet, Laplace, Cauchy, LogNormal, HalfNormal, StudentT, Poisson, Bernoulli, Categorical,
 MultivariateNormal, Independent, kl_divergence/register_kl, constraints."""
 
 from torch.distributions import constraints
@@ -17,6 +17,7 @@ from torch.distributions.laplace import Laplace
 from torch.distributions.log_normal import HalfNormal, LogNormal
 from torch.distributions.multivariate_normal import MultivariateNormal
 from torch.distributions.normal import Normal
+from torch.distributions.poisson import Poisson
 from torch.distributions.studentT import StudentT
 from torch.distributions.uniform import Uniform
 
@@ -36,6 +37,7 @@ __all__ = [
     "LogNormal",
     "MultivariateNormal",
     "Normal",
+    "Poisson",
     "StudentT",
     "Uniform",
     "constraints",

@@ -91,10 +91,15 @@ class _IntegerInterval(_Interval):
 
 
 class _NonnegativeInteger(Constraint):
+    """The integers >= 0 (PyTorch's IntegerGreaterThan(lower_bound=0))."""
+
     is_discrete = True
 
     def check(self, value):
         return (value % 1 == 0) & (value >= 0)
+
+    def __repr__(self) -> str:
+        return "IntegerGreaterThan(lower_bound=0)"
 
 
 class _Simplex(Constraint):

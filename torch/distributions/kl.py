@@ -14,6 +14,7 @@ from torch.distributions.independent import Independent
 from torch.distributions.laplace import Laplace
 from torch.distributions.multivariate_normal import MultivariateNormal
 from torch.distributions.normal import Normal
+from torch.distributions.poisson import Poisson
 from torch.distributions.uniform import Uniform
 
 _KL: dict = {}
@@ -129,3 +130,8 @@ def _kl_independent_independent(p, q):
     if p.reinterpreted_batch_ndims != q.reinterpreted_batch_ndims:
         raise NotImplementedError
     return p._sum_rightmost(kl_divergence(p.base_dist, q.base_dist))
+
+
+@register_kl(Poisson, Poisson)
+def _kl_poisson_poisson(p, q):
+    return p.rate * (torch.log(p.rate) - torch.log(q.rate)) - (p.rate - q.rate)

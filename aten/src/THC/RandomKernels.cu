@@ -37,21 +37,23 @@ void random_kernel(const th::Tensor& out, uint64_t seed, uint64_t offset, th::ma
 }
 
 template <typename T>
-__global__ void gamma_fill(const T* alpha, T* p, int64_t n, uint64_t seed, uint64_t offset) {
+__global__ void parameterized_fill(const T* param, T* p, int64_t n, uint64_t seed, uint64_t offset,
+                                   th::math::ParameterizedKind kind) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
        i += int64_t(blockDim.x) * gridDim.x)
-    p[i] = static_cast<T>(
-        static_cast<float>(th::math::random_gamma(double(alpha[i]), seed, offset + uint64_t(i))));
+    p[i] = static_cast<T>(static_cast<float>(
+        th::math::random_parameterized(kind, double(param[i]), seed, offset + uint64_t(i))));
 }
 
-void standard_gamma_kernel(const th::Tensor& alpha, const th::Tensor& out, uint64_t seed, uint64_t offset) {
+void parameterized_random_kernel(const th::Tensor& param, const th::Tensor& out, uint64_t seed,
+                                 uint64_t offset, th::math::ParameterizedKind kind) {
   DeviceGuard guard(out.device());
   const int64_t n = out.numel();
-  TH_DISPATCH_FLOATING_TYPES(out.dtype(), "_standard_gamma_cuda", [&] {
+  TH_DISPATCH_FLOATING_TYPES(out.dtype(), "parameterized_random_cuda", [&] {
     const int64_t blocks = std::min<int64_t>((n + 255) / 256, 65535);
-    gamma_fill<scalar_t><<<static_cast<unsigned>(blocks), 256>>>(
-        reinterpret_cast<const scalar_t*>(alpha.data_ptr()), reinterpret_cast<scalar_t*>(out.data_ptr()), n,
-        seed, offset);
+    parameterized_fill<scalar_t><<<static_cast<unsigned>(blocks), 256>>>(
+        reinterpret_cast<const scalar_t*>(param.data_ptr()), reinterpret_cast<scalar_t*>(out.data_ptr()), n,
+        seed, offset, kind);
   });
   THC_CHECK(cudaGetLastError());
 }
@@ -59,6 +61,6 @@ void standard_gamma_kernel(const th::Tensor& alpha, const th::Tensor& out, uint6
 }  // namespace
 
 TH_REGISTER_KERNEL(th::random_stub, CUDA, random_kernel);
-TH_REGISTER_KERNEL(th::standard_gamma_stub, CUDA, standard_gamma_kernel);
+TH_REGISTER_KERNEL(th::parameterized_random_stub, CUDA, parameterized_random_kernel);
 
 }  // namespace thc

@@ -29,13 +29,15 @@ void random_kernel(const Tensor& out, uint64_t seed, uint64_t offset, math::Rand
   });
 }
 
-void standard_gamma_kernel(const Tensor& alpha, const Tensor& out, uint64_t seed, uint64_t offset) {
-  TH_DISPATCH_FLOATING_TYPES(out.dtype(), "_standard_gamma_cpu", [&] {
-    const auto* a = reinterpret_cast<const scalar_t*>(alpha.data_ptr());
+void parameterized_random_kernel(const Tensor& param, const Tensor& out, uint64_t seed, uint64_t offset,
+                                 math::ParameterizedKind kind) {
+  TH_DISPATCH_FLOATING_TYPES(out.dtype(), "parameterized_random_cpu", [&] {
+    const auto* a = reinterpret_cast<const scalar_t*>(param.data_ptr());
     auto* p = reinterpret_cast<scalar_t*>(out.data_ptr());
     parallel_for(out.numel(), 1024, [&](int64_t begin, int64_t end) {
       for (int64_t i = begin; i < end; ++i)
-        p[i] = static_cast<scalar_t>(math::random_gamma(double(a[i]), seed, offset + uint64_t(i)));
+        p[i] =
+            static_cast<scalar_t>(math::random_parameterized(kind, double(a[i]), seed, offset + uint64_t(i)));
     });
   });
 }
@@ -43,6 +45,6 @@ void standard_gamma_kernel(const Tensor& alpha, const Tensor& out, uint64_t seed
 }  // namespace
 
 TH_REGISTER_KERNEL(random_stub, CPU, random_kernel);
-TH_REGISTER_KERNEL(standard_gamma_stub, CPU, standard_gamma_kernel);
+TH_REGISTER_KERNEL(parameterized_random_stub, CPU, parameterized_random_kernel);
 
 }  // namespace th

@@ -63,6 +63,47 @@ TH_HOST_DEVICE inline double random_gamma(double alpha, uint64_t seed, uint64_t 
   return scale * d;  // unreachable in practice (each try is accepted with probability > 0.95)
 }
 
+/// A Poisson(rate) variate for element `counter` (rate >= 0; +inf for an infinite rate): for rates below 10,
+/// the product of uniforms until it falls below exp(-rate); from 10 on, Hormann's transformed rejection with
+/// squeeze (PTRS, "The transformed rejection method for generating Poisson random variables", 1993), each
+/// try from its own Philox stream.
+TH_HOST_DEVICE inline double random_poisson(double rate, uint64_t seed, uint64_t counter) {
+  if (!(rate > 0)) return rate == 0 ? 0.0 : NAN;
+  if (std::isinf(rate)) return rate;
+  if (rate < 10) {
+    const double limit = std::exp(-rate);
+    double product = 1.0;
+    for (uint32_t k = 0; k < 100000; ++k) {
+      const Philox4 r = philox(seed, counter, k + 1);
+      product *= uniform53(r.v[0], r.v[1]);
+      if (product <= limit) return double(k);
+    }
+    return rate;  // unreachable in practice
+  }
+  const double slam = std::sqrt(rate), loglam = std::log(rate), b = 0.931 + 2.53 * slam,
+               a = -0.059 + 0.02483 * b;
+  const double inv_alpha = 1.1239 + 1.1328 / (b - 3.4), vr = 0.9277 - 3.6224 / (b - 2);
+  for (uint32_t attempt = 0; attempt < 100000; ++attempt) {
+    const Philox4 r = philox(seed, counter, attempt + 1);
+    const double u = uniform53(r.v[0], r.v[1]) - 0.5, v = uniform53(r.v[2], r.v[3]);
+    const double us = 0.5 - std::fabs(u), k = std::floor((2 * a / us + b) * u + rate + 0.43);
+    if (us >= 0.07 && v <= vr) return k;
+    if (k < 0 || (us < 0.013 && v > us)) continue;
+    if (std::log(v) + std::log(inv_alpha) - std::log(a / (us * us) + b) <=
+        -rate + k * loglam - std::lgamma(k + 1))
+      return k;
+  }
+  return std::floor(rate);  // unreachable in practice
+}
+
+/// The samplers whose parameter is a tensor (one per element): Gamma(alpha, 1) and Poisson(rate).
+enum class ParameterizedKind { Gamma, Poisson };
+
+TH_HOST_DEVICE inline double random_parameterized(ParameterizedKind kind, double p, uint64_t seed,
+                                                  uint64_t counter) {
+  return kind == ParameterizedKind::Gamma ? random_gamma(p, seed, counter) : random_poisson(p, seed, counter);
+}
+
 /// What element i of a random tensor gets: uniform in [a, b), normal(mean a, std b), or an
 /// integer in [a, b).
 enum class RandomKind { Uniform, Normal, Integer };

@@ -8,7 +8,7 @@
 namespace th {
 
 TH_DEFINE_STUB(random_fn, random_stub);
-TH_DEFINE_STUB(standard_gamma_fn, standard_gamma_stub);
+TH_DEFINE_STUB(parameterized_random_fn, parameterized_random_stub);
 
 namespace {
 
@@ -43,15 +43,37 @@ Tensor fresh(Tensor t) {
 
 }  // namespace
 
+namespace {
+
+/// A sample per element of `param` from the sampler of `kind` (the generator advanced by one counter each).
+Tensor sample_parameterized(const Tensor& param, const std::optional<Generator>& generator,
+                            math::ParameterizedKind kind) {
+  Tensor out = empty_tensor(param.sizes(), param.dtype(), param.device());
+  if (out.numel() == 0) return out;
+  Generator g = generator_for(generator, param.device());
+  const uint64_t offset = g.advance(static_cast<uint64_t>(out.numel()));
+  parameterized_random_stub[param.device().type](contiguous(param), out, g.seed(), offset, kind);
+  return out;
+}
+
+}  // namespace
+
 Tensor _standard_gamma(const Tensor& self, const std::optional<Generator>& generator) {
   TH_CHECK(is_floating_point(self.dtype()), "\"standard_gamma\" not implemented for '",
            scalar_type_cpp_name(self.dtype()), "'");
-  Tensor out = empty_tensor(self.sizes(), self.dtype(), self.device());
-  if (out.numel() == 0) return out;
-  Generator g = generator_for(generator, self.device());
-  const uint64_t offset = g.advance(static_cast<uint64_t>(out.numel()));
-  standard_gamma_stub[self.device().type](contiguous(self), out, g.seed(), offset);
-  return out;
+  return sample_parameterized(self, generator, math::ParameterizedKind::Gamma);
+}
+
+Tensor poisson(const Tensor& self, const std::optional<Generator>& generator) {
+  TH_CHECK_T(NotImplementedError, is_floating_point(self.dtype()), "\"poisson_",
+             self.device().is_cpu() ? "cpu" : "cuda", "\" not implemented for '",
+             scalar_type_cpp_name(self.dtype()), "'");
+  if (self.numel() > 0) {  // the smallest rate (NaN if any is) read on the host
+    const Tensor low = contiguous(to(min(self), Device(), ScalarType::Double, false, false));
+    TH_CHECK(*reinterpret_cast<const double*>(low.data_ptr()) >= 0,
+             "invalid Poisson rate, expected rate to be non-negative");
+  }
+  return sample_parameterized(self, generator, math::ParameterizedKind::Poisson);
 }
 
 Tensor& uniform_(Tensor& self, double from, double to, const std::optional<Generator>& generator) {
