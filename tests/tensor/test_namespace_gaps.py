@@ -170,3 +170,15 @@ def test_losses_in_the_torch_namespace_take_an_integer_reduction():
     z = torch.tensor([-1.0, 0.5, 2.0])
     assert torch.threshold_(z, 1.0, 0.0) is z and z.tolist() == [0.0, 0.0, 2.0]
     assert torch.dropout_(z, 0.5, False) is z
+
+
+def test_tensor_methods_put_map2_new_empty_strided_is_set_to():
+    y = torch.zeros(5)
+    z = y.put(torch.tensor([0, 4]), torch.tensor([9.0, 8.0]))
+    assert z.tolist() == [9.0, 0.0, 0.0, 0.0, 8.0] and y.tolist() == [0.0] * 5
+    x = torch.arange(6.0)
+    assert x.map2_(torch.ones(6), torch.full((6,), 2.0), lambda a, b, c: a + b * c).tolist() == [2, 3, 4, 5, 6, 7]
+    e = x.new_empty_strided((2, 3), (1, 2))
+    assert e.shape == (2, 3) and e.stride() == (1, 2) and e.dtype == x.dtype
+    assert x.is_set_to(x) and not x.is_set_to(x.clone()) and not x.is_set_to(x[1:])
+    assert not x.is_pinned()

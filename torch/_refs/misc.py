@@ -389,6 +389,46 @@ def map_(self: Tensor, tensor: Tensor, callable) -> Tensor:
 
 
 @register(function=False, method=True)
+def map2_(self: Tensor, x: Tensor, y: Tensor, callable) -> Tensor:
+    """self[i] = callable(self[i], x[i], y[i]) in place, x and y broadcast to self (one call per element)."""
+    if self.device.type != "cpu":
+        raise TypeError("map2_ is only implemented on CPU tensors")
+    xs, ys = (t.expand(self.shape).reshape(-1).tolist() for t in (x, y))
+    values = [callable(a, b, c) for a, b, c in zip(self.reshape(-1).tolist(), xs, ys)]
+    return self.copy_(torch.tensor(values, dtype=self.dtype).reshape(self.shape))
+
+
+@register(function=False, method=True)
+def put(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+    """A copy of self with put_ applied: source's elements written (or added) at flat positions index."""
+    return self.clone().put_(index, source, accumulate)
+
+
+@register(function=False, method=True)
+def new_empty_strided(self: Tensor, size, stride, *, dtype=None, device=None, requires_grad: bool = False):
+    """An uninitialized tensor of the given size and strides, with self's dtype and device unless given."""
+    t = torch.empty_strided(size, stride, dtype=dtype or self.dtype, device=device or self.device)
+    return t.requires_grad_(requires_grad) if requires_grad else t
+
+
+@register(function=False, method=True)
+def is_set_to(self: Tensor, tensor: Tensor) -> bool:
+    """Whether self and tensor view the same memory with the same metadata (storage, offset, sizes, strides)."""
+    return (
+        self._is_view_of(tensor)
+        and self.storage_offset() == tensor.storage_offset()
+        and self.shape == tensor.shape
+        and self.stride() == tensor.stride()
+    )
+
+
+@register(function=False, method=True)
+def is_pinned(self: Tensor, device=None) -> bool:
+    """False: CPU memory is never page-locked here (no pinned host allocator yet)."""
+    return False
+
+
+@register(function=False, method=True)
 def as_subclass(self: Tensor, cls) -> Tensor:
     """self as an instance of cls (a subclass of torch.Tensor), sharing its data and autograd history."""
     return Tensor._make_subclass(cls, self)

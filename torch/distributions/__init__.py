@@ -1,7 +1,8 @@
 """torch.distributions: probability distributions as Python over the ops (so autograd and every device come
 from them), with PyTorch's names, shapes, argument validation and KL divergences: Normal, Uniform, Exponential,
-Gamma, Chi2, Beta, Dirichlet, Laplace, Cauchy, LogNormal, HalfNormal, StudentT, Poisson, Bernoulli, Categorical,
-MultivariateNormal, Independent, kl_divergence/register_kl, constraints."""
+Gamma, Chi2, Beta, Dirichlet, Laplace, Cauchy, LogNormal, HalfNormal, StudentT, Poisson, Bernoulli, Geometric,
+Categorical, OneHotCategorical, Multinomial, MultivariateNormal, Independent, kl_divergence/register_kl,
+constraints."""
 
 from torch.distributions import constraints
 from torch.distributions.bernoulli import Bernoulli
@@ -11,12 +12,14 @@ from torch.distributions.dirichlet import Beta, Dirichlet
 from torch.distributions.distribution import Distribution
 from torch.distributions.exponential import Exponential
 from torch.distributions.gamma import Chi2, Gamma
+from torch.distributions.geometric import Geometric
 from torch.distributions.independent import Independent
 from torch.distributions.kl import kl_divergence, register_kl
 from torch.distributions.laplace import Laplace
 from torch.distributions.log_normal import HalfNormal, LogNormal
 from torch.distributions.multivariate_normal import MultivariateNormal
 from torch.distributions.normal import Normal
+from torch.distributions.one_hot_categorical import Multinomial, OneHotCategorical
 from torch.distributions.poisson import Poisson
 from torch.distributions.studentT import StudentT
 from torch.distributions.uniform import Uniform
@@ -31,12 +34,15 @@ __all__ = [
     "Distribution",
     "Exponential",
     "Gamma",
+    "Geometric",
     "HalfNormal",
     "Independent",
     "Laplace",
     "LogNormal",
+    "Multinomial",
     "MultivariateNormal",
     "Normal",
+    "OneHotCategorical",
     "Poisson",
     "StudentT",
     "Uniform",

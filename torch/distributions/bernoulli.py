@@ -14,6 +14,21 @@ def _probs_and_logits(cls: str, probs, logits):
     return probs, logits
 
 
+def binary_parameter(dist, name: str):
+    """The success parameter that was not given (probs or logits), computed from the other on first use and
+    kept (a binary distribution's __getattr__: Bernoulli, Geometric)."""
+    if name == "probs":
+        dist.probs = torch.sigmoid(dist.__dict__["logits"])
+        return dist.probs
+    if name == "logits":
+        p = dist.__dict__["probs"]
+        eps = torch.finfo(p.dtype).eps
+        pc = p.clamp(eps, 1 - eps)
+        dist.logits = torch.log(pc) - torch.log1p(-pc)
+        return dist.logits
+    raise AttributeError(name)
+
+
 class Bernoulli(Distribution):
     """1 with probability probs (or sigmoid(logits)), else 0."""
 
@@ -31,17 +46,7 @@ class Bernoulli(Distribution):
         super().__init__(shape, validate_args=validate_args)
 
     def __getattr__(self, name):
-        # the parameter not given is computed on first use, from the other
-        if name == "probs":
-            self.probs = torch.sigmoid(self.__dict__["logits"])
-            return self.probs
-        if name == "logits":
-            p = self.__dict__["probs"]
-            eps = torch.finfo(p.dtype).eps
-            pc = p.clamp(eps, 1 - eps)
-            self.logits = torch.log(pc) - torch.log1p(-pc)
-            return self.logits
-        raise AttributeError(name)
+        return binary_parameter(self, name)
 
     @property
     def mean(self):

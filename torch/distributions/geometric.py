@@ -1,0 +1,59 @@
+"""Geometric(probs | logits)."""
+
+from __future__ import annotations
+
+import torch
+from torch.distributions import constraints
+from torch.distributions.bernoulli import binary_parameter
+from torch.distributions.distribution import Distribution, broadcast_all
+
+
+class Geometric(Distribution):
+    """The number of failures before the first success of Bernoulli(probs) trials: P(k) = (1 - p)^k p."""
+
+    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    support = constraints.nonnegative_integer
+
+    def __init__(self, probs=None, logits=None, validate_args=None):
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        if probs is not None:
+            (self.probs,) = broadcast_all(probs)
+        else:
+            (self.logits,) = broadcast_all(logits)
+        super().__init__((self.probs if probs is not None else self.logits).shape, validate_args=validate_args)
+
+    def __getattr__(self, name):
+        return binary_parameter(self, name)
+
+    @property
+    def mean(self):
+        return 1.0 / self.probs - 1.0
+
+    @property
+    def mode(self):
+        return torch.zeros_like(self.probs)
+
+    @property
+    def variance(self):
+        return (1.0 / self.probs - 1.0) / self.probs
+
+    def sample(self, sample_shape=()):
+        shape = self._extended_shape(sample_shape)
+        tiny = torch.finfo(self.probs.dtype).tiny
+        with torch.no_grad():
+            u = torch.rand(shape, dtype=self.probs.dtype, device=self.probs.device).clamp(min=tiny)
+            return (u.log() / (-self.probs).log1p()).floor()
+
+    def log_prob(self, value):
+        """log P(value) = value log(1 - p) + log p."""
+        if self._validate_args:
+            self._validate_sample(value)
+        value, probs = broadcast_all(value, self.probs)
+        probs = probs.clone()
+        probs[(probs == 1) & (value == 0)] = 0
+        return value * (-probs).log1p() + self.probs.log()
+
+    def entropy(self):
+        p = self.probs
+        return torch.nn.functional.binary_cross_entropy_with_logits(self.logits, p, reduction="none") / p

@@ -1,0 +1,99 @@
+"""OneHotCategorical(probs | logits) and Multinomial(total_count, probs | logits): Categorical draws as one-hot
+vectors, and their counts over total_count draws."""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch.distributions import constraints
+from torch.distributions.categorical import Categorical
+from torch.distributions.distribution import Distribution
+
+
+class _OverCategories(Distribution):
+    """A distribution of vectors over a Categorical's K categories (event_shape = (K,)), its parameters the
+    Categorical's probs or logits."""
+
+    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real}
+
+    def __init__(self, probs=None, logits=None, validate_args=None):
+        self._categorical = Categorical(probs, logits)
+        param = self._categorical.param_shape
+        super().__init__(param[:-1], param[-1:], validate_args=validate_args)
+
+    @property
+    def probs(self):
+        return self._categorical.probs
+
+    @property
+    def logits(self):
+        return self._categorical.logits
+
+
+class OneHotCategorical(_OverCategories):
+    """A Categorical draw as a one-hot vector over the last dim (event_shape = (K,))."""
+
+    support = constraints.simplex  # PyTorch's constraints.one_hot: vectors of 0s with one 1
+
+    @property
+    def mean(self):
+        return self.probs
+
+    @property
+    def mode(self):
+        return F.one_hot(self.probs.argmax(-1), self.event_shape[-1]).to(self.probs.dtype)
+
+    @property
+    def variance(self):
+        return self.probs * (1 - self.probs)
+
+    def sample(self, sample_shape=()):
+        indices = self._categorical.sample(sample_shape)
+        return F.one_hot(indices, self.event_shape[-1]).to(self.probs.dtype)
+
+    def log_prob(self, value):
+        """log P(value) of a one-hot value."""
+        if self._validate_args:
+            self._validate_sample(value)
+        return self._categorical.log_prob(value.max(-1)[1])
+
+    def entropy(self):
+        return self._categorical.entropy()
+
+
+class Multinomial(_OverCategories):
+    """The counts of each of K categories in total_count independent Categorical draws (event_shape = (K,))."""
+
+    def __init__(self, total_count: int = 1, probs=None, logits=None, validate_args=None):
+        if not isinstance(total_count, int):
+            raise NotImplementedError("inhomogeneous total_count is not supported")
+        self.total_count = total_count
+        super().__init__(probs, logits, validate_args=validate_args)
+
+    @property
+    def support(self):
+        return constraints.integer_interval(0, self.total_count)
+
+    @property
+    def mean(self):
+        return self.probs * self.total_count
+
+    @property
+    def variance(self):
+        return self.total_count * self.probs * (1 - self.probs)
+
+    def sample(self, sample_shape=()):
+        sample_shape = torch.Size(sample_shape)
+        draws = self._categorical.sample(torch.Size((self.total_count,)) + sample_shape)
+        counts = F.one_hot(draws, self.event_shape[-1]).to(self.probs.dtype).sum(0)
+        return counts
+
+    def log_prob(self, value):
+        """log P(counts)."""
+        if self._validate_args:
+            self._validate_sample(value)
+        logits = self.logits.clone()
+        logits[(value == 0) & (logits == -float("inf"))] = 0
+        log_factorial_n = torch.lgamma(value.sum(-1) + 1)
+        log_factorial_xs = torch.lgamma(value + 1).sum(-1)
+        return log_factorial_n - log_factorial_xs + (logits * value).sum(-1)
