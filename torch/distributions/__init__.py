@@ -1,10 +1,10 @@
 """torch.distributions: probability distributions as Python over the ops (so autograd and every device come
 from them), with PyTorch's names, shapes, argument validation and KL divergences: Normal, Uniform, Exponential,
 Gamma, Chi2, Beta, Dirichlet, Laplace, Cauchy, LogNormal, HalfNormal, StudentT, Poisson, Bernoulli, Geometric,
-Categorical, OneHotCategorical, Multinomial, MultivariateNormal, Independent, kl_divergence/register_kl,
-constraints."""
+Categorical, OneHotCategorical, Multinomial, MultivariateNormal, Independent, TransformedDistribution and its
+transforms, kl_divergence/register_kl, constraints."""
 
-from torch.distributions import constraints
+from torch.distributions import constraints, transforms
 from torch.distributions.bernoulli import Bernoulli
 from torch.distributions.categorical import Categorical
 from torch.distributions.cauchy import Cauchy
@@ -22,16 +22,32 @@ from torch.distributions.normal import Normal
 from torch.distributions.one_hot_categorical import Multinomial, OneHotCategorical
 from torch.distributions.poisson import Poisson
 from torch.distributions.studentT import StudentT
+from torch.distributions.transformed_distribution import TransformedDistribution
+from torch.distributions.transforms import (
+    AbsTransform,
+    AffineTransform,
+    ComposeTransform,
+    ExpTransform,
+    PowerTransform,
+    SigmoidTransform,
+    SoftplusTransform,
+    TanhTransform,
+    Transform,
+)
 from torch.distributions.uniform import Uniform
 
 __all__ = [
+    "AbsTransform",
+    "AffineTransform",
     "Bernoulli",
     "Beta",
     "Categorical",
     "Cauchy",
     "Chi2",
+    "ComposeTransform",
     "Dirichlet",
     "Distribution",
+    "ExpTransform",
     "Exponential",
     "Gamma",
     "Geometric",
@@ -44,9 +60,16 @@ __all__ = [
     "Normal",
     "OneHotCategorical",
     "Poisson",
+    "PowerTransform",
+    "SigmoidTransform",
+    "SoftplusTransform",
     "StudentT",
+    "TanhTransform",
+    "Transform",
+    "TransformedDistribution",
     "Uniform",
     "constraints",
     "kl_divergence",
     "register_kl",
+    "transforms",
 ]
