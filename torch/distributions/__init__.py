@@ -1,8 +1,9 @@
 """torch.distributions: probability distributions as Python over the ops (so autograd and every device come
 from them), with PyTorch's names, shapes, argument validation and KL divergences: Normal, Uniform, Exponential,
-Gamma, Chi2, Beta, Dirichlet, Laplace, Cauchy, LogNormal, HalfNormal, StudentT, Poisson, Bernoulli, Geometric,
-Categorical, OneHotCategorical, Multinomial, MultivariateNormal, Independent, TransformedDistribution and its
-transforms, kl_divergence/register_kl, constraints."""
+Gamma, Chi2, Beta, Dirichlet, Laplace, Cauchy, HalfCauchy, LogNormal, HalfNormal, StudentT, FisherSnedecor,
+Gumbel, Weibull, Pareto, Poisson, Bernoulli, Geometric, Categorical, OneHotCategorical, Multinomial,
+MultivariateNormal, Independent, TransformedDistribution and its transforms, kl_divergence/register_kl,
+constraints."""
 
 from torch.distributions import constraints, transforms
 from torch.distributions.bernoulli import Bernoulli
@@ -11,6 +12,8 @@ from torch.distributions.cauchy import Cauchy
 from torch.distributions.dirichlet import Beta, Dirichlet
 from torch.distributions.distribution import Distribution
 from torch.distributions.exponential import Exponential
+from torch.distributions.extreme_value import Gumbel, HalfCauchy, Pareto, Weibull
+from torch.distributions.fishersnedecor import FisherSnedecor
 from torch.distributions.gamma import Chi2, Gamma
 from torch.distributions.geometric import Geometric
 from torch.distributions.independent import Independent
@@ -49,8 +52,11 @@ __all__ = [
     "Distribution",
     "ExpTransform",
     "Exponential",
+    "FisherSnedecor",
     "Gamma",
     "Geometric",
+    "Gumbel",
+    "HalfCauchy",
     "HalfNormal",
     "Independent",
     "Laplace",
@@ -59,6 +65,7 @@ __all__ = [
     "MultivariateNormal",
     "Normal",
     "OneHotCategorical",
+    "Pareto",
     "Poisson",
     "PowerTransform",
     "SigmoidTransform",
@@ -68,6 +75,7 @@ __all__ = [
     "Transform",
     "TransformedDistribution",
     "Uniform",
+    "Weibull",
     "constraints",
     "kl_divergence",
     "register_kl",

@@ -9,6 +9,7 @@ __all__ = [
     "Constraint",
     "boolean",
     "greater_than",
+    "greater_than_eq",
     "independent",
     "integer_interval",
     "interval",
@@ -156,5 +157,6 @@ unit_interval = _Interval(0.0, 1.0)
 simplex = _Simplex()
 nonnegative_integer = _NonnegativeInteger()
 greater_than = _GreaterThan
+greater_than_eq = _GreaterThanEq
 interval = _Interval
 integer_interval = _IntegerInterval

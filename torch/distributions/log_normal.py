@@ -6,6 +6,7 @@ import math
 
 import torch
 from torch.distributions import constraints
+from torch.distributions._folded import Folded
 from torch.distributions.distribution import Distribution
 from torch.distributions.normal import Normal
 
@@ -64,7 +65,7 @@ class LogNormal(Distribution):
         return self.base_dist.entropy() + self.loc
 
 
-class HalfNormal(Distribution):
+class HalfNormal(Folded, Distribution):
     """abs(X) for X ~ Normal(0, scale): density 2 N(x; 0, scale) on x >= 0."""
 
     arg_constraints = {"scale": constraints.positive}
@@ -74,23 +75,11 @@ class HalfNormal(Distribution):
     def __init__(self, scale, validate_args=None):
         self.base_dist = Normal(0, scale, validate_args=False)
         super().__init__(self.base_dist.batch_shape, validate_args=validate_args)
-        if self._validate_args and not bool(constraints.positive.check(self.scale).all()):
-            raise ValueError(
-                f"Expected parameter scale (Tensor of shape {tuple(self.scale.shape)}) of distribution {self!r} "
-                f"to satisfy the constraint GreaterThan(lower_bound=0.0), but found invalid values:\n{self.scale}"
-            )
-
-    @property
-    def scale(self):
-        return self.base_dist.scale
+        self._check_scale()
 
     @property
     def mean(self):
         return self.scale * math.sqrt(2 / math.pi)
-
-    @property
-    def mode(self):
-        return torch.zeros_like(self.scale)
 
     @property
     def variance(self):
@@ -98,21 +87,3 @@ class HalfNormal(Distribution):
 
     def rsample(self, sample_shape=()):
         return self.base_dist.rsample(sample_shape).abs()
-
-    def log_prob(self, value):
-        """log density at value >= 0 (-inf below)."""
-        if self._validate_args:
-            self._validate_sample(value)
-        log_prob = self.base_dist.log_prob(value) + math.log(2)
-        return torch.where(value >= 0, log_prob, torch.full_like(log_prob, -math.inf))
-
-    def cdf(self, value):
-        """P(X <= value)."""
-        return 2 * self.base_dist.cdf(value) - 1
-
-    def icdf(self, prob):
-        """The value below which the probability is `prob`."""
-        return self.base_dist.icdf((prob + 1) / 2)
-
-    def entropy(self):
-        return self.base_dist.entropy() - math.log(2)
