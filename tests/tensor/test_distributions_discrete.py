@@ -47,3 +47,18 @@ def test_one_hot_categorical_and_multinomial():
     counts = m.sample((4000,))
     assert counts.shape == (4000, 3) and torch.equal(counts.sum(-1), torch.full((4000,), 5.0, dtype=F64))
     np.testing.assert_allclose(counts.mean(0).numpy(), [1.0, 1.5, 2.5], atol=0.08)
+
+
+def test_batched_values_and_supports():
+    m = Multinomial(5, torch.tensor([0.2, 0.3, 0.5]))
+    np.testing.assert_allclose(
+        m.log_prob(torch.tensor([[1.0, 1.0, 3.0], [0.0, 0.0, 5.0]])).numpy(),
+        st.multinomial.logpmf([[1, 1, 3], [0, 0, 5]], 5, [0.2, 0.3, 0.5]),
+        rtol=1e-5,
+    )
+    with pytest.raises(ValueError):
+        OneHotCategorical(torch.tensor([0.5, 0.5]), validate_args=True).log_prob(torch.tensor([0.5, 0.5]))
+    with pytest.raises(ValueError):
+        Multinomial(2, torch.tensor([0.5, 0.5]), validate_args=True).log_prob(torch.tensor([1.0, 2.0]))
+    with pytest.raises(ValueError, match="positive"):
+        Geometric(torch.tensor([0.0]), validate_args=True)

@@ -114,3 +114,14 @@ def test_validation():
         Beta(t([1.0]), t([0.0]), validate_args=True)
     with pytest.raises(ValueError):
         Gamma(t([1.0]), t([1.0]), validate_args=True).log_prob(t([-1.0]))
+
+
+def test_small_concentrations_in_float32():
+    """Gamma draws that underflow float32 must not turn Dirichlet/Beta samples into the uniform point."""
+    torch.manual_seed(0)
+    s = Beta(torch.tensor(0.01), torch.tensor(0.01)).sample((20000,))
+    assert s.dtype == torch.float32
+    inside = float(((s > 0.1) & (s < 0.9)).float().mean())
+    assert inside < 0.05, inside  # the truth: 2.3%
+    d = Dirichlet(torch.full((3,), 1e-3)).sample((50,))
+    assert not torch.allclose(d, torch.full_like(d, 1 / 3))

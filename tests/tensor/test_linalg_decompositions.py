@@ -369,3 +369,14 @@ def test_ldl_errors():
     LD, pivots = torch.linalg.ldl_factor(torch.eye(3))
     with pytest.raises(RuntimeError, match="Incompatible matrix sizes"):
         torch.linalg.ldl_solve(LD, pivots, torch.ones(4, 1))
+
+
+@pytest.mark.parametrize("bad", [[100000000, 1, 2], [0, 1, 2]])
+def test_solves_refuse_pivots_out_of_range(bad):
+    """LAPACK indexes rows by the pivots: a wrong one must raise, never read or write out of bounds."""
+    A, B = torch.eye(3, dtype=torch.float64), torch.ones(3, 1, dtype=torch.float64)
+    pivots = torch.tensor(bad, dtype=torch.int32)
+    with pytest.raises(RuntimeError, match="Pivots given to lu_solve"):
+        torch.linalg.lu_solve(A, pivots, B)
+    with pytest.raises(RuntimeError, match="Pivots given to ldl_solve"):
+        torch.linalg.ldl_solve(A, pivots, B)

@@ -182,3 +182,9 @@ def test_tensor_methods_put_map2_new_empty_strided_is_set_to():
     assert e.shape == (2, 3) and e.stride() == (1, 2) and e.dtype == x.dtype
     assert x.is_set_to(x) and not x.is_set_to(x.clone()) and not x.is_set_to(x[1:])
     assert not x.is_pinned()
+
+
+def test_histogram_refuses_a_non_finite_range_and_defaults_to_100_bins():
+    with pytest.raises(RuntimeError, match="is not finite"):
+        torch.histogram(torch.tensor([1.0, float("nan"), 2.0]), bins=2)
+    assert torch.histogram(torch.arange(10.0)).hist.shape == (100,)

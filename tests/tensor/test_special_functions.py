@@ -190,3 +190,31 @@ def test_out():
 def test_gradients(fn):
     x = torch.tensor([-2.5, -0.3, 0.0, 0.7, 4.0], dtype=torch.float64, requires_grad=True)
     assert torch.autograd.gradcheck(fn, (x,))
+
+
+def test_scaled_k_at_large_arguments():
+    x = np.array([1e8, 1e12, 1e16, 1e20, 1e300])
+    for fn, ref in (
+        (torch.special.scaled_modified_bessel_k0, sp.k0e),
+        (torch.special.scaled_modified_bessel_k1, sp.k1e),
+    ):
+        np.testing.assert_allclose(fn(torch.tensor(x)).numpy(), ref(x), rtol=1e-10)
+
+
+def test_gradients_pytorch_does_not_have_raise():
+    x = torch.tensor([2.5], dtype=torch.float64, requires_grad=True)
+    other = torch.tensor([1.5], dtype=torch.float64)
+    for fn in (torch.special.zeta, torch.special.gammainc, torch.special.gammaincc):
+        with pytest.raises(NotImplementedError, match="derivative for"):
+            torch.autograd.grad(fn(x, other).sum(), x)
+
+
+def test_trigamma_is_differentiable():
+    x = torch.tensor([0.7, 2.5], dtype=torch.float64, requires_grad=True)
+    assert torch.autograd.gradcheck(lambda t: torch.polygamma(1, t), (x,))
+    assert torch.autograd.gradgradcheck(torch.digamma, (x,))
+
+
+def test_polygamma_in_place_on_integers_raises():
+    with pytest.raises(RuntimeError, match="can't be cast"):
+        torch.tensor([1, 2, 3]).polygamma_(1)

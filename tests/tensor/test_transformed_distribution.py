@@ -82,3 +82,21 @@ def test_log_prob_is_the_change_of_variables_and_rsample_is_differentiable():
     assert loc.grad is not None and torch.isfinite(loc.grad).all()
     with pytest.raises(ValueError, match="must be a Transform or list"):
         TransformedDistribution(base, "x")
+
+
+def test_event_dims_of_the_base_and_of_vector_transforms():
+    x = torch.tensor([[0.3, 1.2], [0.7, 0.2], [2.0, 1.1]], dtype=F64)
+    base = torch.distributions.Independent(Normal(torch.zeros(3, 2, dtype=F64), torch.ones(3, 2, dtype=F64)), 1)
+    d = TransformedDistribution(base, ExpTransform())
+    assert d.batch_shape == (3,) and d.event_shape == (2,)
+    want = st.lognorm.logpdf(x.numpy(), 1.0).sum(-1)
+    np.testing.assert_allclose(d.log_prob(x).numpy(), want, rtol=1e-12)
+    scale = torch.tensor([1.0, 2.0], dtype=F64)
+    d2 = TransformedDistribution(
+        Normal(torch.zeros(1, 2, dtype=F64), torch.ones(1, 2, dtype=F64)), AffineTransform(0, scale, event_dim=1)
+    )
+    assert d2.batch_shape == (1,) and d2.event_shape == (2,)
+    y = torch.tensor([[0.5, -1.0]], dtype=F64)
+    np.testing.assert_allclose(d2.log_prob(y).numpy(), st.norm.logpdf(y.numpy(), 0, scale.numpy()).sum(-1), rtol=1e-12)
+    assert ExpTransform() == ExpTransform() and ExpTransform() != SigmoidTransform()
+    assert AffineTransform(0.0, 1.0) == AffineTransform(0.0, 1.0)

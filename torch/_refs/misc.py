@@ -310,7 +310,14 @@ def _polygamma_method(self: Tensor, n: int) -> Tensor:
 
 @register(function=False, method=True)
 def polygamma_(self: Tensor, n: int) -> Tensor:
-    """In-place polygamma."""
+    """In-place polygamma (of a floating tensor: the result does not fit an integer one)."""
+    if not self.dtype.is_floating_point:
+        from torch._dtypes import scalar_type
+
+        raise RuntimeError(
+            f"result type {scalar_type(torch.get_default_dtype())} can't be cast to the desired output type "
+            f"{scalar_type(self.dtype)}"
+        )
     return self.copy_(polygamma(n, self))
 
 

@@ -3,6 +3,8 @@ corrcoef, mode. Differentiable where PyTorch's are, through sort/gather and mm."
 
 from __future__ import annotations
 
+import math
+
 import torch
 from torch import return_types
 from torch._C import Tensor
@@ -155,7 +157,7 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
 
 
 @register(method=True)
-def histogram(input: Tensor, bins, *, range=None, weight=None, density: bool = False):
+def histogram(input: Tensor, bins=100, *, range=None, weight=None, density: bool = False):
     """(hist, bin_edges): counts (or weight sums) of input's elements in `bins` equal bins over `range`
     (input's min and max by default) or between the edges of a 1-D tensor `bins`; the last bin includes its
     right edge, elements outside are not counted; density normalizes to an integral of 1."""
@@ -172,6 +174,8 @@ def histogram(input: Tensor, bins, *, range=None, weight=None, density: bool = F
             raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
         lo, hi = (float(range[0]), float(range[1])) if range is not None else (
             (float(x.min()), float(x.max())) if x.numel() else (0.0, 0.0))  # fmt: skip
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            raise RuntimeError(f"range [{lo}, {hi}] is not finite")
         if lo > hi:
             raise RuntimeError(f"torch.histogram(): min should not exceed max, but got min {lo} max {hi}")
         if lo == hi:  # as NumPy: a unit-wide range around the value

@@ -22,6 +22,7 @@ from torch.autograd._linalg_formulas import (  # the factorizations' gradients
 from torch.autograd.graph import Node, set_history
 
 __all__ = [
+    "not_implemented",
     "sum_to",
     "maybe_multiply",
     "reduce_backward",
@@ -435,3 +436,9 @@ def _set_outputs(node: Node, result) -> None:
     for i, o in enumerate(result):
         if isinstance(o, Tensor) and o.dtype.is_floating_point:
             set_history(o, node, i)
+
+
+def not_implemented(name: str):
+    """The gradient of an input PyTorch does not differentiate (zeta's x, igamma's a): raises as PyTorch does,
+    instead of dropping that input's share silently."""
+    raise NotImplementedError(f"the derivative for '{name}' is not implemented.")

@@ -10,6 +10,8 @@ __all__ = [
     "boolean",
     "greater_than",
     "greater_than_eq",
+    "multinomial",
+    "one_hot",
     "independent",
     "integer_interval",
     "interval",
@@ -103,6 +105,32 @@ class _NonnegativeInteger(Constraint):
         return "IntegerGreaterThan(lower_bound=0)"
 
 
+class _OneHot(Constraint):
+    """Vectors (the last dim) of 0s with a single 1."""
+
+    is_discrete = True
+    event_dim = 1
+
+    def check(self, value):
+        return ((value == 0) | (value == 1)).all(-1) & (value.sum(-1) == 1)
+
+
+class _Multinomial(Constraint):
+    """Count vectors (the last dim) of non-negative entries summing to at most upper_bound."""
+
+    is_discrete = True
+    event_dim = 1
+
+    def __init__(self, upper_bound):
+        self.upper_bound = upper_bound
+
+    def check(self, value):
+        return (value >= 0).all(-1) & (value.sum(-1) <= self.upper_bound)
+
+    def __repr__(self) -> str:
+        return "Multinomial()"
+
+
 class _Simplex(Constraint):
     event_dim = 1
 
@@ -158,5 +186,7 @@ simplex = _Simplex()
 nonnegative_integer = _NonnegativeInteger()
 greater_than = _GreaterThan
 greater_than_eq = _GreaterThanEq
+one_hot = _OneHot()
+multinomial = _Multinomial
 interval = _Interval
 integer_interval = _IntegerInterval

@@ -40,9 +40,11 @@ class Dirichlet(Distribution):
         return self.concentration * (total - self.concentration) / (total.pow(2) * (total + 1))
 
     def rsample(self, sample_shape=()):
+        # the Gamma draws in double: a small concentration's float32 draws underflow, and normalizing what is
+        # left would give the uniform point (as PyTorch, which also samples in double)
         shape = self._extended_shape(sample_shape)
-        gammas = _standard_gamma(self.concentration.expand(shape))
-        return gammas / gammas.sum(-1, True)
+        gammas = _standard_gamma(self.concentration.double().expand(shape))
+        return (gammas / gammas.sum(-1, True)).to(self.concentration.dtype)
 
     def log_prob(self, value):
         """log density at a point of the simplex."""

@@ -22,6 +22,11 @@ class Geometric(Distribution):
         else:
             (self.logits,) = broadcast_all(logits)
         super().__init__((self.probs if probs is not None else self.logits).shape, validate_args=validate_args)
+        if self._validate_args and probs is not None and not bool((self.probs > 0).all()):
+            raise ValueError(
+                f"Expected parameter probs (Tensor of shape {tuple(self.probs.shape)}) of distribution {self!r} to "
+                f"be positive but found invalid values:\n{self.probs}"
+            )
 
     def __getattr__(self, name):
         return binary_parameter(self, name)

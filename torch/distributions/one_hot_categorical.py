@@ -33,7 +33,7 @@ class _OverCategories(Distribution):
 class OneHotCategorical(_OverCategories):
     """A Categorical draw as a one-hot vector over the last dim (event_shape = (K,))."""
 
-    support = constraints.simplex  # PyTorch's constraints.one_hot: vectors of 0s with one 1
+    support = constraints.one_hot
 
     @property
     def mean(self):
@@ -72,7 +72,7 @@ class Multinomial(_OverCategories):
 
     @property
     def support(self):
-        return constraints.integer_interval(0, self.total_count)
+        return constraints.multinomial(self.total_count)
 
     @property
     def mean(self):
@@ -92,7 +92,8 @@ class Multinomial(_OverCategories):
         """log P(counts)."""
         if self._validate_args:
             self._validate_sample(value)
-        logits = self.logits.clone()
+        logits, value = torch.broadcast_tensors(self.logits, value)
+        logits = logits.clone()
         logits[(value == 0) & (logits == -float("inf"))] = 0
         log_factorial_n = torch.lgamma(value.sum(-1) + 1)
         log_factorial_xs = torch.lgamma(value + 1).sum(-1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 from torch.distributions.distribution import Distribution
+from torch.distributions.independent import Independent
 from torch.distributions.transforms import ComposeTransform, Transform
 
 
@@ -20,8 +21,16 @@ class TransformedDistribution(Distribution):
             self.transforms = list(transforms)
         else:
             raise ValueError(f"transforms must be a Transform or list, but was {transforms}")
+        # the event dims: the base's, or more where a transform works on vectors (Affine with event_dim=1): the
+        # base is then read as Independent over the difference, and batch/event split the shape anew
+        shape = base_distribution.batch_shape + base_distribution.event_shape
+        base_event_dim = len(base_distribution.event_shape)
+        self._event_dim = max([base_event_dim] + [t.event_dim for t in self.transforms])
+        if self._event_dim > base_event_dim:
+            base_distribution = Independent(base_distribution, self._event_dim - base_event_dim)
         self.base_dist = base_distribution
-        super().__init__(base_distribution.batch_shape, base_distribution.event_shape, validate_args=validate_args)
+        cut = len(shape) - self._event_dim
+        super().__init__(shape[:cut], shape[cut:], validate_args=validate_args)
 
     @property
     def has_rsample(self):
@@ -52,7 +61,9 @@ class TransformedDistribution(Distribution):
         y = value
         for t in reversed(self.transforms):
             x = t.inv(y)
-            log_prob = log_prob - t.log_abs_det_jacobian(x, y)
+            jacobian = t.log_abs_det_jacobian(x, y)
+            extra = self._event_dim - t.event_dim  # the event dims this transform works elementwise over
+            log_prob = log_prob - (jacobian.sum(tuple(range(-extra, 0))) if extra else jacobian)
             y = x
         return log_prob + self.base_dist.log_prob(y)
 

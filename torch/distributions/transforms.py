@@ -71,7 +71,16 @@ class Transform:
         raise NotImplementedError
 
     def __eq__(self, other):
-        return self is other
+        """Parameterless transforms of one kind are equal (PyTorch's); the others compare by identity."""
+        if self is other:
+            return True
+        return type(self) is type(other) and not self._parameters() and not other._parameters()
+
+    def __hash__(self):
+        return id(self)
+
+    def _parameters(self) -> dict:
+        return {k: v for k, v in vars(self).items() if k not in ("_cache_size", "_cached")}
 
     def __repr__(self) -> str:
         return type(self).__name__ + "()"
@@ -189,6 +198,20 @@ class AffineTransform(Transform):
     @property
     def event_dim(self) -> int:
         return self._event_dim
+
+    def __eq__(self, other):
+        """Equal where loc, scale and event_dim are (PyTorch's)."""
+        if not isinstance(other, AffineTransform) or self._event_dim != other._event_dim:
+            return False
+
+        def same(a, b):
+            if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+                return a == b
+            return bool(torch.all(torch.as_tensor(a) == torch.as_tensor(b)))
+
+        return same(self.loc, other.loc) and same(self.scale, other.scale)
+
+    __hash__ = Transform.__hash__
 
     @property
     def sign(self):

@@ -153,7 +153,9 @@ TH_HOST_DEVICE inline double bessel_k(int n, double x, bool scaled) {
   const double h = std::fmin(0.1, 0.6 / std::sqrt(x));
   double sum = 0.5;  // the s = 0 term, halved
   for (int k = 1; k < 400; ++k) {
-    const double s = k * h, f = std::exp(-x * (std::cosh(s) - 1.0)) * (n == 0 ? 1.0 : std::cosh(s));
+    // cosh(s) - 1 as 2 sinh(s/2)^2: no cancellation at the tiny steps that large x takes
+    const double s = k * h, half = std::sinh(0.5 * s);
+    const double f = std::exp(-x * 2.0 * half * half) * (n == 0 ? 1.0 : std::cosh(s));
     sum += f;
     if (f < sum * 1e-18) break;
   }

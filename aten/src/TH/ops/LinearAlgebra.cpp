@@ -108,8 +108,32 @@ IntList broadcast_batch(const Tensor& a, const Tensor& b) {
 }
 
 /// A solve's pivots ([*, n] of the factorization) broadcast over the batch, as contiguous int32 [count, n] on
-/// `device`.
-Tensor batched_pivots(const Tensor& pivots, const IntList& batch, int64_t count, int64_t n, Device device) {
+/// `device`, checked on the host first: LAPACK indexes rows by them, so a wrong one would read and write out
+/// of bounds. LU's are 1..n; LDL's are 1..n for 1x1 blocks and -p twice in a row for a 2x2 block.
+Tensor batched_pivots(const Tensor& pivots, const IntList& batch, int64_t count, int64_t n, Device device,
+                      bool ldl) {
+  const Tensor host = contiguous(to(pivots, Device(), ScalarType::Int, false, false));
+  const auto* p = reinterpret_cast<const int32_t*>(host.data_ptr());
+  const char* fn = ldl ? "ldl_solve" : "lu_solve";
+  const char* factor = ldl ? "ldl_factor" : "lu_factor";
+  for (int64_t b = 0; b < host.numel() / std::max<int64_t>(n, 1); ++b) {
+    const int32_t* row = p + b * n;
+    for (int64_t k = 0; k < n; ++k) {
+      const int64_t v = ldl ? std::abs(int64_t(row[k])) : int64_t(row[k]);
+      TH_CHECK(v >= 1, "Pivots given to ", fn, " must all ",
+               ldl ? "satisfy |pivot| >= 1" : "be greater or equal to 1",
+               ". Did you properly pass the result of ", factor, "?");
+      TH_CHECK(v <= n, "Pivots given to ", fn, " must all ",
+               ldl ? "satisfy |pivot| <= LD.size(-2)" : "be smaller or equal to LU.size(-2)",
+               ". Did you properly pass the result of ", factor, "?");
+      if (ldl && row[k] < 0) {  // a 2x2 block: the same negative pivot on its second row too
+        TH_CHECK(k + 1 < n && row[k + 1] == row[k],
+                 "Pivots given to ldl_solve describe a 2x2 block of D at row ", k,
+                 " that the next pivot does not continue. Did you properly pass the result of ldl_factor?");
+        ++k;
+      }
+    }
+  }
   return contiguous(
       reshape(expand(to(pivots, device, ScalarType::Int, false, false), with_batch(batch, {n})), {count, n}));
 }
@@ -165,7 +189,7 @@ Tensor _linalg_lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B,
   const int64_t count = batch_count(batch);
   Tensor lu = fortran_batches(LU, batch);
   Tensor x = fortran_batches(B, batch);
-  const Tensor piv = batched_pivots(pivots, batch, count, n, B.device());
+  const Tensor piv = batched_pivots(pivots, batch, count, n, B.device(), false);
   if (x.numel() > 0 && n > 0) lu_solve_stub[B.device().type](lu, piv, x, adjoint);
   return unbatched(x, batch);
 }
@@ -212,7 +236,7 @@ Tensor _linalg_ldl_solve(const Tensor& LD, const Tensor& pivots, const Tensor& B
   const int64_t count = batch_count(batch);
   Tensor ld = fortran_batches(LD, batch);
   Tensor x = fortran_batches(B, batch);
-  const Tensor piv = batched_pivots(pivots, batch, count, n, B.device());
+  const Tensor piv = batched_pivots(pivots, batch, count, n, B.device(), true);
   if (x.numel() > 0 && n > 0) ldl_solve_stub[B.device().type](ld, piv, x);
   return unbatched(x, batch);
 }
