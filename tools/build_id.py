@@ -20,23 +20,20 @@ from tools.writer import write_if_changed
 HEADER_SUFFIXES = (".h", ".cuh", ".hpp")
 
 
-def headers(root: Path) -> list[Path]:
-    """The headers under `root`, in a stable order."""
-    return sorted(p for p in root.rglob("*") if p.suffix in HEADER_SUFFIXES)
-
-
-def directories(root: Path) -> list[Path]:
-    """`root` and the directories under it, in a stable order: where headers() looks."""
-    return [root, *sorted(p for p in root.rglob("*") if p.is_dir())]
+def tree(root: Path) -> tuple[list[Path], list[Path]]:
+    """(the headers under `root`, `root` and the directories under it), in a stable order, from one walk."""
+    entries = sorted(root.rglob("*"))
+    return [p for p in entries if p.suffix in HEADER_SUFFIXES], [root, *(p for p in entries if p.is_dir())]
 
 
 def library_id(config: str, root: Path) -> tuple[str, list[Path]]:
-    """(id, hashed files) of the library whose sources are in `root`."""
+    """(id, depfile entries) of the library whose sources are in `root`: the id hashes its headers; the entries
+    are those headers and the directories they are searched in."""
     h = hashlib.sha256(config.encode())
-    files = headers(root)
+    files, dirs = tree(root)
     for f in files:
         h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
-    return h.hexdigest()[:16], files
+    return h.hexdigest()[:16], files + dirs
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,9 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     parts, deps = [], []
     for spec in args.libs:
         name, _, directory = spec.partition("=")
-        ident, files = library_id(args.config, Path(directory))
+        ident, entries = library_id(args.config, Path(directory))
         parts.append(f"{name}={ident}")
-        deps += files + directories(Path(directory))
+        deps += entries
     info = ";".join(parts)
     write_if_changed(
         args.out,

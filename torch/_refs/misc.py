@@ -302,23 +302,10 @@ def polygamma(n: int, input: Tensor, *, out=None) -> Tensor:
     return result if out is None else out.copy_(result)
 
 
-@register(name="polygamma", function=False, method=True)
+@register(name="polygamma", function=False, method=True, inplace=True)
 def _polygamma_method(self: Tensor, n: int) -> Tensor:
-    """Tensor.polygamma(n): torch.polygamma(n, self)."""
+    """Tensor.polygamma(n): torch.polygamma(n, self) (and polygamma_, PyTorch's checked in-place form)."""
     return polygamma(n, self)
-
-
-@register(function=False, method=True)
-def polygamma_(self: Tensor, n: int) -> Tensor:
-    """In-place polygamma (of a floating tensor: the result does not fit an integer one)."""
-    if not self.dtype.is_floating_point:
-        from torch._dtypes import scalar_type
-
-        raise RuntimeError(
-            f"result type {scalar_type(torch.get_default_dtype())} can't be cast to the desired output type "
-            f"{scalar_type(self.dtype)}"
-        )
-    return self.copy_(polygamma(n, self))
 
 
 @register(method=True, inplace=True)

@@ -1,26 +1,25 @@
-"""LogNormal(loc, scale) and HalfNormal(scale): a normal variable through exp and abs."""
+"""LogNormal(loc, scale) and HalfNormal(scale): a normal variable through exp and abs (TransformedDistributions,
+as PyTorch builds them)."""
 
 from __future__ import annotations
 
 import math
 
-import torch
 from torch.distributions import constraints
 from torch.distributions._folded import Folded
-from torch.distributions.distribution import Distribution
 from torch.distributions.normal import Normal
+from torch.distributions.transformed_distribution import TransformedDistribution
+from torch.distributions.transforms import AbsTransform, ExpTransform
 
 
-class LogNormal(Distribution):
+class LogNormal(TransformedDistribution):
     """exp(X) for X ~ Normal(loc, scale): log density log N(log x) - log x on x > 0."""
 
     arg_constraints = {"loc": constraints.real, "scale": constraints.positive}
     support = constraints.positive
-    has_rsample = True
 
     def __init__(self, loc, scale, validate_args=None):
-        self.base_dist = Normal(loc, scale, validate_args=validate_args)
-        super().__init__(self.base_dist.batch_shape, validate_args=validate_args)
+        super().__init__(Normal(loc, scale, validate_args=validate_args), ExpTransform(), validate_args=validate_args)
 
     @property
     def loc(self):
@@ -43,38 +42,18 @@ class LogNormal(Distribution):
         s2 = self.scale.pow(2)
         return s2.expm1() * (2 * self.loc + s2).exp()
 
-    def rsample(self, sample_shape=()):
-        return self.base_dist.rsample(sample_shape).exp()
-
-    def log_prob(self, value):
-        """log density at value > 0."""
-        if self._validate_args:
-            self._validate_sample(value)
-        log_value = torch.log(value)
-        return self.base_dist.log_prob(log_value) - log_value
-
-    def cdf(self, value):
-        """P(X <= value)."""
-        return self.base_dist.cdf(torch.log(value))
-
-    def icdf(self, value):
-        """The value below which the probability is `value`."""
-        return self.base_dist.icdf(value).exp()
-
     def entropy(self):
         return self.base_dist.entropy() + self.loc
 
 
-class HalfNormal(Folded, Distribution):
+class HalfNormal(Folded, TransformedDistribution):
     """abs(X) for X ~ Normal(0, scale): density 2 N(x; 0, scale) on x >= 0."""
 
     arg_constraints = {"scale": constraints.positive}
     support = constraints.nonnegative
-    has_rsample = True
 
     def __init__(self, scale, validate_args=None):
-        self.base_dist = Normal(0, scale, validate_args=False)
-        super().__init__(self.base_dist.batch_shape, validate_args=validate_args)
+        super().__init__(Normal(0, scale, validate_args=False), AbsTransform(), validate_args=validate_args)
         self._check_scale()
 
     @property
@@ -84,6 +63,3 @@ class HalfNormal(Folded, Distribution):
     @property
     def variance(self):
         return self.scale.pow(2) * (1 - 2 / math.pi)
-
-    def rsample(self, sample_shape=()):
-        return self.base_dist.rsample(sample_shape).abs()

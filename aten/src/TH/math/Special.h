@@ -497,6 +497,7 @@ namespace th::math {
 
 #define TH_DEFINE_SPECIAL_UNARY_FUNCTOR(name, Functor, expr) \
   struct Functor {                                           \
+    static constexpr int arity = 1;                          \
     template <typename T>                                    \
     TH_HOST_DEVICE T operator()(T x_) const {                \
       const double x = double(x_);                           \
@@ -505,6 +506,7 @@ namespace th::math {
   };
 #define TH_DEFINE_SPECIAL_BINARY_FUNCTOR(name, Functor, expr) \
   struct Functor {                                            \
+    static constexpr int arity = 2;                           \
     template <typename T>                                     \
     TH_HOST_DEVICE T operator()(T x_, T y_) const {           \
       const double x = double(x_), y = double(y_);            \
@@ -523,27 +525,15 @@ enum class SpecialOp {
 #undef TH_SPECIAL_ENUM
 };
 
-/// Calls f(Functor{}) for a unary `op` (the one switch both backends share).
+/// Calls f(Functor{}) for `op` (the one switch both backends share; Functor::arity says how many inputs the
+/// iterator has).
 template <typename F>
-void with_special_unary_functor(SpecialOp op, F&& f) {
+void with_special_functor(SpecialOp op, F&& f) {
   switch (op) {
 #define TH_SPECIAL_CASE(name, Functor, expr) \
   case SpecialOp::Functor: return f(Functor{});
-    TH_SPECIAL_UNARY_OPS(TH_SPECIAL_CASE)
+    TH_SPECIAL_UNARY_OPS(TH_SPECIAL_CASE) TH_SPECIAL_BINARY_OPS(TH_SPECIAL_CASE)
 #undef TH_SPECIAL_CASE
-    default: break;
-  }
-}
-
-/// Calls f(Functor{}) for a binary `op`.
-template <typename F>
-void with_special_binary_functor(SpecialOp op, F&& f) {
-  switch (op) {
-#define TH_SPECIAL_CASE(name, Functor, expr) \
-  case SpecialOp::Functor: return f(Functor{});
-    TH_SPECIAL_BINARY_OPS(TH_SPECIAL_CASE)
-#undef TH_SPECIAL_CASE
-    default: break;
   }
 }
 

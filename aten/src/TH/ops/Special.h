@@ -7,11 +7,8 @@
 
 namespace th {
 
-/// out = op(in) over the iterator (a floating common dtype), for a unary op of math/Special.h.
-using special_unary_fn = void(TensorIterator&, math::SpecialOp);
-/// out = op(a, b) over the iterator, for a binary op of math/Special.h.
-using special_binary_fn = void(TensorIterator&, math::SpecialOp);
-TH_DECLARE_STUB(special_unary_fn, special_unary_stub);
-TH_DECLARE_STUB(special_binary_fn, special_binary_stub);
+/// out = op(inputs) over the iterator (a floating common dtype; one input or two, as op takes).
+using special_fn = void(TensorIterator&, math::SpecialOp);
+TH_DECLARE_STUB(special_fn, special_stub);
 
 }  // namespace th

@@ -15,7 +15,6 @@
 
 namespace th::math::winograd {
 
-constexpr int kTile = 4;        // input patch (and transformed tile) side
 constexpr int kOut = 2;         // output block side
 constexpr int kPositions = 16;  // transformed tile elements: one matrix product each
 
