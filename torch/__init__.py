@@ -50,6 +50,7 @@ from torch import (  # noqa: E402
     backends,
     cuda,
     distributions,
+    fft,
     functional,
     linalg,
     multiprocessing,

@@ -33,8 +33,8 @@ class Row(NamedTuple):
 
     @property
     def method(self) -> str:
-        """The Tensor method converting to this dtype: "float" (t.float())."""
-        return self.scalar_type.lower()
+        """The Tensor method converting to this dtype: "float" (t.float()), "cfloat" (t.cfloat())."""
+        return self.alias if self.dtype.is_complex else self.scalar_type.lower()
 
 
 DTYPES = (
@@ -48,6 +48,8 @@ DTYPES = (
     Row(_C.bfloat16, "BFloat16", None, None),
     Row(_C.float32, "Float", "float", np.float32),
     Row(_C.float64, "Double", "double", np.float64),
+    Row(_C.complex64, "ComplexFloat", "cfloat", np.complex64),
+    Row(_C.complex128, "ComplexDouble", "cdouble", np.complex128),
 )
 
 BY_DTYPE = {d.dtype: d for d in DTYPES}
@@ -67,5 +69,10 @@ def scalar_type(dtype: _C.dtype) -> str:
 def signed_integer(itemsize: int) -> _C.dtype:
     """The signed integer dtype of that many bytes (int16 for 2)."""
     return next(
-        d.dtype for d in DTYPES if d.dtype.is_signed and not d.dtype.is_floating_point and d.dtype.itemsize == itemsize
+        d.dtype
+        for d in DTYPES
+        if d.dtype.is_signed
+        and not d.dtype.is_floating_point
+        and not d.dtype.is_complex
+        and d.dtype.itemsize == itemsize
     )

@@ -190,6 +190,12 @@ def _float(self: Tensor) -> float:
     return float(_item(self))
 
 
+@register(name="__complex__", function=False, method=True)
+def _complex(self: Tensor) -> complex:
+    """complex(t) of a one-element tensor."""
+    return complex(_item(self))
+
+
 @register(name="__int__", function=False, method=True)
 def _int(self: Tensor) -> int:
     """int(t) of a one-element tensor."""
@@ -199,7 +205,7 @@ def _int(self: Tensor) -> int:
 @register(name="__index__", function=False, method=True)
 def _index(self: Tensor) -> int:
     """operator.index(t) for a one-element integer (or bool) tensor (list indexing, range(), slices)."""
-    if self.dtype.is_floating_point or self.numel() != 1:
+    if self.dtype._differentiable or self.numel() != 1:
         raise TypeError("only integer tensors of a single element can be converted to an index")
     return int(_item(self))
 
@@ -350,12 +356,6 @@ def numel(input: Tensor) -> int:
 def is_floating_point(input: Tensor) -> bool:
     """Whether input's dtype is a floating-point type."""
     return input.dtype.is_floating_point
-
-
-@register(function=False, method=True)
-def is_complex(self: Tensor) -> bool:
-    """Whether self's dtype is complex: never, there are no complex dtypes here."""
-    return False
 
 
 @register(function=False, method=True)

@@ -76,6 +76,19 @@ class _Formatter:
         return self._fmt(v).rjust(self.width)
 
 
+class _ComplexFormatter:
+    """Complex elements: the real and the imaginary parts each get their own _Formatter (PyTorch's
+    formatter pair), printed as 1.5000+2.0000j."""
+
+    def __init__(self, values: np.ndarray):
+        self.real, self.imag = _Formatter(values.real), _Formatter(values.imag)
+        self.width = self.real.width + self.imag.width + 1  # the "j"
+
+    def format(self, v) -> str:
+        imag = (self.imag.format(v.imag) + "j").lstrip()
+        return self.real.format(v.real) + (imag if imag[0] in "+-" else "+" + imag)
+
+
 def _body(arr: np.ndarray, fmt: _Formatter, indent: int, summarize: bool) -> str:
     if arr.ndim == 0:
         return fmt.format(arr.item())
@@ -103,7 +116,8 @@ def tensor_repr(t: torch.Tensor) -> str:
             if arr.shape[d] > 2 * edge:
                 keep = np.r_[0:edge, arr.shape[d] - edge : arr.shape[d]]
                 shown = np.take(shown, keep, axis=d)
-    fmt = _Formatter(shown.reshape(-1)) if arr.size else None
+    formatter = _ComplexFormatter if arr.dtype.kind == "c" else _Formatter
+    fmt = formatter(shown.reshape(-1)) if arr.size else None
     prefix = "tensor("
     body = "[]" if arr.size == 0 else _body(arr, fmt, len(prefix), summarize)
     suffix = []
@@ -111,7 +125,7 @@ def tensor_repr(t: torch.Tensor) -> str:
         suffix.append(f"device='{t.device}'")
     if arr.size == 0 and arr.ndim != 1:
         suffix.append(f"size={tuple(arr.shape)}")
-    default = (torch.get_default_dtype(), torch.int64, torch.bool)
+    default = (torch.get_default_dtype(), torch.get_default_dtype().to_complex(), torch.int64, torch.bool)
     if t.dtype not in default or (arr.size == 0 and t.dtype != torch.get_default_dtype()):
         suffix.append(f"dtype={t.dtype}")
     grad_fn = t.grad_fn

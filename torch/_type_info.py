@@ -16,6 +16,7 @@ class finfo:
 
     def __init__(self, type=None) -> None:
         dtype = _C.get_default_dtype() if type is None else type
+        dtype = dtype.to_real()  # a complex dtype's limits are its parts' (finfo(complex64) is float32's)
         if not dtype.is_floating_point:
             raise TypeError(f"torch.finfo() requires a floating point input type. Use torch.iinfo to handle '{dtype}'")
         self.dtype = BY_DTYPE[dtype].name
@@ -46,7 +47,7 @@ class iinfo:
     def __init__(self, type) -> None:
         name = str(type).replace("torch.", "")
         d = BY_NAME.get(name)
-        if d is None or d.dtype.is_floating_point or d.dtype == _C.bool:
+        if d is None or d.dtype.is_floating_point or d.dtype.is_complex or d.dtype == _C.bool:
             raise TypeError(f"torch.iinfo() requires an integer input type. Use torch.finfo to handle '{type}'")
         info = np.iinfo(d.numpy)
         self.dtype, self.bits, self.max, self.min = name, int(info.bits), int(info.max), int(info.min)

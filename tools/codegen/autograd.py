@@ -305,7 +305,7 @@ def _render(e: Entry) -> str:
     if output_saves:
         lines.append(f"        _finish_{e.class_name}(node, result)")
     if len(schema.returns) == 1 and not schema.returns[0].is_list:  # one tensor: no loop over outputs
-        lines.append("        if result.dtype.is_floating_point:")
+        lines.append("        if result.dtype._differentiable:")
         lines.append("            set_history(result, node, 0)")
     else:
         lines.append("        _set_outputs(node, result)")

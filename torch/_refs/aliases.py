@@ -1,5 +1,5 @@
 """PyTorch's other names for ops that exist under one name (NumPy's spellings: arccos, divide, greater, ...),
-registered as the same callables, and the small methods that are one op on self (positive, argwhere, sgn,
+registered as the same callables, and the small methods that are one op on self (positive, argwhere,
 where, fill_diagonal_, index_fill, index_copy, masked_scatter, sum_to_size, ...)."""
 
 from __future__ import annotations
@@ -30,7 +30,6 @@ _ALIASES = {
     "less_equal": "le",
     "not_equal": "ne",
     "fix": "trunc",
-    "sgn": "sign",
     "ger": "outer",
 }
 

@@ -1,41 +1,79 @@
-"""Conjugation and the real/imaginary parts, for the real dtypes this torch has (complex dtypes are not built
-yet): conj and resolve_conj are self, isreal is all true, real is self, imag is PyTorch's error; mH/adjoint are
-the conjugate transpose, the transpose of the last two dims here."""
+"""Complex numbers' parts around the C++ ops (view_as_real, view_as_complex, real, imag, conj, angle and
+complex in aten/src/TH/ops/ComplexParts.cpp): the real/imag properties, in-place conjugation, sgn and
+polar, the lazy-conjugation queries (no tensor here carries a conjugate bit: conj computes the conjugate),
+isreal, and mH/adjoint (the conjugate transpose)."""
 
 from __future__ import annotations
 
-import math
-
 import torch
+from torch import _C
 from torch._C import Tensor
 from torch._registry import register
 
 
-@register(method=True)
-def conj(input: Tensor) -> Tensor:
-    """The complex conjugate: input itself for a real dtype (PyTorch returns a view of it)."""
-    return input
+def _real(self: Tensor) -> Tensor:
+    """The real part (a view of a complex tensor); a real tensor's values."""
+    return _C.real(self)
 
 
-@register(method=True)
-def conj_physical(input: Tensor) -> Tensor:
-    """The complex conjugate, materialized: a copy of a real input."""
-    return input.clone()
+def _set_real(self: Tensor, value) -> None:
+    _C.real(self).copy_(value)
+
+
+def _imag(self: Tensor) -> Tensor:
+    """The imaginary part (a view; complex tensors only)."""
+    return _C.imag(self)
+
+
+def _set_imag(self: Tensor, value) -> None:
+    _C.imag(self).copy_(value)
+
+
+register(property(_real, _set_real, doc="The real part (a view of a complex tensor); writable."), name="real",
+         function=False, method=True)  # fmt: skip
+register(property(_imag, _set_imag, doc="The imaginary part of a complex tensor (a view); writable."),
+         name="imag", function=False, method=True)  # fmt: skip
 
 
 @register(function=False, method=True)
 def conj_physical_(self: Tensor) -> Tensor:
-    """In-place conjugation: nothing to do for a real dtype."""
+    """Conjugates self in place (nothing to do for a real dtype)."""
+    if self.is_complex():
+        _C.imag(self).neg_()
     return self
 
 
 @register(method=True)
-def angle(input: Tensor) -> Tensor:
-    """The argument of each element as a complex number: pi for a negative real, 0 otherwise (NaN stays NaN;
-    integers give the default float dtype). Its gradient is 0 for real input."""
-    x = input if input.dtype.is_floating_point else input.to(torch.get_default_dtype())
-    out = torch.where(x < 0, torch.full((), math.pi, dtype=x.dtype, device=x.device), torch.zeros((), dtype=x.dtype))
-    return torch.where(x.isnan(), x, out.detach())
+def sgn(input: Tensor) -> Tensor:
+    """z / abs(z) for complex input (0 where z is 0); the sign for real input."""
+    if not input.is_complex():
+        return torch.sign(input)
+    a = input.abs()
+    return torch.where(a == 0, torch.zeros((), dtype=input.dtype, device=input.device), input / a)
+
+
+@register(function=False, method=True)
+def sgn_(self: Tensor) -> Tensor:
+    """sgn in place."""
+    if not self.is_complex():
+        return self.sign_()
+    return self.copy_(sgn(self))
+
+
+@register
+def polar(abs: Tensor, angle: Tensor) -> Tensor:
+    """The complex tensor with modulus abs and argument angle: abs * (cos(angle) + i sin(angle))."""
+    if abs.dtype != angle.dtype:
+        raise RuntimeError(
+            f"Expected object of scalar type {abs.dtype} but got scalar type {angle.dtype} for second argument"
+        )
+    return torch.complex(abs * torch.cos(angle), abs * torch.sin(angle))
+
+
+@register(method=True)
+def is_complex(input: Tensor) -> bool:
+    """Whether input's dtype is complex (complex64 or complex128)."""
+    return input.dtype.is_complex
 
 
 @register(method=True)
@@ -52,7 +90,7 @@ def resolve_neg(input: Tensor) -> Tensor:
 
 @register(method=True)
 def is_conj(input: Tensor) -> bool:
-    """Whether input carries a lazy conjugation: never here."""
+    """Whether input carries a lazy conjugation: never here (conj computes the conjugate)."""
     return False
 
 
@@ -64,34 +102,19 @@ def is_neg(input: Tensor) -> bool:
 
 @register(method=True)
 def isreal(input: Tensor) -> Tensor:
-    """Whether each element is real (its imaginary part 0): all true for a real dtype."""
+    """Whether each element is real: its imaginary part is 0 (all true for a real dtype)."""
+    if input.is_complex():
+        return _C.imag(input) == 0
     return torch.ones_like(input, dtype=torch.bool)
-
-
-@register
-def real(input: Tensor) -> Tensor:
-    """The real part: input itself for a real dtype."""
-    return input
-
-
-@register
-def imag(input: Tensor) -> Tensor:
-    """The imaginary part, for complex tensors only (PyTorch's error otherwise)."""
-    raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
-
-
-register(property(real, doc="The real part: the tensor itself for a real dtype."), name="real", function=False,
-         method=True)  # fmt: skip
-register(property(imag, doc="The imaginary part (complex tensors only)."), name="imag", function=False, method=True)
 
 
 @register(method=True)
 def adjoint(input: Tensor) -> Tensor:
-    """The conjugate transpose of the last two dims (a view)."""
+    """The conjugate transpose of the last two dims (a view for real dtypes)."""
     if input.dim() < 2:
         raise RuntimeError("tensor.adjoint() is only supported on matrices or batches of matrices. Got 1-D tensor.")
-    return input.transpose(-2, -1)
+    return input.transpose(-2, -1).conj()
 
 
-register(property(adjoint, doc="The conjugate transpose of the last two dims (a view)."), name="mH", function=False,
+register(property(adjoint, doc="The conjugate transpose of the last two dims."), name="mH", function=False,
          method=True)  # fmt: skip

@@ -11,7 +11,7 @@ from torch._dtypes import BY_LEGACY_TYPE, FROM_NUMPY, TO_NUMPY
 from torch._refs.promotion import dtype_of_number
 from torch._registry import register
 
-_FROM_NUMPY_KINDS = "biuf"
+_FROM_NUMPY_KINDS = "biufc"
 _SEQUENCES = (list, tuple, range)
 
 
@@ -37,6 +37,8 @@ def _infer_dtype(seq) -> torch.dtype | None:
     None when it holds no element."""
     kinds = set(map(type, seq))
     out = None
+    if kinds <= {bool, int, float, complex} and complex in kinds:
+        return torch.get_default_dtype().to_complex()
     if kinds <= {bool, int, float}:  # the common case, without a Python-level loop over elements
         if float in kinds:
             return torch.get_default_dtype()
@@ -79,7 +81,13 @@ def _checked_astype(arr: np.ndarray, want: torch.dtype) -> np.ndarray:
     to inf past the range; integers refuse values out of range (NaN too) and truncate floats; unsigned
     types let negatives wrap down to -max (c10's checked_convert)."""
     target = TO_NUMPY[want]
-    if want.is_floating_point or want == torch.bool:
+    if arr.dtype.kind == "c" and not want.is_complex:  # complex numbers to a real dtype: real ones only
+        if want == torch.bool:
+            return arr != 0
+        if np.any(arr.imag != 0):
+            raise RuntimeError(f"value cannot be converted to type {np.dtype(target).name} without overflow")
+        arr = arr.real
+    if want.is_floating_point or want.is_complex or want == torch.bool:
         with np.errstate(over="ignore", invalid="ignore"):
             return arr.astype(target)
     info = np.iinfo(target)
@@ -121,7 +129,13 @@ def _infer(data, want: torch.dtype | None = None) -> tuple[np.ndarray, torch.dty
         dtype = _leaf_dtype(data)
     parse_as = TO_NUMPY.get(dtype, np.float32)  # bfloat16 travels as float32
     if want is not None and want != dtype:  # parse exactly, then convert once
-        parse_as = np.float64 if (want.is_floating_point or dtype.is_floating_point) else TO_NUMPY.get(dtype)
+        parse_as = (
+            np.complex128
+            if (want.is_complex or dtype.is_complex)
+            else np.float64
+            if (want.is_floating_point or dtype.is_floating_point)
+            else TO_NUMPY.get(dtype)
+        )
     try:
         with np.errstate(over="ignore"):  # floats past the range are inf, as in PyTorch
             arr = np.array(data, dtype=parse_as)
@@ -313,6 +327,8 @@ class _LegacyTensorType(type):
 
 
 for _row in BY_LEGACY_TYPE.values():
+    if _row.dtype.is_complex:  # t.type() names them, but torch has no such classes
+        continue
     register(
         _LegacyTensorType(
             _row.legacy_type, (), {"dtype": _row.dtype, "__doc__": f"PyTorch's legacy {_row.legacy_type} type."}

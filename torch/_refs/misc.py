@@ -58,12 +58,6 @@ for _name in (*_IN_PLACE, "detach", "is_nonzero", "is_same_size", "is_signed", "
 
 
 @register
-def is_complex(input: Tensor) -> bool:
-    """Whether input's dtype is complex: never, here (complex dtypes are not built yet)."""
-    return False
-
-
-@register
 def rsub(input: Tensor, other, *, alpha=1) -> Tensor:
     """other - alpha * input (subtraction with the operands swapped; other may be a number)."""
     if isinstance(other, Tensor):

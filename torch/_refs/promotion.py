@@ -10,10 +10,10 @@ from torch._registry import register
 
 
 def _category(dtype: torch.dtype) -> int:
-    """bool < integers < floating types: an operand of a lower category never changes the result's."""
+    """bool < integers < floating < complex types: an operand of a lower category never changes the result's."""
     if dtype == torch.bool:
         return 0
-    return 2 if dtype.is_floating_point else 1
+    return 3 if dtype.is_complex else 2 if dtype.is_floating_point else 1
 
 
 def dtype_of_number(x) -> torch.dtype | None:
@@ -24,6 +24,8 @@ def dtype_of_number(x) -> torch.dtype | None:
         return torch.int64
     if isinstance(x, float):
         return torch.get_default_dtype()
+    if isinstance(x, complex):
+        return torch.get_default_dtype().to_complex()
     return None
 
 
@@ -47,5 +49,8 @@ def result_type(tensor1, tensor2) -> torch.dtype:
             continue
         dtype = functools.reduce(torch.promote_types, group)
         if result is None or _category(dtype) > _category(result):
-            result = dtype
+            # a complex operand over a floating result keeps the result's precision (c10's combine_categories)
+            result = (
+                result.to_complex() if dtype.is_complex and result is not None and result.is_floating_point else dtype
+            )
     return result

@@ -23,6 +23,10 @@ from torch.autograd.graph import Node, set_history
 
 __all__ = [
     "not_implemented",
+    "angle_backward",
+    "conj",
+    "fft_r2c_backward",
+    "fft_c2r_backward",
     "sum_to",
     "maybe_multiply",
     "reduce_backward",
@@ -205,12 +209,53 @@ def permute_backward(grad: Tensor, dims) -> Tensor:
     return grad.permute(inverse)
 
 
+def conj(x):
+    """The complex conjugate of a tensor or a Python number (the derivative factors of holomorphic functions
+    enter a gradient conjugated: PyTorch's convention); real values are themselves."""
+    if isinstance(x, Tensor):
+        return x.conj()
+    return x.conjugate() if isinstance(x, complex) else x
+
+
+def angle_backward(grad: Tensor, self: Tensor) -> Tensor:
+    """Gradient of angle: i z / |z|^2 times the (real) gradient for complex z (0 at z = 0), 0 for real input
+    (the argument of a real number is piecewise constant)."""
+    if not self.is_complex():
+        return torch.zeros_like(self)
+    g = grad * self / (self.abs() ** 2) * 1j
+    return torch.where(self == 0, torch.zeros((), dtype=g.dtype, device=g.device), g)
+
+
+def fft_r2c_backward(grad: Tensor, dim, normalization: int, onesided: bool, last_dim_size: int) -> Tensor:
+    """Gradient of _fft_r2c: the real part of the inverse complex transform of grad, the onesided half
+    zero-padded back to the signal's length first (PyTorch's fft_r2c_backward)."""
+    if onesided:
+        last = dim[-1]
+        missing = last_dim_size - grad.size(last)
+        if missing > 0:
+            shape = list(grad.shape)
+            shape[last] = missing
+            grad = torch.cat([grad, grad.new_zeros(shape)], last)
+    return torch.real(torch._fft_c2c(grad, dim, normalization, False))
+
+
+def fft_c2r_backward(grad: Tensor, dim, normalization: int) -> Tensor:
+    """Gradient of _fft_c2r: the onesided forward transform of grad, with the bins whose mirror image lies
+    outside the onesided half counted twice (PyTorch's fft_c2r_backward)."""
+    g = torch._fft_r2c(grad, dim, normalization, True)
+    double = grad.size(dim[-1]) - g.size(dim[-1])
+    if double > 0:
+        g = torch.cat([g.narrow(dim[-1], 0, 1), g.narrow(dim[-1], 1, double) * 2, g.narrow(dim[-1], 1 + double,
+                       g.size(dim[-1]) - 1 - double)], dim[-1])  # fmt: skip
+    return g
+
+
 def matmul_backward(grad: Tensor, self: Tensor, other: Tensor, mask) -> tuple:
     """Gradients of matmul for every rank combination (1-D operands, broadcast batches)."""
     a, b = self, other
     ga = gb = None
     if a.dim() == 1 and b.dim() == 1:
-        return (grad * b if mask[0] else None, grad * a if mask[1] else None)
+        return (grad * b.conj() if mask[0] else None, grad * a.conj() if mask[1] else None)
     a2 = a.unsqueeze(0) if a.dim() == 1 else a
     b2 = b.unsqueeze(-1) if b.dim() == 1 else b
     g = grad
@@ -219,11 +264,11 @@ def matmul_backward(grad: Tensor, self: Tensor, other: Tensor, mask) -> tuple:
     if b.dim() == 1:
         g = g.unsqueeze(-1)
     if mask[0]:
-        ga = sum_to(g.matmul(b2.transpose(-1, -2)), a2.shape)
+        ga = sum_to(g.matmul(b2.mH), a2.shape)
         if a.dim() == 1:
             ga = ga.squeeze(0)
     if mask[1]:
-        gb = sum_to(a2.transpose(-1, -2).matmul(g), b2.shape)
+        gb = sum_to(a2.mH.matmul(g), b2.shape)
         if b.dim() == 1:
             gb = gb.squeeze(-1)
     return ga, gb
@@ -234,8 +279,8 @@ def pow_backward_self(grad: Tensor, self, exponent) -> Tensor:
     where e * x ** -1 would be 0 * inf: PyTorch's convention). The exponent is made 1 there, not masked
     afterwards, so that no NaN reaches a second derivative either."""
     if isinstance(exponent, Tensor):
-        return grad * exponent * self ** (exponent - 1 + (exponent == 0).to(exponent.dtype))
-    return grad * 0.0 if exponent == 0 else grad * exponent * self ** (exponent - 1)
+        return grad * conj(exponent * self ** (exponent - 1 + (exponent == 0).to(exponent.dtype)))
+    return grad * 0.0 if exponent == 0 else grad * conj(exponent * self ** (exponent - 1))
 
 
 def sinc_backward(grad: Tensor, self: Tensor) -> Tensor:
@@ -270,8 +315,8 @@ def cumprod_backward(grad: Tensor, self: Tensor, dim: int, result: Tensor) -> Te
 def pow_exponent_backward(grad: Tensor, self, result: Tensor) -> Tensor:
     """d(self ** e)/de = result * log(self), taken as 0 where self == 0 (PyTorch's convention)."""
     if isinstance(self, Tensor):
-        return grad * result * torch.log(self + (self == 0).to(result.dtype))
-    return grad * result * (math.log(self) if self > 0 else 0.0)
+        return grad * conj(result * torch.log(self + (self == 0).to(result.dtype)))
+    return grad * conj(result) * (math.log(self) if self > 0 else 0.0)
 
 
 def minmax_mask(self: Tensor, other: Tensor, pick_self: bool):
@@ -430,11 +475,11 @@ def _fix(g, meta):
 def _set_outputs(node: Node, result) -> None:
     """Every floating-point output becomes an output of `node`."""
     if isinstance(result, Tensor):
-        if result.dtype.is_floating_point:
+        if result.dtype._differentiable:
             set_history(result, node, 0)
         return
     for i, o in enumerate(result):
-        if isinstance(o, Tensor) and o.dtype.is_floating_point:
+        if isinstance(o, Tensor) and o.dtype._differentiable:
             set_history(o, node, i)
 
 

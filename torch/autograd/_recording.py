@@ -24,7 +24,7 @@ RECORDERS = {**_GENERATED, "__getitem__": record_getitem}  # op name -> recorder
 
 
 def _is_differentiable(t) -> bool:
-    return isinstance(t, Tensor) and t.dtype.is_floating_point
+    return isinstance(t, Tensor) and t.dtype._differentiable
 
 
 _NO_ENTRY = object()
@@ -102,7 +102,7 @@ def _finish_inplace(pending, self: Tensor) -> None:
         return
     if finish is not None:
         finish(node, self)
-    if not self.dtype.is_floating_point:
+    if not self.dtype._differentiable:
         return
     base = self._base
     if base is None:

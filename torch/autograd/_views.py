@@ -105,7 +105,7 @@ def record_getitem(args: tuple, result: Tensor) -> None:
     """torch._C records `self[key]` through this (see torch/csrc/Indexing.cpp)."""
     self, key = args
     e = edge(self)
-    if e[0] is None or not result.dtype.is_floating_point:
+    if e[0] is None or not result.dtype._differentiable:
         return
     cls = SelectBackward0 if type(key) is int else SliceBackward0 if type(key) is slice else IndexBackward0
     node = cls()

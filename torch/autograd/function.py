@@ -124,7 +124,7 @@ class Function(metaclass=_FunctionMeta):
                     if any(o is a for a in args) and id(o) not in getattr(node, "_dirty", set()):
                         o = o._alias()  # an input returned as is: a new output object, as PyTorch makes
                     meta.append((tuple(o.shape), o.dtype, o.device))
-                    if id(outs[i]) not in non_diff and o.dtype.is_floating_point:
+                    if id(outs[i]) not in non_diff and o.dtype._differentiable:
                         set_history(o, node, i)
                 else:
                     meta.append(((), None, None))

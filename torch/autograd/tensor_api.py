@@ -22,7 +22,7 @@ def _set_requires_grad(self: Tensor, value: bool) -> None:
                 "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach()."
             )
         return
-    if value and not (self.dtype.is_floating_point):
+    if value and not self.dtype._differentiable:
         raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
     self._requires_grad = bool(value)
 

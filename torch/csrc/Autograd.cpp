@@ -70,7 +70,7 @@ void check_out(const char* name, bool inputs_require_grad) {
 
 void set_requires_grad(const th::Tensor& t, bool on) {
   if (!on) return;
-  TH_CHECK(th::is_floating_point(t.dtype()),
+  TH_CHECK(th::is_floating_point(t.dtype()) || th::is_complex(t.dtype()),
            "Only Tensors of floating point and complex dtype can require gradients");
   t.impl()->requires_grad = true;
 }

@@ -13,6 +13,7 @@ namespace {
 constexpr auto kFloatCode = static_cast<uint8_t>(nb::dlpack::dtype_code::Float);
 constexpr nb::dlpack::dtype kFloat16{kFloatCode, 16, 1};
 constexpr nb::dlpack::dtype kBFloat16{static_cast<uint8_t>(nb::dlpack::dtype_code::Bfloat), 16, 1};
+constexpr auto kComplexCode = static_cast<uint8_t>(nb::dlpack::dtype_code::Complex);
 
 const std::pair<nb::dlpack::dtype, th::ScalarType> kDTypes[] = {
     {nb::dtype<bool>(), th::ScalarType::Bool},
@@ -25,6 +26,8 @@ const std::pair<nb::dlpack::dtype, th::ScalarType> kDTypes[] = {
     {nb::dtype<double>(), th::ScalarType::Double},
     {kFloat16, th::ScalarType::Half},
     {kBFloat16, th::ScalarType::BFloat16},
+    {{kComplexCode, 64, 1}, th::ScalarType::ComplexFloat},
+    {{kComplexCode, 128, 1}, th::ScalarType::ComplexDouble},
 };
 
 nb::dlpack::dtype to_dlpack(th::ScalarType t) {
@@ -103,7 +106,7 @@ NumpyArray to_numpy(const th::Tensor& t) {
 th::Tensor from_numpy(nb::ndarray<nb::device::cpu> a) {
   return wrap(a,
               "can't convert np.ndarray of this dtype. The only supported types are: float64, float32, "
-              "float16, int64, int32, int16, int8, uint8, and bool.");
+              "float16, complex64, complex128, int64, int32, int16, int8, uint8, and bool.");
 }
 
 }  // namespace

@@ -22,6 +22,16 @@ th::ScalarType dtype_of(nb::handle h) {
 void bind_dtypes(nb::module_& m) {
   nb::class_<DType>(m, "dtype")
       .def_prop_ro("is_floating_point", [](const DType& d) { return th::is_floating_point(d.type); })
+      .def_prop_ro("is_complex", [](const DType& d) { return th::is_complex(d.type); })
+      // floating or complex: the dtypes autograd differentiates (one lookup on the recording path)
+      .def_prop_ro("_differentiable",
+                   [](const DType& d) { return th::is_floating_point(d.type) || th::is_complex(d.type); })
+      .def(
+          "to_real", [](const DType& d) { return th::to_real_type(d.type); },
+          "The real dtype of this dtype's values (float32 for complex64); real dtypes are their own.")
+      .def(
+          "to_complex", [](const DType& d) { return th::to_complex_type(d.type); },
+          "The complex dtype of this precision (complex64 for float32).")
       .def_prop_ro(
           "is_signed",
           [](const DType& d) { return d.type != th::ScalarType::Byte && d.type != th::ScalarType::Bool; })
@@ -41,6 +51,8 @@ void bind_dtypes(nb::module_& m) {
       {S::Double, {"float64", "double"}},
       {S::Half, {"float16", "half"}},
       {S::BFloat16, {"bfloat16"}},
+      {S::ComplexFloat, {"complex64", "cfloat"}},
+      {S::ComplexDouble, {"complex128", "cdouble"}},
   };
   for (const auto& [type, aliases] : names) {
     nb::object obj = nb::cast(DType{type});

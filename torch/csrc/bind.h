@@ -112,6 +112,10 @@ struct type_caster<th::Scalar> {
       value = th::Scalar(PyFloat_AS_DOUBLE(o));
       return true;
     }
+    if (PyComplex_Check(o)) {  // Python and NumPy complex numbers
+      value = th::Scalar(th::complex<double>(PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o)));
+      return true;
+    }
     if ((flags & (uint8_t)cast_flags::convert) && PyIndex_Check(o)) {  // NumPy integers
       long long v = PyLong_AsLongLong(o);
       if (v == -1 && PyErr_Occurred()) return PyErr_Clear(), false;
@@ -130,6 +134,10 @@ struct type_caster<th::Scalar> {
   static handle from_cpp(const th::Scalar& s, rv_policy, cleanup_list*) noexcept {
     if (s.is_bool()) return PyBool_FromLong(s.to<int64_t>());
     if (s.is_integral()) return PyLong_FromLongLong(s.to<int64_t>());
+    if (s.is_complex()) {
+      const th::complex<double> z = s.to_complex();
+      return PyComplex_FromDoubles(z.re, z.im);
+    }
     return PyFloat_FromDouble(s.to<double>());
   }
 };

@@ -18,10 +18,12 @@ class Scalar {
   Scalar(int64_t v) : kind_(Kind::Int), i_(v) {}
   Scalar(int v) : Scalar(int64_t(v)) {}
   Scalar(bool v) : kind_(Kind::Bool), i_(v) {}
+  Scalar(complex<double> v) : kind_(Kind::Complex), d_(v.re), im_(v.im) {}
 
   bool is_floating_point() const { return kind_ == Kind::Float; }
   bool is_integral() const { return kind_ == Kind::Int; }
   bool is_bool() const { return kind_ == Kind::Bool; }
+  bool is_complex() const { return kind_ == Kind::Complex; }
 
   /// The value converted to T. A value T cannot hold raises PyTorch's "value cannot be converted
   /// to type uint8_t without overflow" (as c10's checked Scalar::to): an int may wrap into an
@@ -30,17 +32,35 @@ class Scalar {
   /// floats, which round out-of-range values to infinity (torch.full((1,), 1e5, dtype=float16)).
   template <typename T>
   T to() const {
-    if constexpr (!std::is_same_v<T, bool> && std::is_same_v<T, opmath_t<T>>) {
-      if (kind_ == Kind::Float ? overflows<T>(d_) : kind_ == Kind::Int && overflows<T>(i_))
+    if constexpr (is_complex_v<T>) {
+      using R = real_t<T>;
+      return kind_ == Kind::Complex ? T(R(d_), R(im_)) : T(to<R>());
+    } else if constexpr (std::is_same_v<T, bool>) {
+      if (kind_ == Kind::Complex) return d_ != 0 || im_ != 0;
+      return kind_ == Kind::Float ? static_cast<bool>(d_) : static_cast<bool>(i_);
+    } else {
+      // a complex number converts to a real type only without an imaginary part (c10's checked to<T>)
+      const bool floating = kind_ == Kind::Float || kind_ == Kind::Complex;
+      bool bad = kind_ == Kind::Complex && im_ != 0;
+      if constexpr (std::is_same_v<T, opmath_t<T>>) {
+        bad = bad || (floating ? overflows<T>(d_) : kind_ == Kind::Int && overflows<T>(i_));
+      }
+      if (bad)
         throw Error(
             detail::str("value cannot be converted to type ", cpp_type_name<T>(), " without overflow"));
+      return floating ? static_cast<T>(d_) : static_cast<T>(i_);
     }
-    return kind_ == Kind::Float ? static_cast<T>(d_) : static_cast<T>(i_);
   }
+  /// The value as a complex number (imaginary part 0 for the real kinds).
+  complex<double> to_complex() const { return to<complex<double>>(); }
   /// The dtype a tensor made from this number alone would get.
   ScalarType type() const {
-    return kind_ == Kind::Float ? ScalarType::Double
-                                : (kind_ == Kind::Int ? ScalarType::Long : ScalarType::Bool);
+    switch (kind_) {
+      case Kind::Float: return ScalarType::Double;
+      case Kind::Int: return ScalarType::Long;
+      case Kind::Complex: return ScalarType::ComplexDouble;
+      default: return ScalarType::Bool;
+    }
   }
 
  private:
@@ -78,11 +98,15 @@ class Scalar {
     return "?";
   }
 
-  enum class Kind { Bool, Int, Float } kind_;
+  /// The real part of a complex number as a Float-kind Scalar; other kinds are themselves.
+  Scalar real_part() const { return kind_ == Kind::Complex ? Scalar(d_) : *this; }
+
+  enum class Kind { Bool, Int, Float, Complex } kind_;
   union {
     double d_;
     int64_t i_;
   };
+  double im_ = 0;  // the imaginary part of a Complex
 };
 
 }  // namespace th

@@ -13,7 +13,9 @@ size_t element_size(ScalarType t) {
     case ScalarType::Int:
     case ScalarType::Float: return 4;
     case ScalarType::Long:
-    case ScalarType::Double: return 8;
+    case ScalarType::Double:
+    case ScalarType::ComplexFloat: return 8;
+    case ScalarType::ComplexDouble: return 16;
     default: throw Error("element_size: undefined dtype");
   }
 }
@@ -30,6 +32,8 @@ const char* scalar_type_name(ScalarType t) {
     case ScalarType::Float: return "float32";
     case ScalarType::Double: return "float64";
     case ScalarType::Bool: return "bool";
+    case ScalarType::ComplexFloat: return "complex64";
+    case ScalarType::ComplexDouble: return "complex128";
     default: return "undefined";
   }
 }
@@ -46,6 +50,8 @@ const char* scalar_type_cpp_name(ScalarType t) {
     case ScalarType::Float: return "Float";
     case ScalarType::Double: return "Double";
     case ScalarType::Bool: return "Bool";
+    case ScalarType::ComplexFloat: return "ComplexFloat";
+    case ScalarType::ComplexDouble: return "ComplexDouble";
     default: return "Undefined";
   }
 }
@@ -81,6 +87,8 @@ int index_of(ScalarType t) {
     case ScalarType::Bool: return 7;
     case ScalarType::Half: return 8;
     case ScalarType::BFloat16: return 9;
+    case ScalarType::ComplexFloat: return 10;
+    case ScalarType::ComplexDouble: return 11;
     default: throw Error("promote_types: undefined dtype");
   }
 }
@@ -89,19 +97,22 @@ int index_of(ScalarType t) {
 ScalarType promote_types(ScalarType a, ScalarType b) {
   using S = ScalarType;
   constexpr S u1 = S::Byte, i1 = S::Char, i2 = S::Short, i4 = S::Int, i8 = S::Long, f4 = S::Float,
-              f8 = S::Double, b1 = S::Bool, f2 = S::Half, bf = S::BFloat16;
-  static constexpr S table[10][10] = {
-      /*        u1  i1  i2  i4  i8  f4  f8  b1  f2  bf */
-      /* u1 */ {u1, i2, i2, i4, i8, f4, f8, u1, f2, bf},
-      /* i1 */ {i2, i1, i2, i4, i8, f4, f8, i1, f2, bf},
-      /* i2 */ {i2, i2, i2, i4, i8, f4, f8, i2, f2, bf},
-      /* i4 */ {i4, i4, i4, i4, i8, f4, f8, i4, f2, bf},
-      /* i8 */ {i8, i8, i8, i8, i8, f4, f8, i8, f2, bf},
-      /* f4 */ {f4, f4, f4, f4, f4, f4, f8, f4, f4, f4},
-      /* f8 */ {f8, f8, f8, f8, f8, f8, f8, f8, f8, f8},
-      /* b1 */ {u1, i1, i2, i4, i8, f4, f8, b1, f2, bf},
-      /* f2 */ {f2, f2, f2, f2, f2, f4, f8, f2, f2, f4},
-      /* bf */ {bf, bf, bf, bf, bf, f4, f8, bf, f4, bf},
+              f8 = S::Double, b1 = S::Bool, f2 = S::Half, bf = S::BFloat16, c4 = S::ComplexFloat,
+              c8 = S::ComplexDouble;
+  static constexpr S table[12][12] = {
+      /*        u1  i1  i2  i4  i8  f4  f8  b1  f2  bf  c4  c8 */
+      /* u1 */ {u1, i2, i2, i4, i8, f4, f8, u1, f2, bf, c4, c8},
+      /* i1 */ {i2, i1, i2, i4, i8, f4, f8, i1, f2, bf, c4, c8},
+      /* i2 */ {i2, i2, i2, i4, i8, f4, f8, i2, f2, bf, c4, c8},
+      /* i4 */ {i4, i4, i4, i4, i8, f4, f8, i4, f2, bf, c4, c8},
+      /* i8 */ {i8, i8, i8, i8, i8, f4, f8, i8, f2, bf, c4, c8},
+      /* f4 */ {f4, f4, f4, f4, f4, f4, f8, f4, f4, f4, c4, c8},
+      /* f8 */ {f8, f8, f8, f8, f8, f8, f8, f8, f8, f8, c8, c8},
+      /* b1 */ {u1, i1, i2, i4, i8, f4, f8, b1, f2, bf, c4, c8},
+      /* f2 */ {f2, f2, f2, f2, f2, f4, f8, f2, f2, f4, c4, c8},
+      /* bf */ {bf, bf, bf, bf, bf, f4, f8, bf, f4, bf, c4, c8},
+      /* c4 */ {c4, c4, c4, c4, c4, c4, c8, c4, c4, c4, c4, c8},
+      /* c8 */ {c8, c8, c8, c8, c8, c8, c8, c8, c8, c8, c8, c8},
   };
   return table[index_of(a)][index_of(b)];
 }
@@ -123,7 +134,26 @@ ScalarType promote_skip_undefined(ScalarType a, ScalarType b) {
   return promote_types(a, b);
 }
 
+ScalarType to_complex_type(ScalarType t) {
+  switch (t) {
+    case ScalarType::Double:
+    case ScalarType::ComplexDouble: return ScalarType::ComplexDouble;
+    case ScalarType::Float:
+    case ScalarType::Half:
+    case ScalarType::BFloat16:
+    case ScalarType::ComplexFloat: return ScalarType::ComplexFloat;
+    default: throw TypeError(detail::str("Unknown Complex ScalarType for ", scalar_type_cpp_name(t)));
+  }
+}
+
+ScalarType to_real_type(ScalarType t) {
+  if (t == ScalarType::ComplexFloat) return ScalarType::Float;
+  if (t == ScalarType::ComplexDouble) return ScalarType::Double;
+  return t;
+}
+
 bool can_cast(ScalarType from, ScalarType to) {
+  if (is_complex(from) && !is_complex(to)) return false;
   if (is_floating_point(from) && is_integral(to, /*include_bool=*/true)) return false;
   if (from != ScalarType::Bool && to == ScalarType::Bool) return false;
   return true;

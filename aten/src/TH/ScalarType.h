@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 
+#include "Complex.h"
 #include "Exception.h"
 #include "Half.h"
 
@@ -10,14 +11,16 @@ namespace th {
 
 // The numbering follows c10::ScalarType for the types we have.
 enum class ScalarType : int8_t {
-  Byte = 0,    // uint8
-  Char = 1,    // int8
-  Short = 2,   // int16
-  Int = 3,     // int32
-  Long = 4,    // int64
-  Half = 5,    // float16
-  Float = 6,   // float32
-  Double = 7,  // float64
+  Byte = 0,            // uint8
+  Char = 1,            // int8
+  Short = 2,           // int16
+  Int = 3,             // int32
+  Long = 4,            // int64
+  Half = 5,            // float16
+  Float = 6,           // float32
+  Double = 7,          // float64
+  ComplexFloat = 9,    // complex64
+  ComplexDouble = 10,  // complex128
   Bool = 11,
   BFloat16 = 15,
   Undefined = -1,
@@ -33,6 +36,15 @@ const char* scalar_type_name(ScalarType t);
 const char* scalar_type_cpp_name(ScalarType t);
 /// True for the floating types (float16, bfloat16, float32, float64).
 bool is_floating_point(ScalarType t);
+/// True for complex64 and complex128.
+inline bool is_complex(ScalarType t) {
+  return t == ScalarType::ComplexFloat || t == ScalarType::ComplexDouble;
+}
+/// The complex type with `t`'s precision (complex64 for float32 and the 16-bit floats, complex128 for
+/// float64); a complex type is its own.
+ScalarType to_complex_type(ScalarType t);
+/// The real type of a complex type's parts (float32 for complex64); other types are their own.
+ScalarType to_real_type(ScalarType t);
 /// True for float16 and bfloat16 (c10's isReducedFloatingType): stored in 16 bits, computed in float32.
 inline bool is_reduced_floating_point(ScalarType t) {
   return t == ScalarType::Half || t == ScalarType::BFloat16;
@@ -70,6 +82,8 @@ TH_SCALAR_TYPE_OF(double, Double)
 TH_SCALAR_TYPE_OF(Half, Half)
 TH_SCALAR_TYPE_OF(BFloat16, BFloat16)
 TH_SCALAR_TYPE_OF(bool, Bool)
+TH_SCALAR_TYPE_OF(complex<float>, ComplexFloat)
+TH_SCALAR_TYPE_OF(complex<double>, ComplexDouble)
 #undef TH_SCALAR_TYPE_OF
 
 }  // namespace th
@@ -88,6 +102,9 @@ TH_SCALAR_TYPE_OF(bool, Bool)
   TH_PRIVATE_CASE(Double, double, __VA_ARGS__)   \
   TH_PRIVATE_CASE(Half, ::th::Half, __VA_ARGS__) \
   TH_PRIVATE_CASE(BFloat16, ::th::BFloat16, __VA_ARGS__)
+#define TH_PRIVATE_COMPLEX_CASES(...)                              \
+  TH_PRIVATE_CASE(ComplexFloat, ::th::complex<float>, __VA_ARGS__) \
+  TH_PRIVATE_CASE(ComplexDouble, ::th::complex<double>, __VA_ARGS__)
 #define TH_PRIVATE_INTEGRAL_CASES(...)         \
   TH_PRIVATE_CASE(Byte, uint8_t, __VA_ARGS__)  \
   TH_PRIVATE_CASE(Char, int8_t, __VA_ARGS__)   \
@@ -106,6 +123,15 @@ TH_SCALAR_TYPE_OF(bool, Bool)
   TH_PRIVATE_DISPATCH(type, name,                                                                   \
                       TH_PRIVATE_FLOATING_CASES(__VA_ARGS__) TH_PRIVATE_INTEGRAL_CASES(__VA_ARGS__) \
                           TH_PRIVATE_CASE(Bool, bool, __VA_ARGS__))
+#define TH_DISPATCH_ALL_TYPES_AND_COMPLEX(type, name, ...)                                          \
+  TH_PRIVATE_DISPATCH(type, name,                                                                   \
+                      TH_PRIVATE_FLOATING_CASES(__VA_ARGS__) TH_PRIVATE_INTEGRAL_CASES(__VA_ARGS__) \
+                          TH_PRIVATE_CASE(Bool, bool, __VA_ARGS__) TH_PRIVATE_COMPLEX_CASES(__VA_ARGS__))
+#define TH_DISPATCH_COMPLEX_TYPES(type, name, ...) \
+  TH_PRIVATE_DISPATCH(type, name, TH_PRIVATE_COMPLEX_CASES(__VA_ARGS__))
+#define TH_DISPATCH_FLOATING_AND_COMPLEX_TYPES(type, name, ...) \
+  TH_PRIVATE_DISPATCH(type, name,                               \
+                      TH_PRIVATE_FLOATING_CASES(__VA_ARGS__) TH_PRIVATE_COMPLEX_CASES(__VA_ARGS__))
 #define TH_DISPATCH_NUMERIC_TYPES(type, name, ...) \
   TH_PRIVATE_DISPATCH(type, name,                  \
                       TH_PRIVATE_FLOATING_CASES(__VA_ARGS__) TH_PRIVATE_INTEGRAL_CASES(__VA_ARGS__))

@@ -156,16 +156,17 @@ Tensor make_view(const Tensor& base, IntList sizes, IntList strides, int64_t off
 
 Tensor wrap_number(const Scalar& value) {
   Tensor t = empty_tensor({}, value.type(), Device());
-  TH_DISPATCH_ALL_TYPES(value.type(), "wrap_number",
-                        [&] { *reinterpret_cast<scalar_t*>(t.data_ptr()) = value.to<scalar_t>(); });
+  TH_DISPATCH_ALL_TYPES_AND_COMPLEX(value.type(), "wrap_number", [&] {
+    *reinterpret_cast<scalar_t*>(t.data_ptr()) = value.to<scalar_t>();
+  });
   t.impl()->wrapped_number = true;
   return t;
 }
 
 Tensor scalar_tensor(const Scalar& value, ScalarType dtype) {
   Tensor t = empty_tensor({}, dtype, Device());
-  TH_DISPATCH_ALL_TYPES(dtype, "scalar_tensor",
-                        [&] { *reinterpret_cast<scalar_t*>(t.data_ptr()) = value.to<scalar_t>(); });
+  TH_DISPATCH_ALL_TYPES_AND_COMPLEX(
+      dtype, "scalar_tensor", [&] { *reinterpret_cast<scalar_t*>(t.data_ptr()) = value.to<scalar_t>(); });
   t.impl()->wrapped_number = true;
   return t;
 }

@@ -35,7 +35,10 @@ void resize_(const Tensor& t, const IntList& sizes) {
 }
 
 namespace {
+// c10's categories, lowest first: bool, integers, floating, complex.
 ScalarType combine_categories(ScalarType higher, ScalarType lower) {
+  if (is_complex(higher)) return higher;
+  if (is_complex(lower)) return is_floating_point(higher) ? to_complex_type(higher) : lower;  // keeps float64
   if (is_floating_point(higher)) return higher;
   if (higher == ScalarType::Bool || is_floating_point(lower)) return promote_skip_undefined(higher, lower);
   return higher != ScalarType::Undefined ? higher : lower;
@@ -47,7 +50,10 @@ ScalarType result_type(const std::vector<Tensor>& inputs) {
   for (const Tensor& t : inputs) {
     ScalarType cur = t.dtype();
     if (t.impl()->wrapped_number) {
-      wrapped = promote_skip_undefined(wrapped, is_floating_point(cur) ? get_default_dtype() : cur);
+      // a Python float is of the default dtype, a Python complex of its complex counterpart
+      if (is_floating_point(cur)) cur = get_default_dtype();
+      if (is_complex(cur)) cur = to_complex_type(get_default_dtype());
+      wrapped = promote_skip_undefined(wrapped, cur);
     } else if (t.dim() == 0) {
       zero = promote_skip_undefined(zero, cur);
     } else {

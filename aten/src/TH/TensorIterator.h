@@ -82,8 +82,8 @@ class TensorIterator {
   T original_scalar_value(int arg) const {
     const Tensor& t = operands_[arg].original;
     TH_CHECK(is_cpu_scalar(arg), "original_scalar_value: operand ", arg, " is not a CPU scalar");
-    return TH_DISPATCH_ALL_TYPES(t.dtype(), "original_scalar_value", [&] {
-      return static_cast<T>(*reinterpret_cast<const scalar_t*>(t.data_ptr()));
+    return TH_DISPATCH_ALL_TYPES_AND_COMPLEX(t.dtype(), "original_scalar_value", [&] {
+      return convert<T>(*reinterpret_cast<const scalar_t*>(t.data_ptr()));
     });
   }
   /// Drops input `arg` (a kernel that read a scalar operand's value itself, then runs on the rest).

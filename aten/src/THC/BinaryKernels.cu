@@ -15,14 +15,14 @@ TH_COMPARE_OPS(THC_BINARY_EXTERN)
 namespace {
 
 void add_kernel(th::TensorIterator& iter, const th::Scalar& alpha) {
-  TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "add_cuda", [&] {
+  TH_DISPATCH_ALL_TYPES_AND_COMPLEX(iter.common_dtype(), "add_cuda", [&] {
     using op_t = th::opmath_t<scalar_t>;
     gpu_kernel<scalar_t, 2>(iter, th::math::Add<op_t>{alpha.to<op_t>()});
   });
 }
 
 void mul_kernel(th::TensorIterator& iter, const th::Scalar&) {
-  TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "mul_cuda", [&] {
+  TH_DISPATCH_ALL_TYPES_AND_COMPLEX(iter.common_dtype(), "mul_cuda", [&] {
     gpu_kernel_with_scalars<scalar_t>(iter, th::math::Mul<th::opmath_t<scalar_t>>{});
   });
 }

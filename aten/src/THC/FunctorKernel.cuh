@@ -5,8 +5,7 @@
 // BinaryArithmeticKernels.cu, BinaryCompareKernels.cu), as PyTorch splits its kernels: nvcc
 // compiles the parts in parallel. UnaryKernels.cu and BinaryKernels.cu dispatch their stubs to them.
 #include <TH/TensorIterator.h>
-#include <TH/math/Binary.h>
-#include <TH/math/Unary.h>
+#include <TH/math/FunctorDispatch.h>
 
 #include "Loops.cuh"
 
@@ -25,13 +24,9 @@ void functor_loop(th::TensorIterator& iter) {
 template <int Arity, typename F>
 void functor_kernel(th::TensorIterator& iter) {
   constexpr const char* name = Arity == 1 ? "unary_cuda" : "binary_cuda";  // for the dtype error
-  if constexpr (th::math::kUnaryFloating<F> || th::math::kFloatingOnly<F>) {
-    TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), name, [&] { functor_loop<scalar_t, Arity, F>(iter); });
-  } else if constexpr (th::math::kIntegralOnly<F>) {
-    TH_DISPATCH_INTEGRAL_TYPES(iter.common_dtype(), name, [&] { functor_loop<scalar_t, Arity, F>(iter); });
-  } else {
-    TH_DISPATCH_ALL_TYPES(iter.common_dtype(), name, [&] { functor_loop<scalar_t, Arity, F>(iter); });
-  }
+  th::math::dispatch_functor<F>(iter.common_dtype(), name, [&](auto tag) {
+    functor_loop<typename decltype(tag)::type, Arity, F>(iter);
+  });
 }
 
 // Entries of math/'s X-macro lists (name, Functor, expr) -> the explicit instantiation of their kernel.

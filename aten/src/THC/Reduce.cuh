@@ -176,8 +176,14 @@ void reduce_typed(th::TensorIterator& iter, R r) {
 /// ReduceKernels.cu declares the instantiations `extern` and dispatches to them.
 template <th::math::ReduceOp Op>
 void reduce_op(th::TensorIterator& iter) {
-  TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "reduce_cuda",
-                        [&] { reduce_typed<scalar_t>(iter, th::math::ReducerOf<Op, scalar_t>{}); });
+  if constexpr (th::math::kReduceComplex<Op>) {
+    TH_DISPATCH_ALL_TYPES_AND_COMPLEX(iter.common_dtype(), "reduce_cuda", [&] {
+      reduce_typed<scalar_t>(iter, th::math::ReducerOf<Op, scalar_t>{});
+    });
+  } else {
+    TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "reduce_cuda",
+                          [&] { reduce_typed<scalar_t>(iter, th::math::ReducerOf<Op, scalar_t>{}); });
+  }
 }
 
 }  // namespace thc::reduce

@@ -12,8 +12,9 @@ struct WhereOp {
 };
 
 void where_kernel(th::TensorIterator& iter) {
-  TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "where_cuda",
-                        [&] { gpu_kernel<scalar_t, 3>(iter, WhereOp<th::opmath_t<scalar_t>>{}); });
+  TH_DISPATCH_ALL_TYPES_AND_COMPLEX(iter.common_dtype(), "where_cuda", [&] {
+    gpu_kernel<scalar_t, 3>(iter, WhereOp<th::opmath_t<scalar_t>>{});
+  });
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 // CPU kernels of the binary pointwise family: add/sub/mul and math/Binary.h's functors over cpu_kernel.
+#include "../math/FunctorDispatch.h"
 #include "../ops/Binary.h"
 #include "Loops.h"
 
@@ -6,14 +7,14 @@ namespace th {
 namespace {
 
 void add_kernel(TensorIterator& iter, const Scalar& alpha) {
-  TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "add_cpu", [&] {
+  TH_DISPATCH_ALL_TYPES_AND_COMPLEX(iter.common_dtype(), "add_cpu", [&] {
     using op_t = opmath_t<scalar_t>;
     cpu::cpu_kernel<scalar_t, 2>(iter, math::Add<op_t>{alpha.to<op_t>()});
   });
 }
 
 void mul_kernel(TensorIterator& iter, const Scalar&) {
-  TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "mul_cpu", [&] {
+  TH_DISPATCH_ALL_TYPES_AND_COMPLEX(iter.common_dtype(), "mul_cpu", [&] {
     cpu::cpu_kernel_with_scalars<scalar_t>(iter, math::Mul<opmath_t<scalar_t>>{});
   });
 }
@@ -30,15 +31,9 @@ void binary_loop(TensorIterator& iter, const F& f) {
 
 void binary_kernel(TensorIterator& iter, math::BinaryOp op) {
   math::with_binary_functor(op, [&](auto f) {
-    using F = decltype(f);
-    if constexpr (math::kFloatingOnly<F>) {
-      TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "binary_cpu", [&] { binary_loop<scalar_t>(iter, f); });
-    } else if constexpr (math::kIntegralOnly<F>) {
-      TH_DISPATCH_INTEGRAL_TYPES(iter.common_dtype(), "binary_cpu",
-                                 [&] { cpu::cpu_kernel<scalar_t, 2>(iter, f); });
-    } else {
-      TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "binary_cpu", [&] { binary_loop<scalar_t>(iter, f); });
-    }
+    math::dispatch_functor<decltype(f)>(iter.common_dtype(), "binary_cpu", [&](auto tag) {
+      binary_loop<typename decltype(tag)::type>(iter, f);
+    });
   });
 }
 

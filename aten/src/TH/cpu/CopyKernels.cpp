@@ -16,7 +16,7 @@ void convert_dense(const S* src, D* dst, int64_t n, cpu::vec_convert_fn cv) {
                 (std::is_same_v<S, float> && !std::is_same_v<D, opmath_t<D>>)) {
     cpu::convert_16bit(src, dst, n, cv);
   } else {
-    for (int64_t k = 0; k < n; ++k) dst[k] = static_cast<D>(th::load(src + k));
+    for (int64_t k = 0; k < n; ++k) dst[k] = convert<D>(th::load(src + k));
   }
 }
 
@@ -30,9 +30,9 @@ void copy_kernel(TensorIterator& iter) {
     });
     return;
   }
-  TH_DISPATCH_ALL_TYPES(iter.dtype(0), "copy_cpu", [&] {
+  TH_DISPATCH_ALL_TYPES_AND_COMPLEX(iter.dtype(0), "copy_cpu", [&] {
     using dst_t = scalar_t;
-    TH_DISPATCH_ALL_TYPES(iter.dtype(1), "copy_cpu", [&] {
+    TH_DISPATCH_ALL_TYPES_AND_COMPLEX(iter.dtype(1), "copy_cpu", [&] {
       if (iter.is_contiguous()) {  // a dense conversion loop the compiler vectorizes (16-bit floats too)
         auto* dst = reinterpret_cast<dst_t*>(iter.data_ptr(0));
         const auto* src = reinterpret_cast<const scalar_t*>(iter.data_ptr(1));
@@ -45,7 +45,7 @@ void copy_kernel(TensorIterator& iter) {
       iter.parallel_for_each([](char** data, const int64_t* strides, int64_t n) {
         for (int64_t k = 0; k < n; ++k) {
           *reinterpret_cast<dst_t*>(data[0] + k * strides[0]) =
-              static_cast<dst_t>(th::load(reinterpret_cast<const scalar_t*>(data[1] + k * strides[1])));
+              convert<dst_t>(th::load(reinterpret_cast<const scalar_t*>(data[1] + k * strides[1])));
         }
       });
     });

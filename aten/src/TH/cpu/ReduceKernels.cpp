@@ -160,8 +160,17 @@ void reduce_kernel(TensorIterator& iter, math::ReduceOp op) {
     };
     return iter.dtype(1) == ScalarType::Half ? widened(Half()) : widened(BFloat16());
   }
-  TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "reduce_cpu", [&] {
-    math::with_reducer<scalar_t>(op, [&](auto r) { reduce_loop<scalar_t, scalar_t>(iter, r); });
+  math::with_reduce_op(op, [&](auto tag) {
+    constexpr math::ReduceOp kOp = decltype(tag)::value;
+    auto run = [&](auto zero) {
+      using T = decltype(zero);
+      reduce_loop<T, T>(iter, math::ReducerOf<kOp, T>{});
+    };
+    if constexpr (math::kReduceComplex<kOp>) {
+      TH_DISPATCH_ALL_TYPES_AND_COMPLEX(iter.common_dtype(), "reduce_cpu", [&] { run(scalar_t()); });
+    } else {
+      TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "reduce_cpu", [&] { run(scalar_t()); });
+    }
   });
 }
 

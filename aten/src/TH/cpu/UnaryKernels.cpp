@@ -1,6 +1,7 @@
 // CPU kernel of the unary pointwise family: math/Unary.h's functors over cpu_kernel, and the
 // explicitly vectorized exp / tanh / sigmoid (VecKernels.h) for dense float rows.
 #include "../Parallel.h"
+#include "../math/FunctorDispatch.h"
 #include "../ops/Unary.h"
 #include "Loops.h"
 #include "VecKernels.h"
@@ -57,12 +58,9 @@ bool vectorized_unary(TensorIterator& iter, math::UnaryOp op) {
 void unary_kernel(TensorIterator& iter, math::UnaryOp op) {
   if (vectorized_unary(iter, op)) return;
   math::with_unary_functor(op, [&](auto f) {
-    if constexpr (math::kUnaryFloating<decltype(f)>) {
-      TH_DISPATCH_FLOATING_TYPES(iter.common_dtype(), "unary_cpu",
-                                 [&] { cpu::cpu_kernel<scalar_t, 1>(iter, f); });
-    } else {
-      TH_DISPATCH_ALL_TYPES(iter.common_dtype(), "unary_cpu", [&] { cpu::cpu_kernel<scalar_t, 1>(iter, f); });
-    }
+    math::dispatch_functor<decltype(f)>(iter.common_dtype(), "unary_cpu", [&](auto tag) {
+      cpu::cpu_kernel<typename decltype(tag)::type, 1>(iter, f);
+    });
   });
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <type_traits>
 
+#include "../Complex.h"
 #include "../Exception.h"
 #include "../Half.h"
 #include "../Macros.h"
@@ -136,6 +137,8 @@ template <typename T>
 TH_HOST_DEVICE T pow(T a, T b) {
   if constexpr (is_floating_v<T>) {
     return std::pow(a, b);
+  } else if constexpr (is_complex_v<T>) {
+    return th::pow(a, b);
   } else {
     if constexpr (std::is_signed_v<T>) {
       if (b < 0) return a == 1 ? T(1) : (a == -1 ? T((b % 2) ? -1 : 1) : T(0));
@@ -246,6 +249,12 @@ template <typename Functor>
 constexpr bool kIntegralOnly = std::is_same_v<Functor, BitwiseAnd> || std::is_same_v<Functor, BitwiseOr> ||
                                std::is_same_v<Functor, BitwiseXor>;
 
+/// The functors that also have complex kernels (true division, powers, equality); add, sub and mul
+/// have their own stubs, which take complex too.
+template <typename Functor>
+constexpr bool kBinaryComplex = std::is_same_v<Functor, DivTrue> || std::is_same_v<Functor, Pow> ||
+                                std::is_same_v<Functor, Eq> || std::is_same_v<Functor, Ne>;
+
 /// Calls f(Functor{}) for the functor of `op` (the one switch both backends share).
 template <typename F>
 void with_binary_functor(BinaryOp op, F&& f) {
@@ -272,6 +281,10 @@ struct acc_type {
 template <>
 struct acc_type<float> {
   using type = double;
+};
+template <>
+struct acc_type<complex<float>> {
+  using type = complex<double>;
 };
 template <>
 struct acc_type<bool> {  // counting, not logic (sum/prod of bools cast to int64 first anyway)

@@ -101,6 +101,10 @@ void with_reduce_op(ReduceOp op, F&& f) {
   }
 }
 
+/// The reductions complex tensors have (sums and products; max and min have no order to use).
+template <ReduceOp Op>
+constexpr bool kReduceComplex = Op == ReduceOp::Sum || Op == ReduceOp::Prod;
+
 /// Calls f(Reducer<T>{}) for `op`.
 template <typename T, typename F>
 void with_reducer(ReduceOp op, F&& f) {

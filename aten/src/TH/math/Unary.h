@@ -1,38 +1,41 @@
 #pragma once
 // Scalar math of the unary pointwise ops, written once for the CPU and CUDA kernels.
 // TH_UNARY_FLOAT_OPS lists ops that compute in floating point (integer inputs are promoted
-// to the default dtype, as in PyTorch); TH_UNARY_KEEP_OPS keep the input dtype.
+// to the default dtype, as in PyTorch); TH_UNARY_KEEP_OPS keep the input dtype. The expressions call
+// the math functions unqualified: the functors bring std's in scope, and argument-dependent lookup
+// finds th::complex's (Complex.h), so the ops listed in kUnaryComplex serve complex x too.
 #include <cmath>
 #include <type_traits>
 
+#include "../Complex.h"
 #include "../Half.h"
 #include "../Macros.h"
 
 // _(name, Functor, expression of x)
 #define TH_UNARY_FLOAT_OPS(_)                              \
-  _(exp, Exp, std::exp(x))                                 \
+  _(exp, Exp, exp(x))                                      \
   _(exp2, Exp2, std::exp2(x))                              \
   _(expm1, Expm1, std::expm1(x))                           \
-  _(log, Log, std::log(x))                                 \
-  _(log2, Log2, std::log2(x))                              \
-  _(log10, Log10, std::log10(x))                           \
+  _(log, Log, log(x))                                      \
+  _(log2, Log2, log2(x))                                   \
+  _(log10, Log10, log10(x))                                \
   _(log1p, Log1p, std::log1p(x))                           \
-  _(sqrt, Sqrt, std::sqrt(x))                              \
-  _(rsqrt, Rsqrt, T(1) / std::sqrt(x))                     \
+  _(sqrt, Sqrt, sqrt(x))                                   \
+  _(rsqrt, Rsqrt, T(1) / sqrt(x))                          \
   _(reciprocal, Reciprocal, T(1) / x)                      \
-  _(sin, Sin, std::sin(x))                                 \
-  _(cos, Cos, std::cos(x))                                 \
-  _(tan, Tan, std::tan(x))                                 \
-  _(asin, Asin, std::asin(x))                              \
-  _(acos, Acos, std::acos(x))                              \
-  _(atan, Atan, std::atan(x))                              \
-  _(asinh, Asinh, std::asinh(x))                           \
-  _(acosh, Acosh, std::acosh(x))                           \
-  _(atanh, Atanh, std::atanh(x))                           \
-  _(sinh, Sinh, std::sinh(x))                              \
-  _(cosh, Cosh, std::cosh(x))                              \
-  _(tanh, Tanh, std::tanh(x))                              \
-  _(sigmoid, Sigmoid, T(1) / (T(1) + std::exp(-x)))        \
+  _(sin, Sin, sin(x))                                      \
+  _(cos, Cos, cos(x))                                      \
+  _(tan, Tan, tan(x))                                      \
+  _(asin, Asin, asin(x))                                   \
+  _(acos, Acos, acos(x))                                   \
+  _(atan, Atan, atan(x))                                   \
+  _(asinh, Asinh, asinh(x))                                \
+  _(acosh, Acosh, acosh(x))                                \
+  _(atanh, Atanh, atanh(x))                                \
+  _(sinh, Sinh, sinh(x))                                   \
+  _(cosh, Cosh, cosh(x))                                   \
+  _(tanh, Tanh, tanh(x))                                   \
+  _(sigmoid, Sigmoid, T(1) / (T(1) + exp(-x)))             \
   _(erf, Erf, std::erf(x))                                 \
   _(erfc, Erfc, std::erfc(x))                              \
   _(frac, Frac, x - std::trunc(x))                         \
@@ -169,12 +172,17 @@ TH_HOST_DEVICE T round_like(T x, F f) {
   struct Functor {                                   \
     template <typename T>                            \
     TH_HOST_DEVICE T operator()(T x) const {         \
+      TH_USING_STD_MATH                              \
       return expr;                                   \
     }                                                \
   };
+#define TH_USING_STD_MATH                                                                              \
+  using std::exp, std::log, std::log2, std::log10, std::sqrt, std::sin, std::cos, std::tan, std::asin, \
+      std::acos, std::atan, std::asinh, std::acosh, std::atanh, std::sinh, std::cosh, std::tanh;
 TH_UNARY_FLOAT_OPS(TH_DEFINE_UNARY_FUNCTOR)
 TH_UNARY_KEEP_OPS(TH_DEFINE_UNARY_FUNCTOR)
 #undef TH_DEFINE_UNARY_FUNCTOR
+#undef TH_USING_STD_MATH
 
 /// Whether a functor computes in floating point only (its kernels exist for float types only).
 template <typename Functor>
@@ -184,6 +192,18 @@ constexpr bool kUnaryFloating = false;
   constexpr bool kUnaryFloating<Functor> = true;
 TH_UNARY_FLOAT_OPS(TH_UNARY_FLOATING)
 #undef TH_UNARY_FLOATING
+
+/// The functors that also have complex kernels (the principal branches of the standard library's
+/// complex functions).
+template <typename Functor>
+constexpr bool kUnaryComplex =
+    std::is_same_v<Functor, Exp> || std::is_same_v<Functor, Log> || std::is_same_v<Functor, Log2> ||
+    std::is_same_v<Functor, Log10> || std::is_same_v<Functor, Sqrt> || std::is_same_v<Functor, Rsqrt> ||
+    std::is_same_v<Functor, Reciprocal> || std::is_same_v<Functor, Sin> || std::is_same_v<Functor, Cos> ||
+    std::is_same_v<Functor, Tan> || std::is_same_v<Functor, Asin> || std::is_same_v<Functor, Acos> ||
+    std::is_same_v<Functor, Atan> || std::is_same_v<Functor, Asinh> || std::is_same_v<Functor, Acosh> ||
+    std::is_same_v<Functor, Atanh> || std::is_same_v<Functor, Sinh> || std::is_same_v<Functor, Cosh> ||
+    std::is_same_v<Functor, Tanh> || std::is_same_v<Functor, Sigmoid> || std::is_same_v<Functor, Neg>;
 
 /// The op ids the unary kernels switch on.
 enum class UnaryOp {

@@ -36,13 +36,16 @@ Tensor binary(DispatchStub<binary_fn>& stub, const Tensor& a, const Tensor& b, c
 
 void check_alpha(const Tensor& a, const Tensor& b, const Scalar& alpha) {
   ScalarType t = promote_types(a.dtype(), b.dtype());
-  TH_CHECK(is_floating_point(t) || !alpha.is_floating_point(),
+  TH_CHECK(is_complex(t) || !alpha.is_complex(),
+           "For non-complex input tensors, argument alpha must not be a complex number.");
+  TH_CHECK(is_floating_point(t) || is_complex(t) || !alpha.is_floating_point(),
            "For integral input tensors, argument alpha must not be a floating point number.");
   TH_CHECK(t == ScalarType::Bool || !alpha.is_bool(), "Boolean alpha only supported for Boolean results.");
 }
 
 Scalar negate(const Scalar& s) {
   if (s.is_floating_point()) return Scalar(-s.to<double>());
+  if (s.is_complex()) return Scalar(-s.to_complex());
   TH_CHECK(!s.is_bool(),
            "Subtraction, the `-` operator, with two bool tensors is not supported. "
            "Use the `^` or `logical_xor()` operator instead.");

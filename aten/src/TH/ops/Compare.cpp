@@ -24,11 +24,15 @@ bool is_true(const Tensor& t) {
 bool allclose(const Tensor& self, const Tensor& other, double rtol, double atol, bool equal_nan);
 bool equal(const Tensor& self, const Tensor& other);
 
+Tensor view_as_real(const Tensor& self);  // ops/ComplexParts.cpp
+
 Tensor isnan(const Tensor& self) {
+  if (is_complex(self.dtype())) return any(isnan(view_as_real(self)), -1, false);  // either part
   return is_floating_point(self.dtype()) ? ne(self, self) : all_false(self);
 }
 
 Tensor isinf(const Tensor& self) {
+  if (is_complex(self.dtype())) return any(isinf(view_as_real(self)), -1, false);
   if (!is_floating_point(self.dtype())) return all_false(self);
   return eq(abs(self), number(std::numeric_limits<double>::infinity()));
 }
@@ -36,7 +40,8 @@ Tensor isinf(const Tensor& self) {
 Tensor logical_not(const Tensor& self) { return eq(self, wrap_number(Scalar(int64_t(0)))); }
 
 Tensor isfinite(const Tensor& self) {
-  if (!is_floating_point(self.dtype())) return ones_like(self, ScalarType::Bool, std::nullopt);
+  if (!is_floating_point(self.dtype()) && !is_complex(self.dtype()))
+    return ones_like(self, ScalarType::Bool, std::nullopt);
   return logical_not(logical_or(isnan(self), isinf(self)));
 }
 

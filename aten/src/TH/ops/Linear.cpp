@@ -10,6 +10,9 @@ namespace th {
 
 TH_DEFINE_STUB(gemm_fn, gemm_stub);
 
+Tensor view_as_real(const Tensor& self);  // ops/ComplexParts.cpp
+Tensor complex_from_parts(const Tensor& real, const Tensor& imag);
+
 namespace {
 
 const char* lower_name(ScalarType t) {
@@ -37,11 +40,37 @@ void check_same(const char* a_name, const Tensor& a, const char* b_name, const T
   TH_CHECK(a.dtype() != ScalarType::Bool, "\"addmm_impl\" not implemented for 'Bool'");
 }
 
+/// The complex gemm_into: (ar + i ai)(br + i bi) = (ar br - ai bi) + i (ar bi + ai br), four products of
+/// the real gemm (as many multiply-adds as one complex product), then alpha and beta applied pointwise.
+void complex_gemm_into(const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& alpha,
+                       const Scalar& beta) {
+  const auto part = [](const Tensor& t, int64_t k) { return contiguous(select(view_as_real(t), -1, k)); };
+  const Tensor ar = part(a, 0), ai = part(a, 1), br = part(b, 0), bi = part(b, 1);
+  Tensor re = empty_tensor(out.sizes(), to_real_type(out.dtype()), out.device());
+  Tensor im = empty_tensor(out.sizes(), to_real_type(out.dtype()), out.device());
+  const Scalar one(int64_t(1)), zero(int64_t(0)), minus_one(int64_t(-1));
+  auto* gemm = gemm_stub[a.device().type];
+  gemm(ar, br, re, one, zero);
+  gemm(ai, bi, re, minus_one, one);
+  gemm(ar, bi, im, one, zero);
+  gemm(ai, br, im, one, one);
+  Tensor product = complex_from_parts(re, im);
+  const complex<double> al = alpha.to_complex(), be = beta.to_complex();
+  if (!(al == complex<double>(1.0))) product = mul(product, wrap_number(alpha));
+  if (be == complex<double>(0.0)) {  // out's old values are not read (NaN there does not leak)
+    copy_(const_cast<Tensor&>(out), product);
+  } else {
+    Tensor scaled = mul(out, wrap_number(beta));
+    copy_(const_cast<Tensor&>(out), add(scaled, product, one));
+  }
+}
+
 /// out (contiguous [B, M, N], resized) = alpha * a @ b (+ beta * out), a [B, M, K], b [B, K, N].
 void gemm_into(const Tensor& out, const Tensor& a, const Tensor& b, const Scalar& alpha, const Scalar& beta) {
   if (out.numel() == 0) return;
+  if (is_complex(a.dtype()) && a.size(2) != 0) return complex_gemm_into(out, a, b, alpha, beta);
   if (a.size(2) == 0) {  // empty contraction: the sum of nothing
-    if (beta.to<double>() == 0)
+    if (beta.to_complex() == complex<double>(0.0))
       fill_(const_cast<Tensor&>(out), Scalar(int64_t(0)));
     else
       mul_(const_cast<Tensor&>(out), wrap_number(beta));

@@ -16,6 +16,11 @@ using math::ReduceOp;
 
 /// The reducer's identity as a Scalar of the right kind (the output starts from it).
 Scalar identity(ReduceOp op, ScalarType t) {
+  if (is_complex(t)) {  // sums start at 0, products at 1 (the only complex reductions)
+    TH_CHECK(op == ReduceOp::Sum || op == ReduceOp::Prod, "reduce: not implemented for '",
+             scalar_type_name(t), "'");
+    return Scalar(op == ReduceOp::Sum ? 0.0 : 1.0);
+  }
   Scalar out;
   TH_DISPATCH_ALL_TYPES(t, "reduce", [&] {
     math::with_reducer<scalar_t>(op, [&](auto r) {
@@ -132,7 +137,7 @@ Tensor mean(const Tensor& self, const std::optional<IntList>& dim, bool keepdim,
             std::optional<ScalarType> dtype) {
   ScalarType t = dtype.value_or(self.dtype());
   TH_CHECK(
-      is_floating_point(t),
+      is_floating_point(t) || is_complex(t),
       "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. "
       "Got: ",
       scalar_type_cpp_name(t));

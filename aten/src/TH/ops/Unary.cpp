@@ -9,6 +9,8 @@ namespace th {
 
 TH_DEFINE_STUB(unary_fn, unary_stub);
 
+Tensor complex_abs(const Tensor& self);  // ops/ComplexParts.cpp
+
 namespace {
 
 using math::UnaryOp;
@@ -16,6 +18,18 @@ using pointwise::floating_compute;
 using pointwise::run_into;
 
 Tensor& unary_into(Tensor& out, const Tensor& self, UnaryOp op, bool floating, const char* name) {
+  if (is_complex(self.dtype())) {
+    TH_CHECK(
+        op != UnaryOp::Sign,
+        "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead.");
+    if (op == UnaryOp::Abs) {  // the modulus, a real tensor (complex_part_stub)
+      TH_CHECK(!out.is_same(self), "In-place abs is not supported for complex tensors.");
+      Tensor r = complex_abs(self);
+      if (!out.defined()) return out = r;
+      resize_(out, r.sizes());
+      return copy_(out, r);
+    }
+  }
   if (self.dtype() == ScalarType::Bool) {
     TH_CHECK(op != UnaryOp::Neg,
              "Negation, the `-` operator, on a bool tensor is not supported. If you are "

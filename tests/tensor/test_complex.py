@@ -1,0 +1,209 @@
+"""Complex dtypes (complex64, complex128): creation and NumPy interop, printing, promotion with the real
+types, the parts (view_as_real/view_as_complex, real/imag views, conj, abs, angle, torch.complex/polar),
+arithmetic, the transcendental functions and reductions against NumPy, complex matrix products, and
+PyTorch's gradient convention (for a real loss L of z = x + iy, z.grad is dL/dx + i dL/dy) checked by
+central differences in float64. Also run on upstream 2.13."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import torch
+
+RNG = np.random.default_rng(0)
+
+
+def crandn(*shape, dtype=np.complex128):
+    return (RNG.standard_normal(shape) + 1j * RNG.standard_normal(shape)).astype(dtype)
+
+
+def test_dtypes_and_creation():
+    assert torch.cfloat is torch.complex64 and torch.cdouble is torch.complex128
+    assert torch.complex64.is_complex and not torch.complex64.is_floating_point
+    assert torch.complex128.itemsize == 16 and torch.complex64.itemsize == 8
+    assert torch.tensor([1 + 2j]).dtype == torch.complex64
+    assert torch.tensor([1, 2.5, 3j]).dtype == torch.complex64
+    assert torch.tensor(1j, dtype=torch.complex128).item() == 1j
+    assert torch.tensor([1.0, 2.0]).to(torch.cfloat).tolist() == [1 + 0j, 2 + 0j]
+    assert torch.zeros(2, dtype=torch.cdouble).sum().item() == 0j
+    assert torch.ones(3, dtype=torch.cfloat).cdouble().dtype == torch.complex128
+    assert torch.tensor([1 + 1j, 0]).bool().tolist() == [True, False]
+    assert torch.is_complex(torch.zeros(1, dtype=torch.cfloat)) and not torch.zeros(1).is_complex()
+    assert complex(torch.tensor(2 - 1j)) == 2 - 1j
+    assert torch.full((2,), 1 + 2j).dtype == torch.complex64
+    assert torch.finfo(torch.complex128).eps == torch.finfo(torch.float64).eps
+    with pytest.raises(RuntimeError):
+        torch.zeros(2).fill_(1j)
+
+
+def test_numpy_roundtrip_shares_memory():
+    a = crandn(3, 4, dtype=np.complex64)
+    t = torch.from_numpy(a)
+    assert t.dtype == torch.complex64
+    t[0, 0] = 5 - 5j
+    assert a[0, 0] == 5 - 5j
+    np.testing.assert_array_equal(t.numpy(), a)
+
+
+def test_printing():
+    assert repr(torch.tensor([1 + 2j, 3 - 1j])) == "tensor([1.+2.j, 3.-1.j])"
+    assert repr(torch.tensor(1j, dtype=torch.complex128)) == "tensor(0.+1.j, dtype=torch.complex128)"
+    assert repr(torch.tensor([1.5 - 0.25j])) == "tensor([1.5000-0.2500j])"
+
+
+def test_promotion():
+    assert (torch.tensor([1, 2]) + 1j).dtype == torch.complex64
+    assert (torch.tensor([1.0], dtype=torch.float64) * 1j).dtype == torch.complex128
+    assert torch.promote_types(torch.float64, torch.complex64) == torch.complex128
+    assert torch.result_type(torch.tensor([1.0], dtype=torch.float64), 1j) == torch.complex128
+    assert (torch.zeros(2, dtype=torch.cfloat) + torch.zeros(2, dtype=torch.float64)).dtype == torch.complex128
+    assert not torch.can_cast(torch.complex64, torch.float64)
+
+
+def test_parts_are_views():
+    z = torch.tensor(crandn(2, 3))
+    r = torch.view_as_real(z)
+    assert r.shape == (2, 3, 2) and r.dtype == torch.float64 and r.stride() == (6, 2, 1)
+    np.testing.assert_array_equal(r[..., 0].numpy(), z.numpy().real)
+    z.real[0, 0] = 7.0
+    z.imag[1, 2] = -3.0
+    assert z[0, 0].item().real == 7.0 and z[1, 2].item().imag == -3.0
+    back = torch.view_as_complex(r)
+    assert back.dtype == torch.complex128 and back.data_ptr() == z.data_ptr()
+    sliced = z[:, 1]  # a strided complex view
+    col = z.numpy()[:, 1]
+    np.testing.assert_array_equal(torch.view_as_real(sliced).numpy(), np.stack([col.real, col.imag], -1))
+    with pytest.raises(RuntimeError, match="view_as_real is only supported for complex tensors"):
+        torch.view_as_real(torch.zeros(2))
+    with pytest.raises(RuntimeError, match="last dimension of size 2"):
+        torch.view_as_complex(torch.zeros(3))
+    with pytest.raises(RuntimeError, match="imag is not implemented"):
+        _ = torch.zeros(2).imag
+
+
+def test_pointwise_against_numpy():
+    a, b = crandn(5, 4), crandn(5, 4)
+    ta, tb = torch.tensor(a), torch.tensor(b)
+    for got, want in [
+        (ta + tb, a + b),
+        (ta - 2 * tb, a - 2 * b),
+        (ta * tb, a * b),
+        (ta / tb, a / b),
+        (ta**tb, a**b),
+        (ta**2, a**2),
+        (-ta, -a),
+        (ta.conj(), a.conj()),
+        (ta.abs(), np.abs(a)),
+        (ta.angle(), np.angle(a)),
+        (torch.sgn(ta), a / np.abs(a)),
+        (ta.reciprocal(), 1 / a),
+    ]:
+        np.testing.assert_allclose(got.resolve_conj().numpy(), want, rtol=1e-12, atol=1e-12)
+    for name in ["exp", "log", "log10", "log2", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh",
+                 "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh"]:  # fmt: skip
+        fn = getattr(torch, name)
+        np.testing.assert_allclose(fn(ta).numpy(), getattr(np, name)(a), rtol=1e-12, atol=1e-12, err_msg=name)
+    np.testing.assert_allclose(torch.sigmoid(ta).numpy(), 1 / (1 + np.exp(-a)), rtol=1e-12)
+    np.testing.assert_allclose(torch.rsqrt(ta).numpy(), 1 / np.sqrt(a), rtol=1e-12)
+    assert (ta == ta.clone()).all() and not (ta != ta.clone()).any()
+    with pytest.raises(RuntimeError, match="torch.sgn"):
+        torch.sign(ta)
+
+
+def test_float32_precision_and_broadcast():
+    a = crandn(3, 1, dtype=np.complex64)
+    b = crandn(1, 4, dtype=np.complex64)
+    got = torch.tensor(a) * torch.tensor(b) + torch.tensor(b).exp()
+    assert got.dtype == torch.complex64 and got.shape == (3, 4)
+    np.testing.assert_allclose(got.numpy(), a * b + np.exp(b), rtol=1e-5)
+
+
+def test_reductions_and_classification():
+    a = crandn(4, 6)
+    t = torch.tensor(a)
+    np.testing.assert_allclose(t.sum().item(), a.sum(), rtol=1e-12)
+    np.testing.assert_allclose(t.sum(0).numpy(), a.sum(0), rtol=1e-12)
+    np.testing.assert_allclose(t.mean(1).numpy(), a.mean(1), rtol=1e-12)
+    np.testing.assert_allclose(t.prod(1).numpy(), a.prod(1), rtol=1e-12)
+    np.testing.assert_allclose(t.t().sum(1).numpy(), a.sum(0), rtol=1e-12)
+    bad = torch.tensor([1 + 1j, complex(float("nan"), 0), complex(0, float("inf"))])
+    assert bad.isnan().tolist() == [False, True, False]
+    assert bad.isinf().tolist() == [False, False, True]
+    assert bad.isfinite().tolist() == [True, False, False]
+
+
+def test_complex_and_polar():
+    re, im = torch.tensor([1.0, -2.0]), torch.tensor([0.5, 3.0])
+    z = torch.complex(re, im)
+    assert z.dtype == torch.complex64 and z.tolist() == [1 + 0.5j, -2 + 3j]
+    p = torch.polar(torch.tensor([2.0], dtype=torch.float64), torch.tensor([0.5], dtype=torch.float64))
+    np.testing.assert_allclose(p.numpy(), 2 * np.exp(0.5j), rtol=1e-14)
+    with pytest.raises(RuntimeError):
+        torch.complex(torch.tensor([1]), torch.tensor([2]))
+
+
+@pytest.mark.parametrize("dtype", [torch.complex64, torch.complex128])
+def test_matrix_products(dtype):
+    np_dtype = np.complex64 if dtype == torch.complex64 else np.complex128
+    tol = 1e-4 if dtype == torch.complex64 else 1e-12
+    a, b = crandn(2, 5, 3, dtype=np_dtype), crandn(2, 3, 4, dtype=np_dtype)
+    ta, tb = torch.tensor(a), torch.tensor(b)
+    np.testing.assert_allclose((ta @ tb).numpy(), a @ b, rtol=tol, atol=tol)
+    np.testing.assert_allclose(ta[0].mm(tb[0]).numpy(), a[0] @ b[0], rtol=tol, atol=tol)
+    np.testing.assert_allclose(ta[0].t().mm(ta[1]).numpy(), a[0].T @ a[1], rtol=tol, atol=tol)
+    v = crandn(3, dtype=np_dtype)
+    np.testing.assert_allclose(ta[0].mv(torch.tensor(v)).numpy(), a[0] @ v, rtol=tol, atol=tol)
+    np.testing.assert_allclose(torch.tensor(v).dot(torch.tensor(v)).item(), v @ v, rtol=tol)
+    assert ta[0].mH.resolve_conj().tolist() == a[0].conj().T.tolist()
+
+
+def _wirtinger_grad(f, z: np.ndarray, eps=1e-6) -> np.ndarray:
+    """dL/dx + i dL/dy by central differences, L = f(z) real."""
+    g = np.zeros_like(z)
+    for k in range(z.size):
+        for step, unit in ((eps, 1), (eps * 1j, 1j)):
+            zp, zm = z.copy(), z.copy()
+            zp.flat[k] += step
+            zm.flat[k] -= step
+            d = (f(torch.tensor(zp)).item() - f(torch.tensor(zm)).item()) / (2 * eps)
+            g.flat[k] += unit * d
+    return g
+
+
+@pytest.mark.parametrize(
+    "name, f",
+    [
+        ("mul", lambda z: (z * z.conj() * (1 + 2j)).real.sum()),
+        ("div", lambda z: (1 / (z + 3)).imag.sum()),
+        ("exp", lambda z: z.exp().real.sum() + z.exp().imag.sum()),
+        ("log", lambda z: z.log().imag.sum() + z.log().real.sum()),
+        ("sqrt_sin", lambda z: (z.sqrt() + z.sin()).abs().sum()),
+        ("tanh_sigmoid", lambda z: (z.tanh() * z.sigmoid()).real.sum()),
+        ("abs", lambda z: (z.abs() ** 2).sum()),
+        ("angle", lambda z: z.angle().sum()),
+        ("matmul", lambda z: (z.reshape(2, 2) @ z.reshape(2, 2).conj()).abs().sum()),
+        ("view_as_real", lambda z: (torch.view_as_real(z) ** 3).sum()),
+        ("sum_mean", lambda z: (z.sum() * z.mean()).real),
+    ],
+)
+def test_gradients_follow_pytorchs_convention(name, f):
+    z = crandn(4) + 0.5
+    zt = torch.tensor(z, requires_grad=True)
+    f(zt).backward()
+    np.testing.assert_allclose(zt.grad.numpy(), _wirtinger_grad(f, z), rtol=1e-6, atol=1e-7, err_msg=name)
+
+
+def test_gradient_into_real_inputs():
+    x = torch.tensor([0.5, -1.0], dtype=torch.float64, requires_grad=True)
+    y = torch.tensor([2.0, 0.25], dtype=torch.float64, requires_grad=True)
+    z = torch.complex(x, y) * (1 - 2j)
+    (z.real**2 + 3 * z.imag).sum().backward()
+    w = (x.detach() + 1j * y.detach()) * (1 - 2j)
+    # L = Re(w)^2 + 3 Im(w); Re w = x + 2y, Im w = y - 2x
+    np.testing.assert_allclose(x.grad.numpy(), (2 * w.real + 3 * -2).numpy())
+    np.testing.assert_allclose(y.grad.numpy(), (2 * w.real * 2 + 3).numpy())
+    assert x.grad.dtype == torch.float64
+    r = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
+    (r * (1 + 1j)).abs().sum().backward()
+    np.testing.assert_allclose(r.grad.numpy(), [np.sqrt(2)] * 2)
