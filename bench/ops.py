@@ -6,7 +6,8 @@ Each library is timed in a subprocess of its own (our torch and upstream's are b
 and must never share an interpreter): ours from this checkout's build, upstream from the venv
 of `nox -s tests-reference` (or --reference-python). Targets (issue 3): large elementwise
 <= 1.0x upstream, sum/max <= 1.5x, matmul <= 1.25x, per-op overhead <= 1.0x (the float16 rows
-have no target: they show what the 16-bit kernels cost); linalg.solve/cholesky/svd of 512x512 <= 1.5x (issue 19).
+have no target: they show what the 16-bit kernels cost); linalg.solve/cholesky/svd of 512x512 and fft of
+2^20 complex <= 1.5x (issue 19).
 """
 
 from __future__ import annotations
@@ -36,6 +37,10 @@ CASES = {
     "linalg.solve 512x512 f32": (_SPD + "; b = lib_rand(512, 64)", "lib.linalg.solve(s, b)"),
     "linalg.cholesky 512x512 f32": (_SPD, "lib.linalg.cholesky(s)"),
     "linalg.svd 512x512 f32": ("a = lib_rand(512, 512)", "lib.linalg.svd(a)"),
+    "fft 2^20 c64": ("a = lib_cplx(1 << 20)", "lib.fft.fft(a)"),
+    "rfft 2^20 f32": ("a = lib_rand(1 << 20)", "lib.fft.rfft(a)"),
+    "fft2 1024x1024 c64": ("a = lib_cplx(1024, 1024)", "lib.fft.fft2(a)"),
+    "mul 1M c64": ("a = lib_cplx(1 << 20); b = lib_cplx(1 << 20)", "a * b"),
     "overhead: a + b (8 elems)": ("a = lib_rand(8); b = lib_rand(8)", "a + b"),
     "overhead: a.sum() (8 elems)": ("a = lib_rand(8)", "a.sum()"),
     "overhead: a[1:3] (8 elems)": ("a = lib_rand(8)", "a[1:3]"),
@@ -49,15 +54,19 @@ if which == "numpy":
     lib = np
     lib_rand = lambda *s: np.random.default_rng(0).random(s, dtype=np.float32)
     lib_half = lambda a: a.astype(np.float16)
+    lib_cplx = lambda *s: (lib_rand(*s) + 1j * lib_rand(*s)).astype(np.complex64)
 else:
     import torch as lib
     torch = lib
     lib_rand = lambda *s: torch.from_numpy(np.random.default_rng(0).random(s, dtype=np.float32))
     lib_half = lambda a: a.half()
+    def lib_cplx(*s):
+        r = np.random.default_rng(0)
+        return torch.from_numpy((r.random(s) + 1j * r.random(s)).astype(np.complex64))
 cases = json.loads(sys.argv[2])
 out = {}
 for name, (setup, stmt) in cases.items():
-    g = {"lib": lib, "lib_rand": lib_rand, "lib_half": lib_half, "np": np}
+    g = {"lib": lib, "lib_rand": lib_rand, "lib_half": lib_half, "lib_cplx": lib_cplx, "np": np}
     exec(setup, g)
     t = timeit.Timer(stmt, globals=g)
     n, _ = t.autorange()

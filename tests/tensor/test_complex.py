@@ -207,3 +207,60 @@ def test_gradient_into_real_inputs():
     r = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
     (r * (1 + 1j)).abs().sum().backward()
     np.testing.assert_allclose(r.grad.numpy(), [np.sqrt(2)] * 2)
+
+
+def test_real_only_functions_refuse_complex():
+    z = torch.tensor([1 + 2j, -1j])
+    for fn in (
+        lambda: torch.copysign(z, 1.0),
+        lambda: torch.xlogy(z, z),
+        lambda: torch.logit(z),
+        lambda: torch.gcd(z, z),
+        lambda: torch.bitwise_left_shift(z, 1),
+        lambda: torch.deg2rad(z),
+        lambda: torch.isposinf(z),
+        lambda: torch.nansum(z),
+        lambda: torch.sort(z),
+        lambda: torch.max(z),
+        lambda: torch.clamp(z, 0, 1),
+    ):
+        with pytest.raises((RuntimeError, NotImplementedError, TypeError)):
+            fn()
+
+
+def test_functions_keep_complex_values():
+    a = crandn(3, 5)
+    t = torch.tensor(a)
+    np.testing.assert_allclose(torch.cov(t).numpy(), np.cov(a), rtol=1e-12)
+    np.testing.assert_allclose(torch.corrcoef(t).numpy(), np.corrcoef(a), rtol=1e-12)
+    np.testing.assert_allclose(torch.gradient(t, dim=1)[0].numpy(), np.gradient(a, axis=1), rtol=1e-12)
+    np.testing.assert_allclose(torch.float_power(t, 2).numpy(), a**2, rtol=1e-12)
+    assert torch.float_power(t.to(torch.complex64), 2).dtype == torch.complex128
+    np.testing.assert_allclose(torch.ldexp(t, torch.tensor([2])).numpy(), a * 4, rtol=1e-12)
+    want = np.log(np.exp(a).sum(1))
+    got = torch.logsumexp(t, 1).numpy()
+    np.testing.assert_allclose(np.exp(got), np.exp(want), rtol=1e-12)  # equal up to 2 pi i
+    zero = torch.zeros(2, dtype=torch.cdouble)
+    assert (zero**0).tolist() == [1, 1] and (zero**2).tolist() == [0, 0]
+
+
+def test_scans_moments_norms_and_more_functions():
+    a = crandn(3, 4)
+    t = torch.tensor(a)
+    np.testing.assert_allclose(t.cumsum(1).numpy(), a.cumsum(1), rtol=1e-12)
+    np.testing.assert_allclose(t.cumprod(0).numpy(), a.cumprod(0), rtol=1e-12)
+    var = t.var(1)
+    assert var.dtype == torch.float64
+    np.testing.assert_allclose(var.numpy(), a.var(1, ddof=1), rtol=1e-12)
+    np.testing.assert_allclose(t.std().item(), a.std(ddof=1), rtol=1e-12)
+    np.testing.assert_allclose(torch.linalg.vector_norm(t).item(), np.linalg.norm(a), rtol=1e-12)
+    np.testing.assert_allclose(torch.linalg.vector_norm(t, 1, dim=1).numpy(), np.abs(a).sum(1), rtol=1e-12)
+    np.testing.assert_allclose(torch.expm1(t).numpy(), np.expm1(a), rtol=1e-12)
+    np.testing.assert_allclose(torch.log1p(t).numpy(), np.log1p(a), rtol=1e-12)
+    np.testing.assert_allclose(torch.exp2(t).numpy(), np.exp2(a), rtol=1e-12)
+    small = torch.tensor([1e-10 + 1e-10j], dtype=torch.complex128)
+    np.testing.assert_allclose(torch.expm1(small).numpy(), [1e-10 + 1e-10j], rtol=1e-9)
+    np.testing.assert_allclose(torch.log1p(small).numpy(), [1e-10 + 1e-10j], rtol=1e-9)
+    z = torch.tensor([1j, 0, 0j])
+    assert torch.logical_and(z, torch.tensor([1j, 1j, 0])).tolist() == [True, False, False]
+    assert torch.logical_or(z, z).tolist() == [True, False, False]

@@ -19,9 +19,12 @@ def _as_tensor(x, like: Tensor) -> Tensor:
     return x if isinstance(x, Tensor) else torch.tensor(x, device=like.device)
 
 
-def _float_dtype(*operands) -> torch.dtype:
-    """The promoted dtype of one or two operands, integers and bool promoted to the default float dtype."""
+def _float_dtype(*operands, name: str) -> torch.dtype:
+    """The promoted dtype of one or two operands, integers and bool promoted to the default float dtype; the
+    real-only function `name` refuses complex operands (PyTorch's error)."""
     dtype = torch.result_type(*operands) if len(operands) == 2 else operands[0].dtype
+    if dtype.is_complex:
+        raise NotImplementedError(f"\"{name}\" not implemented for '{scalar_type(dtype)}'")
     return dtype if dtype.is_floating_point else torch.get_default_dtype()
 
 
@@ -38,7 +41,7 @@ def _one(like: Tensor) -> Tensor:
 def copysign(input: Tensor, other) -> Tensor:
     """|input| with the sign of other (its sign bit: -0.0 and negative NaNs count as negative); integers give
     the default float dtype. The gradient flows to input only (0 where input is 0)."""
-    dtype = _float_dtype(input, other)
+    dtype = _float_dtype(input, other, name="copysign")
     a = input.to(dtype)
     negative = torch.signbit(_as_tensor(other, input).to(dtype))
     return torch.where(negative, -a.abs(), a.abs())
@@ -79,14 +82,14 @@ def fmin(input: Tensor, other: Tensor) -> Tensor:
     return torch.where((a <= b) | b.isnan(), a, b)
 
 
-def x_times_log(input, other, log, pole: float) -> Tensor:
+def x_times_log(input, other, log, pole: float, name: str = "xlogy") -> Tensor:
     """input * log(other) (log: torch.log for xlogy, torch.log1p for xlog1py, whose logs are -inf at `pole`),
     either operand a number, integers as the default float dtype. log(other) is taken as 0 where input is 0 and
     other <= pole (0 * -inf or 0 * NaN there): the value is then 0, and input's gradient is log(other) wherever
     that is finite, as PyTorch's; other is made safe there first, so no infinity reaches its gradient."""
     like = input if isinstance(input, Tensor) else other
     x, y = _as_tensor(input, like), _as_tensor(other, like)
-    dtype = _float_dtype(x, y)
+    dtype = _float_dtype(x, y, name=name)
     x, y = x.to(dtype), y.to(dtype)
     undefined = (x == 0) & (y <= pole)
     zero = torch.zeros((), dtype=dtype, device=like.device)
@@ -112,17 +115,24 @@ def heaviside(input: Tensor, values: Tensor) -> Tensor:
 
 @register(method=True, inplace=True)
 def ldexp(input: Tensor, other: Tensor) -> Tensor:
-    """input * 2 ** other (integers give the default float dtype)."""
-    dtype = _float_dtype(input, other)
+    """input * 2 ** other (integers give the default float dtype; complex input scales both parts)."""
+    if input.is_complex():
+        return input * torch.pow(2.0, other.to(input.dtype.to_real()))
+    dtype = _float_dtype(input, other, name="ldexp")
     return input.to(dtype) * torch.pow(torch.tensor(2.0, dtype=dtype, device=input.device), other.to(dtype))
 
 
 @register(method=True)
 def float_power(input, exponent) -> Tensor:
-    """input ** exponent computed in double precision (float64 result; either may be a number)."""
+    """input ** exponent computed in double precision (float64 result, complex128 if either is complex; either
+    may be a number)."""
     like = input if isinstance(input, Tensor) else exponent
-    base = _as_tensor(input, like).to(torch.float64)
-    return torch.pow(base, exponent.to(torch.float64) if isinstance(exponent, Tensor) else float(exponent))
+    cplx = any(isinstance(x, complex) or (isinstance(x, Tensor) and x.is_complex()) for x in (input, exponent))
+    dtype = torch.complex128 if cplx else torch.float64
+    base = _as_tensor(input, like).to(dtype)
+    if isinstance(exponent, Tensor):
+        return torch.pow(base, exponent.to(dtype))
+    return torch.pow(base, complex(exponent) if cplx else float(exponent))
 
 
 @register(function=False, method=True)
@@ -148,7 +158,7 @@ def logaddexp2(input: Tensor, other: Tensor) -> Tensor:
 def logit(input: Tensor, eps: float | None = None) -> Tensor:
     """log(p / (1 - p)), the inverse of sigmoid; with eps, p is clamped to [eps, 1 - eps] first (its gradient
     0 outside). Integers give the default float dtype."""
-    p = input.to(_float_dtype(input))  # 16-bit inputs compute in 16 bits, as upstream's kernel rounds
+    p = input.to(_float_dtype(input, name="logit"))  # 16-bit inputs compute in 16 bits, as upstream's kernel rounds
     if eps is not None:
         p = p.clamp(eps, 1 - eps)
     return torch.log(p / (1 - p))
@@ -159,7 +169,7 @@ register(Tensor.div_, name="true_divide_", function=False, method=True)
 
 
 def _integers_only(name: str, dtype: torch.dtype, device) -> None:
-    if dtype.is_floating_point or dtype == torch.bool:
+    if dtype._differentiable or dtype == torch.bool:
         raise NotImplementedError(f"\"{name}_{device.type}\" not implemented for '{scalar_type(dtype)}'")
 
 

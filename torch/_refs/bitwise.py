@@ -25,7 +25,7 @@ def _operands(a, b, name: str):
     """(a as a tensor of the result dtype, b: an int64 tensor or a Python int, the result dtype)."""
     pa, pb = _promotion_proxy(a), _promotion_proxy(b)
     dtype = (pa + pb).dtype if isinstance(a, Tensor) else (pb + pa).dtype
-    if dtype.is_floating_point:
+    if dtype._differentiable:
         raise NotImplementedError(f"\"{name}\" not implemented for '{scalar_type(dtype)}'")
     a = a.to(dtype) if isinstance(a, Tensor) else torch.tensor(a, dtype=dtype, device=b.device)
     if isinstance(b, Tensor):

@@ -285,7 +285,7 @@ def polygamma(n: int, input: Tensor, *, out=None) -> Tensor:
         raise TypeError(f"polygamma(): argument 'n' (position 1) must be int, not {type(n).__name__}")
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
-    x = input if input.dtype.is_floating_point else input.to(torch.get_default_dtype())
+    x = input if input.dtype._differentiable else input.to(torch.get_default_dtype())
     if n == 0:
         result = torch.digamma(x)
     elif n == 1:

@@ -113,7 +113,7 @@ def clamp_max(self: Tensor, max) -> Tensor:
 
 def _float_result(input: Tensor) -> Tensor:
     """input as the float dtype an integer input promotes to (the default dtype)."""
-    return input if input.dtype.is_floating_point else input.to(torch.get_default_dtype())
+    return input if input.dtype._differentiable else input.to(torch.get_default_dtype())
 
 
 @register(method=True, inplace=True)
@@ -165,6 +165,8 @@ def logaddexp(input: Tensor, other: Tensor) -> Tensor:
 def _scaled(input: Tensor, factor: float) -> Tensor:
     """input * factor in the result's float type; 16-bit floats multiply in float32 and round once (the
     factor is not rounded to 16 bits first, as in PyTorch's kernels)."""
+    if input.is_complex():
+        raise RuntimeError("deg2rad and rad2deg are not supported for complex tensors.")
     x = _float_result(input)
     if x.dtype in (torch.float16, torch.bfloat16):
         return (x.float() * factor).to(x.dtype)
@@ -200,6 +202,8 @@ def signbit(input: Tensor) -> Tensor:
 @register(method=True)
 def isposinf(input: Tensor) -> Tensor:
     """Whether each element is +inf (false everywhere for integer dtypes)."""
+    if input.is_complex():
+        raise RuntimeError("isposinf does not support complex inputs.")
     if not input.dtype.is_floating_point:
         return torch.zeros_like(input, dtype=torch.bool)
     return input == math.inf
@@ -208,6 +212,8 @@ def isposinf(input: Tensor) -> Tensor:
 @register(method=True)
 def isneginf(input: Tensor) -> Tensor:
     """Whether each element is -inf (false everywhere for integer dtypes)."""
+    if input.is_complex():
+        raise RuntimeError("isneginf does not support complex inputs.")
     if not input.dtype.is_floating_point:
         return torch.zeros_like(input, dtype=torch.bool)
     return input == -math.inf

@@ -92,6 +92,8 @@ def _check_float(name: str, input: Tensor) -> None:
 @register(method=True)
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """sum with NaNs counted as zero."""
+    if input.is_complex():
+        raise RuntimeError("nansum does not support complex inputs")
     x = torch.where(input.isnan(), torch.zeros_like(input), input) if input.dtype.is_floating_point else input
     if dim is None and not keepdim:
         return x.sum(dtype=dtype)
@@ -169,7 +171,7 @@ def _gradient_along(f: Tensor, d: int, step, edge_order: int) -> Tensor:
     n = f.shape[d]
     sl = lambda a, b: f.narrow(d, a, b - a)  # noqa: E731
     if isinstance(step, Tensor):  # coordinates: NumPy's second-order formula for uneven steps
-        x = step.to(f.dtype if f.dtype.is_floating_point else torch.get_default_dtype())
+        x = step.to(f.dtype.to_real() if f.dtype._differentiable else torch.get_default_dtype())
         shape = [1] * f.dim()
         shape[d] = -1
         dx = (x[1:] - x[:-1]).reshape(shape)
@@ -205,7 +207,7 @@ def gradient(input: Tensor, *, spacing=1, dim=None, edge_order: int = 1):
     dims = list(range(input.dim())) if dim is None else ([dim] if isinstance(dim, int) else list(dim))
     dims = [wrap_dim(d, input.dim()) for d in dims]
     steps = _spacing_steps(spacing, dims, input)
-    f = input if input.dtype.is_floating_point else input.to(torch.get_default_dtype())
+    f = input if input.dtype._differentiable else input.to(torch.get_default_dtype())
     for d in dims:
         if input.shape[d] < edge_order + 1:
             raise RuntimeError("torch.gradient expected each dimension size to be at least edge_order+1")

@@ -88,27 +88,26 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None, a
             f"cov(): expected input to have two or fewer dimensions but got an input with {input.dim()} dimensions"
         )
     x = input.reshape(1, -1) if input.dim() < 2 else input
-    x = x if x.dtype.is_floating_point else x.to(torch.get_default_dtype())
+    x = x if x.dtype._differentiable else x.to(torch.get_default_dtype())
+    real = x.dtype.to_real()  # weights and counts are real for complex variables too
     w = None
     if fweights is not None:
-        w = fweights.to(x.dtype)
+        w = fweights.to(real)
     if aweights is not None:
-        w = aweights.to(x.dtype) if w is None else w * aweights.to(x.dtype)
+        w = aweights.to(real) if w is None else w * aweights.to(real)
     if w is None:
-        total = torch.tensor(float(x.shape[1]), dtype=x.dtype, device=x.device)
+        total = torch.tensor(float(x.shape[1]), dtype=real, device=x.device)
         mean = x.mean(1, keepdim=True)
         norm = total - correction
     else:
         total = w.sum()
         mean = (x * w).sum(1, keepdim=True) / total
         norm = (
-            total - correction * (w * aweights.to(x.dtype)).sum() / total
-            if aweights is not None
-            else total - correction
+            total - correction * (w * aweights.to(real)).sum() / total if aweights is not None else total - correction
         )
     xc = x - mean
     xw = xc if w is None else xc * w
-    c = torch.mm(xw, xc.t()) / norm.clamp(min=0)
+    c = torch.mm(xw, xc.t().conj()) / norm.clamp(min=0)
     return c.reshape(()) if input.dim() < 2 else c
 
 
@@ -119,8 +118,11 @@ def corrcoef(input: Tensor) -> Tensor:
     if c.dim() == 0:
         return c / c
     d = c.diagonal()
-    std = d.sqrt()
-    return (c / std.unsqueeze(1) / std.unsqueeze(0)).clamp(-1, 1)
+    std = (d.real if d.is_complex() else d).sqrt()
+    c = c / std.unsqueeze(1) / std.unsqueeze(0)
+    if c.is_complex():  # each part clipped, as PyTorch's
+        return torch.complex(c.real.clamp(-1, 1), c.imag.clamp(-1, 1))
+    return c.clamp(-1, 1)
 
 
 @register(method=True)

@@ -1,8 +1,8 @@
 """torch.linalg: PyTorch's linear-algebra module. The factorizations (LU, LDL^T, Cholesky, QR, symmetric
 eigendecomposition, SVD) and the LU, LDL^T and triangular solves are TH's LAPACK kernels
 (aten/src/TH/ops/LinearAlgebra.cpp, gradients in aten/derivatives.yaml); everything else is Python over
-them and differentiates through them. Float and double (complex dtypes are not built yet, and with them
-eig/eigvals); CUDA tensors are factorized on the host."""
+them and differentiates through them. Float and double; complex systems solve through their real
+embedding, and eig/eigvals (real input) give complex results. CUDA tensors are factorized on the host."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from torch._C import _LinAlgError as LinAlgError
 from torch.linalg._decompositions import (
     cholesky,
     cholesky_ex,
+    eig,
     eigh,
+    eigvals,
     eigvalsh,
     householder_product,
     ldl_factor,
@@ -48,7 +50,9 @@ __all__ = [
     "cross",
     "det",
     "diagonal",
+    "eig",
     "eigh",
+    "eigvals",
     "eigvalsh",
     "householder_product",
     "inv",

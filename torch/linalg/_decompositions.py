@@ -6,6 +6,7 @@ from __future__ import annotations
 import torch
 from torch import _C
 from torch._C import Tensor
+from torch.autograd.function import Function
 from torch.return_types import make
 
 
@@ -140,6 +141,70 @@ def eigh(A: Tensor, UPLO: str = "L"):
     """The eigenvalues (ascending) and eigenvectors of a symmetric A, reading its lower (or upper) triangle."""
     L, V = _C._linalg_eigh(A, UPLO, True)
     return _result("linalg_eigh", ("eigenvalues", "eigenvectors"), L, V)
+
+
+def _eig_assemble(wr: Tensor, wi: Tensor, vr: Tensor) -> tuple:
+    """LAPACK geev's packed result as complex tensors: the eigenvalues wr + i wi, and the eigenvectors, where a
+    conjugate pair's vectors are columns j +- i j+1 of vr (j the one with wi > 0)."""
+    L = torch.complex(wr, wi)
+    if vr.numel() == 0:
+        return L, None
+    zero = torch.zeros_like(vr[..., :1])
+    nxt = torch.cat([vr[..., 1:], zero], -1)  # column j + 1, at j
+    prv = torch.cat([zero, vr[..., :-1]], -1)  # column j - 1, at j
+    first, second = (wi > 0).unsqueeze(-2), (wi < 0).unsqueeze(-2)
+    re = torch.where(second, prv, vr)
+    im = torch.where(first, nxt, torch.where(second, -vr, torch.zeros_like(vr)))
+    return L, torch.complex(re, im)
+
+
+class _Eig(Function):
+    """linalg.eig of a real A, with PyTorch's gradient (linalg_eig_backward)."""
+
+    @staticmethod
+    def forward(ctx, A: Tensor):
+        L, V = _eig_assemble(*_C._linalg_eig_parts(A, True))
+        ctx.save_for_backward(L, V)
+        return L, V
+
+    @staticmethod
+    def backward(ctx, gL, gV):
+        L, V = ctx.saved_tensors
+        Vh = V.mH
+        if gV is None:
+            gA = torch.linalg.solve(Vh, gL.unsqueeze(-1) * Vh)
+        else:
+            VhgV = Vh @ gV
+            diag = VhgV.diagonal(0, -2, -1)
+            gA = VhgV - Vh @ (V * diag.real.unsqueeze(-2))
+            E = L.conj().unsqueeze(-2) - L.conj().unsqueeze(-1)
+            E = E + torch.eye(L.shape[-1], dtype=E.dtype, device=E.device)  # its diagonal was 0: now 1
+            gA = gA / E
+            if gL is not None:
+                gA = gA + torch.diag_embed(gL)
+            gA = torch.linalg.solve(Vh, gA @ Vh)
+        return gA.real  # A is real: the real part of the complex gradient
+
+
+def _eig_input(A: Tensor, fn: str) -> None:
+    if A.is_complex():
+        raise NotImplementedError(f"{fn}: complex input is not supported yet (real float and double are)")
+
+
+def eig(A: Tensor):
+    """The eigenvalues and (right, unit-norm) eigenvectors of a square real A (LAPACK's geev), complex tensors
+    of A's precision; differentiable as PyTorch's (the loss must not depend on the eigenvectors' phases)."""
+    _eig_input(A, "linalg.eig")
+    L, V = _Eig.apply(A)
+    return _result("linalg_eig", ("eigenvalues", "eigenvectors"), L, V)
+
+
+def eigvals(A: Tensor) -> Tensor:
+    """The eigenvalues of a square real A (complex, in LAPACK's order; eigenvectors only for a gradient)."""
+    _eig_input(A, "linalg.eigvals")
+    if A.requires_grad and torch.is_grad_enabled():
+        return _Eig.apply(A)[0]
+    return _eig_assemble(*_C._linalg_eig_parts(A, False))[0]
 
 
 def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:

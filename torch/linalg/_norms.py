@@ -18,7 +18,7 @@ _INF = math.inf
 def _floating(x: Tensor, fn: str, dtype) -> Tensor:
     if dtype is not None:
         x = x.to(dtype)
-    if not x.dtype.is_floating_point:
+    if not x.dtype._differentiable:
         raise RuntimeError(f"{fn}: Expected a floating point or complex tensor as input. Got {scalar_type(x.dtype)}")
     return x
 
@@ -45,10 +45,10 @@ def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None
     if ord == -_INF:
         return a.amin(dims, keepdim=keepdim)
     if ord == 0:
-        return (a != 0).to(x.dtype).sum(dims, keepdim=keepdim)
+        return (a != 0).to(a.dtype).sum(dims, keepdim=keepdim)
     if ord == 1:
         return a.sum(dims, keepdim=keepdim)
-    powers = x * x if ord == 2 else a**ord
+    powers = x * x if ord == 2 and not x.is_complex() else a**ord
     return _root((powers).sum(dims, keepdim=keepdim), ord)
 
 

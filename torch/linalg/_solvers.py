@@ -61,9 +61,29 @@ def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = Fa
     return _result("linalg_solve_ex", ("result", "info"), X.squeeze(-1) if vector else X, info)
 
 
+def _complex_solve(A: Tensor, B: Tensor, left: bool) -> Tensor:
+    """A X = B for complex A or B through the real system of twice the size, [[Ar, -Ai], [Ai, Ar]] [Xr; Xi] =
+    [Br; Bi] (differentiable through the real solve); X A = B as A^T X^T = B^T."""
+    dtype = torch.promote_types(A.dtype, B.dtype)
+    dtype = dtype if dtype.is_complex else dtype.to_complex()
+    A, B = A.to(dtype), B.to(dtype)
+    if not left:
+        return _complex_solve(A.mT, B.mT, True).mT
+    vector = B.dim() == 1 or (B.dim() == A.dim() - 1 and B.shape == A.shape[:-1])
+    B_ = B.unsqueeze(-1) if vector else B
+    Ar, Ai, Br, Bi = A.real, A.imag, B_.real, B_.imag
+    M = torch.cat([torch.cat([Ar, -Ai], -1), torch.cat([Ai, Ar], -1)], -2)
+    n = A.shape[-1]
+    Y = solve(M, torch.cat([Br, Bi], -2))
+    X = torch.complex(Y[..., :n, :], Y[..., n:, :])
+    return X.squeeze(-1) if vector else X
+
+
 def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
     """The solution X of A X = B (X A = B unless left), B a matrix or a vector (batched); LinAlgError where
-    A is singular."""
+    A is singular. Complex systems solve through their real embedding."""
+    if A.is_complex() or B.is_complex():
+        return _complex_solve(A, B, left)
     X, info = solve_ex(A, B, left=left)
     if info.numel() and bool((info != 0).any()):
         _, prefix = _batch_prefix(info, A)

@@ -111,7 +111,7 @@ def log_softmax(input: Tensor, dim: int, *, dtype=None) -> Tensor:
 
 
 def _floating(input: Tensor) -> Tensor:
-    return input if input.dtype.is_floating_point else input.to(torch.get_default_dtype())
+    return input if input.dtype._differentiable else input.to(torch.get_default_dtype())
 
 
 def entr(input: Tensor) -> Tensor:
@@ -151,7 +151,7 @@ def log_ndtr(input: Tensor) -> Tensor:
 
 def xlog1py(input, other) -> Tensor:
     """x * log1p(y), 0 where x is 0 (unless y is NaN); either may be a number."""
-    return x_times_log(input, other, torch.log1p, -1.0)
+    return x_times_log(input, other, torch.log1p, -1.0, "xlog1py")
 
 
 def multigammaln(input: Tensor, p: int) -> Tensor:

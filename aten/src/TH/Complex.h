@@ -165,6 +165,25 @@ TH_COMPLEX_STD_FN(acosh)
 TH_COMPLEX_STD_FN(atanh)
 #undef TH_COMPLEX_STD_FN
 
+/// exp(z) - 1, accurate near 0: (expm1(x) cos y - 2 sin^2(y / 2)) + i e^x sin y.
+template <typename T>
+TH_HOST_DEVICE complex<T> expm1(complex<T> z) {
+  using std::cos, std::exp, std::expm1, std::sin;
+  const T s = sin(z.im / T(2));
+  return {expm1(z.re) * cos(z.im) - T(2) * s * s, exp(z.re) * sin(z.im)};
+}
+/// log(1 + z), accurate near 0: log|1 + z| as log1p(x (2 + x) + y^2) / 2, and arg(1 + z).
+template <typename T>
+TH_HOST_DEVICE complex<T> log1p(complex<T> z) {
+  using std::atan2, std::log1p;
+  return {log1p(z.re * (T(2) + z.re) + z.im * z.im) / T(2), atan2(z.im, T(1) + z.re)};
+}
+/// 2 ** z = exp(z log 2).
+template <typename T>
+TH_HOST_DEVICE complex<T> exp2(complex<T> z) {
+  constexpr T kLn2 = T(0.693147180559945309417232121458176568);
+  return exp(complex<T>(z.re * kLn2, z.im * kLn2));
+}
 /// log2 z = log z / log 2 (the standard library has no complex log2).
 template <typename T>
 TH_HOST_DEVICE complex<T> log2(complex<T> z) {
@@ -172,9 +191,11 @@ TH_HOST_DEVICE complex<T> log2(complex<T> z) {
   constexpr T kLn2 = T(0.693147180559945309417232121458176568);
   return {l.re / kLn2, l.im / kLn2};
 }
-/// z ** w (the principal value, exp(w log z); 0 ** w is 0 for w with positive real part).
+/// z ** w (the principal value, exp(w log z)); z ** 0 is 1 (0 ** 0 too), 0 ** w is 0 for real w > 0.
 template <typename T>
 TH_HOST_DEVICE complex<T> pow(complex<T> z, complex<T> w) {
+  if (w.re == T(0) && w.im == T(0)) return {T(1), T(0)};
+  if (z.re == T(0) && z.im == T(0) && w.im == T(0) && w.re > T(0)) return {T(0), T(0)};
   return detail::from_std(detail::stdc::pow(detail::to_std(z), detail::to_std(w)));
 }
 /// |z| without overflow in the squares.

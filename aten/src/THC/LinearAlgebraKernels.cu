@@ -83,6 +83,13 @@ void eigh_kernel(const Tensor& a, const Tensor& w, bool upper, bool compute_v, c
   to_device(a, ha), to_device(w, hw), to_device(info, hi);
 }
 
+void eig_kernel(const Tensor& a, const Tensor& wr, const Tensor& wi, const Tensor& vr, bool compute_v,
+                const Tensor& info) {
+  const Tensor ha = on_host(a), hr = on_host(wr), him = on_host(wi), hv = on_host(vr), hi = on_host(info);
+  th::eig_stub[kCPU](ha, hr, him, hv, compute_v, hi);
+  to_device(wr, hr), to_device(wi, him), to_device(vr, hv), to_device(info, hi);
+}
+
 void svd_kernel(const Tensor& a, const Tensor& u, const Tensor& s, const Tensor& vt, bool full,
                 bool compute_uv, const Tensor& info) {
   const Tensor ha = on_host(a), hu = on_host(u), hs = on_host(s), hv = on_host(vt), hi = on_host(info);
@@ -101,6 +108,7 @@ TH_REGISTER_KERNEL(th::triangular_solve_stub, CUDA, triangular_solve_kernel);
 TH_REGISTER_KERNEL(th::geqrf_stub, CUDA, geqrf_kernel);
 TH_REGISTER_KERNEL(th::householder_product_stub, CUDA, householder_product_kernel);
 TH_REGISTER_KERNEL(th::eigh_stub, CUDA, eigh_kernel);
+TH_REGISTER_KERNEL(th::eig_stub, CUDA, eig_kernel);
 TH_REGISTER_KERNEL(th::svd_stub, CUDA, svd_kernel);
 
 }  // namespace thc

@@ -86,7 +86,7 @@ void scan_kernel(const th::Tensor& in, const th::Tensor& out, int64_t outer, int
   DeviceGuard guard(in.device());
   const int64_t lines = outer * inner;
   constexpr int64_t kEnoughLines = 1 << 15;  // a thread per line fills the GPU
-  TH_DISPATCH_ALL_TYPES(in.dtype(), "cumsum_cuda", [&] {
+  TH_DISPATCH_ALL_TYPES_AND_COMPLEX(in.dtype(), "cumsum_cuda", [&] {
     const auto* src = reinterpret_cast<const scalar_t*>(in.data_ptr());
     auto* dst = reinterpret_cast<scalar_t*>(out.data_ptr());
     if (lines >= kEnoughLines || n < 2048) {

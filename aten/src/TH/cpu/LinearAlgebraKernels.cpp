@@ -13,24 +13,27 @@
 
 // LAPACK's Fortran entry points (the hidden lengths of character arguments last, as gfortran passes them)
 extern "C" {
-#define TH_LAPACK_DECLARE(T, p)                                                                          \
-  void scipy_##p##getrf_(const int* m, const int* n, T* a, const int* lda, int* ipiv, int* info);        \
-  void scipy_##p##getrs_(const char* trans, const int* n, const int* nrhs, const T* a, const int* lda,   \
-                         const int* ipiv, T* b, const int* ldb, int* info, size_t);                      \
-  void scipy_##p##potrf_(const char* uplo, const int* n, T* a, const int* lda, int* info, size_t);       \
-  void scipy_##p##sytrf_(const char* uplo, const int* n, T* a, const int* lda, int* ipiv, T* work,       \
-                         const int* lwork, int* info, size_t);                                           \
-  void scipy_##p##sytrs_(const char* uplo, const int* n, const int* nrhs, const T* a, const int* lda,    \
-                         const int* ipiv, T* b, const int* ldb, int* info, size_t);                      \
-  void scipy_##p##geqrf_(const int* m, const int* n, T* a, const int* lda, T* tau, T* work,              \
-                         const int* lwork, int* info);                                                   \
-  void scipy_##p##orgqr_(const int* m, const int* n, const int* k, T* a, const int* lda, const T* tau,   \
-                         T* work, const int* lwork, int* info);                                          \
-  void scipy_##p##syevd_(const char* jobz, const char* uplo, const int* n, T* a, const int* lda, T* w,   \
-                         T* work, const int* lwork, int* iwork, const int* liwork, int* info, size_t,    \
-                         size_t);                                                                        \
-  void scipy_##p##gesdd_(const char* jobz, const int* m, const int* n, T* a, const int* lda, T* s, T* u, \
-                         const int* ldu, T* vt, const int* ldvt, T* work, const int* lwork, int* iwork,  \
+#define TH_LAPACK_DECLARE(T, p)                                                                           \
+  void scipy_##p##getrf_(const int* m, const int* n, T* a, const int* lda, int* ipiv, int* info);         \
+  void scipy_##p##getrs_(const char* trans, const int* n, const int* nrhs, const T* a, const int* lda,    \
+                         const int* ipiv, T* b, const int* ldb, int* info, size_t);                       \
+  void scipy_##p##potrf_(const char* uplo, const int* n, T* a, const int* lda, int* info, size_t);        \
+  void scipy_##p##sytrf_(const char* uplo, const int* n, T* a, const int* lda, int* ipiv, T* work,        \
+                         const int* lwork, int* info, size_t);                                            \
+  void scipy_##p##sytrs_(const char* uplo, const int* n, const int* nrhs, const T* a, const int* lda,     \
+                         const int* ipiv, T* b, const int* ldb, int* info, size_t);                       \
+  void scipy_##p##geqrf_(const int* m, const int* n, T* a, const int* lda, T* tau, T* work,               \
+                         const int* lwork, int* info);                                                    \
+  void scipy_##p##orgqr_(const int* m, const int* n, const int* k, T* a, const int* lda, const T* tau,    \
+                         T* work, const int* lwork, int* info);                                           \
+  void scipy_##p##syevd_(const char* jobz, const char* uplo, const int* n, T* a, const int* lda, T* w,    \
+                         T* work, const int* lwork, int* iwork, const int* liwork, int* info, size_t,     \
+                         size_t);                                                                         \
+  void scipy_##p##geev_(const char* jobvl, const char* jobvr, const int* n, T* a, const int* lda, T* wr,  \
+                        T* wi, T* vl, const int* ldvl, T* vr, const int* ldvr, T* work, const int* lwork, \
+                        int* info, size_t, size_t);                                                       \
+  void scipy_##p##gesdd_(const char* jobz, const int* m, const int* n, T* a, const int* lda, T* s, T* u,  \
+                         const int* ldu, T* vt, const int* ldvt, T* work, const int* lwork, int* iwork,   \
                          int* info, size_t);
 TH_LAPACK_DECLARE(float, s)
 TH_LAPACK_DECLARE(double, d)
@@ -55,6 +58,7 @@ struct Lapack;
     static constexpr auto geqrf = scipy_##p##geqrf_;    \
     static constexpr auto orgqr = scipy_##p##orgqr_;    \
     static constexpr auto syevd = scipy_##p##syevd_;    \
+    static constexpr auto geev = scipy_##p##geev_;      \
     static constexpr auto gesdd = scipy_##p##gesdd_;    \
     static constexpr auto trsm = scipy_cblas_##p##trsm; \
   };
@@ -209,6 +213,22 @@ void eigh_kernel(const Tensor& a, const Tensor& w, bool upper, bool compute_v, c
   });
 }
 
+void eig_kernel(const Tensor& a, const Tensor& wr, const Tensor& wi, const Tensor& vr, bool compute_v,
+                const Tensor& info) {
+  const int n = int(a.size(1)), lda = ld(n), ldvl = 1, ldvr = ld(compute_v ? n : 1);
+  const char jobvl = 'N', jobvr = compute_v ? 'V' : 'N';
+  TH_DISPATCH_LAPACK_TYPES(a.dtype(), "linalg_eig_cpu", [&] {
+    for_each_batch(a.size(0), int64_t(n) * n * n, [&](int64_t b) {
+      scalar_t* pv = compute_v ? batch_ptr<scalar_t>(vr, b) : nullptr;
+      with_workspace<scalar_t>([&](scalar_t* work, int lwork) {
+        Lapack<scalar_t>::geev(&jobvl, &jobvr, &n, batch_ptr<scalar_t>(a, b), &lda,
+                               batch_ptr<scalar_t>(wr, b), batch_ptr<scalar_t>(wi, b), nullptr, &ldvl, pv,
+                               &ldvr, work, &lwork, int_ptr(info, b), 1, 1);
+      });
+    });
+  });
+}
+
 void svd_kernel(const Tensor& a, const Tensor& u, const Tensor& s, const Tensor& vt, bool full,
                 bool compute_uv, const Tensor& info) {
   const int m = int(a.size(1)), n = int(a.size(2)), k = std::min(m, n), lda = ld(m);
@@ -238,6 +258,7 @@ TH_REGISTER_KERNEL(triangular_solve_stub, CPU, triangular_solve_kernel);
 TH_REGISTER_KERNEL(geqrf_stub, CPU, geqrf_kernel);
 TH_REGISTER_KERNEL(householder_product_stub, CPU, householder_product_kernel);
 TH_REGISTER_KERNEL(eigh_stub, CPU, eigh_kernel);
+TH_REGISTER_KERNEL(eig_stub, CPU, eig_kernel);
 TH_REGISTER_KERNEL(svd_stub, CPU, svd_kernel);
 
 }  // namespace th

@@ -11,7 +11,7 @@ namespace th {
 namespace {
 
 void scan_kernel(const Tensor& in, const Tensor& out, int64_t outer, int64_t n, int64_t inner, bool prod) {
-  TH_DISPATCH_ALL_TYPES(in.dtype(), "cumsum_cpu", [&] {
+  TH_DISPATCH_ALL_TYPES_AND_COMPLEX(in.dtype(), "cumsum_cpu", [&] {
     const auto* src = reinterpret_cast<const scalar_t*>(in.data_ptr());
     auto* dst = reinterpret_cast<scalar_t*>(out.data_ptr());
     parallel_for(outer * inner, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(n, 1)),

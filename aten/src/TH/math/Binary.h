@@ -252,8 +252,10 @@ constexpr bool kIntegralOnly = std::is_same_v<Functor, BitwiseAnd> || std::is_sa
 /// The functors that also have complex kernels (true division, powers, equality); add, sub and mul
 /// have their own stubs, which take complex too.
 template <typename Functor>
-constexpr bool kBinaryComplex = std::is_same_v<Functor, DivTrue> || std::is_same_v<Functor, Pow> ||
-                                std::is_same_v<Functor, Eq> || std::is_same_v<Functor, Ne>;
+constexpr bool kBinaryComplex =
+    std::is_same_v<Functor, DivTrue> || std::is_same_v<Functor, Pow> || std::is_same_v<Functor, Eq> ||
+    std::is_same_v<Functor, Ne> || std::is_same_v<Functor, LogicalAnd> ||
+    std::is_same_v<Functor, LogicalOr> || std::is_same_v<Functor, LogicalXor>;
 
 /// Calls f(Functor{}) for the functor of `op` (the one switch both backends share).
 template <typename F>

@@ -14,12 +14,12 @@
 // _(name, Functor, expression of x)
 #define TH_UNARY_FLOAT_OPS(_)                              \
   _(exp, Exp, exp(x))                                      \
-  _(exp2, Exp2, std::exp2(x))                              \
-  _(expm1, Expm1, std::expm1(x))                           \
+  _(exp2, Exp2, exp2(x))                                   \
+  _(expm1, Expm1, expm1(x))                                \
   _(log, Log, log(x))                                      \
   _(log2, Log2, log2(x))                                   \
   _(log10, Log10, log10(x))                                \
-  _(log1p, Log1p, std::log1p(x))                           \
+  _(log1p, Log1p, log1p(x))                                \
   _(sqrt, Sqrt, sqrt(x))                                   \
   _(rsqrt, Rsqrt, T(1) / sqrt(x))                          \
   _(reciprocal, Reciprocal, T(1) / x)                      \
@@ -176,9 +176,10 @@ TH_HOST_DEVICE T round_like(T x, F f) {
       return expr;                                   \
     }                                                \
   };
-#define TH_USING_STD_MATH                                                                              \
-  using std::exp, std::log, std::log2, std::log10, std::sqrt, std::sin, std::cos, std::tan, std::asin, \
-      std::acos, std::atan, std::asinh, std::acosh, std::atanh, std::sinh, std::cosh, std::tanh;
+#define TH_USING_STD_MATH                                                                                  \
+  using std::exp, std::exp2, std::expm1, std::log, std::log1p, std::log2, std::log10, std::sqrt, std::sin, \
+      std::cos, std::tan, std::asin, std::acos, std::atan, std::asinh, std::acosh, std::atanh, std::sinh,  \
+      std::cosh, std::tanh;
 TH_UNARY_FLOAT_OPS(TH_DEFINE_UNARY_FUNCTOR)
 TH_UNARY_KEEP_OPS(TH_DEFINE_UNARY_FUNCTOR)
 #undef TH_DEFINE_UNARY_FUNCTOR
@@ -197,7 +198,8 @@ TH_UNARY_FLOAT_OPS(TH_UNARY_FLOATING)
 /// complex functions).
 template <typename Functor>
 constexpr bool kUnaryComplex =
-    std::is_same_v<Functor, Exp> || std::is_same_v<Functor, Log> || std::is_same_v<Functor, Log2> ||
+    std::is_same_v<Functor, Exp> || std::is_same_v<Functor, Exp2> || std::is_same_v<Functor, Expm1> ||
+    std::is_same_v<Functor, Log> || std::is_same_v<Functor, Log1p> || std::is_same_v<Functor, Log2> ||
     std::is_same_v<Functor, Log10> || std::is_same_v<Functor, Sqrt> || std::is_same_v<Functor, Rsqrt> ||
     std::is_same_v<Functor, Reciprocal> || std::is_same_v<Functor, Sin> || std::is_same_v<Functor, Cos> ||
     std::is_same_v<Functor, Tan> || std::is_same_v<Functor, Asin> || std::is_same_v<Functor, Acos> ||

@@ -22,6 +22,7 @@ TH_DEFINE_STUB(triangular_solve_fn, triangular_solve_stub);
 TH_DEFINE_STUB(geqrf_fn, geqrf_stub);
 TH_DEFINE_STUB(householder_product_fn, householder_product_stub);
 TH_DEFINE_STUB(eigh_fn, eigh_stub);
+TH_DEFINE_STUB(eig_fn, eig_stub);
 TH_DEFINE_STUB(svd_fn, svd_stub);
 
 Tensor tril(const Tensor& self, int64_t diagonal);
@@ -360,6 +361,28 @@ std::tuple<Tensor, Tensor> _linalg_eigh(const Tensor& A, const std::string& UPLO
              "repeated eigenvalues (error code: ",
              code, ").");
   return {unbatched(w, batch), compute_v ? unbatched(a, batch) : empty_tensor({0}, A.dtype(), A.device())};
+}
+
+std::tuple<Tensor, Tensor, Tensor> _linalg_eig_parts(const Tensor& A, bool compute_v) {
+  check_input(A, "linalg.eig", true);
+  const IntList batch = batch_dims(A);
+  const int64_t B = batch_count(batch), n = A.size(-1);
+  Tensor a = fortran_batches(A, batch);
+  TH_CHECK_T(LinAlgError,
+             a.numel() == 0 || *reinterpret_cast<const bool*>(
+                                   to(all(isfinite(a)), Device(), std::nullopt, false, false).data_ptr()),
+             "linalg.eig: input tensor should not contain infs or NaNs.");
+  Tensor wr = empty_tensor({B, n}, A.dtype(), A.device()), wi = empty_tensor({B, n}, A.dtype(), A.device());
+  Tensor vr =
+      compute_v ? empty_fortran(B, n, n, A.dtype(), A.device()) : empty_tensor({0}, A.dtype(), A.device());
+  Tensor info = new_info(B, A.device());
+  if (a.numel() > 0) eig_stub[A.device().type](a, wr, wi, vr, compute_v, info);
+  const auto [where, code] = first_failure(info);
+  TH_CHECK_T(LinAlgError, where < 0, "linalg.eig: ", batch_prefix(where, A.dim()),
+             "The algorithm failed to converge because the input matrix is ill-conditioned or has too many "
+             "repeated eigenvalues (error code: ",
+             code, ").");
+  return {unbatched(wr, batch), unbatched(wi, batch), compute_v ? unbatched(vr, batch) : vr};
 }
 
 std::tuple<Tensor, Tensor, Tensor> _linalg_svd(const Tensor& A, bool full_matrices, bool compute_uv) {

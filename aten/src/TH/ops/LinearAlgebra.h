@@ -28,6 +28,12 @@ using householder_product_fn = void(const Tensor& a, const Tensor& tau);
 /// syevd: w [B, n] the ascending eigenvalues of the symmetric a (its triangle `upper` read), a its
 /// eigenvectors (columns) if `compute_v`; info [B] > 0: no convergence.
 using eigh_fn = void(const Tensor& a, const Tensor& w, bool upper, bool compute_v, const Tensor& info);
+/// geev: the eigenvalues of the general real a, wr + i wi [B, n] (conjugate pairs adjacent, the positive
+/// imaginary part first), and if `compute_v` its right eigenvectors in vr ([B, n, n], column-major; a pair's
+/// vectors are vr[:, j] +- i vr[:, j + 1], each of norm 1 with its largest component real); a is destroyed;
+/// info [B] > 0: the QR algorithm did not converge.
+using eig_fn = void(const Tensor& a, const Tensor& wr, const Tensor& wi, const Tensor& vr, bool compute_v,
+                    const Tensor& info);
 /// gesdd: a = U diag(s) Vt; u [B, m, m or k] and vt [B, n or k, n] (k = min(m, n); full or reduced), both
 /// column-major, unused unless `compute_uv`; a is destroyed; info [B] > 0: no convergence.
 using svd_fn = void(const Tensor& a, const Tensor& u, const Tensor& s, const Tensor& vt, bool full,
@@ -47,6 +53,7 @@ TH_DECLARE_STUB(triangular_solve_fn, triangular_solve_stub);
 TH_DECLARE_STUB(geqrf_fn, geqrf_stub);
 TH_DECLARE_STUB(householder_product_fn, householder_product_stub);
 TH_DECLARE_STUB(eigh_fn, eigh_stub);
+TH_DECLARE_STUB(eig_fn, eig_stub);
 TH_DECLARE_STUB(svd_fn, svd_stub);
 
 }  // namespace th

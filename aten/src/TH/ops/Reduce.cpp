@@ -174,12 +174,15 @@ Tensor any(const Tensor& self, const std::optional<IntList>& dim, bool keepdim) 
 
 Tensor isinf(const Tensor& self);  // ops/Compare.cpp (declared by the bindings)
 Tensor logsumexp(const Tensor& self, const IntList& dim, bool keepdim);
+Tensor real(const Tensor& self);  // ops/ComplexParts.cpp
 
 Tensor logsumexp(const Tensor& self, const IntList& dim, bool keepdim) {
-  // log(sum(exp(x - m))) + m with m the max (0 where infinite, so inf and -inf rows stay exact)
-  const Tensor x = is_floating_point(self.dtype()) ? self : to_dtype(self, get_default_dtype());
+  // log(sum(exp(x - m))) + m with m the max (0 where infinite, so inf and -inf rows stay exact); for complex
+  // x the max of the real parts
+  const bool cplx = is_complex(self.dtype());
+  const Tensor x = is_floating_point(self.dtype()) || cplx ? self : to_dtype(self, get_default_dtype());
   if (x.numel() == 0) return log(sum(exp(x), dim, keepdim, std::nullopt));  // -inf over empty dims
-  Tensor m = amax(x, dim, true);
+  Tensor m = amax(cplx ? real(x) : x, dim, true);
   m = where(isinf(m), wrap_number(Scalar(0.0)), m);
   Tensor out = log(sum(exp(sub(x, m, Scalar(int64_t(1)))), dim, keepdim, std::nullopt));
   return add(out, keepdim ? m : reshape(m, out.sizes()), Scalar(int64_t(1)));
