@@ -1,6 +1,6 @@
 """Op timings: ours vs NumPy vs upstream PyTorch, measured in one run and printed as ratios.
 
-    python bench/ops.py [--reference-python PATH] [--rounds N]
+    python bench/ops.py [--reference-python PATH] [--rounds N] [--only fft,linalg]
 
 Each library is timed in a subprocess of its own (our torch and upstream's are both `torch`
 and must never share an interpreter): ours from this checkout's build, upstream from the venv
@@ -132,10 +132,13 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--reference-python", default=str(ROOT / ".nox" / "tests-reference" / "bin" / "python"))
     ap.add_argument("--rounds", type=int, default=3, help="interleaved runs per library (best of)")
+    ap.add_argument("--only", default="", help="time only the rows whose names contain one of these (comma-separated)")
     args = ap.parse_args()
-    ours, numpy, ref = time_libraries(args.reference_python, args.rounds, CASES, with_numpy=True)
+    wanted = [w for w in args.only.split(",") if w]
+    cases = {k: v for k, v in CASES.items() if not wanted or any(w in k for w in wanted)}
+    ours, numpy, ref = time_libraries(args.reference_python, args.rounds, cases, with_numpy=True)
     rows = []
-    for name in CASES:
+    for name in cases:
         up = [fmt(ref[name]), f"{ours[name] / ref[name]:.2f}x"] if ref else ["n/a", "n/a"]
         rows.append([name, fmt(ours[name]), fmt(numpy[name]), *up, f"{ours[name] / numpy[name]:.2f}x"])
     print_table(["op", "ours", "NumPy", "upstream", "ours / upstream", "ours / NumPy"], rows)

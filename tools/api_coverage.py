@@ -68,7 +68,9 @@ OUT_OF_SCOPE = re.compile(
     r"^(?!Size$|Tensor$|\w+Tensor$)[A-Z]|_copy$|^float8|^float4|^u?int[1-7]$|^bits|complex32|chalf|"
     r"parse_|import_ir|merge_type|unify_type|^fork$|^wait$|while_loop|^cond$|thread_safe|classproperty|"
     r"prepare_multiprocessing|get_file_path|hash_tensor|nonzero_static|from_file|jagged|per_channel|per_tensor|"
-    r"qscheme|choose_qparams|int_repr|^has_|init_num_threads"
+    r"qscheme|choose_qparams|int_repr|^has_|init_num_threads|"
+    # the docstring fragments that upstream's modules keep as attributes (strings, not API)
+    r"common_args$|common_notes$|multi_dim_common$|_notes$"
 )
 
 

@@ -61,6 +61,11 @@ from torch import (  # noqa: E402
     utils,
 )
 from torch.autograd import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402
+from torch.autograd.anomaly_mode import (  # noqa: E402
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    set_anomaly_enabled,
+)
 from torch.random import (  # noqa: E402
     Generator,
     default_generator,

@@ -143,3 +143,41 @@ def test_complex_input_gradient_convention():
             zm[k] -= step
             want[k] += unit * (loss(torch.tensor(zp)).item() - loss(torch.tensor(zm)).item()) / (2 * eps)
     np.testing.assert_allclose(zt.grad.numpy(), want, rtol=1e-6, atol=1e-7)
+
+
+def _frames_reference(x: np.ndarray, n_fft: int, hop: int, window: np.ndarray) -> np.ndarray:
+    """stft by hand: reflect-pad n_fft // 2, cut frames, window, rfft, frequencies first."""
+    padded = np.pad(x, (n_fft // 2, n_fft // 2), mode="reflect")
+    count = 1 + (len(padded) - n_fft) // hop
+    frames = np.stack([padded[k * hop : k * hop + n_fft] * window for k in range(count)])
+    return np.fft.rfft(frames).T
+
+
+@pytest.mark.parametrize("n_fft, hop, win_length", [(32, 8, 32), (16, 4, 12), (31, 7, 31)])
+def test_stft_against_numpy_and_istft_roundtrip(n_fft, hop, win_length):
+    x = RNG.standard_normal((2, 120))
+    window = torch.hann_window(win_length, dtype=torch.float64)
+    spec = torch.stft(torch.tensor(x), n_fft, hop, win_length, window, return_complex=True)
+    padded_window = np.zeros(n_fft)
+    left = (n_fft - win_length) // 2
+    padded_window[left : left + win_length] = window.numpy()
+    for b in range(2):
+        close(spec[b], _frames_reference(x[b], n_fft, hop, padded_window))
+    back = torch.istft(spec, n_fft, hop, win_length, window, length=120)
+    inner = slice(n_fft, 120 - n_fft)  # where the squared windows overlap everywhere
+    np.testing.assert_allclose(back[:, inner].numpy(), x[:, inner], atol=1e-10)
+    assert torch.stft(torch.tensor(x[0]), 16, return_complex=True).shape == (9, 31)
+    with pytest.raises(RuntimeError, match="return_complex"):
+        torch.stft(torch.tensor(x), 16)
+
+
+def test_stft_gradcheck():
+    x = torch.tensor(RNG.standard_normal(24), requires_grad=True)
+    window = torch.hann_window(8, dtype=torch.float64)
+    assert torch.autograd.gradcheck(
+        lambda t: torch.view_as_real(torch.stft(t, 8, 2, window=window, return_complex=True)), (x,)
+    )
+    assert torch.autograd.gradcheck(
+        lambda t: torch.istft(torch.stft(t, 8, 2, window=window, return_complex=True) * 2, 8, 2, window=window),
+        (x,),
+    )

@@ -188,3 +188,17 @@ def test_histogram_refuses_a_non_finite_range_and_defaults_to_100_bins():
     with pytest.raises(RuntimeError, match="is not finite"):
         torch.histogram(torch.tensor([1.0, float("nan"), 2.0]), bins=2)
     assert torch.histogram(torch.arange(10.0)).hist.shape == (100,)
+
+
+def test_put_index_put_as_strided_scatter_empty_permuted():
+    x = torch.zeros(3, 4)
+    out = torch.put(x, torch.tensor([1, 5]), torch.tensor([7.0, 8.0]))
+    assert out.reshape(-1)[[1, 5]].tolist() == [7.0, 8.0] and x.sum().item() == 0
+    assert torch.index_put(x, (torch.tensor([0]),), torch.tensor(2.0)).sum().item() == 8.0
+    y = x.clone()
+    assert torch.index_put_(y, (torch.tensor([1]),), torch.tensor(1.0)) is y and y.sum().item() == 4.0
+    assert torch.as_strided_scatter(torch.zeros(4), torch.ones(2), (2,), (2,)).tolist() == [1.0, 0.0, 1.0, 0.0]
+    e = torch.empty_permuted((2, 3, 4), (0, 2, 1))
+    assert e.shape == (2, 3, 4) and e.stride() == (12, 1, 3)
+    z = torch.zeros(6)
+    assert torch.as_strided_(z, (2, 2), (2, 1)) is z and z.shape == (2, 2)

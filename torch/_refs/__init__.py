@@ -24,6 +24,7 @@ every device come from the ops they are made of. One module per family, named af
     indexing     advanced indexing (torch._C's __getitem__/__setitem__ call it), index_put_, nonzero, where
     creation     tensor, as_tensor, asarray, frombuffer, from_dlpack/to_dlpack, Tensor.new_*
     settings     use_deterministic_algorithms, float32 matmul precision, interop threads, warn_always, ...
+    spectral     stft, istft
 
 Each function says where it goes (torch, Tensor, aliases) with torch._registry.register, next to its
 definition; importing this package registers them all (torch/__init__.py installs them).
@@ -50,6 +51,7 @@ from torch._refs import (  # noqa: F401
     sampling,
     scans,
     settings,
+    spectral,
     statistics,
     structure,
     views,

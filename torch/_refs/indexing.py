@@ -169,7 +169,7 @@ def _index_put_method(self: Tensor, indices, values, accumulate: bool = False) -
     return index_put_(self, tuple(indices), values, accumulate)
 
 
-@register(function=False, method=True)
+@register(method=True)
 def index_put(self: Tensor, indices, values, accumulate: bool = False) -> Tensor:
     """index_put_ on a copy of self."""
     return _index_put_method(self.clone(), indices, values, accumulate)

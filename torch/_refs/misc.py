@@ -40,7 +40,7 @@ register(property(lambda self: strided, doc="The memory layout: torch.strided.")
 _IN_PLACE = (
     "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_", "arctanh_", "deg2rad_", "rad2deg_", "fix_", "gcd_",
     "lcm_", "ldexp_", "logit_", "negative_", "nan_to_num_", "square_", "xlogy_", "addmv_", "zero_",
-    "conj_physical_", "resize_as_", "detach_",
+    "conj_physical_", "resize_as_", "detach_", "index_put_", "as_strided_",
 )  # fmt: skip
 
 
@@ -386,7 +386,30 @@ def map2_(self: Tensor, x: Tensor, y: Tensor, callable) -> Tensor:
     return self.copy_(torch.tensor(values, dtype=self.dtype).reshape(self.shape))
 
 
-@register(function=False, method=True)
+@register(method=True)
+def as_strided_scatter(input: Tensor, src: Tensor, size, stride, storage_offset=None) -> Tensor:
+    """A copy of input with src written into its as_strided(size, stride, storage_offset) view."""
+    out = input.clone()
+    out.as_strided(size, stride, storage_offset).copy_(src)
+    return out
+
+
+@register
+def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=None, requires_grad=False,
+                   pin_memory=False) -> Tensor:  # fmt: skip
+    """An uninitialized tensor of the given (logical) size whose dims lie in memory in physical_layout's order
+    (physical_layout[0] outermost)."""
+    if sorted(physical_layout) != list(range(len(size))):
+        raise RuntimeError(f"Number of dimensions in size does not match the length of the physical_layout; "
+                           f"or physical_layout is not a permutation: {list(physical_layout)}")  # fmt: skip
+    physical = torch.empty([size[d] for d in physical_layout], dtype=dtype, device=device)
+    inverse = [0] * len(size)
+    for i, d in enumerate(physical_layout):
+        inverse[d] = i
+    return physical.permute(inverse).requires_grad_(requires_grad)
+
+
+@register(method=True)
 def put(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
     """A copy of self with put_ applied: source's elements written (or added) at flat positions index."""
     return self.clone().put_(index, source, accumulate)

@@ -156,3 +156,38 @@ def random_(self: Tensor, from_=0, to=None, *, generator=None) -> Tensor:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}")
     u = _uniform_like(self, generator, torch.float64)
     return self.copy_(torch.floor(u * (to - from_)) + from_)
+
+
+_BINOMIAL_DIRECT = 16  # counts up to this are summed Bernoulli draws
+
+
+@register
+def binomial(count: Tensor, prob: Tensor, generator=None) -> Tensor:
+    """Binomial(count, prob) samples (count and prob broadcast; count integral-valued, of prob's float dtype).
+    Exact for every count: while a count is large, the median of its uniforms is drawn as a Beta variate and
+    the count halves on the side of prob (Knuth's recursion); the rest are summed Bernoulli draws."""
+    if not prob.dtype.is_floating_point:
+        raise RuntimeError(f"\"binomial_cpu\" not implemented for '{scalar_type(prob.dtype)}'")
+    count, prob = torch.broadcast_tensors(count.to(prob.dtype), prob)
+    with torch.no_grad():
+        dtype = torch.float64  # the recursion's ratios in double: p / x stays accurate
+        n, p = count.to(dtype).clone(), prob.to(dtype).clamp(0, 1).clone()
+        total = torch.zeros_like(n)
+        while True:
+            big = n > _BINOMIAL_DIRECT
+            if not bool(big.any()):
+                break
+            a = torch.where(big, torch.floor((n + 1) / 2) + 1, torch.ones_like(n))
+            b = torch.where(big, n + 1 - a, torch.ones_like(n))
+            ga = torch._standard_gamma(a, generator=generator)
+            gb = torch._standard_gamma(b, generator=generator)
+            x = ga / (ga + gb)  # the a-th smallest of n uniforms
+            below = big & (x >= p)  # the successes are among the a - 1 smaller ones
+            above = big & (x < p)
+            total = torch.where(above, total + a, total)
+            n = torch.where(below, a - 1, torch.where(above, b - 1, n))
+            p = torch.where(below, p / x, torch.where(above, (p - x) / (1 - x), p)).clamp(0, 1)
+        u = torch.rand((*n.shape, _BINOMIAL_DIRECT), dtype=dtype, device=n.device, generator=generator)
+        k = torch.arange(_BINOMIAL_DIRECT, dtype=dtype, device=n.device)
+        total = total + ((u < p.unsqueeze(-1)) & (k < n.unsqueeze(-1))).sum(-1).to(dtype)
+    return total.to(prob.dtype)

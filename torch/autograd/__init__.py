@@ -7,7 +7,8 @@ run the engine (engine.py) over that graph.
 
 from __future__ import annotations
 
-from torch.autograd import graph
+from torch.autograd import anomaly_mode, graph
+from torch.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from torch.autograd.engine import run_backward
 from torch.autograd.function import Function, FunctionCtx
 from torch.autograd.grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
@@ -27,6 +28,9 @@ __all__ = [
     "gradgradcheck",
     "GradcheckError",
     "graph",
+    "anomaly_mode",
+    "detect_anomaly",
+    "set_detect_anomaly",
 ]
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from torch import _C
 from torch._C import Tensor
+from torch.autograd import anomaly_mode
+from torch.autograd.anomaly_mode import STATE as _ANOMALY
 from torch.autograd.graph import AccumulateGrad, edge, meta
 
 
@@ -78,6 +80,19 @@ def _needed(roots: list, targets: set) -> set:
                 if stack and memo[node]:
                     memo[stack[-1][0]] = True
     return {n for n, ok in memo.items() if ok}
+
+
+def _apply_checked(node, grads: list):
+    """node.apply under anomaly detection: a failure first warns with the forward call's stack, and NaN
+    results raise (with check_nan)."""
+    try:
+        grads_in = node.apply(grads)
+    except Exception:
+        anomaly_mode.warn_trace(node)
+        raise
+    if _ANOMALY.check_nan:
+        anomaly_mode.check_nan(node, grads_in)
+    return grads_in
 
 
 def _add(a, b):
@@ -183,7 +198,10 @@ def run_backward(
                             r = hook(tuple(grads))
                             if r is not None:
                                 grads = list(r)
-                    grads_in = node.apply(grads)
+                    if _ANOMALY.enabled:
+                        grads_in = _apply_checked(node, grads)
+                    else:
+                        grads_in = node.apply(grads)
                     if node._hooks:
                         for hook in list(node._hooks):
                             r = hook(tuple(grads_in), tuple(grads))

@@ -12,6 +12,7 @@ import weakref
 
 from torch import _C
 from torch._C import Tensor
+from torch.autograd.anomaly_mode import STATE as _ANOMALY
 
 __all__ = ["Node"]
 
@@ -280,6 +281,10 @@ def set_history(t: Tensor, node: Node, output_nr: int = 0) -> None:
         m.grad_fn = node
         m.output_nr = output_nr
     t._requires_grad = True
+    if _ANOMALY.enabled:
+        from torch.autograd.anomaly_mode import record_trace  # noqa: PLC0415
+
+        record_trace(node)
 
 
 class NotImplementedNode(Node):

@@ -1,12 +1,13 @@
 """torch.distributions: probability distributions as Python over the ops (so autograd and every device come
 from them), with PyTorch's names, shapes, argument validation and KL divergences: Normal, Uniform, Exponential,
 Gamma, Chi2, Beta, Dirichlet, Laplace, Cauchy, HalfCauchy, LogNormal, HalfNormal, StudentT, FisherSnedecor,
-Gumbel, Weibull, Pareto, Poisson, Bernoulli, Geometric, Categorical, OneHotCategorical, Multinomial,
+Gumbel, Weibull, Pareto, Poisson, Bernoulli, Binomial, Geometric, Categorical, OneHotCategorical, Multinomial,
 MultivariateNormal, Independent, TransformedDistribution and its transforms, kl_divergence/register_kl,
 constraints."""
 
 from torch.distributions import constraints, transforms
 from torch.distributions.bernoulli import Bernoulli
+from torch.distributions.binomial import Binomial
 from torch.distributions.categorical import Categorical
 from torch.distributions.cauchy import Cauchy
 from torch.distributions.dirichlet import Beta, Dirichlet
@@ -43,6 +44,7 @@ __all__ = [
     "AbsTransform",
     "AffineTransform",
     "Bernoulli",
+    "Binomial",
     "Beta",
     "Categorical",
     "Cauchy",

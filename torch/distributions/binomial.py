@@ -1,0 +1,91 @@
+"""Binomial(total_count, probs | logits)."""
+
+from __future__ import annotations
+
+import torch
+from torch.distributions import constraints
+from torch.distributions.bernoulli import binary_parameter
+from torch.distributions.distribution import Distribution, broadcast_all
+
+
+class Binomial(Distribution):
+    """The number of successes in total_count independent trials of success probability probs (or
+    sigmoid(logits)); sampled by torch.binomial."""
+
+    arg_constraints = {
+        "total_count": constraints.nonnegative_integer,
+        "probs": constraints.unit_interval,
+        "logits": constraints.real,
+    }
+    has_enumerate_support = True
+
+    def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):
+        if (probs is None) == (logits is None):
+            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        if probs is not None:
+            self.total_count, self.probs = broadcast_all(total_count, probs)
+            self.total_count = self.total_count.type_as(self.probs)
+            shape = self.probs.shape
+        else:
+            self.total_count, self.logits = broadcast_all(total_count, logits)
+            self.total_count = self.total_count.type_as(self.logits)
+            shape = self.logits.shape
+        super().__init__(shape, validate_args=validate_args)
+
+    def __getattr__(self, name):
+        return binary_parameter(self, name)
+
+    @property
+    def support(self):
+        return constraints.integer_interval(0, self.total_count)
+
+    @property
+    def mean(self):
+        return self.total_count * self.probs
+
+    @property
+    def mode(self):
+        return ((self.total_count + 1) * self.probs).floor().clamp(max=self.total_count)
+
+    @property
+    def variance(self):
+        return self.total_count * self.probs * (1 - self.probs)
+
+    @property
+    def param_shape(self):
+        return self.probs.shape
+
+    def sample(self, sample_shape=()):
+        shape = self._extended_shape(sample_shape)
+        with torch.no_grad():
+            return torch.binomial(self.total_count.expand(shape), self.probs.expand(shape))
+
+    def log_prob(self, value):
+        """log C(n, k) + k log p + (n - k) log(1 - p), in the logits' stable form."""
+        if self._validate_args:
+            self._validate_sample(value)
+        n, logits = self.total_count, self.logits
+        log_comb = torch.lgamma(n + 1) - torch.lgamma(value + 1) - torch.lgamma(n - value + 1)
+        # k log p + (n - k) log(1 - p) = k logits - n log(1 + exp(logits)), written without overflow
+        normalize = n * torch.clamp(logits, min=0) + n * torch.log1p(torch.exp(-logits.abs()))
+        # at logits = -inf (p = 0) and k = 0 the product 0 * -inf is 0
+        term = torch.where((value == 0) & (logits == -float("inf")), torch.zeros_like(logits), value * logits)
+        return log_comb + term - normalize
+
+    def entropy(self):
+        """The sum over the support of -P log P (total_count must be one number)."""
+        n = self.total_count
+        if not bool((n == n.reshape(-1)[0]).all()):
+            raise NotImplementedError("Inhomogeneous total count not supported by `entropy`.")
+        support = self.enumerate_support(expand=False)
+        log_p = self.log_prob(support)
+        return -(log_p.exp() * log_p).sum(0)
+
+    def enumerate_support(self, expand: bool = True):
+        """0, 1, ..., total_count along a new first dim (total_count must be one number)."""
+        n = self.total_count
+        if not bool((n == n.reshape(-1)[0]).all()):
+            raise NotImplementedError("Inhomogeneous total count not supported by `enumerate_support`.")
+        values = torch.arange(1 + int(n.reshape(-1)[0].item()), dtype=n.dtype, device=n.device)
+        values = values.view((-1,) + (1,) * len(self._batch_shape))
+        return values.expand((-1,) + self._batch_shape) if expand else values
