@@ -80,3 +80,12 @@ def test_complex_solve_and_gradient():
             fm = np.abs(np.linalg.solve(am, b)).sum()
             g.flat[k] += unit * (fp - fm) / (2 * eps)
     np.testing.assert_allclose(At.grad.numpy(), g, rtol=1e-5, atol=1e-6)
+
+
+def test_complex_inv_and_singular_info():
+    a = RNG.standard_normal((2, 4, 4)) + 1j * RNG.standard_normal((2, 4, 4))
+    np.testing.assert_allclose(torch.linalg.inv(torch.tensor(a)).numpy(), np.linalg.inv(a), rtol=1e-10)
+    singular = torch.tensor([[1 + 1j, 2 + 2j], [1.0 + 0j, 2.0 + 0j]], dtype=torch.complex128)
+    assert torch.linalg.solve_ex(singular, torch.ones(2, dtype=torch.complex128)).info.item() != 0
+    with pytest.raises(torch.linalg.LinAlgError):
+        torch.linalg.inv(singular)

@@ -40,7 +40,7 @@ class detect_anomaly:
     """Context manager and decorator turning anomaly detection on inside it (and restoring the previous mode)."""
 
     def __init__(self, check_nan: bool = True) -> None:
-        self.prev, self.prev_check_nan, self.check_nan = STATE.enabled, STATE.check_nan, check_nan
+        self.check_nan = check_nan
         warnings.warn(
             "Anomaly Detection has been enabled. This mode will increase the runtime and should only be enabled "
             "for debugging.",

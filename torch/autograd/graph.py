@@ -13,6 +13,7 @@ import weakref
 from torch import _C
 from torch._C import Tensor
 from torch.autograd.anomaly_mode import STATE as _ANOMALY
+from torch.autograd.anomaly_mode import record_trace
 
 __all__ = ["Node"]
 
@@ -282,8 +283,6 @@ def set_history(t: Tensor, node: Node, output_nr: int = 0) -> None:
         m.output_nr = output_nr
     t._requires_grad = True
     if _ANOMALY.enabled:
-        from torch.autograd.anomaly_mode import record_trace  # noqa: PLC0415
-
         record_trace(node)
 
 

@@ -72,11 +72,16 @@ class Binomial(Distribution):
         term = torch.where((value == 0) & (logits == -float("inf")), torch.zeros_like(logits), value * logits)
         return log_comb + term - normalize
 
+    def _single_count(self, fn: str) -> int:
+        """total_count as one number (entropy and enumerate_support need the same support everywhere)."""
+        n = self.total_count.reshape(-1)
+        if not bool((n == n[0]).all()):
+            raise NotImplementedError(f"Inhomogeneous total count not supported by `{fn}`.")
+        return int(n[0].item())
+
     def entropy(self):
         """The sum over the support of -P log P (total_count must be one number)."""
-        n = self.total_count
-        if not bool((n == n.reshape(-1)[0]).all()):
-            raise NotImplementedError("Inhomogeneous total count not supported by `entropy`.")
+        self._single_count("entropy")
         support = self.enumerate_support(expand=False)
         log_p = self.log_prob(support)
         return -(log_p.exp() * log_p).sum(0)
@@ -84,8 +89,6 @@ class Binomial(Distribution):
     def enumerate_support(self, expand: bool = True):
         """0, 1, ..., total_count along a new first dim (total_count must be one number)."""
         n = self.total_count
-        if not bool((n == n.reshape(-1)[0]).all()):
-            raise NotImplementedError("Inhomogeneous total count not supported by `enumerate_support`.")
-        values = torch.arange(1 + int(n.reshape(-1)[0].item()), dtype=n.dtype, device=n.device)
+        values = torch.arange(1 + self._single_count("enumerate_support"), dtype=n.dtype, device=n.device)
         values = values.view((-1,) + (1,) * len(self._batch_shape))
         return values.expand((-1,) + self._batch_shape) if expand else values

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import torch
 from torch._C import Tensor
+from torch._dtypes import scalar_type
+from torch._refs._dims import wrap_dim
 
 __all__ = [
     "fft",
@@ -79,20 +81,12 @@ def _resize(x: Tensor, dims, sizes) -> Tensor:
     return x
 
 
-def _wrap(dim: int, ndim: int) -> int:
-    if not -max(ndim, 1) <= dim < max(ndim, 1):
-        raise IndexError(
-            f"Dimension out of range (expected to be in range of [{-max(ndim, 1)}, {max(ndim, 1) - 1}], but got {dim})"
-        )
-    return dim % max(ndim, 1)
-
-
 def _shape_and_dims(x: Tensor, s, dim) -> tuple[list, list]:
     """PyTorch's canonicalize_fft_shape_and_dim_args: the dims transformed and the signal size along each."""
     if isinstance(dim, int):
         dim = (dim,)
     if dim is not None:
-        dims = [_wrap(d, x.dim()) for d in dim]
+        dims = [wrap_dim(d, x.dim()) for d in dim]
         if len(set(dims)) != len(dims):
             raise RuntimeError("FFT dims must be unique")
     if s is not None:
@@ -148,7 +142,7 @@ def ihfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None =
 
 def _c2c(input, n, dim, norm, forward):
     x = _promote(input, require_complex=True)
-    d = _wrap(dim, x.dim())
+    d = wrap_dim(dim, x.dim())
     n = x.size(d) if n is None else n
     _check_n(n)
     return torch._fft_c2c(_resize(x, [d], [n]), [d], _norm(norm, forward), forward)
@@ -156,9 +150,9 @@ def _c2c(input, n, dim, norm, forward):
 
 def _r2c(name, input, n, dim, norm, forward, onesided):
     if input.is_complex():
-        raise RuntimeError(f"{name} expects a real input tensor, but got {_scalar_type(input.dtype)}")
+        raise RuntimeError(f"{name} expects a real input tensor, but got {scalar_type(input.dtype)}")
     x = _promote(input)
-    d = _wrap(dim, x.dim())
+    d = wrap_dim(dim, x.dim())
     n = x.size(d) if n is None else n
     _check_n(n)
     out = torch._fft_r2c(_resize(x, [d], [n]), [d], _norm(norm, forward), onesided)
@@ -167,7 +161,7 @@ def _r2c(name, input, n, dim, norm, forward, onesided):
 
 def _c2r(input, n, dim, norm, forward):
     x = _promote(input, require_complex=True)
-    d = _wrap(dim, x.dim())
+    d = wrap_dim(dim, x.dim())
     last = 2 * (x.size(d) - 1) if n is None else n
     _check_n(last)
     if n is not None:
@@ -175,12 +169,6 @@ def _c2r(input, n, dim, norm, forward):
     if forward:
         x = x.conj()
     return torch._fft_c2r(x, [d], _norm(norm, forward), last)
-
-
-def _scalar_type(dtype) -> str:
-    from torch._dtypes import scalar_type
-
-    return scalar_type(dtype)
 
 
 def fftn(input: Tensor, s=None, dim=None, norm: str | None = None) -> Tensor:
@@ -215,7 +203,7 @@ def _c2c_n(input, s, dim, norm, forward):
 def _real_nd(name: str, input: Tensor, s, dim) -> tuple[Tensor, list]:
     """The real input of rfftn / ihfftn resized to s, and the dims transformed (at least one)."""
     if input.is_complex():
-        raise RuntimeError(f"{name} expects a real-valued input tensor, but got {_scalar_type(input.dtype)}")
+        raise RuntimeError(f"{name} expects a real-valued input tensor, but got {scalar_type(input.dtype)}")
     x = _promote(input)
     sizes, dims = _shape_and_dims(x, s, dim)
     if not dims:

@@ -18,10 +18,11 @@ def _linalg_error(message: str):
 
 
 def _square(A: Tensor, fn: str) -> None:
-    """PyTorch's checks of a batch of square float matrices."""
+    """PyTorch's checks of a batch of square float or complex matrices (the kernels refuse complex ones where
+    they have no complex path)."""
     if A.dtype in (torch.float16, torch.bfloat16):
         raise RuntimeError(f"{fn}: Low precision dtypes not supported. Got {scalar_type(A.dtype)}")
-    if not A.dtype.is_floating_point:
+    if not A.dtype._differentiable:
         raise RuntimeError(f"{fn}: Expected a floating point or complex tensor as input. Got {scalar_type(A.dtype)}")
     if A.dim() < 2:
         raise RuntimeError(f"{fn}: The input tensor A must have at least 2 dimensions.")
@@ -53,37 +54,33 @@ def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = Fa
             f"linalg.solve: Incompatible shapes of A and B for the equation {eq} ({n}x{n} and "
             f"{B_.shape[-2]}x{B_.shape[-1]})"
         )
-    LU, pivots, info = _C._linalg_lu_factor_ex(A)
+    if A.is_complex():
+        X, info = _complex_solve(A, B_, left)
+    else:
+        LU, pivots, info = _C._linalg_lu_factor_ex(A)
+        X = _C._linalg_lu_solve(LU, pivots, B_, left=left)
     if check_errors and bool((info != 0).any()):
         _, prefix = _batch_prefix(info, A)
         raise _linalg_error(f"torch.linalg.solve_ex: {prefix}The solver failed because the input matrix is singular.")
-    X = _C._linalg_lu_solve(LU, pivots, B_, left=left)
     return _result("linalg_solve_ex", ("result", "info"), X.squeeze(-1) if vector else X, info)
 
 
-def _complex_solve(A: Tensor, B: Tensor, left: bool) -> Tensor:
-    """A X = B for complex A or B through the real system of twice the size, [[Ar, -Ai], [Ai, Ar]] [Xr; Xi] =
-    [Br; Bi] (differentiable through the real solve); X A = B as A^T X^T = B^T."""
-    dtype = torch.promote_types(A.dtype, B.dtype)
-    dtype = dtype if dtype.is_complex else dtype.to_complex()
-    A, B = A.to(dtype), B.to(dtype)
-    if not left:
-        return _complex_solve(A.mT, B.mT, True).mT
-    vector = B.dim() == 1 or (B.dim() == A.dim() - 1 and B.shape == A.shape[:-1])
-    B_ = B.unsqueeze(-1) if vector else B
-    Ar, Ai, Br, Bi = A.real, A.imag, B_.real, B_.imag
-    M = torch.cat([torch.cat([Ar, -Ai], -1), torch.cat([Ai, Ar], -1)], -2)
+def _complex_solve(A: Tensor, B: Tensor, left: bool) -> tuple:
+    """(X, info) of A X = B (X A = B unless left; B a matrix) for complex A and B, through the real system of twice
+    the size, [[Ar, -Ai], [Ai, Ar]] [Xr; Xi] = [Br; Bi], singular exactly where A is (its determinant is |det A|^2),
+    and differentiable through the real solve."""
+    if not left:  # X A = B as A^T X^T = B^T
+        X, info = _complex_solve(A.mT, B.mT, True)
+        return X.mT, info
+    M = torch.cat([torch.cat([A.real, -A.imag], -1), torch.cat([A.imag, A.real], -1)], -2)
+    Y, info = solve_ex(M, torch.cat([B.real, B.imag], -2))
     n = A.shape[-1]
-    Y = solve(M, torch.cat([Br, Bi], -2))
-    X = torch.complex(Y[..., :n, :], Y[..., n:, :])
-    return X.squeeze(-1) if vector else X
+    return torch.complex(Y[..., :n, :], Y[..., n:, :]), info
 
 
 def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
     """The solution X of A X = B (X A = B unless left), B a matrix or a vector (batched); LinAlgError where
-    A is singular. Complex systems solve through their real embedding."""
-    if A.is_complex() or B.is_complex():
-        return _complex_solve(A, B, left)
+    A is singular."""
     X, info = solve_ex(A, B, left=left)
     if info.numel() and bool((info != 0).any()):
         _, prefix = _batch_prefix(info, A)
@@ -94,11 +91,15 @@ def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
 def inv_ex(A: Tensor, *, check_errors: bool = False):
     """The inverse of A and `info` (> 0 where A is singular)."""
     _square(A, "linalg.inv")
-    LU, pivots, info = _C._linalg_lu_factor_ex(A)
+    eye = torch.eye(A.shape[-1], dtype=A.dtype, device=A.device)
+    if A.is_complex():
+        inverse, info = _complex_solve(A, eye, True)
+    else:
+        LU, pivots, info = _C._linalg_lu_factor_ex(A)
+        inverse = _C._linalg_lu_solve(LU, pivots, eye)
     if check_errors:
         _raise_singular(info, A)
-    eye = torch.eye(A.shape[-1], dtype=A.dtype, device=A.device)
-    return _result("linalg_inv_ex", ("inverse", "info"), _C._linalg_lu_solve(LU, pivots, eye), info)
+    return _result("linalg_inv_ex", ("inverse", "info"), inverse, info)
 
 
 def inv(A: Tensor) -> Tensor:

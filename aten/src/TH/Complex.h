@@ -20,7 +20,6 @@ namespace th {
 template <typename T>
 struct alignas(2 * sizeof(T)) complex {
   static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "complex<float> or complex<double>");
-  using value_type = T;
   T re, im;
 
   complex() = default;
@@ -33,8 +32,6 @@ struct alignas(2 * sizeof(T)) complex {
                                                     std::is_same_v<U, BFloat16>>>
   constexpr TH_HOST_DEVICE explicit complex(U r) : re(T(float_of(r))), im(T(0)) {}
 
-  constexpr TH_HOST_DEVICE T real() const { return re; }
-  constexpr TH_HOST_DEVICE T imag() const { return im; }
   /// Nonzero when either part is (c10's, NumPy's truth value of a complex number).
   constexpr TH_HOST_DEVICE explicit operator bool() const { return re != T(0) || im != T(0); }
 

@@ -46,11 +46,10 @@ void c2c_kernel(const Tensor& in, const Tensor& out, const IntList& dims, bool f
 }
 
 void r2c_kernel(const Tensor& in, const Tensor& out, const IntList& dims, double scale) {
-  TH_DISPATCH_FLOATING_TYPES(in.dtype(), "fft_r2c_cpu", [&] {
-    if constexpr (std::is_same_v<scalar_t, float> || std::is_same_v<scalar_t, double>) {
-      ducc0::r2c(in_view<scalar_t>(in), out_view<std::complex<scalar_t>>(out), axes(dims), true,
-                 scalar_t(scale), threads_for(in.numel()));
-    }
+  TH_DISPATCH_COMPLEX_TYPES(out.dtype(), "fft_r2c_cpu", [&] {  // in is out's real type
+    using R = real_t<scalar_t>;
+    ducc0::r2c(in_view<R>(in), out_view<std::complex<R>>(out), axes(dims), true, R(scale),
+               threads_for(in.numel()));
   });
 }
 

@@ -77,7 +77,7 @@ Tensor imag(const Tensor& self) {
 }
 
 // PyTorch's conj is a lazy view (a conjugate bit); here it is the conjugate computed (a new tensor)
-// for complex inputs, and self itself for real ones, as there.
+// for complex inputs, and an alias of self for real ones (upstream returns self).
 Tensor conj(const Tensor& self) {
   return is_complex(self.dtype()) ? run_part(self, ComplexPart::Conj) : alias(self);
 }
