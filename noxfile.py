@@ -71,9 +71,9 @@ def _build_and_test(
     session: nox.Session, use_cuda: str, sanitize: str = "", paths: tuple[str, ...] = suites.ALL
 ) -> dict[str, str]:
     """Builds (see `_build`) and runs the suites (tools/suites.py) on the build; returns the environment
-    they ran in."""
+    they ran in. A CUDA build gets the `cuda` group too (cuBLAS, cuFFT: their code paths compile and link)."""
     t0 = time.perf_counter()
-    _install(session, "build", "test")
+    _install(session, "build", "test", *(("cuda",) if use_cuda == "1" else ()))
     t_env = time.perf_counter() - t0
     name = session.name
     build_dir = ROOT / "build" / f"nox-{name}"

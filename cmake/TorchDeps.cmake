@@ -5,15 +5,23 @@
 # where the packages' own paths made each new environment a cold cache.
 set(TORCH_DEPS_DIR "${CMAKE_SOURCE_DIR}/build/deps")
 
-# torch_stable_dir(<out-var> <source dir> <name-with-version>): the copy of <source dir> under
-# build/deps/<name-with-version>, made if missing (atomically: a concurrent or killed configure leaves
-# nothing half-copied behind).
+# torch_stable_dir(<out-var> <source dir> <name-with-version> [FILES <relative path>...]): the copy of
+# <source dir> (or of the named files in it only) under build/deps/<name-with-version>, made if missing
+# (atomically: a concurrent or killed configure leaves nothing half-copied behind).
 function(torch_stable_dir out src name)
+  cmake_parse_arguments(ARG "" "" "FILES" ${ARGN})
   set(dest "${TORCH_DEPS_DIR}/${name}")
   if(NOT EXISTS "${dest}/.complete")
     string(RANDOM LENGTH 8 _tag)
     set(tmp "${dest}.tmp-${_tag}")
-    file(COPY "${src}/" DESTINATION "${tmp}" PATTERN "__pycache__" EXCLUDE)
+    if(ARG_FILES)
+      foreach(f IN LISTS ARG_FILES)
+        get_filename_component(_sub "${f}" DIRECTORY)
+        file(COPY "${src}/${f}" DESTINATION "${tmp}/${_sub}")
+      endforeach()
+    else()
+      file(COPY "${src}/" DESTINATION "${tmp}" PATTERN "__pycache__" EXCLUDE)
+    endif()
     file(WRITE "${tmp}/.complete" "copied from ${src}\n")
     file(REMOVE_RECURSE "${dest}")
     file(RENAME "${tmp}" "${dest}" RESULT _renamed)

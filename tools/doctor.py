@@ -49,6 +49,24 @@ def _module(name: str, fix: str, required: bool = True) -> tuple:
     return (f"python: {name}", ver, spec.origin if spec else "", fix, required)
 
 
+def _cuda_libs() -> list[tuple]:
+    """cuBLAS and cuFFT in their wheels (tools/cuda_libs.py), for the toolkit's major version. Optional: a
+    CUDA build without them uses THC's own gemm and a host FFT."""
+    nvcc = find_nvcc()
+    ver = _version([nvcc, "--version"]) if nvcc else None
+    if not ver or not ver[0].isdigit():
+        return []
+    from tools import cuda_libs
+
+    major = int(ver.split(".")[0])
+    rows = []
+    for name, (wheel, _, _) in cuda_libs.LIBS.items():
+        f = cuda_libs.find(name, major)
+        fix = f"{PIP} {wheel}  (or --group cuda), then `invoke configure` (optional: THC's own kernels stand in)"
+        rows.append((f"{name} (CUDA {major})", f.version if f else None, str(f.root / "lib") if f else "", fix, False))
+    return rows
+
+
 def _runtime(cxx: str, lib: str, knob: str) -> tuple:
     """A sanitizer runtime of the C++ compiler (what SANITIZE=... links and preloads), optional."""
     try:
@@ -89,6 +107,7 @@ def checks() -> list[tuple]:
         _tool("nox", f"{PIP} nox", required=False),
         _tool("uv", f"{PIP} uv", required=False),
         _nvcc(),
+        *_cuda_libs(),
         *(
             _runtime(cxx, lib, knob)
             for lib, knob in (

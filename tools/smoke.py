@@ -17,7 +17,8 @@ def main() -> int:
     print(f"[torch] smoke: torch {torch.__version__} from {torch.__file__}")
     print(
         f"[torch] smoke: build {cfg['build_type']}, CUDA {'on' if cfg['use_cuda'] else 'off'}"
-        f" (GPU available: {torch.cuda.is_available()}), built in {cfg['build_dir']}"
+        + (f" with {', '.join(cfg['cuda_libs']) or 'no vendor libraries'}" if cfg["use_cuda"] else "")
+        + f" (GPU available: {torch.cuda.is_available()}), built in {cfg['build_dir']}"
     )
     a = np.arange(12, dtype=np.float32).reshape(3, 4)
     b = np.linspace(-1, 1, 4, dtype=np.float32)

@@ -4,10 +4,13 @@ __version__ = "0.1.0"
 
 
 def build_config() -> dict:
-    """How torch._C was built: build type, CUDA on/off and archs, compiler, build directory."""
+    """How torch._C was built: build type, CUDA on/off and archs, the CUDA libraries THC was compiled against
+    (cuda_libs: a list, e.g. ['cublas', 'cufft']), compiler, build directory."""
     from torch import _C
 
-    return dict(_C._build_config())
+    config = dict(_C._build_config())
+    config["cuda_libs"] = [name for name in config["cuda_libs"].split(";") if name]
+    return config
 
 
 def __getattr__(name: str):

@@ -1,15 +1,16 @@
 """PyTorch's global switches that code sets once and libraries query: deterministic algorithms (and their
 debug mode), float32 matmul precision, the inter-op thread count, warn-always, the default device. The CPU
-kernels here are deterministic for a given thread count whatever the switch says; the matmul precision and
-the inter-op thread count are recorded (float32 products always run in float32, ops one after another)."""
+kernels here are deterministic for a given thread count whatever the switch says; the matmul precision lets
+CUDA float32 products use TF32 (the CPU's stay float32); the inter-op thread count is recorded (ops run one
+after another)."""
 
 from __future__ import annotations
 
 import torch
 from torch._registry import register
 
-_state = {"deterministic": False, "warn_only": False, "matmul_precision": "highest", "interop_threads": 1,
-          "warn_always": False}  # fmt: skip
+_state = {"deterministic": False, "warn_only": False, "interop_threads": 1, "warn_always": False}
+_PRECISIONS = ("highest", "high", "medium")  # torch._C's 0, 1, 2 (TH/MatmulPrecision.h)
 _DEBUG_MODES = ("default", "warn", "error")
 
 
@@ -53,8 +54,9 @@ def get_deterministic_debug_mode() -> int:
 
 @register
 def set_float32_matmul_precision(precision: str) -> None:
-    """'highest', 'high' or 'medium': recorded for code that reads it back (products stay float32 here)."""
-    if precision not in ("highest", "high", "medium"):
+    """'highest' (float32 throughout), 'high' or 'medium' (CUDA float32 products on TF32 tensor cores, i.e.
+    torch.backends.cuda.matmul.allow_tf32; the CPU products stay float32)."""
+    if precision not in _PRECISIONS:
         import warnings
 
         warnings.warn(
@@ -63,13 +65,13 @@ def set_float32_matmul_precision(precision: str) -> None:
             stacklevel=2,
         )
         return
-    _state["matmul_precision"] = precision
+    torch._C._set_float32_matmul_precision(_PRECISIONS.index(precision))
 
 
 @register
 def get_float32_matmul_precision() -> str:
-    """The precision set_float32_matmul_precision recorded ('highest' by default)."""
-    return _state["matmul_precision"]
+    """The precision set_float32_matmul_precision set ('highest' by default)."""
+    return _PRECISIONS[torch._C._get_float32_matmul_precision()]
 
 
 @register

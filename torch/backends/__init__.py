@@ -1,5 +1,5 @@
 """torch.backends: what the CPU (and CUDA) backends were built with and run on."""
 
-from torch.backends import cpu
+from torch.backends import cpu, cuda
 
-__all__ = ["cpu"]
+__all__ = ["cpu", "cuda"]

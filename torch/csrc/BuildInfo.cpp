@@ -30,6 +30,7 @@ void bind_build_info(nb::module_& m) {
     d["build_type"] = TORCH_BUILD_TYPE;
     d["use_cuda"] = bool(TORCH_BUILD_USE_CUDA);
     d["cuda_archs"] = TORCH_BUILD_CUDA_ARCHS;
+    d["cuda_libs"] = TORCH_BUILD_CUDA_LIBS;
     d["cxx"] = TORCH_BUILD_CXX;
     d["build_dir"] = TORCH_BUILD_DIR;
     d["include_dir"] = TORCH_BUILD_INCLUDE_DIR;

@@ -22,6 +22,23 @@ void bind_cuda(nb::module_& m) {
                               p.l2_cache_size);
       },
       "device"_a);
+  m.def(
+      "_cufft_plan_cache_size", [](int device) { return th::cuda_hooks().fft_plan_cache(device).first; },
+      "device"_a);
+  m.def(
+      "_cufft_plan_cache_max_size", [](int device) { return th::cuda_hooks().fft_plan_cache(device).second; },
+      "device"_a);
+  m.def(
+      "_cufft_set_plan_cache_max_size",
+      [](int device, int64_t max_size) { th::cuda_hooks().set_fft_plan_cache_max_size(device, max_size); },
+      "device"_a, "max_size"_a);
+  m.def(
+      "_cuda_library_available",
+      [](const std::string& name) { return th::cuda_hooks().library_available(name); }, "name"_a,
+      "Whether this build has the CUDA library `name` (cublas, cufft) and it loads.");
+  m.def(
+      "_cufft_clear_plan_cache", [](int device) { th::cuda_hooks().clear_fft_plan_cache(device); },
+      "device"_a);
 }
 
 }  // namespace torch

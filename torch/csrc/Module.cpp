@@ -2,6 +2,7 @@
 // exceptions of the same name; the op bindings come from the generated shards.
 #include <TH/Exception.h>
 #include <TH/LinAlgError.h>
+#include <TH/MatmulPrecision.h>
 #include <TH/Parallel.h>
 #include <TH/cpu/VecKernels.h>
 #include <torch/python_errors.h>
@@ -30,5 +31,15 @@ NB_MODULE(_C, m) {
   m.def("get_num_threads", &th::get_num_threads, "Threads used by CPU ops.");
   m.def("set_num_threads", &th::set_num_threads, "n"_a, "Sets the threads used by CPU ops.");
   m.def("_cpu_capability", &th::cpu::vec_capability, "The vector ISA the CPU kernels run with.");
+  m.def(
+      "_get_float32_matmul_precision", [] { return static_cast<int>(th::float32_matmul_precision()); },
+      "0 (highest), 1 (high) or 2 (medium): what torch.set_float32_matmul_precision set.");
+  m.def(
+      "_set_float32_matmul_precision",
+      [](int p) {
+        TH_CHECK(p >= 0 && p <= 2, "float32 matmul precision must be 0, 1 or 2, got ", p);
+        th::set_float32_matmul_precision(static_cast<th::MatmulPrecision>(p));
+      },
+      "p"_a, "Sets the float32 matmul precision (0 highest, 1 high, 2 medium).");
   torch::bindings::register_all(m, tensor);
 }

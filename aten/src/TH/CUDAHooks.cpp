@@ -17,6 +17,9 @@ namespace {
 void CUDAHooks::synchronize(int) const { no_cuda(); }
 CUDADeviceProperties CUDAHooks::device_properties(int) const { no_cuda(); }
 int CUDAHooks::current_device() const { no_cuda(); }
+std::pair<int64_t, int64_t> CUDAHooks::fft_plan_cache(int) const { no_cuda(); }
+void CUDAHooks::set_fft_plan_cache_max_size(int, int64_t) const { no_cuda(); }
+void CUDAHooks::clear_fft_plan_cache(int) const { no_cuda(); }
 
 const CUDAHooks& cuda_hooks() { return *current; }
 

@@ -3,6 +3,7 @@
 // its implementation when libTHC loads; without it every answer is "no CUDA".
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace th {
 
@@ -31,6 +32,13 @@ struct CUDAHooks {
   virtual CUDADeviceProperties device_properties(int device) const;
   /// The device that "cuda" without an index means (raises without CUDA).
   virtual int current_device() const;
+  /// torch.backends.cuda.cufft_plan_cache: {plans held, most kept} on `device` ({0, 0} in a build
+  /// without cuFFT); setting the most kept drops the least recently used; clearing destroys them all.
+  virtual std::pair<int64_t, int64_t> fft_plan_cache(int device) const;
+  virtual void set_fft_plan_cache_max_size(int device, int64_t max_size) const;
+  virtual void clear_fft_plan_cache(int device) const;
+  /// Whether the vendor library `name` ("cublas", "cufft") is in this build and loads (no GPU needed).
+  virtual bool library_available(const std::string& /*name*/) const { return false; }
 };
 
 const CUDAHooks& cuda_hooks();

@@ -8,6 +8,8 @@
 #include <TH/CUDAHooks.h>
 
 #include "DeviceGuard.h"
+#include "LazyLibrary.h"
+#include "SpectralPlanCache.h"
 
 namespace thc {
 namespace {
@@ -122,6 +124,18 @@ struct Hooks final : th::CUDAHooks {
     int d = 0;
     THC_CHECK(cudaGetDevice(&d));
     return d;
+  }
+  std::pair<int64_t, int64_t> fft_plan_cache(int device) const override {
+    const PlanCacheInfo info = plan_cache_info(device);
+    return {info.size, info.max_size};
+  }
+  void set_fft_plan_cache_max_size(int device, int64_t max_size) const override {
+    set_plan_cache_max_size(device, max_size);
+  }
+  void clear_fft_plan_cache(int device) const override { clear_plan_cache(device); }
+  bool library_available(const std::string& name) const override {
+    TH_CHECK(name == "cublas" || name == "cufft", "unknown CUDA library '", name, "' (cublas, cufft)");
+    return name == "cublas" ? cublas_available() : cufft_available();
   }
 };
 
