@@ -66,6 +66,7 @@ from torch.autograd.anomaly_mode import (  # noqa: E402
     is_anomaly_enabled,
     set_anomaly_enabled,
 )
+from torch.cuda.memory import OutOfMemoryError  # noqa: E402
 from torch.random import (  # noqa: E402
     Generator,
     default_generator,

@@ -154,3 +154,34 @@ def test_cufft_plan_cache():
         assert cache.size == 0
     finally:
         cache.max_size = old
+
+
+def test_allocator_figures_and_peaks():
+    torch.cuda.synchronize()
+    torch.cuda.empty_cache()
+    torch.cuda.reset_peak_memory_stats()
+    base = torch.cuda.memory_allocated()
+    x = torch.empty(1 << 20, device="cuda")  # 4 MiB
+    assert torch.cuda.memory_allocated() == base + (4 << 20)
+    assert torch.cuda.max_memory_allocated() >= base + (4 << 20)
+    assert torch.cuda.memory_reserved() >= torch.cuda.memory_allocated()
+    stats = torch.cuda.memory_stats()
+    assert stats["allocated_bytes.all.current"] == torch.cuda.memory_allocated()
+    del x
+    assert torch.cuda.memory_allocated() == base
+    assert torch.cuda.max_memory_allocated() >= base + (4 << 20)  # the peak stays until reset
+    torch.cuda.reset_peak_memory_stats()
+    assert torch.cuda.max_memory_allocated() == base
+    reserved = torch.cuda.memory_reserved()
+    torch.cuda.empty_cache()
+    assert torch.cuda.memory_reserved() <= reserved - (4 << 20)
+    assert "PyTorch CUDA memory summary" in torch.cuda.memory_summary()
+
+
+def test_out_of_memory_is_pytorchs_error_and_leaves_the_allocator_usable():
+    total = torch.cuda.get_device_properties(0).total_memory
+    before = torch.cuda.memory_stats()["num_ooms"]
+    with pytest.raises(torch.cuda.OutOfMemoryError, match="CUDA out of memory. Tried to allocate"):
+        torch.empty(2 * total, dtype=torch.uint8, device="cuda")
+    assert torch.cuda.memory_stats()["num_ooms"] == before + 1
+    assert torch.ones(4, device="cuda").sum().item() == 4

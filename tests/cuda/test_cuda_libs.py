@@ -61,3 +61,15 @@ def test_matmul_switches_are_pytorchs():
         torch.backends.cuda.matmul.no_such_switch  # noqa: B018
     with pytest.raises(AttributeError, match="Unknown attribute"):
         torch.backends.cuda.matmul.no_such_switch = True
+
+
+def test_memory_api_without_a_gpu_reads_zero():
+    """The allocator's figures exist on every build; with no GPU work done they are all zero (as upstream's
+    CPU build answers)."""
+    if torch.cuda.is_available():
+        pytest.skip("checks the no-GPU figures")
+    assert issubclass(torch.cuda.OutOfMemoryError, RuntimeError)
+    assert torch.OutOfMemoryError is torch.cuda.OutOfMemoryError
+    for fn in ("memory_allocated", "max_memory_allocated", "memory_reserved", "max_memory_reserved"):
+        assert getattr(torch.cuda, fn)() == 0
+    assert all(v == 0 for v in torch.cuda.memory_stats().values())

@@ -13,6 +13,25 @@ void bind_cuda(nb::module_& m) {
   m.def(
       "_cuda_memory_allocated", [](int device) { return th::cuda_hooks().memory_allocated(device); },
       "device"_a);
+  m.def(
+      "_cuda_memory_stats",
+      [](int device) {
+        const th::CUDAMemoryStats s = th::cuda_hooks().memory_stats(device);
+        nb::dict d;
+        d["allocated"] = s.allocated;
+        d["allocated_peak"] = s.allocated_peak;
+        d["reserved"] = s.reserved;
+        d["reserved_peak"] = s.reserved_peak;
+        d["allocations"] = s.allocations;
+        d["frees"] = s.frees;
+        d["alloc_retries"] = s.alloc_retries;
+        d["ooms"] = s.ooms;
+        return d;
+      },
+      "device"_a, "The caching allocator's figures for `device` (bytes and counts).");
+  m.def(
+      "_cuda_reset_peak_memory_stats", [](int device) { th::cuda_hooks().reset_peak_memory_stats(device); },
+      "device"_a);
   m.def("_cuda_current_device", [] { return th::cuda_hooks().current_device(); });
   m.def(
       "_cuda_device_properties",

@@ -3,6 +3,7 @@
 #include <TH/Exception.h>
 #include <TH/LinAlgError.h>
 #include <TH/MatmulPrecision.h>
+#include <TH/OutOfMemoryError.h>
 #include <TH/Parallel.h>
 #include <TH/cpu/VecKernels.h>
 #include <torch/python_errors.h>
@@ -18,6 +19,8 @@ NB_MODULE(_C, m) {
   nb::register_exception_translator(torch::translate_th_errors);
   // torch.linalg.LinAlgError (a RuntimeError); registered last, so tried before the generic th::Error
   nb::exception<th::LinAlgError>(m, "_LinAlgError", PyExc_RuntimeError);
+  // torch.cuda.OutOfMemoryError (a RuntimeError), likewise
+  nb::exception<th::OutOfMemoryError>(m, "_OutOfMemoryError", PyExc_RuntimeError);
   torch::bind_dtypes(m);
   torch::bind_memory_formats(m);
   torch::bind_device(m);

@@ -5,6 +5,18 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from torch import _C
+from torch.cuda.memory import (  # noqa: F401  (torch.cuda's names, as PyTorch's)
+    OutOfMemoryError,
+    empty_cache,
+    max_memory_allocated,
+    max_memory_reserved,
+    memory_allocated,
+    memory_reserved,
+    memory_stats,
+    memory_summary,
+    reset_max_memory_allocated,
+    reset_peak_memory_stats,
+)
 
 
 def is_compiled() -> bool:
@@ -87,16 +99,6 @@ def current_device() -> int:
 def synchronize(device=None) -> None:
     """Waits for all kernels on `device` to complete."""
     _C._cuda_synchronize(_device_index(device))
-
-
-def empty_cache() -> None:
-    """Releases cached, unused GPU memory held by the caching allocator."""
-    _C._cuda_empty_cache()
-
-
-def memory_allocated(device=None) -> int:
-    """Bytes of GPU memory held by live tensors on `device`."""
-    return _C._cuda_memory_allocated(_device_index(device))
 
 
 def manual_seed(seed) -> None:

@@ -16,6 +16,14 @@ struct CUDADeviceProperties {
   int64_t l2_cache_size = 0;  // bytes
 };
 
+/// The caching allocator's figures for one device (torch.cuda.memory_stats): bytes in live blocks
+/// (allocated), bytes taken from the driver and not given back (reserved: live + cached), their peaks
+/// since the last reset, and counts of allocations, frees, retries after freeing the cache, and OOMs.
+struct CUDAMemoryStats {
+  int64_t allocated = 0, allocated_peak = 0, reserved = 0, reserved_peak = 0;
+  int64_t allocations = 0, frees = 0, alloc_retries = 0, ooms = 0;
+};
+
 struct CUDAHooks {
   virtual ~CUDAHooks() = default;
   /// Whether the CUDA backend is built and loaded.
@@ -28,6 +36,10 @@ struct CUDAHooks {
   virtual void empty_cache() const {}
   /// Bytes held by live tensors on `device`.
   virtual int64_t memory_allocated(int /*device*/) const { return 0; }
+  /// The allocator's figures for `device` (all zero without CUDA).
+  virtual CUDAMemoryStats memory_stats(int /*device*/) const { return {}; }
+  /// Sets the peaks of `device` to the current figures.
+  virtual void reset_peak_memory_stats(int /*device*/) const {}
   /// The GPU's name, capability and size (raises without CUDA).
   virtual CUDADeviceProperties device_properties(int device) const;
   /// The device that "cuda" without an index means (raises without CUDA).

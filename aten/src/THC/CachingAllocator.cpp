@@ -1,11 +1,15 @@
 // The CUDA caching allocator: freed blocks are kept per (device, size) and reused, so
 // steady-state training does no cudaMalloc/cudaFree. Registered into TH at load time.
+#include <algorithm>
+#include <cstdio>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
 #include <TH/Allocator.h>
 #include <TH/CUDAHooks.h>
+#include <TH/OutOfMemoryError.h>
 
 #include "DeviceGuard.h"
 #include "LazyLibrary.h"
@@ -21,6 +25,17 @@ struct Block {
   int device;
 };
 
+/// Bytes as PyTorch's messages print them ("2.00 GiB", "512.00 KiB").
+std::string format_bytes(int64_t n) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double v = double(n);
+  int u = 0;
+  while (v >= 1024 && u < 4) v /= 1024, ++u;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u ? "%.2f %s" : "%.0f %s", v, units[u]);
+  return buf;
+}
+
 class CachingAllocator final : public th::Allocator {
  public:
   th::DataPtr allocate(size_t nbytes, th::Device device) override {
@@ -31,21 +46,30 @@ class CachingAllocator final : public th::Allocator {
     THC_CHECK(cudaGetDevice(&dev));
     size_t size = (nbytes + kRound - 1) / kRound * kRound;
     std::lock_guard<std::mutex> lock(mutex_);
+    th::CUDAMemoryStats& st = stats_[dev];
     void* p = nullptr;
     auto& pool = free_[key(dev, size)];
     if (!pool.empty()) {
       p = pool.back();
       pool.pop_back();
-    } else if (cudaMalloc(&p, size) != cudaSuccess) {
-      (void)cudaGetLastError();
-      release_cached();  // give the cache back and try once more
+    } else {
       if (cudaMalloc(&p, size) != cudaSuccess) {
         (void)cudaGetLastError();
-        throw th::Error(th::detail::str("CUDA out of memory. Tried to allocate ", nbytes, " bytes."));
+        ++st.alloc_retries;
+        release_cached();  // give the cache back and try once more
+        if (cudaMalloc(&p, size) != cudaSuccess) {
+          (void)cudaGetLastError();
+          ++st.ooms;
+          throw th::OutOfMemoryError(oom_message(dev, size));
+        }
       }
+      st.reserved += int64_t(size);
+      st.reserved_peak = std::max(st.reserved_peak, st.reserved);
     }
     live_[p] = {size, dev};
-    allocated_[dev] += static_cast<int64_t>(size);
+    st.allocated += int64_t(size);
+    st.allocated_peak = std::max(st.allocated_peak, st.allocated);
+    ++st.allocations;
     return th::DataPtr(p, &release);
   }
 
@@ -58,7 +82,9 @@ class CachingAllocator final : public th::Allocator {
     auto it = live_.find(p);
     if (it == live_.end()) return;
     free_[key(it->second.device, it->second.size)].push_back(p);
-    allocated_[it->second.device] -= static_cast<int64_t>(it->second.size);
+    th::CUDAMemoryStats& st = stats_[it->second.device];
+    st.allocated -= static_cast<int64_t>(it->second.size);
+    ++st.frees;
     live_.erase(it);
   }
 
@@ -67,9 +93,16 @@ class CachingAllocator final : public th::Allocator {
     release_cached();
   }
 
-  int64_t memory_allocated(int device) {
+  th::CUDAMemoryStats stats(int device) {
     std::lock_guard<std::mutex> lock(mutex_);
-    return allocated_[device];
+    return stats_[device];
+  }
+
+  void reset_peaks(int device) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    th::CUDAMemoryStats& st = stats_[device];
+    st.allocated_peak = st.allocated;
+    st.reserved_peak = st.reserved;
   }
 
  private:
@@ -79,15 +112,32 @@ class CachingAllocator final : public th::Allocator {
 
   void release_cached() {
     for (auto& [k, blocks] : free_) {
-      for (void* p : blocks) cudaFree(p);
+      const int dev = int(k >> 48);
+      for (void* p : blocks) {
+        cudaFree(p);
+        stats_[dev].reserved -= int64_t(k & ((uint64_t(1) << 48) - 1));
+      }
       blocks.clear();
     }
+  }
+
+  /// PyTorch's message: what was asked for, the GPU's capacity and free memory, what this process holds.
+  std::string oom_message(int dev, size_t size) {
+    size_t free_bytes = 0, total = 0;
+    if (cudaMemGetInfo(&free_bytes, &total) != cudaSuccess) (void)cudaGetLastError();
+    const th::CUDAMemoryStats& st = stats_[dev];
+    return th::detail::str("CUDA out of memory. Tried to allocate ", format_bytes(int64_t(size)), ". GPU ",
+                           dev, " has a total capacity of ", format_bytes(int64_t(total)), " of which ",
+                           format_bytes(int64_t(free_bytes)), " is free. Of the allocated memory ",
+                           format_bytes(st.allocated), " is allocated by PyTorch, and ",
+                           format_bytes(st.reserved - st.allocated),
+                           " is reserved by PyTorch but unallocated.");
   }
 
   std::mutex mutex_;
   std::unordered_map<uint64_t, std::vector<void*>> free_;
   std::unordered_map<void*, Block> live_;
-  std::unordered_map<int, int64_t> allocated_;
+  std::unordered_map<int, th::CUDAMemoryStats> stats_;
 };
 
 // Never destroyed: tensors may outlive static destruction at interpreter exit.
@@ -113,7 +163,9 @@ struct Hooks final : th::CUDAHooks {
     THC_CHECK(cudaDeviceSynchronize());
   }
   void empty_cache() const override { allocator().empty_cache(); }
-  int64_t memory_allocated(int device) const override { return allocator().memory_allocated(device); }
+  int64_t memory_allocated(int device) const override { return allocator().stats(device).allocated; }
+  th::CUDAMemoryStats memory_stats(int device) const override { return allocator().stats(device); }
+  void reset_peak_memory_stats(int device) const override { allocator().reset_peaks(device); }
   th::CUDADeviceProperties device_properties(int device) const override {
     cudaDeviceProp p{};
     THC_CHECK(cudaGetDeviceProperties(&p, device));
