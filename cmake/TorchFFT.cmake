@@ -8,11 +8,13 @@ torch_fetched_dir(_ducc0
   4e11c59b53a43355b053aebb2a62ee16eebeed026575f7d216cf09d437ce52ef
   "ducc0-${TORCH_DUCC0_VERSION}")
 if(_ducc0)
-  set(_src "${_ducc0}/src")
-  add_library(ducc0_fft OBJECT
-    "${_src}/ducc0/fft/fft_inst1.cc" "${_src}/ducc0/fft/fft_inst2.cc" "${_src}/ducc0/infra/threading.cc"
-    "${_src}/ducc0/infra/mav.cc" "${_src}/ducc0/infra/string_utils.cc")
-  target_include_directories(ducc0_fft SYSTEM PUBLIC "${_src}")
+  set(TORCH_DUCC0_INCLUDE "${_ducc0}/src")
+  set(TORCH_DUCC0_SOURCES
+    "${TORCH_DUCC0_INCLUDE}/ducc0/fft/fft_inst1.cc" "${TORCH_DUCC0_INCLUDE}/ducc0/fft/fft_inst2.cc"
+    "${TORCH_DUCC0_INCLUDE}/ducc0/infra/threading.cc" "${TORCH_DUCC0_INCLUDE}/ducc0/infra/mav.cc"
+    "${TORCH_DUCC0_INCLUDE}/ducc0/infra/string_utils.cc")
+  add_library(ducc0_fft OBJECT ${TORCH_DUCC0_SOURCES})
+  target_include_directories(ducc0_fft SYSTEM PUBLIC "${TORCH_DUCC0_INCLUDE}")
   target_compile_options(ducc0_fft PRIVATE -O3 -w)
   target_compile_definitions(ducc0_fft PUBLIC TORCH_HAVE_DUCC0)
   set_target_properties(ducc0_fft PROPERTIES POSITION_INDEPENDENT_CODE ON)

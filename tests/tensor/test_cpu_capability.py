@@ -1,4 +1,4 @@
-"""The vectorized float kernels agree with NumPy at every CPU capability this machine has
+"""The vectorized float kernels and the FFT agree with NumPy at every CPU capability this machine has
 (each run in a fresh interpreter with TH_CPU_CAPABILITY capping the ISA). Upstream PyTorch has
 ATEN_CPU_CAPABILITY instead; there the cap is ignored and the checks still hold."""
 
@@ -44,6 +44,13 @@ np.testing.assert_allclose(torch.from_numpy(b).sum().item(), b.astype(np.float64
 assert torch.from_numpy(b).max().item() == b.max() and torch.from_numpy(b).min().item() == b.min()
 b[777] = np.nan
 assert np.isnan(torch.from_numpy(b).max().item()) and np.isnan(torch.from_numpy(b).min().item())
+# the FFT (its AVX2 copy is a module of its own): complex, real and inverse transforms against NumPy
+z = (rng.standard_normal((3, 1000)) + 1j * rng.standard_normal((3, 1000))).astype(np.complex64)
+np.testing.assert_allclose(torch.fft.fft(torch.from_numpy(z)).numpy(), np.fft.fft(z), rtol=1e-4, atol=1e-3)
+np.testing.assert_allclose(torch.fft.rfft(torch.from_numpy(z.real.copy())).numpy(), np.fft.rfft(z.real), rtol=1e-4,
+                           atol=1e-3)
+np.testing.assert_allclose(torch.fft.irfftn(torch.from_numpy(z), s=(3, 999)).numpy(), np.fft.irfftn(z, s=(3, 999)),
+                           rtol=1e-4, atol=1e-5)
 print(torch.backends.cpu.get_cpu_capability())
 """
 

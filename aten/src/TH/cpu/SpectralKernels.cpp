@@ -1,64 +1,57 @@
-// CPU kernels of the spectral family through ducc0's FFT (cmake/TorchFFT.cmake): the tensors are
-// handed over as strided views (ducc0's cfmav/vfmav take element strides), so no input is copied.
-// Large transforms use as many of ducc0's threads as torch.get_num_threads().
+// CPU kernels of the spectral family through ducc0's FFT (cmake/TorchFFT.cmake): the tensors are handed
+// to cpu/SpectralImpl.cpp's kernels as strided views, no input copied, with as many of ducc0's threads as
+// torch.get_num_threads() for large transforms. Where the CPU has AVX2 (and TH_CPU_CAPABILITY does not cap
+// it), the kernels come from libTH_fft_avx2.so, opened on the first transform; libTH's baseline copy
+// otherwise, or if that module cannot be opened.
 #include "../Parallel.h"
 #include "../ScalarType.h"
 #include "../ops/Spectral.h"
 
 #ifdef TORCH_HAVE_DUCC0
-#include <ducc0/fft/fft.h>
+#include <dlfcn.h>
+
+#include <cstring>
+
+#include "SpectralImpl.h"
+#include "VecKernels.h"
 #endif
 
 namespace th {
 namespace {
 
 #ifdef TORCH_HAVE_DUCC0
-using ducc0::cfmav;
-using ducc0::vfmav;
-using shape_t = ducc0::fmav_info::shape_t;
-using stride_t = ducc0::fmav_info::stride_t;
+const cpu::FFTKernels& kernels() {
+  static const cpu::FFTKernels* k = [] {
+    if (std::strcmp(cpu::vec_capability(), "DEFAULT") != 0) {                // AVX2 or better, not capped
+      if (void* lib = dlopen("libTH_fft_avx2.so", RTLD_NOW | RTLD_LOCAL)) {  // found beside libTH ($ORIGIN)
+        using entry_fn = const cpu::FFTKernels* (*)();
+        if (auto entry = reinterpret_cast<entry_fn>(dlsym(lib, "th_fft_kernels"))) return entry();
+      }
+    }
+    return cpu::fft_kernels_baseline();
+  }();
+  return *k;
+}
 
-ducc0::fmav_info layout(const Tensor& t) {
-  shape_t shape(t.sizes().begin(), t.sizes().end());
-  stride_t stride(t.strides().begin(), t.strides().end());
-  return {shape, stride};
+/// The strided view of `t` that the kernels take (its sizes and strides stay alive with t).
+cpu::FFTArray array(const Tensor& t) {
+  return {t.data_ptr(), t.sizes().data(), t.strides().data(), int(t.dim())};
 }
-template <typename T>
-cfmav<T> in_view(const Tensor& t) {
-  const ducc0::fmav_info info = layout(t);
-  return cfmav<T>(reinterpret_cast<const T*>(t.data_ptr()), info.shape(), info.stride());
-}
-template <typename T>
-vfmav<T> out_view(const Tensor& t) {
-  const ducc0::fmav_info info = layout(t);
-  return vfmav<T>(reinterpret_cast<T*>(t.data_ptr()), info.shape(), info.stride());
-}
-shape_t axes(const IntList& dims) { return shape_t(dims.begin(), dims.end()); }
 /// ducc0's threads for a transform of n points in all: one below a size where threads pay off.
-size_t threads_for(int64_t n) { return n >= (int64_t(1) << 16) ? size_t(std::max(1, get_num_threads())) : 1; }
+int threads_for(int64_t n) { return n >= (int64_t(1) << 16) ? std::max(1, get_num_threads()) : 1; }
+bool is_double(ScalarType t) { return t == ScalarType::ComplexDouble || t == ScalarType::Double; }
 
 void c2c_kernel(const Tensor& in, const Tensor& out, const IntList& dims, bool forward, double scale) {
-  TH_DISPATCH_COMPLEX_TYPES(in.dtype(), "fft_c2c_cpu", [&] {
-    using R = real_t<scalar_t>;
-    ducc0::c2c(in_view<std::complex<R>>(in), out_view<std::complex<R>>(out), axes(dims), forward, R(scale),
-               threads_for(in.numel()));
-  });
+  kernels().c2c(is_double(in.dtype()), array(in), array(out), dims.data(), int(dims.size()), forward, scale,
+                threads_for(in.numel()));
 }
-
 void r2c_kernel(const Tensor& in, const Tensor& out, const IntList& dims, double scale) {
-  TH_DISPATCH_COMPLEX_TYPES(out.dtype(), "fft_r2c_cpu", [&] {  // in is out's real type
-    using R = real_t<scalar_t>;
-    ducc0::r2c(in_view<R>(in), out_view<std::complex<R>>(out), axes(dims), true, R(scale),
-               threads_for(in.numel()));
-  });
+  kernels().r2c(is_double(in.dtype()), array(in), array(out), dims.data(), int(dims.size()), scale,
+                threads_for(in.numel()));
 }
-
 void c2r_kernel(const Tensor& in, const Tensor& out, const IntList& dims, double scale) {
-  TH_DISPATCH_COMPLEX_TYPES(in.dtype(), "fft_c2r_cpu", [&] {
-    using R = real_t<scalar_t>;
-    ducc0::c2r(in_view<std::complex<R>>(in), out_view<R>(out), axes(dims), false, R(scale),
-               threads_for(out.numel()));
-  });
+  kernels().c2r(is_double(out.dtype()), array(in), array(out), dims.data(), int(dims.size()), scale,
+                threads_for(out.numel()));
 }
 #else
 [[noreturn]] void missing() {
