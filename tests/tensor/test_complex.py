@@ -264,3 +264,23 @@ def test_scans_moments_norms_and_more_functions():
     z = torch.tensor([1j, 0, 0j])
     assert torch.logical_and(z, torch.tensor([1j, 1j, 0])).tolist() == [True, False, False]
     assert torch.logical_or(z, z).tolist() == [True, False, False]
+
+
+@pytest.mark.parametrize("dtype", [torch.complex64, torch.complex128])
+def test_random_complex_tensors(dtype):
+    """randn/normal_ draw each part from N(mean, std^2 / 2) (E|z - (1 + 1j) mean|^2 = std^2), rand/uniform_ each part
+    from [from, to), as PyTorch does; strided tensors too."""
+    torch.manual_seed(0)
+    z = torch.randn(200_000, dtype=dtype)
+    assert z.dtype == dtype
+    np.testing.assert_allclose([z.real.var().item(), z.imag.var().item()], [0.5, 0.5], rtol=0.02)
+    w = torch.empty(100_000, dtype=dtype).normal_(2.0, 3.0)
+    np.testing.assert_allclose([w.real.mean().item(), w.imag.mean().item()], [2.0, 2.0], atol=0.05)
+    np.testing.assert_allclose((w - (2 + 2j)).abs().pow(2).mean().item(), 9.0, rtol=0.03)  # mean on both parts
+    u = torch.zeros(300, 300, dtype=dtype).t()
+    u.uniform_(-1.0, 3.0)
+    parts = torch.view_as_real(u.contiguous())
+    assert parts.min().item() >= -1.0 and parts.max().item() < 3.0 and (parts != 0).all()
+    r = torch.rand(1000, dtype=dtype)
+    assert 0 <= torch.view_as_real(r).min().item() and torch.view_as_real(r).max().item() < 1
+    assert torch.randn_like(r).dtype == dtype

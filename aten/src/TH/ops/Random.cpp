@@ -7,6 +7,8 @@
 
 namespace th {
 
+Tensor view_as_real(const Tensor& self);  // ops/ComplexParts.cpp
+
 TH_DEFINE_STUB(random_fn, random_stub);
 TH_DEFINE_STUB(parameterized_random_fn, parameterized_random_stub);
 
@@ -77,6 +79,12 @@ Tensor poisson(const Tensor& self, const std::optional<Generator>& generator) {
 }
 
 Tensor& uniform_(Tensor& self, double from, double to, const std::optional<Generator>& generator) {
+  if (is_complex(self.dtype())) {  // PyTorch's: each part uniform in [from, to)
+    Tensor parts = view_as_real(self);
+    uniform_(parts, from, to, generator);
+    self.bump_version();
+    return self;
+  }
   TH_CHECK(is_floating_point(self.dtype()), "\"check_uniform_bounds\" not implemented for '",
            scalar_type_name(self.dtype()), "'");
   TH_CHECK(from <= to, "uniform_ expects to return a [from, to) range, but found from=", from, " > to=", to);
@@ -84,6 +92,13 @@ Tensor& uniform_(Tensor& self, double from, double to, const std::optional<Gener
 }
 
 Tensor& normal_(Tensor& self, double mean, double std, const std::optional<Generator>& generator) {
+  if (is_complex(self.dtype())) {  // PyTorch's: each part N(mean, std^2 / 2), so that E|z - mean|^2 = std^2
+    TH_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
+    Tensor parts = view_as_real(self);
+    normal_(parts, mean, std / std::sqrt(2.0), generator);
+    self.bump_version();
+    return self;
+  }
   TH_CHECK(is_floating_point(self.dtype()), "\"normal_kernel_cpu\" not implemented for '",
            scalar_type_name(self.dtype()), "'");
   TH_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
