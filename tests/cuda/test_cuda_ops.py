@@ -264,3 +264,122 @@ def test_poisson_samples_on_the_gpu_match_the_cpu():
     cpu = torch.poisson(rate, generator=torch.Generator().manual_seed(3))
     gpu = torch.poisson(rate.cuda(), generator=torch.Generator(device="cuda").manual_seed(3))
     assert_same(gpu, cpu, F32)
+
+
+# ---- sorting on CUB (THC/SortKernels.cu) and the order statistics over it ----------------------
+
+SORT_DTYPES = [F32, F64, F16, BF16, I64, torch.bool]
+
+
+def ties_and_specials(shape, dtype, seed=0):
+    """A few distinct values (long runs of ties), with NaN, -NaN, +-0.0 and +-inf among floating ones."""
+    rng = np.random.default_rng(seed)
+    if dtype == torch.bool:
+        return torch.from_numpy(rng.integers(0, 2, shape).astype(bool))
+    a = rng.integers(-3, 4, shape).astype(np.float64)
+    if dtype.is_floating_point:
+        special = rng.random(shape) < 0.3
+        a[special] = rng.choice(np.array([np.nan, -np.nan, 0.0, -0.0, np.inf, -np.inf]), int(special.sum()))
+    return torch.from_numpy(a).to(dtype)
+
+
+def assert_same_order(got, want):
+    """(values, indices) from CUDA are the CPU's exactly: the same positions, hence the same values, NaNs
+    and zero signs."""
+    (gv, gi), (wv, wi) = [t.cpu() for t in got], want
+    assert got[0].device.type == "cuda" and gi.dtype == wi.dtype == I64 and gv.dtype == wv.dtype
+    assert gv.shape == wv.shape and gi.shape == wi.shape
+    np.testing.assert_array_equal(gi.numpy(), wi.numpy())
+    g, w = (v.float().numpy() if v.dtype in HALVES else v.numpy() for v in (gv, wv))
+    np.testing.assert_array_equal(g, w)  # NaN matches NaN
+    np.testing.assert_array_equal(np.signbit(g), np.signbit(w))
+
+
+@pytest.mark.parametrize("descending", [False, True])
+@pytest.mark.parametrize("dtype", SORT_DTYPES)
+def test_sort_matches_the_cpu_along_every_dim(dtype, descending):
+    a = ties_and_specials((6, 7, 300), dtype)
+    for x in (a, a.transpose(0, 2), a[:, ::2, 1::3]):  # contiguous and not
+        c = x.cuda()
+        for dim in (0, 1, 2, -1):
+            want = torch.sort(x, dim=dim, descending=descending, stable=True)
+            assert_same_order(torch.sort(c, dim=dim, descending=descending, stable=True), want)
+            # argsort and topk need not be stable: their values are the sort's
+            assert_same(c.gather(dim, c.argsort(dim=dim, descending=descending)), want.values, dtype)
+            if dtype != torch.bool:
+                k = min(5, x.shape[dim])
+                top = torch.topk(c, k, dim=dim, largest=descending)
+                assert_same(top.values, want.values.narrow(dim if dim >= 0 else 2, 0, k), dtype)
+                assert_same(c.gather(dim, top.indices), top.values.cpu(), dtype)
+        assert_same(torch.msort(c), torch.msort(x), dtype)
+
+
+@pytest.mark.parametrize("dtype", SORT_DTYPES)
+def test_sort_one_long_line_and_many_short_lines(dtype):
+    # one line: DeviceRadixSort; many: DeviceSegmentedSort
+    long, short = ties_and_specials((1_000_003,), dtype, seed=2), ties_and_specials((100_000, 9), dtype, seed=3)
+    for descending in (False, True):
+        want = long.sort(descending=descending, stable=True)
+        assert_same_order(long.cuda().sort(descending=descending, stable=True), want)
+        for dim in (0, 1):
+            want = short.sort(dim=dim, descending=descending, stable=True)
+            assert_same_order(short.cuda().sort(dim=dim, descending=descending, stable=True), want)
+
+
+def test_sort_on_the_gpu_is_numpys_stable_sort():
+    a = np.random.default_rng(4).integers(0, 1000, (2, 1_200_000)).astype(np.float32)
+    values, indices = torch.from_numpy(a).cuda().sort(dim=1, stable=True)
+    np.testing.assert_array_equal(indices.cpu().numpy(), np.argsort(a, axis=1, kind="stable"))
+    np.testing.assert_array_equal(values.cpu().numpy(), np.sort(a, axis=1))
+    values, indices = torch.from_numpy(a[0]).cuda().sort(descending=True, stable=True)
+    np.testing.assert_array_equal(indices.cpu().numpy(), np.argsort(-a[0], kind="stable"))
+
+
+@pytest.mark.parametrize("dtype", SORT_DTYPES)
+def test_order_statistics_match_the_cpu(dtype):
+    a = ties_and_specials((5, 9, 40), dtype, seed=1)
+    c = a.cuda()
+    if dtype != torch.bool:
+        calls = [lambda t, d: t.median(d), lambda t, d: t.kthvalue(3, d), lambda t, d: t.kthvalue(5, d, keepdim=True)]
+        if dtype.is_floating_point:
+            calls.append(lambda t, d: t.nanmedian(d))
+        for dim in (0, 1, 2):
+            for call in calls:
+                assert_same_order(call(c, dim), call(a, dim))
+        assert_same(c.median(), a.median(), dtype)
+    for kwargs in ({}, {"dim": 1}):
+        got = torch.unique(c, return_inverse=True, return_counts=True, **kwargs)
+        for g, w in zip(got, torch.unique(a, return_inverse=True, return_counts=True, **kwargs)):
+            assert_same(g, w, dtype)
+
+
+def test_sort_refuses_complex_on_the_gpu():
+    z = torch.tensor([1 + 2j, -1j], device="cuda")
+    for call in (torch.sort, torch.argsort, lambda t: torch.topk(t, 1)):
+        with pytest.raises(RuntimeError, match="does not support complex"):
+            call(z)
+
+
+@pytest.mark.parametrize("dtype", [F32, F64, F16, BF16, I64, torch.complex64])
+def test_cumsum_cumprod_match_the_cpu(dtype):
+    # integer values and signs: every sum and product is exact in any order, so CUB's scans (lines along
+    # the last dim) and the strided kernels give the CPU's bits
+    rng = np.random.default_rng(5)
+    for shape, dim in (
+        ((2_000_003,), 0),  # one line: DeviceScan::InclusiveScan
+        ((2, 1_500_000), 1),  # long lines: InclusiveScanByKey
+        ((3_000, 77), 1),  # many short lines
+        ((3_000, 77), 0),  # strided lines (inner > 1)
+        ((5, 1_200_000), 0),
+        ((7, 20, 33), 0),
+        ((7, 20, 33), 1),
+        ((7, 20, 33), 2),
+    ):
+        ints, signs = rng.integers(-3, 4, shape), rng.choice([-1, 1], shape)
+        if dtype.is_complex:
+            ints = ints + 1j * rng.integers(-3, 4, shape)
+            signs = np.array([1, 1j, -1, -1j])[rng.integers(0, 4, shape)]
+        x, s = torch.from_numpy(ints).to(dtype), torch.from_numpy(signs).to(dtype)
+        assert_same(x.cuda().cumsum(dim), x.cumsum(dim), dtype)
+        assert_same(s.cuda().cumprod(dim), s.cumprod(dim), dtype)
+        assert_same(x.cuda()[..., ::2].cumsum(dim), x[..., ::2].cumsum(dim), dtype)  # not contiguous

@@ -107,6 +107,66 @@ def test_sort_puts_nan_last():
         torch.topk(torch.ones(3), 4)
 
 
+SORT_DTYPES = [torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int64, torch.int32, torch.uint8]
+
+
+@pytest.mark.parametrize("descending", [False, True])
+@pytest.mark.parametrize("dtype", [*SORT_DTYPES, torch.bool])
+def test_sort_is_stable_along_every_dim(dtype, descending):
+    # a few distinct values: long runs of ties, whose order only a stable sort keeps
+    a = np.random.default_rng(2).integers(0, 2 if dtype == torch.bool else 4, (3, 5, 40))
+    t = torch.from_numpy(a).to(dtype)
+    for dim in range(3):
+        for x, ref in ((t, a), (t.transpose(0, 2), a.swapaxes(0, 2)), (t[:, ::2], a[:, ::2])):
+            values, indices = torch.sort(x, dim=dim, descending=descending, stable=True)
+            order = np.argsort(-ref if descending else ref, axis=dim, kind="stable")
+            np.testing.assert_array_equal(indices.numpy(), order)
+            np.testing.assert_array_equal(values.to(torch.int64).numpy(), np.take_along_axis(ref, order, axis=dim))
+            assert torch.equal(x.gather(dim, x.argsort(dim=dim, descending=descending)), values)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.float16, torch.bfloat16])
+def test_sort_nan_is_largest_and_signed_zeros_keep_their_order(dtype):
+    nan = float("nan")
+    x = torch.tensor([nan, -0.0, 0.0, 1.0, -nan, -0.0, 0.0, -float("inf")], dtype=dtype)
+    values, indices = torch.sort(x, stable=True)
+    assert indices.tolist() == [7, 1, 2, 5, 6, 3, 0, 4]
+    assert torch.equal(torch.signbit(values), torch.signbit(x[indices]))
+    values, indices = torch.sort(x, descending=True, stable=True)
+    assert indices.tolist() == [0, 4, 3, 1, 2, 5, 6, 7]
+    assert values[:2].isnan().all() and torch.equal(torch.signbit(values[2:]), torch.signbit(x[indices[2:]]))
+    assert torch.topk(x, 3).indices.tolist() == [0, 4, 3]
+    assert torch.topk(x, 1, largest=False).indices.tolist() == [7]
+
+
+def test_sort_many_lines_and_one_long_line():
+    rng = np.random.default_rng(3)
+    rows = rng.integers(0, 50, (20_000, 7))
+    values, indices = torch.from_numpy(rows).sort(dim=1, stable=True)
+    np.testing.assert_array_equal(indices.numpy(), np.argsort(rows, axis=1, kind="stable"))
+    np.testing.assert_array_equal(values.numpy(), np.sort(rows, axis=1))
+    line = rng.standard_normal(300_000).astype(np.float32)
+    values, indices = torch.from_numpy(line).sort(descending=True, stable=True)
+    np.testing.assert_array_equal(indices.numpy(), np.argsort(-line, kind="stable"))
+    np.testing.assert_array_equal(values.numpy(), -np.sort(-line))
+
+
+def test_sort_empty_scalar_and_complex():
+    values, indices = torch.sort(torch.ones(0, 3), dim=0)
+    assert values.shape == indices.shape == (0, 3) and indices.dtype == torch.int64
+    values, indices = torch.sort(torch.tensor(3.0))
+    assert values.item() == 3.0 and indices.item() == 0 and indices.shape == ()
+    z = torch.tensor([1 + 2j, -1j])
+    with pytest.raises(RuntimeError, match="Sort does not support complex"):
+        torch.sort(z)
+    with pytest.raises(RuntimeError, match="Sort does not support complex"):
+        torch.argsort(z)
+    with pytest.raises(RuntimeError, match="topk does not support complex"):
+        torch.topk(z, 1)
+    with pytest.raises(RuntimeError, match="topk does not support bool"):
+        torch.topk(torch.tensor([True, False]), 1)
+
+
 def test_norm_and_logsumexp():
     a = np.random.default_rng(1).standard_normal((3, 4))
     t = torch.from_numpy(a)

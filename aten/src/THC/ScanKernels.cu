@@ -1,9 +1,17 @@
-// CUDA kernel of the scans (cumsum / cumprod): a thread per line when there are lines enough to fill
-// the GPU, else each line is cut into chunks scanned in three passes (chunk totals, their exclusive
-// scan, the chunks from their offsets).
+// CUDA kernel of the scans (cumsum / cumprod). Lines along the last dim (inner == 1) go to CUB's
+// decoupled look-back scan: DeviceScan::InclusiveScan for one line, InclusiveScanByKey keyed by the
+// line number for many. Strided lines (inner > 1) take a thread per line when there are lines enough
+// to fill the GPU, else each line is cut into chunks scanned in three passes (chunk totals, their
+// exclusive scan, the chunks from their offsets).
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/transform_output_iterator.h>
+#include <cub/device/device_scan.cuh>
+
 #include <TH/math/Scan.h>
 #include <TH/ops/Scan.h>
 
+#include "Cub.cuh"
 #include "Exception.h"
 #include "Loops.cuh"
 
@@ -81,6 +89,49 @@ __global__ void scan_chunks(const T* src, T* dst, const scan_acc<T>* offsets, Ch
   }
 }
 
+/// T read as its accumulate type (CUB then scans in it).
+template <typename T>
+struct ToAcc {
+  __host__ __device__ scan_acc<T> operator()(T v) const { return scan_acc<T>(v); }
+};
+
+/// The accumulator stored as T (rounded once).
+template <typename T>
+struct FromAcc {
+  __host__ __device__ T operator()(scan_acc<T> a) const { return T(a); }
+};
+
+/// The scan's step as CUB's binary operator.
+template <typename A>
+struct ScanOp {
+  bool prod;
+  __host__ __device__ A operator()(A a, A b) const { return scan_step(a, b, prod); }
+};
+
+/// The line of element j of contiguous lines of n: CUB's key, a new scan where it changes.
+struct LineOf {
+  int64_t n;
+  __host__ __device__ int64_t operator()(int64_t j) const { return j / n; }
+};
+
+/// The scan of `outer` contiguous lines of n with CUB, accumulating in scan_acc<T> and storing T.
+template <typename T>
+void scan_contiguous_lines(th::Device device, const T* src, T* dst, int64_t outer, int64_t n, bool prod) {
+  auto values = thrust::make_transform_iterator(src, ToAcc<T>{});
+  auto out = thrust::make_transform_output_iterator(dst, FromAcc<T>{});
+  const ScanOp<scan_acc<T>> op{prod};
+  if (outer == 1) {
+    cub_call(device, [&](void* temp, size_t& bytes) {
+      return cub::DeviceScan::InclusiveScan(temp, bytes, values, out, op, n);
+    });
+    return;
+  }
+  auto lines = thrust::make_transform_iterator(thrust::counting_iterator<int64_t>(0), LineOf{n});
+  cub_call(device, [&](void* temp, size_t& bytes) {
+    return cub::DeviceScan::InclusiveScanByKey(temp, bytes, lines, values, out, op, outer * n);
+  });
+}
+
 void scan_kernel(const th::Tensor& in, const th::Tensor& out, int64_t outer, int64_t n, int64_t inner,
                  bool prod) {
   DeviceGuard guard(in.device());
@@ -89,6 +140,10 @@ void scan_kernel(const th::Tensor& in, const th::Tensor& out, int64_t outer, int
   TH_DISPATCH_ALL_TYPES_AND_COMPLEX(in.dtype(), "cumsum_cuda", [&] {
     const auto* src = reinterpret_cast<const scalar_t*>(in.data_ptr());
     auto* dst = reinterpret_cast<scalar_t*>(out.data_ptr());
+    if (inner == 1) {
+      scan_contiguous_lines(in.device(), src, dst, outer, n, prod);
+      return;
+    }
     if (lines >= kEnoughLines || n < 2048) {
       scan_lines<scalar_t><<<grid_for(lines, 128), 128>>>(src, dst, lines, n, inner, prod);
       THC_CHECK(cudaGetLastError());

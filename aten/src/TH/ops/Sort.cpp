@@ -1,65 +1,37 @@
-// sort / argsort / topk: a stable sort of each line along `dim` on the host (NaN sorts as the
-// largest value, as in PyTorch); CUDA tensors make the round trip through host memory.
+// sort / argsort / topk: the sorted dim moved last and made contiguous, then one stable sort kernel
+// per device over its lines (sort_stub); NaN sorts as the largest value, as in PyTorch.
+#include "Sort.h"
+
 #include <algorithm>
-#include <cmath>
-#include <numeric>
 #include <tuple>
-#include <vector>
 
 #include "../Functions.h"
 
 namespace th {
 
+TH_DEFINE_STUB(sort_fn, sort_stub);
+
 namespace {
-
-template <typename T>
-bool less_nan_last(T a, T b) {
-  if constexpr (is_floating_v<T>) {
-    if (std::isnan(a)) return false;
-    if (std::isnan(b)) return true;
-  }
-  return a < b;
+/// PyTorch's error for input of a `kind` ("complex", "bool") that `op` ("Sort", "topk") refuses.
+void check_not(bool refused, const Tensor& self, const char* op, const char* kind) {
+  TH_CHECK(!refused, op, " does not support ", kind, " dtypes on ", self.device().is_cpu() ? "CPU" : "CUDA");
 }
-
 }  // namespace
 
 std::tuple<Tensor, Tensor> sort(const Tensor& self, std::optional<bool> stable, int64_t dim,
                                 bool descending) {
   (void)stable;  // always stable
+  check_not(is_complex(self.dtype()), self, "Sort", "complex");
   const int64_t nd = self.dim();
-  const int64_t d = wrap_dim(dim, std::max<int64_t>(nd, 1));
-  // [outer, n, inner] over a contiguous host copy
-  Tensor in = contiguous(to(self, Device(), std::nullopt, false, false));
-  Tensor values = empty_tensor(self.sizes(), self.dtype(), Device());
-  Tensor indices = empty_tensor(self.sizes(), ScalarType::Long, Device());
-  int64_t outer = 1, inner = 1, n = nd ? self.size(d) : 1;
-  for (int64_t k = 0; k < d && k < nd; ++k) outer *= self.size(k);
-  for (int64_t k = d + 1; k < nd; ++k) inner *= self.size(k);
-  TH_DISPATCH_ALL_TYPES(self.dtype(), "sort", [&] {
-    const auto* src = reinterpret_cast<const scalar_t*>(in.data_ptr());
-    auto* val = reinterpret_cast<scalar_t*>(values.data_ptr());
-    auto* idx = reinterpret_cast<int64_t*>(indices.data_ptr());
-    std::vector<int64_t> order(static_cast<size_t>(n));
-    for (int64_t o = 0; o < outer; ++o) {
-      for (int64_t i = 0; i < inner; ++i) {
-        const scalar_t* line = src + o * n * inner + i;
-        std::iota(order.begin(), order.end(), int64_t(0));
-        std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
-          const scalar_t x = line[a * inner], y = line[b * inner];
-          return descending ? less_nan_last(y, x) : less_nan_last(x, y);
-        });
-        for (int64_t k = 0; k < n; ++k) {
-          val[(o * n + k) * inner + i] = line[order[size_t(k)] * inner];
-          idx[(o * n + k) * inner + i] = order[size_t(k)];
-        }
-      }
-    }
-  });
-  if (!self.device().is_cpu()) {
-    values = to(values, self.device(), std::nullopt, false, false);
-    indices = to(indices, self.device(), std::nullopt, false, false);
-  }
-  return {values, indices};
+  const int64_t d = wrap_dim(dim, std::max<int64_t>(nd, 1)), last = std::max<int64_t>(nd - 1, 0);
+  // the lines along d, contiguous: [segments, n] (transpose is its own inverse)
+  Tensor in = contiguous(nd ? transpose(self, d, last) : self);
+  Tensor values = empty_tensor(in.sizes(), self.dtype(), self.device());
+  Tensor indices = empty_tensor(in.sizes(), ScalarType::Long, self.device());
+  const int64_t n = nd ? self.size(d) : 1;
+  if (in.numel() > 0) sort_stub[self.device().type](in, values, indices, in.numel() / n, n, descending);
+  if (d == last) return {values, indices};
+  return {contiguous(transpose(values, d, last)), contiguous(transpose(indices, d, last))};
 }
 
 std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending) {
@@ -72,6 +44,8 @@ Tensor argsort(const Tensor& self, int64_t dim, bool descending) {
 
 std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool largest, bool sorted) {
   (void)sorted;  // always sorted
+  check_not(is_complex(self.dtype()), self, "topk", "complex");
+  check_not(self.dtype() == ScalarType::Bool, self, "topk", "bool");
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
   const int64_t n = self.dim() ? self.size(d) : 1;
   TH_CHECK_T(IndexError, k >= 0 && k <= n, "selected index k out of range");

@@ -1,0 +1,23 @@
+#pragma once
+// CUB's device-wide algorithms with their temporary storage from the caching allocator.
+#include <algorithm>
+#include <cstddef>
+
+#include <TH/Tensor.h>
+
+#include "Exception.h"
+
+namespace thc {
+
+/// Runs `algorithm(void* temp, size_t& temp_bytes)`, a CUB device-wide call, twice: once to ask how
+/// much temporary storage it needs, once with that much (a byte tensor on `device`).
+template <typename Algorithm>
+void cub_call(th::Device device, const Algorithm& algorithm) {
+  size_t bytes = 0;
+  THC_CHECK(algorithm(nullptr, bytes));
+  // at least one byte: a null pointer would make the second call a query again
+  th::Tensor temp = th::empty_tensor({int64_t(std::max<size_t>(bytes, 1))}, th::ScalarType::Byte, device);
+  THC_CHECK(algorithm(temp.data_ptr(), bytes));
+}
+
+}  // namespace thc
