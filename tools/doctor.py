@@ -49,11 +49,9 @@ def _module(name: str, fix: str, required: bool = True) -> tuple:
     return (f"python: {name}", ver, spec.origin if spec else "", fix, required)
 
 
-def _cuda_libs() -> list[tuple]:
-    """cuBLAS and cuFFT in their wheels (tools/cuda_libs.py), for the toolkit's major version. Optional: a
-    CUDA build without them uses THC's own gemm and a host FFT."""
-    nvcc = find_nvcc()
-    ver = _version([nvcc, "--version"]) if nvcc else None
+def _cuda_libs(ver: str | None) -> list[tuple]:
+    """cuBLAS and cuFFT in their wheels (tools/cuda_libs.py), for the toolkit's major version (`ver`, nvcc's
+    version). Optional: a CUDA build without them uses THC's own gemm and a host FFT."""
     if not ver or not ver[0].isdigit():
         return []
     from tools import cuda_libs
@@ -93,6 +91,7 @@ def _remote_cache() -> list[tuple]:
 def checks() -> list[tuple]:
     """(what, version or None, where, fix, required) for each piece of the toolchain."""
     cxx = shutil.which("c++") and "c++" or "g++"
+    nvcc = _nvcc()
     return [
         ("python", ".".join(map(str, sys.version_info[:3])), sys.executable, "Python >= 3.9", True),
         _tool(cxx, "apt-get install g++  (or build-essential)"),
@@ -106,8 +105,8 @@ def checks() -> list[tuple]:
         _module("pytest", f"{PIP} pytest pytest-xdist hypothesis", required=False),
         _tool("nox", f"{PIP} nox", required=False),
         _tool("uv", f"{PIP} uv", required=False),
-        _nvcc(),
-        *_cuda_libs(),
+        nvcc,
+        *_cuda_libs(nvcc[1]),
         *(
             _runtime(cxx, lib, knob)
             for lib, knob in (

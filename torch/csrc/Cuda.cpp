@@ -11,9 +11,6 @@ void bind_cuda(nb::module_& m) {
   m.def("_cuda_synchronize", [](int device) { th::cuda_hooks().synchronize(device); }, "device"_a);
   m.def("_cuda_empty_cache", [] { th::cuda_hooks().empty_cache(); });
   m.def(
-      "_cuda_memory_allocated", [](int device) { return th::cuda_hooks().memory_allocated(device); },
-      "device"_a);
-  m.def(
       "_cuda_memory_stats",
       [](int device) {
         const th::CUDAMemoryStats s = th::cuda_hooks().memory_stats(device);

@@ -34,8 +34,6 @@ struct CUDAHooks {
   virtual void synchronize(int device) const;
   /// Returns cached, unused blocks to the driver.
   virtual void empty_cache() const {}
-  /// Bytes held by live tensors on `device`.
-  virtual int64_t memory_allocated(int /*device*/) const { return 0; }
   /// The allocator's figures for `device` (all zero without CUDA).
   virtual CUDAMemoryStats memory_stats(int /*device*/) const { return {}; }
   /// Sets the peaks of `device` to the current figures.

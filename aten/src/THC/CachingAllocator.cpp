@@ -163,7 +163,6 @@ struct Hooks final : th::CUDAHooks {
     THC_CHECK(cudaDeviceSynchronize());
   }
   void empty_cache() const override { allocator().empty_cache(); }
-  int64_t memory_allocated(int device) const override { return allocator().stats(device).allocated; }
   th::CUDAMemoryStats memory_stats(int device) const override { return allocator().stats(device); }
   void reset_peak_memory_stats(int device) const override { allocator().reset_peaks(device); }
   th::CUDADeviceProperties device_properties(int device) const override {

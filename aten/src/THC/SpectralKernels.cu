@@ -137,12 +137,16 @@ th::Tensor dims_last(const th::Tensor& t, const th::IntList& pass, th::IntList& 
 }
 
 /// One cuFFT pass over `pass` (at most 3 dims of `in`): the result in in's dim order (a permuted view
-/// of a contiguous tensor). `last_size` is the real length of the last pass dim for C2R.
+/// of a contiguous tensor). `last_size` is the real length of the last pass dim for C2R. The last pass
+/// of a transform passes the result tensor `out`, written in place when the pass's dims are already last.
 th::Tensor fft_pass(const th::Tensor& in, const th::IntList& pass, cufftType type, int direction,
-                    int64_t last_size, th::ScalarType out_dtype) {
+                    int64_t last_size, th::ScalarType out_dtype, bool in_is_temporary,
+                    const th::Tensor* out) {
   th::IntList perm;
   th::Tensor src = dims_last(in, pass, perm);
-  if (type == CUFFT_C2R || type == CUFFT_Z2D) src = th::clone(src);  // cuFFT's c2r overwrites its input
+  // cuFFT's c2r overwrites its input: copy it unless it is already a copy (or a temporary of ours)
+  if ((type == CUFFT_C2R || type == CUFFT_Z2D) && !in_is_temporary && src.data_ptr() == in.data_ptr())
+    src = th::clone(src);
   th::IntList out_sizes = src.sizes();
   const int64_t rank = int64_t(pass.size()), nd = src.dim();
   std::vector<long long> n(pass.size());
@@ -151,7 +155,9 @@ th::Tensor fft_pass(const th::Tensor& in, const th::IntList& pass, cufftType typ
   if (type == CUFFT_C2R || type == CUFFT_Z2D) n.back() = out_sizes.back() = last_size;
   long long batch = 1;
   for (int64_t k = 0; k < nd - rank; ++k) batch *= src.size(k);
-  th::Tensor dst = th::empty_tensor(out_sizes, out_dtype, in.device());
+  bool in_order = true;  // the pass's dims are already last: its result lies in `out`'s layout
+  for (size_t k = 0; k < perm.size(); ++k) in_order = in_order && perm[k] == int64_t(k);
+  th::Tensor dst = out && in_order ? *out : th::empty_tensor(out_sizes, out_dtype, in.device());
   DeviceGuard guard(in.device());
   int device = 0;
   THC_CHECK(cudaGetDevice(&device));
@@ -206,7 +212,7 @@ std::vector<th::IntList> passes(const th::IntList& dims) {
 /// out = scale * result (out contiguous, of result's shape and dtype).
 void store(const th::Tensor& out, const th::Tensor& result, double scale) {
   th::Tensor dst = out;
-  th::copy_(dst, result);
+  if (result.data_ptr() != out.data_ptr()) th::copy_(dst, result);  // else the last pass wrote out itself
   if (scale != 1.0) th::mul_(dst, th::wrap_number(th::Scalar(scale)));
 }
 
@@ -215,19 +221,22 @@ bool is_double(th::ScalarType t) { return t == th::ScalarType::ComplexDouble || 
 void c2c_cufft(const th::Tensor& in, const th::Tensor& out, const th::IntList& dims, bool forward,
                double scale) {
   const bool dbl = is_double(in.dtype());
+  const std::vector<th::IntList> ps = passes(dims);
   th::Tensor x = in;
-  for (const th::IntList& pass : passes(dims))
-    x = fft_pass(x, pass, dbl ? CUFFT_Z2Z : CUFFT_C2C, forward ? CUFFT_FORWARD : CUFFT_INVERSE, 0,
-                 in.dtype());
+  for (size_t k = 0; k < ps.size(); ++k)
+    x = fft_pass(x, ps[k], dbl ? CUFFT_Z2Z : CUFFT_C2C, forward ? CUFFT_FORWARD : CUFFT_INVERSE, 0,
+                 in.dtype(), k > 0, k + 1 == ps.size() ? &out : nullptr);
   store(out, x, scale);
 }
 
 void r2c_cufft(const th::Tensor& in, const th::Tensor& out, const th::IntList& dims, double scale) {
   const bool dbl = is_double(in.dtype());
   std::vector<th::IntList> ps = passes(dims);
-  th::Tensor x = fft_pass(in, ps.back(), dbl ? CUFFT_D2Z : CUFFT_R2C, CUFFT_FORWARD, 0, out.dtype());
+  th::Tensor x = fft_pass(in, ps.back(), dbl ? CUFFT_D2Z : CUFFT_R2C, CUFFT_FORWARD, 0, out.dtype(), false,
+                          ps.size() == 1 ? &out : nullptr);
   for (size_t k = 0; k + 1 < ps.size(); ++k)
-    x = fft_pass(x, ps[k], dbl ? CUFFT_Z2Z : CUFFT_C2C, CUFFT_FORWARD, 0, out.dtype());
+    x = fft_pass(x, ps[k], dbl ? CUFFT_Z2Z : CUFFT_C2C, CUFFT_FORWARD, 0, out.dtype(), true,
+                 k + 2 == ps.size() ? &out : nullptr);
   store(out, x, scale);
 }
 
@@ -236,8 +245,9 @@ void c2r_cufft(const th::Tensor& in, const th::Tensor& out, const th::IntList& d
   std::vector<th::IntList> ps = passes(dims);
   th::Tensor x = in;
   for (size_t k = 0; k + 1 < ps.size(); ++k)
-    x = fft_pass(x, ps[k], dbl ? CUFFT_Z2Z : CUFFT_C2C, CUFFT_INVERSE, 0, in.dtype());
-  x = fft_pass(x, ps.back(), dbl ? CUFFT_Z2D : CUFFT_C2R, CUFFT_INVERSE, out.size(dims.back()), out.dtype());
+    x = fft_pass(x, ps[k], dbl ? CUFFT_Z2Z : CUFFT_C2C, CUFFT_INVERSE, 0, in.dtype(), k > 0, nullptr);
+  x = fft_pass(x, ps.back(), dbl ? CUFFT_Z2D : CUFFT_C2R, CUFFT_INVERSE, out.size(dims.back()), out.dtype(),
+               ps.size() > 1, &out);
   store(out, x, scale);
 }
 #endif
