@@ -161,9 +161,37 @@ def cpu(self: Tensor) -> Tensor:
 
 
 @register(function=False, method=True)
-def cuda(self: Tensor, device=None) -> Tensor:
-    """This tensor in GPU memory."""
-    return self.to(torch.device("cuda", device) if isinstance(device, int) else device or "cuda")
+def cuda(self: Tensor, device=None, non_blocking: bool = False) -> Tensor:
+    """This tensor in GPU memory (the current GPU when `device` is None); with `non_blocking`, a copy
+    from pinned memory is only queued on the current stream."""
+    target = torch.device("cuda", device) if isinstance(device, int) else device or "cuda"
+    return self.to(target, non_blocking=non_blocking)
+
+
+@register(function=False, method=True)
+def pin_memory(self: Tensor, device=None) -> Tensor:
+    """A copy of this CPU tensor in pinned (page-locked) memory, itself if it already is: copies from it
+    to the GPU run at full speed and, with non_blocking=True, overlap with other work."""
+    if self.device.type != "cpu":
+        raise RuntimeError(f"cannot pin '{self.type()}' only dense CPU tensors can be pinned")
+    if _C._is_pinned(self):
+        return self
+    return _C._empty_pinned(list(self.shape), self.dtype).copy_(self)  # differentiable, as a copy
+
+
+@register(function=False, method=True)
+def is_pinned(self: Tensor, device=None) -> bool:
+    """Whether this is a CPU tensor in pinned memory."""
+    return _C._is_pinned(self)
+
+
+@register(function=False, method=True)
+def record_stream(self: Tensor, stream) -> None:
+    """Marks this CUDA tensor's memory as used by `stream`: once freed, it is not reused until the work
+    queued on `stream` by then has finished (for tensors made on one stream and used on another)."""
+    if self.device.type != "cuda":
+        raise RuntimeError(f"record_stream expects a CUDA tensor, got one on {self.device}")
+    _C._cuda_record_stream(self, stream.cuda_stream)
 
 
 @register(name="__array__", function=False, method=True)

@@ -72,7 +72,8 @@ def cpp_return_type(f: NativeFunction) -> str:
 
 def cpp_arguments(f: NativeFunction) -> list[Argument]:
     """Arguments in C++ order: an out= overload takes its outputs first (PyTorch's convention)."""
-    args = [a for a in f.schema.arguments if a.name != "requires_grad"]  # handled by the binding
+    # a factory's requires_grad and pin_memory are handled by the binding
+    args = [a for a in f.schema.arguments if a.name not in ("requires_grad", "pin_memory")]
     if f.schema.is_out:
         outs = [a for a in args if a.kwarg_only and a.type.mutable]
         args = outs + [a for a in args if a not in outs]
@@ -247,8 +248,11 @@ def call_body(f: NativeFunction, exprs: dict[str, str], method: bool, va: Argume
         fields = ", ".join(f'"{n}"' for n in f.schema.return_names)
         result = [f'return torch::named_tuple("{f.schema.name}", {{{fields}}}, {call});']
     elif any(a.name == "requires_grad" for a in f.schema.arguments):  # factories: a new leaf
+        pinned = any(a.name == "pin_memory" for a in f.schema.arguments)
+        pin = ["if (pin_memory) r = th::pin_memory(r);"] if pinned else []
         result = [
             f"th::Tensor r = {call};",
+            *pin,
             "torch::autograd::set_requires_grad(r, requires_grad);",
             "return nb::cast(std::move(r));",
         ]
@@ -299,6 +303,8 @@ def shard_entry(f: NativeFunction) -> tuple:
     (name, namespace, prototype, defs, varargs_defs, is_function) where defs are its m.def /
     def_method statements and varargs_defs their *args forms."""
     ns, proto = prototype(f)
+    if any(a.name == "pin_memory" for a in f.schema.arguments):  # the binding calls it for pin_memory=True
+        proto += "\nth::Tensor pin_memory(const th::Tensor& self);"
     defs, varargs_defs = [], []
     for method in (False, True):
         if ("method" if method else "function") not in f.variants:

@@ -98,7 +98,12 @@ def empty_strided(size, stride, *, dtype=None, device=None, requires_grad: bool 
                   pin_memory: bool = False) -> Tensor:  # fmt: skip
     """An uninitialized tensor of size with the given strides (over a storage just large enough)."""
     extent = 1 + sum((n - 1) * s for n, s in zip(size, stride)) if all(n > 0 for n in size) else 0
-    base = torch.empty(extent, dtype=dtype, device=device)
+    if pin_memory:
+        if device is not None and torch.device(device).type != "cpu":
+            raise RuntimeError("Only dense CPU tensors can be pinned")
+        base = torch._C._empty_pinned([extent], dtype or torch.get_default_dtype())
+    else:
+        base = torch.empty(extent, dtype=dtype, device=device)
     return base.as_strided(tuple(size), tuple(stride)).requires_grad_(requires_grad)
 
 
@@ -431,12 +436,6 @@ def is_set_to(self: Tensor, tensor: Tensor) -> bool:
         and self.shape == tensor.shape
         and self.stride() == tensor.stride()
     )
-
-
-@register(function=False, method=True)
-def is_pinned(self: Tensor, device=None) -> bool:
-    """False: CPU memory is never page-locked here (no pinned host allocator yet)."""
-    return False
 
 
 @register(function=False, method=True)

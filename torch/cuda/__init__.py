@@ -1,4 +1,4 @@
-"""torch.cuda: GPU availability and memory, through the THC backend when it is built."""
+"""torch.cuda: GPUs, their memory, streams and events, through the THC backend when it is built."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from torch.cuda.memory import (  # noqa: F401  (torch.cuda's names, as PyTorch's
     reset_max_memory_allocated,
     reset_peak_memory_stats,
 )
+from torch.cuda.streams import Event, ExternalStream, Stream  # noqa: F401
 
 
 def is_compiled() -> bool:
@@ -35,12 +36,17 @@ def is_available() -> bool:
 
 
 def _device_index(device) -> int:
-    if device is None:
-        return 0
+    """The GPU index `device` names: an int as is, "cuda:i" / torch.device i, and the current GPU for
+    None or "cuda" without an index (0 where there is no GPU to ask)."""
     if isinstance(device, int):
         return device
-    idx = getattr(device, "index", None) if not isinstance(device, str) else _C.device(device).index
-    return idx or 0
+    if device is None:
+        idx = None
+    else:
+        idx = _C.device(device).index if isinstance(device, str) else getattr(device, "index", None)
+    if idx is None:
+        return _C._cuda_current_device() if is_available() else 0
+    return idx
 
 
 def _checked_index(device) -> int:
@@ -97,8 +103,92 @@ def current_device() -> int:
 
 
 def synchronize(device=None) -> None:
-    """Waits for all kernels on `device` to complete."""
-    _C._cuda_synchronize(_device_index(device))
+    """Waits for all kernels on all streams of `device` (the current GPU when None) to complete."""
+    _C._cuda_synchronize(_checked_index(device))
+
+
+def set_device(device) -> None:
+    """Makes `device` this thread's current GPU ("cuda" without an index); a negative index does nothing."""
+    index = _device_index(device)
+    if index >= 0:
+        _C._cuda_set_device(_checked_index(index))
+
+
+class device:
+    """Context manager that makes `device` the current GPU inside it (no-op for None or a negative index)."""
+
+    def __init__(self, device):
+        self.idx = -1 if device is None else _device_index(device)
+        self.prev_idx = -1
+
+    def __enter__(self):
+        if self.idx >= 0:
+            self.prev_idx = current_device()
+            if self.prev_idx != self.idx:
+                set_device(self.idx)
+
+    def __exit__(self, *exc):
+        if self.idx >= 0 and self.prev_idx != self.idx:
+            set_device(self.prev_idx)
+        return False
+
+
+class device_of(device):
+    """Context manager that makes the GPU of tensor `obj` current (no-op for a CPU tensor)."""
+
+    def __init__(self, obj):
+        super().__init__(obj.get_device() if obj.is_cuda else -1)
+
+
+def current_stream(device=None) -> Stream:
+    """This thread's current stream on `device` (the current GPU when None)."""
+    index = _checked_index(device)
+    return Stream(_handle=_C._cuda_current_stream(index), _device_index=index)
+
+
+def default_stream(device=None) -> Stream:
+    """The default stream of `device` (the current GPU when None)."""
+    return Stream(_handle=0, _device_index=_checked_index(device))
+
+
+def set_stream(stream: Stream | None) -> None:
+    """Makes `stream` current on its device, and its device the current GPU (no-op for None). Prefer
+    `with torch.cuda.stream(s):`, which restores the previous stream."""
+    if stream is None:
+        return
+    if current_device() != stream.device_index:
+        set_device(stream.device_index)
+    _C._cuda_set_stream(stream.device_index, stream.cuda_stream)
+
+
+class StreamContext:
+    """Context manager that makes `stream` current (and its device the current GPU) inside it, and
+    restores the previous streams and device after; a no-op for None."""
+
+    def __init__(self, stream: Stream | None):
+        self.stream = stream
+        self.src_prev_stream = None
+        self.dst_prev_stream = None
+
+    def __enter__(self):
+        if self.stream is None:
+            return
+        self.src_prev_stream = current_stream()
+        if self.src_prev_stream.device_index != self.stream.device_index:
+            self.dst_prev_stream = current_stream(self.stream.device_index)
+        set_stream(self.stream)
+
+    def __exit__(self, *exc):
+        if self.stream is None:
+            return
+        if self.dst_prev_stream is not None:
+            set_stream(self.dst_prev_stream)
+        set_stream(self.src_prev_stream)
+
+
+def stream(stream: Stream | None) -> StreamContext:
+    """`with torch.cuda.stream(s):` queues the work inside on `s` (no-op for None)."""
+    return StreamContext(stream)
 
 
 def manual_seed(seed) -> None:

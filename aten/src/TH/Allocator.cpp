@@ -34,7 +34,7 @@ struct CPUAllocator final : Allocator {
              " bytes.");
     return DataPtr(p, &std::free);
   }
-  void copy(void* dst, Device, const void* src, Device, size_t nbytes) override {
+  void copy(void* dst, Device, const void* src, Device, size_t nbytes, bool) override {
     if (nbytes) std::memcpy(dst, src, nbytes);
   }
 };

@@ -15,8 +15,10 @@ struct Allocator {
   virtual ~Allocator() = default;
   /// `nbytes` bytes on `device` (nbytes may be 0).
   virtual DataPtr allocate(size_t nbytes, Device device) = 0;
-  /// Copies `nbytes` between two pointers of this device (or host<->device for CUDA).
-  virtual void copy(void* dst, Device dst_device, const void* src, Device src_device, size_t nbytes) = 0;
+  /// Copies `nbytes` between two pointers of this device (or host<->device for CUDA); with
+  /// `non_blocking`, a CUDA copy is only queued on the current stream (the caller synchronizes).
+  virtual void copy(void* dst, Device dst_device, const void* src, Device src_device, size_t nbytes,
+                    bool non_blocking = false) = 0;
 };
 
 /// The allocator for `t`; raises a clear error when that backend is not built or loaded.

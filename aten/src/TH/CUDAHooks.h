@@ -5,6 +5,8 @@
 #include <string>
 #include <utility>
 
+#include "Allocator.h"
+
 namespace th {
 
 /// What torch.cuda.get_device_properties reports about one GPU.
@@ -49,6 +51,38 @@ struct CUDAHooks {
   virtual void clear_fft_plan_cache(int device) const;
   /// Whether the vendor library `name` ("cublas", "cufft") is in this build and loads (no GPU needed).
   virtual bool library_available(const std::string& /*name*/) const { return false; }
+  /// Makes `device` this thread's current GPU (torch.cuda.set_device).
+  virtual void set_device(int device) const;
+
+  // Streams (torch.cuda.Stream): a stream is its cudaStream_t as an integer, 0 being the default stream.
+  /// This thread's current stream on `device`, and making `stream` (of `device`) current there.
+  virtual int64_t current_stream(int device) const;
+  virtual void set_current_stream(int device, int64_t stream) const;
+  /// A stream from `device`'s pool (high priority when `priority` < 0).
+  virtual int64_t new_stream(int device, int priority) const;
+  /// Whether all work queued on `stream` has finished; waiting until it has.
+  virtual bool stream_query(int device, int64_t stream) const;
+  virtual void stream_synchronize(int device, int64_t stream) const;
+  /// The stream's priority (lower runs first), and the device's {least, greatest} priorities.
+  virtual int stream_priority(int device, int64_t stream) const;
+  virtual std::pair<int, int> stream_priority_range(int device) const;
+  /// Tensor.record_stream: the block at `base` is also used on `stream`.
+  virtual void record_stream(void* base, int64_t stream) const;
+
+  // Events (torch.cuda.Event): an event is its cudaEvent_t as an integer.
+  virtual int64_t event_create(int device, bool enable_timing, bool blocking, bool interprocess) const;
+  virtual void event_destroy(int device, int64_t event) const;
+  virtual void event_record(int device, int64_t event, int64_t stream) const;
+  virtual bool event_query(int device, int64_t event) const;
+  virtual void event_synchronize(int device, int64_t event) const;
+  /// Milliseconds from `start` to `end`, both recorded and timing-enabled.
+  virtual double event_elapsed_time(int device, int64_t start, int64_t end) const;
+  /// Work queued on `stream` after this waits until `event` has completed (no host wait).
+  virtual void stream_wait_event(int device, int64_t stream, int64_t event) const;
+
+  // Pinned host memory (Tensor.pin_memory): its allocator (null without CUDA) and whether a pointer is in it.
+  virtual Allocator* host_allocator() const { return nullptr; }
+  virtual bool is_pinned(const void* /*ptr*/) const { return false; }
 };
 
 const CUDAHooks& cuda_hooks();

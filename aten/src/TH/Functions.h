@@ -48,6 +48,8 @@ Tensor to(const Tensor& self, Device device, std::optional<ScalarType> dtype, bo
 Tensor to_dtype(const Tensor& self, ScalarType dtype);
 /// `self` if already laid out in `memory_format`, else a copy that is.
 Tensor contiguous(const Tensor& self, MemoryFormat memory_format = MemoryFormat::Contiguous);
+/// `self` (a CPU tensor) in pinned memory: itself if it already is, else a copy (Tensor.pin_memory).
+Tensor pin_memory(const Tensor& self);
 /// A copy of `self`, laid out in `memory_format` (default: preserve a dense self's layout).
 Tensor clone(const Tensor& self, std::optional<MemoryFormat> memory_format = std::nullopt);
 

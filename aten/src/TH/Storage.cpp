@@ -8,6 +8,9 @@ StorageImpl::StorageImpl(size_t nbytes, Device device)
       nbytes_(nbytes),
       device_(device) {}
 
+StorageImpl::StorageImpl(size_t nbytes, Device device, Allocator& allocator)
+    : owned_(allocator.allocate(nbytes, device)), data_(owned_.get()), nbytes_(nbytes), device_(device) {}
+
 StorageImpl::StorageImpl(void* data, size_t nbytes, Device device, std::shared_ptr<void> owner)
     : owned_(nullptr, [](void*) {}),
       external_(std::move(owner)),

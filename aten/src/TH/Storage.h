@@ -11,6 +11,8 @@ class StorageImpl {
  public:
   /// Allocates `nbytes` on `device`.
   StorageImpl(size_t nbytes, Device device);
+  /// Allocates `nbytes` on `device` from `allocator` (pinned host memory: Tensor.pin_memory).
+  StorageImpl(size_t nbytes, Device device, Allocator& allocator);
   /// Wraps memory owned elsewhere (e.g. a NumPy array); `owner` keeps it alive.
   StorageImpl(void* data, size_t nbytes, Device device, std::shared_ptr<void> owner);
 

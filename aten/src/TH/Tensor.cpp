@@ -1,5 +1,6 @@
 #include "Tensor.h"
 
+#include "CUDAHooks.h"
 #include "Scalar.h"
 
 #include <algorithm>
@@ -171,22 +172,51 @@ Tensor scalar_tensor(const Scalar& value, ScalarType dtype) {
   return t;
 }
 
-Tensor empty_tensor(const IntList& sizes, ScalarType dtype, Device device) {
+namespace {
+/// PyTorch's checks on the sizes of a new tensor.
+void check_new_sizes(const IntList& sizes, ScalarType dtype) {
   for (int64_t s : sizes) {
     TH_CHECK(s >= 0, "Trying to create tensor with negative dimension ", s, ": ", shape_str(sizes));
   }
   TH_CHECK(sizes.size() <= TH_MAX_DIMS, "tensors have at most ", TH_MAX_DIMS, " dimensions");
   TH_CHECK(!size_overflows(sizes, int64_t(element_size(dtype))),
            "Storage size calculation overflowed with sizes=", shape_str(sizes));
-  if (device.is_cuda() && device.index < 0) device.index = 0;
-  if (device.is_cpu()) device.index = -1;
+}
+
+Tensor tensor_on(Storage storage, const IntList& sizes, ScalarType dtype) {
   auto impl = std::make_shared<TensorImpl>();
-  impl->storage = std::make_shared<StorageImpl>(prod(sizes) * element_size(dtype), device);
+  impl->storage = std::move(storage);
   impl->sizes = sizes;
   impl->strides = contiguous_strides(sizes);
   impl->dtype = dtype;
   return Tensor(std::move(impl));
 }
+}  // namespace
+
+Tensor empty_tensor(const IntList& sizes, ScalarType dtype, Device device) {
+  check_new_sizes(sizes, dtype);
+  device = with_index(device);
+  return tensor_on(std::make_shared<StorageImpl>(prod(sizes) * element_size(dtype), device), sizes, dtype);
+}
+
+Device with_index(Device device) {
+  if (device.is_cpu()) device.index = -1;
+  if (device.is_cuda() && device.index < 0) {
+    const CUDAHooks& hooks = cuda_hooks();
+    device.index = hooks.device_count() > 0 ? hooks.current_device() : 0;
+  }
+  return device;
+}
+
+Tensor empty_pinned(const IntList& sizes, ScalarType dtype) {
+  Allocator* pinned = cuda_hooks().host_allocator();
+  TH_CHECK(pinned, "Cannot access accelerator device when none is available.");
+  check_new_sizes(sizes, dtype);
+  return tensor_on(std::make_shared<StorageImpl>(prod(sizes) * element_size(dtype), Device(), *pinned), sizes,
+                   dtype);
+}
+
+bool is_pinned(const Tensor& t) { return t.device().is_cpu() && cuda_hooks().is_pinned(t.data_ptr()); }
 
 namespace {
 

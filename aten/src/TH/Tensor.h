@@ -100,6 +100,13 @@ Tensor wrap_number(const class Scalar& value);
 Tensor scalar_tensor(const class Scalar& value, ScalarType dtype);
 /// A new, uninitialized, contiguous tensor.
 Tensor empty_tensor(const IntList& sizes, ScalarType dtype, Device device);
+/// A new, uninitialized, contiguous CPU tensor in pinned (page-locked) memory, from the CUDA backend's
+/// host allocator; raises without CUDA, as PyTorch does.
+Tensor empty_pinned(const IntList& sizes, ScalarType dtype);
+/// Whether `t` is a CPU tensor in pinned memory.
+bool is_pinned(const Tensor& t);
+/// `device` with its index made explicit: the current GPU for "cuda", none for the CPU.
+Device with_index(Device device);
 /// A new, uninitialized tensor of `sizes` laid out in `format`. Preserve (PyTorch's
 /// preserve_format), when `like` has these sizes: `like`'s very strides if it is dense and
 /// non-overlapping (x.T stays transposed), else dense strides in the order of its dims; row-major

@@ -1,19 +1,23 @@
-// The CUDA caching allocator: freed blocks are kept per (device, size) and reused, so
-// steady-state training does no cudaMalloc/cudaFree. Registered into TH at load time.
+// The CUDA caching allocator (CachingAllocator.h). Each block belongs to the stream current when it was
+// allocated; freed, it goes back to that stream's pool, where the stream's own order makes reuse safe.
+// A block also used on other streams (record_stream) waits, on free, for an event recorded on each of
+// them before it rejoins the pool, as PyTorch's allocator does.
+#include "CachingAllocator.h"
+
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
-#include <TH/Allocator.h>
-#include <TH/CUDAHooks.h>
 #include <TH/OutOfMemoryError.h>
 
 #include "DeviceGuard.h"
-#include "LazyLibrary.h"
-#include "SpectralPlanCache.h"
+#include "HostAllocator.h"
+#include "Stream.h"
 
 namespace thc {
 namespace {
@@ -21,8 +25,17 @@ namespace {
 constexpr size_t kRound = 512;  // every block is a multiple of this many bytes
 
 struct Block {
-  size_t size;
-  int device;
+  size_t size = 0;
+  int device = 0;
+  cudaStream_t stream = nullptr;   // the stream it was allocated on (its pool)
+  std::vector<cudaStream_t> uses;  // other streams that used it (record_stream)
+};
+
+/// A freed block waiting for the events recorded on the other streams that used it.
+struct Pending {
+  void* ptr;
+  Block block;
+  std::vector<cudaEvent_t> events;
 };
 
 /// Bytes as PyTorch's messages print them ("2.00 GiB", "512.00 KiB").
@@ -44,11 +57,13 @@ class CachingAllocator final : public th::Allocator {
     DeviceGuard guard(device);
     int dev = 0;
     THC_CHECK(cudaGetDevice(&dev));
+    const cudaStream_t stream = current_stream(dev);
     size_t size = (nbytes + kRound - 1) / kRound * kRound;
     std::lock_guard<std::mutex> lock(mutex_);
+    process_events(false);
     th::CUDAMemoryStats& st = stats_[dev];
     void* p = nullptr;
-    auto& pool = free_[key(dev, size)];
+    auto& pool = free_[{dev, stream, size}];
     if (!pool.empty()) {
       p = pool.back();
       pool.pop_back();
@@ -66,26 +81,70 @@ class CachingAllocator final : public th::Allocator {
       st.reserved += int64_t(size);
       st.reserved_peak = std::max(st.reserved_peak, st.reserved);
     }
-    live_[p] = {size, dev};
+    live_[p] = Block{size, dev, stream, {}};
     st.allocated += int64_t(size);
     st.allocated_peak = std::max(st.allocated_peak, st.allocated);
     ++st.allocations;
     return th::DataPtr(p, &release);
   }
 
-  void copy(void* dst, th::Device, const void* src, th::Device, size_t nbytes) override {
-    if (nbytes) THC_CHECK(cudaMemcpy(dst, src, nbytes, cudaMemcpyDefault));
+  /// Host<->device or device<->device, on the current stream of the CUDA side (the destination's
+  /// when both are GPUs, after the source's stream is done); waits for it unless `non_blocking`.
+  void copy(void* dst, th::Device dst_device, const void* src, th::Device src_device, size_t nbytes,
+            bool non_blocking) override {
+    if (!nbytes) return;
+    const th::Device cuda = dst_device.is_cuda() ? dst_device : src_device;
+    DeviceGuard guard(cuda);
+    if (dst_device.is_cuda() && src_device.is_cuda() && dst_device.index != src_device.index)
+      THC_CHECK(cudaStreamSynchronize(current_stream(src_device.index)));
+    int dev = 0;
+    THC_CHECK(cudaGetDevice(&dev));
+    const cudaStream_t stream = current_stream(dev);
+    THC_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDefault, stream));
+    if (!non_blocking) {
+      THC_CHECK(cudaStreamSynchronize(stream));
+    } else if (!src_device.is_cuda() || !dst_device.is_cuda()) {  // keep a pinned host block until it is done
+      record_host_use(src_device.is_cuda() ? dst : src, stream);
+    }
   }
 
   void free_block(void* p) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = live_.find(p);
     if (it == live_.end()) return;
-    free_[key(it->second.device, it->second.size)].push_back(p);
-    th::CUDAMemoryStats& st = stats_[it->second.device];
-    st.allocated -= static_cast<int64_t>(it->second.size);
-    ++st.frees;
+    Block block = std::move(it->second);
     live_.erase(it);
+    th::CUDAMemoryStats& st = stats_[block.device];
+    st.allocated -= static_cast<int64_t>(block.size);
+    ++st.frees;
+    if (block.uses.empty()) {
+      free_[{block.device, block.stream, block.size}].push_back(p);
+      return;
+    }
+    Pending pending{p, block, {}};
+    DeviceGuard guard(th::Device(th::DeviceType::CUDA, block.device));
+    for (cudaStream_t s : block.uses) {
+      cudaEvent_t e = nullptr;
+      if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) != cudaSuccess ||
+          cudaEventRecord(e, s) != cudaSuccess) {
+        // cannot order it after that stream (a sticky device error): do not reuse the block
+        (void)cudaGetLastError();
+        if (e) cudaEventDestroy(e);
+        for (cudaEvent_t done : pending.events) cudaEventDestroy(done);
+        return;
+      }
+      pending.events.push_back(e);
+    }
+    pending_.push_back(std::move(pending));
+  }
+
+  void record_stream(void* base, cudaStream_t stream) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = live_.find(base);
+    TH_CHECK(it != live_.end(), "record_stream: the tensor's memory does not come from the CUDA allocator");
+    Block& b = it->second;
+    if (stream == b.stream) return;
+    if (std::find(b.uses.begin(), b.uses.end(), stream) == b.uses.end()) b.uses.push_back(stream);
   }
 
   void empty_cache() {
@@ -106,16 +165,33 @@ class CachingAllocator final : public th::Allocator {
   }
 
  private:
-  static uint64_t key(int device, size_t size) { return (uint64_t(device) << 48) | size; }
+  using PoolKey = std::tuple<int, cudaStream_t, size_t>;  // device, stream, size
   static void noop(void*) {}
   static void release(void* p);
 
+  /// Moves pending blocks whose events have all completed (or all of them, waiting, when `wait`)
+  /// back to their pools.
+  void process_events(bool wait) {
+    auto done = [&](Pending& p) {
+      for (cudaEvent_t e : p.events) {
+        const cudaError_t r = wait ? cudaEventSynchronize(e) : cudaEventQuery(e);
+        if (r == cudaErrorNotReady) return false;
+        if (r != cudaSuccess) (void)cudaGetLastError();
+      }
+      for (cudaEvent_t e : p.events) cudaEventDestroy(e);
+      free_[{p.block.device, p.block.stream, p.block.size}].push_back(p.ptr);
+      return true;
+    };
+    pending_.erase(std::remove_if(pending_.begin(), pending_.end(), done), pending_.end());
+  }
+
   void release_cached() {
+    process_events(true);
     for (auto& [k, blocks] : free_) {
-      const int dev = int(k >> 48);
+      const int dev = std::get<0>(k);
       for (void* p : blocks) {
         cudaFree(p);
-        stats_[dev].reserved -= int64_t(k & ((uint64_t(1) << 48) - 1));
+        stats_[dev].reserved -= int64_t(std::get<2>(k));
       }
       blocks.clear();
     }
@@ -135,8 +211,9 @@ class CachingAllocator final : public th::Allocator {
   }
 
   std::mutex mutex_;
-  std::unordered_map<uint64_t, std::vector<void*>> free_;
+  std::map<PoolKey, std::vector<void*>> free_;
   std::unordered_map<void*, Block> live_;
+  std::vector<Pending> pending_;
   std::unordered_map<int, th::CUDAMemoryStats> stats_;
 };
 
@@ -148,55 +225,16 @@ CachingAllocator& allocator() {
 
 void CachingAllocator::release(void* p) { allocator().free_block(p); }
 
-struct Hooks final : th::CUDAHooks {
-  bool compiled() const override { return true; }
-  int device_count() const override {
-    int n = 0;
-    if (cudaGetDeviceCount(&n) != cudaSuccess) {
-      (void)cudaGetLastError();
-      return 0;
-    }
-    return n;
-  }
-  void synchronize(int device) const override {
-    DeviceGuard guard(th::Device(th::DeviceType::CUDA, device));
-    THC_CHECK(cudaDeviceSynchronize());
-  }
-  void empty_cache() const override { allocator().empty_cache(); }
-  th::CUDAMemoryStats memory_stats(int device) const override { return allocator().stats(device); }
-  void reset_peak_memory_stats(int device) const override { allocator().reset_peaks(device); }
-  th::CUDADeviceProperties device_properties(int device) const override {
-    cudaDeviceProp p{};
-    THC_CHECK(cudaGetDeviceProperties(&p, device));
-    return {
-        p.name, p.major, p.minor, int64_t(p.totalGlobalMem), p.multiProcessorCount, int64_t(p.l2CacheSize)};
-  }
-  int current_device() const override {
-    int d = 0;
-    THC_CHECK(cudaGetDevice(&d));
-    return d;
-  }
-  std::pair<int64_t, int64_t> fft_plan_cache(int device) const override {
-    const PlanCacheInfo info = plan_cache_info(device);
-    return {info.size, info.max_size};
-  }
-  void set_fft_plan_cache_max_size(int device, int64_t max_size) const override {
-    set_plan_cache_max_size(device, max_size);
-  }
-  void clear_fft_plan_cache(int device) const override { clear_plan_cache(device); }
-  bool library_available(const std::string& name) const override {
-    TH_CHECK(name == "cublas" || name == "cufft", "unknown CUDA library '", name, "' (cublas, cufft)");
-    return name == "cublas" ? cublas_available() : cufft_available();
-  }
-};
-
 struct Register {
-  Register() {
-    static Hooks hooks;
-    th::set_allocator(th::DeviceType::CUDA, &allocator());
-    th::set_cuda_hooks(&hooks);
-  }
-} register_backend;
+  Register() { th::set_allocator(th::DeviceType::CUDA, &allocator()); }
+} register_allocator;
 
 }  // namespace
+
+th::Allocator& cuda_allocator() { return allocator(); }
+void record_stream(void* base, cudaStream_t stream) { allocator().record_stream(base, stream); }
+void empty_cache() { allocator().empty_cache(); }
+th::CUDAMemoryStats memory_stats(int device) { return allocator().stats(device); }
+void reset_peak_memory_stats(int device) { allocator().reset_peaks(device); }
+
 }  // namespace thc

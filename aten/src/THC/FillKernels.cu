@@ -5,6 +5,7 @@
 #include "DeviceGuard.h"
 #include "Exception.h"
 #include "Loops.cuh"
+#include "Stream.h"
 
 namespace thc {
 namespace {
@@ -28,8 +29,8 @@ void range_kernel(const th::Tensor& out, double start, double step, double end, 
   const int64_t n = out.numel();
   DeviceGuard guard(out.device());
   TH_DISPATCH_NUMERIC_TYPES(out.dtype(), "range_cuda", [&] {
-    range_rows<scalar_t><<<grid_for(n, 256), 256>>>(n, reinterpret_cast<scalar_t*>(out.data_ptr()), start,
-                                                    step, end, linspace);
+    range_rows<scalar_t><<<grid_for(n, 256), 256, 0, thc::current_stream()>>>(
+        n, reinterpret_cast<scalar_t*>(out.data_ptr()), start, step, end, linspace);
   });
   THC_CHECK(cudaGetLastError());
 }

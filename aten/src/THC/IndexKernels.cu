@@ -6,6 +6,7 @@
 #include "DeviceGuard.h"
 #include "Exception.h"
 #include "Loops.cuh"
+#include "Stream.h"
 
 namespace thc {
 namespace {
@@ -65,10 +66,10 @@ void take_kernel(const th::Tensor& self, const th::Tensor& index, const th::Tens
   const int64_t n = index.numel();
   if (n == 0) return;
   TH_DISPATCH_ALL_TYPES_AND_COMPLEX(self.dtype(), "take_cuda", [&] {
-    take_impl<scalar_t><<<grid_for(n, 256), 256>>>(reinterpret_cast<const scalar_t*>(self.data_ptr()),
-                                                   reinterpret_cast<const int64_t*>(index.data_ptr()),
-                                                   reinterpret_cast<scalar_t*>(out.data_ptr()), n,
-                                                   th::LogicalToStorage(self));
+    take_impl<scalar_t><<<grid_for(n, 256), 256, 0, thc::current_stream()>>>(
+        reinterpret_cast<const scalar_t*>(self.data_ptr()),
+        reinterpret_cast<const int64_t*>(index.data_ptr()), reinterpret_cast<scalar_t*>(out.data_ptr()), n,
+        th::LogicalToStorage(self));
   });
   THC_CHECK(cudaGetLastError());
 }
@@ -78,7 +79,7 @@ void put_kernel(const th::Tensor& self, const th::Tensor& index, const th::Tenso
   const int64_t n = index.numel();
   if (n == 0) return;
   TH_DISPATCH_ALL_TYPES(self.dtype(), "put_cuda", [&] {
-    put_impl<scalar_t><<<grid_for(n, 256), 256>>>(
+    put_impl<scalar_t><<<grid_for(n, 256), 256, 0, thc::current_stream()>>>(
         reinterpret_cast<scalar_t*>(self.data_ptr()), reinterpret_cast<const int64_t*>(index.data_ptr()),
         reinterpret_cast<const scalar_t*>(source.data_ptr()), n, th::LogicalToStorage(self), accumulate);
   });

@@ -11,13 +11,16 @@
 #include "DeviceGuard.h"
 #include "Exception.h"
 #include "LazyLibrary.h"
+#include "Stream.h"
 
 #ifdef THC_HAVE_CUBLAS
 #include <TH/MatmulPrecision.h>
 #include <cublas_v2.h>
 
+#include <map>
+#include <mutex>
 #include <unordered_map>
-
+#include <utility>
 #endif
 
 namespace thc {
@@ -103,7 +106,37 @@ cublasHandle_t cublas_handle() {
     check(create(&h), "cublasCreate");
     it = handles.emplace(device, h).first;  // kept for the thread's life (the driver frees it at exit)
   }
-  return it->second;  // on the default stream, where THC's kernels run
+  return it->second;
+}
+
+/// cuBLAS's workspace for `stream` on the current device, upstream's size (32 MiB from Hopper on,
+/// else 8 MiB), taken from the caching allocator on that stream and kept: each stream has its own,
+/// so that gemms on two streams never share one.
+void* cublas_workspace(cudaStream_t stream, size_t& bytes) {
+  int device = 0, major = 0;
+  THC_CHECK(cudaGetDevice(&device));
+  THC_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  bytes = major >= 9 ? (size_t(32) << 20) : (size_t(8) << 20);
+  static std::mutex mutex;
+  static auto* spaces = new std::map<std::pair<int, cudaStream_t>, th::Tensor>();  // never freed
+  std::lock_guard<std::mutex> lock(mutex);
+  th::Tensor& t = (*spaces)[{device, stream}];
+  if (!t.defined())
+    t = th::empty_tensor({int64_t(bytes)}, th::ScalarType::Byte, th::Device(th::DeviceType::CUDA, device));
+  return t.data_ptr();
+}
+
+/// The current thread's handle for the current device, bound to the current stream and its workspace.
+cublasHandle_t cublas_handle_on_stream() {
+  cublasHandle_t handle = cublas_handle();
+  const cudaStream_t stream = current_stream();
+  static auto* set_stream = cublas().function<decltype(cublasSetStream_v2)>("cublasSetStream_v2");
+  static auto* set_workspace = cublas().function<decltype(cublasSetWorkspace_v2)>("cublasSetWorkspace_v2");
+  check(set_stream(handle, stream), "cublasSetStream");  // resets the workspace: set it after
+  size_t bytes = 0;
+  void* space = cublas_workspace(stream, bytes);
+  check(set_workspace(handle, space, bytes), "cublasSetWorkspace");
+  return handle;
 }
 
 /// How BLAS sees a [rows, cols] matrix with these strides, in column-major terms: `transposed` false
@@ -153,7 +186,7 @@ bool cublas_gemm(const th::Tensor& a, const th::Tensor& b, const th::Tensor& c, 
       !fits_int(lb->ld))
     return false;
   const int64_t sa = batch == 1 ? 0 : a.stride(0), sb = batch == 1 ? 0 : b.stride(0);
-  cublasHandle_t handle = cublas_handle();
+  cublasHandle_t handle = cublas_handle_on_stream();
   static auto* gemm = cublas().function<GemmStridedBatchedEx>("cublasGemmStridedBatchedEx");
   const cublasOperation_t op_b = lb->transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
   const cublasOperation_t op_a = la->transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
@@ -197,7 +230,7 @@ void gemm_kernel(const th::Tensor& a, const th::Tensor& b, const th::Tensor& c, 
                          beta.to<scalar_t>()};
     TH_CHECK(a.size(0) <= 65535, "bmm: at most 65535 batches on CUDA, got ", a.size(0));
     dim3 grid(unsigned((g.N + kTile - 1) / kTile), unsigned((g.M + kTile - 1) / kTile), unsigned(a.size(0)));
-    gemm_tiled<scalar_t><<<grid, dim3(kTile, kRows)>>>(g);
+    gemm_tiled<scalar_t><<<grid, dim3(kTile, kRows), 0, thc::current_stream()>>>(g);
   });
   THC_CHECK(cudaGetLastError());
 }

@@ -10,6 +10,7 @@
 #include <TH/math/BindSecond.h>
 
 #include "DeviceGuard.h"
+#include "Stream.h"
 
 namespace thc {
 
@@ -65,7 +66,8 @@ void launch(const th::TensorIterator& iter, const Body& body) {
   if (n == 0) return;
   DeviceGuard guard(iter.device());
   constexpr int threads = 256;
-  for_each_kernel<N><<<grid_for(n, threads), threads>>>(n, OffsetCalculator<N>(iter), body);
+  for_each_kernel<N>
+      <<<grid_for(n, threads), threads, 0, thc::current_stream()>>>(n, OffsetCalculator<N>(iter), body);
   THC_CHECK(cudaGetLastError());
 }
 

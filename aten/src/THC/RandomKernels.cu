@@ -4,6 +4,7 @@
 
 #include "DeviceGuard.h"
 #include "Exception.h"
+#include "Stream.h"
 
 namespace thc {
 namespace {
@@ -30,8 +31,8 @@ void random_kernel(const th::Tensor& out, uint64_t seed, uint64_t offset, th::ma
   const int64_t n = out.numel();
   TH_DISPATCH_ALL_TYPES(out.dtype(), "random_cuda", [&] {
     const int64_t blocks = std::min<int64_t>((n + 255) / 256, 65535);
-    random_fill<scalar_t><<<static_cast<unsigned>(blocks), 256>>>(reinterpret_cast<scalar_t*>(out.data_ptr()),
-                                                                  n, seed, offset, kind, a, b);
+    random_fill<scalar_t><<<static_cast<unsigned>(blocks), 256, 0, thc::current_stream()>>>(
+        reinterpret_cast<scalar_t*>(out.data_ptr()), n, seed, offset, kind, a, b);
   });
   THC_CHECK(cudaGetLastError());
 }
@@ -51,7 +52,7 @@ void parameterized_random_kernel(const th::Tensor& param, const th::Tensor& out,
   const int64_t n = out.numel();
   TH_DISPATCH_FLOATING_TYPES(out.dtype(), "parameterized_random_cuda", [&] {
     const int64_t blocks = std::min<int64_t>((n + 255) / 256, 65535);
-    parameterized_fill<scalar_t><<<static_cast<unsigned>(blocks), 256>>>(
+    parameterized_fill<scalar_t><<<static_cast<unsigned>(blocks), 256, 0, thc::current_stream()>>>(
         reinterpret_cast<const scalar_t*>(param.data_ptr()), reinterpret_cast<scalar_t*>(out.data_ptr()), n,
         seed, offset, kind);
   });

@@ -19,6 +19,7 @@
 
 #include "BlockReduce.cuh"
 #include "Loops.cuh"
+#include "Stream.h"
 
 namespace thc::reduce {
 
@@ -157,17 +158,18 @@ void reduce_typed(th::TensorIterator& iter, R r) {
   th::Tensor ws = p.splits > 1 ? workspace_for<A>(n_out * p.splits, iter.device()) : th::Tensor();
   A* w = p.splits > 1 ? reinterpret_cast<A*>(ws.data_ptr()) : nullptr;
   if (p.inner) {
-    reduce_inner<T, R><<<static_cast<unsigned>(n_out * p.splits), p.threads>>>(
+    reduce_inner<T, R><<<static_cast<unsigned>(n_out * p.splits), p.threads, 0, thc::current_stream()>>>(
         n_red, p.splits, kept, red, iter.data_ptr(0), iter.data_ptr(1), w, r);
   } else {
     dim3 grid(static_cast<unsigned>(ceil_div(n_out, p.threads)), static_cast<unsigned>(p.splits));
-    reduce_outer<T, R>
-        <<<grid, p.threads>>>(n_out, n_red, kept, red, iter.data_ptr(0), iter.data_ptr(1), w, r);
+    reduce_outer<T, R><<<grid, p.threads, 0, thc::current_stream()>>>(
+        n_out, n_red, kept, red, iter.data_ptr(0), iter.data_ptr(1), w, r);
   }
   THC_CHECK(cudaGetLastError());
   if (p.splits > 1) {
     fold_pieces<T, R>
-        <<<static_cast<unsigned>(n_out), pow2_at_least(p.splits, 32)>>>(p.splits, kept, iter.data_ptr(0), w);
+        <<<static_cast<unsigned>(n_out), pow2_at_least(p.splits, 32), 0, thc::current_stream()>>>(
+            p.splits, kept, iter.data_ptr(0), w);
     THC_CHECK(cudaGetLastError());
   }
 }

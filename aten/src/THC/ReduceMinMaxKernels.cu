@@ -1,6 +1,7 @@
 // The max and min reductions on CUDA: Reduce.cuh's kernels for every dtype (amax, amin), and the
 // row-wise max/min with indices (max(dim), argmax), split over blocks like the reductions.
 #include "Reduce.cuh"
+#include "Stream.h"
 
 namespace thc::reduce {
 
@@ -74,12 +75,13 @@ void argreduce_kernel(const th::Tensor& rows, th::Tensor& values, th::Tensor& in
     auto* w = p.splits > 1 ? reinterpret_cast<Best<scalar_t>*>(ws.data_ptr()) : nullptr;
     auto* v = reinterpret_cast<scalar_t*>(values.data_ptr());
     auto* idx = reinterpret_cast<int64_t*>(indices.data_ptr());
-    argreduce_rows<scalar_t><<<static_cast<unsigned>(R * p.splits), p.threads>>>(
+    argreduce_rows<scalar_t><<<static_cast<unsigned>(R * p.splits), p.threads, 0, thc::current_stream()>>>(
         n, p.splits, reinterpret_cast<const scalar_t*>(rows.data_ptr()), v, idx, w, is_max);
     THC_CHECK(cudaGetLastError());
     if (p.splits > 1) {
       fold_best<scalar_t>
-          <<<static_cast<unsigned>(R), pow2_at_least(p.splits, 32)>>>(p.splits, v, idx, w, is_max);
+          <<<static_cast<unsigned>(R), pow2_at_least(p.splits, 32), 0, thc::current_stream()>>>(
+              p.splits, v, idx, w, is_max);
       THC_CHECK(cudaGetLastError());
     }
   });

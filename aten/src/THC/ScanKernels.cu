@@ -14,6 +14,7 @@
 #include "Cub.cuh"
 #include "Exception.h"
 #include "Loops.cuh"
+#include "Stream.h"
 
 namespace thc {
 namespace {
@@ -121,14 +122,15 @@ void scan_contiguous_lines(th::Device device, const T* src, T* dst, int64_t oute
   auto out = thrust::make_transform_output_iterator(dst, FromAcc<T>{});
   const ScanOp<scan_acc<T>> op{prod};
   if (outer == 1) {
-    cub_call(device, [&](void* temp, size_t& bytes) {
-      return cub::DeviceScan::InclusiveScan(temp, bytes, values, out, op, n);
+    cub_call(device, [&](void* temp, size_t& bytes, cudaStream_t stream) {
+      return cub::DeviceScan::InclusiveScan(temp, bytes, values, out, op, n, stream);
     });
     return;
   }
   auto lines = thrust::make_transform_iterator(thrust::counting_iterator<int64_t>(0), LineOf{n});
-  cub_call(device, [&](void* temp, size_t& bytes) {
-    return cub::DeviceScan::InclusiveScanByKey(temp, bytes, lines, values, out, op, outer * n);
+  cub_call(device, [&](void* temp, size_t& bytes, cudaStream_t stream) {
+    return cub::DeviceScan::InclusiveScanByKey(temp, bytes, lines, values, out, op, outer * n,
+                                               ::cuda::std::equal_to<>(), stream);
   });
 }
 
@@ -145,7 +147,8 @@ void scan_kernel(const th::Tensor& in, const th::Tensor& out, int64_t outer, int
       return;
     }
     if (lines >= kEnoughLines || n < 2048) {
-      scan_lines<scalar_t><<<grid_for(lines, 128), 128>>>(src, dst, lines, n, inner, prod);
+      scan_lines<scalar_t>
+          <<<grid_for(lines, 128), 128, 0, thc::current_stream()>>>(src, dst, lines, n, inner, prod);
       THC_CHECK(cudaGetLastError());
       return;
     }
@@ -159,11 +162,13 @@ void scan_kernel(const th::Tensor& in, const th::Tensor& out, int64_t outer, int
     th::Tensor ws = th::empty_tensor({threads_total * int64_t(sizeof(scan_acc<scalar_t>))},
                                      th::ScalarType::Byte, in.device());
     auto* totals = reinterpret_cast<scan_acc<scalar_t>*>(ws.data_ptr());
-    scan_chunk_totals<scalar_t><<<grid_for(threads_total, 128), 128>>>(src, totals, g, prod);
+    scan_chunk_totals<scalar_t>
+        <<<grid_for(threads_total, 128), 128, 0, thc::current_stream()>>>(src, totals, g, prod);
     THC_CHECK(cudaGetLastError());
-    scan_chunk_offsets<scalar_t><<<grid_for(lines, 128), 128>>>(totals, g, prod);
+    scan_chunk_offsets<scalar_t><<<grid_for(lines, 128), 128, 0, thc::current_stream()>>>(totals, g, prod);
     THC_CHECK(cudaGetLastError());
-    scan_chunks<scalar_t><<<grid_for(threads_total, 128), 128>>>(src, dst, totals, g, prod);
+    scan_chunks<scalar_t>
+        <<<grid_for(threads_total, 128), 128, 0, thc::current_stream()>>>(src, dst, totals, g, prod);
     THC_CHECK(cudaGetLastError());
   });
 }

@@ -16,6 +16,7 @@
 #include "Cub.cuh"
 #include "Exception.h"
 #include "Loops.cuh"
+#include "Stream.h"
 
 namespace thc {
 namespace {
@@ -71,22 +72,24 @@ void sort_pairs(th::Device device, const K* keys_in, K* keys_out, const int64_t*
                 int64_t* positions_out, int64_t segments, int64_t n, bool descending) {
   const int64_t total = segments * n;
   if (segments == 1) {
-    cub_call(device, [&](void* temp, size_t& bytes) {
+    cub_call(device, [&](void* temp, size_t& bytes, cudaStream_t stream) {
       return descending ? cub::DeviceRadixSort::SortPairsDescending(temp, bytes, keys_in, keys_out,
-                                                                    positions_in, positions_out, total)
+                                                                    positions_in, positions_out, total, 0,
+                                                                    int(sizeof(*keys_in) * 8), stream)
                         : cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, keys_out, positions_in,
-                                                          positions_out, total);
+                                                          positions_out, total, 0, int(sizeof(*keys_in) * 8),
+                                                          stream);
     });
     return;
   }
   auto starts = thrust::make_transform_iterator(thrust::counting_iterator<int64_t>(0), LineStart{n});
-  cub_call(device, [&](void* temp, size_t& bytes) {
+  cub_call(device, [&](void* temp, size_t& bytes, cudaStream_t stream) {
     return descending ? cub::DeviceSegmentedSort::StableSortPairsDescending(
                             temp, bytes, keys_in, keys_out, positions_in, positions_out, total, segments,
-                            starts, starts + 1)
+                            starts, starts + 1, stream)
                       : cub::DeviceSegmentedSort::StableSortPairs(temp, bytes, keys_in, keys_out,
                                                                   positions_in, positions_out, total,
-                                                                  segments, starts, starts + 1);
+                                                                  segments, starts, starts + 1, stream);
   });
 }
 
@@ -105,15 +108,16 @@ void sort_lines(const th::Tensor& in, const th::Tensor& values, const th::Tensor
   if constexpr (th::is_floating_v<T>) {
     th::Tensor keys = th::empty_tensor({total}, in.dtype(), in.device());
     auto* key = reinterpret_cast<T*>(keys.data_ptr());
-    make_keys<<<grid_for(total, 256), 256>>>(src, key, pos, total, n);
+    make_keys<<<grid_for(total, 256), 256, 0, thc::current_stream()>>>(src, key, pos, total, n);
     THC_CHECK(cudaGetLastError());
     // the sorted keys land in `values`, which the gather then overwrites with the input's values
     sort_pairs(in.device(), reinterpret_cast<const K*>(key), reinterpret_cast<K*>(val), pos, idx, segments, n,
                descending);
-    gather_sorted<<<grid_for(total, 256), 256>>>(src, idx, val, total, n);
+    gather_sorted<<<grid_for(total, 256), 256, 0, thc::current_stream()>>>(src, idx, val, total, n);
     THC_CHECK(cudaGetLastError());
   } else {
-    make_keys<<<grid_for(total, 256), 256>>>(src, static_cast<T*>(nullptr), pos, total, n);
+    make_keys<<<grid_for(total, 256), 256, 0, thc::current_stream()>>>(src, static_cast<T*>(nullptr), pos,
+                                                                       total, n);
     THC_CHECK(cudaGetLastError());
     sort_pairs(in.device(), reinterpret_cast<const K*>(src), reinterpret_cast<K*>(val), pos, idx, segments, n,
                descending);

@@ -10,10 +10,12 @@
 
 #include "LazyLibrary.h"
 #include "SpectralPlanCache.h"
+#include "Stream.h"
 
 #ifdef THC_HAVE_CUFFT
 #include <cufft.h>
 
+#include <algorithm>
 #include <climits>
 #include <list>
 #include <map>
@@ -65,15 +67,20 @@ const char* cufft_error_name(cufftResult r) {
 /// What a plan is for: its type, the logical signal sizes (the real side's for r2c/c2r) and the batch.
 using PlanKey = std::tuple<int, std::vector<long long>, long long>;
 
+/// A plan without a work area of its own: each transform takes `work_bytes` from the caching allocator
+/// on the stream it runs on (as upstream), so that one plan can run on two streams.
 struct Plan {
   cufftHandle handle = 0;
+  size_t work_bytes = 0;
   explicit Plan(const PlanKey& key) {
     const auto& [type, n, batch] = key;
     std::vector<long long> sizes = n;
-    size_t work = 0;
+    size_t& work = work_bytes;
     THC_CUFFT_CHECK(THC_CUFFT_FN(cufftCreate)(&handle));
-    const cufftResult r = THC_CUFFT_FN(cufftMakePlanMany64)(
-        handle, int(sizes.size()), sizes.data(), nullptr, 1, 0, nullptr, 1, 0, cufftType(type), batch, &work);
+    cufftResult r = THC_CUFFT_FN(cufftSetAutoAllocation)(handle, 0);
+    if (r == CUFFT_SUCCESS)
+      r = THC_CUFFT_FN(cufftMakePlanMany64)(handle, int(sizes.size()), sizes.data(), nullptr, 1, 0, nullptr,
+                                            1, 0, cufftType(type), batch, &work);
     if (r != CUFFT_SUCCESS) THC_CUFFT_FN(cufftDestroy)(handle);
     THC_CUFFT_CHECK(r);
   }
@@ -165,6 +172,11 @@ th::Tensor fft_pass(const th::Tensor& in, const th::IntList& pass, cufftType typ
   {
     std::lock_guard<std::mutex> lock(cache.mutex);
     Plan& plan = cache.get(PlanKey{int(type), n, batch});
+    const cudaStream_t stream = current_stream();
+    th::Tensor work =
+        th::empty_tensor({int64_t(std::max<size_t>(plan.work_bytes, 1))}, th::ScalarType::Byte, in.device());
+    THC_CUFFT_CHECK(THC_CUFFT_FN(cufftSetWorkArea)(plan.handle, work.data_ptr()));
+    THC_CUFFT_CHECK(THC_CUFFT_FN(cufftSetStream)(plan.handle, stream));
     void* i = src.data_ptr();
     void* o = dst.data_ptr();
     switch (type) {

@@ -2,6 +2,7 @@
 // forward and for dq, a thread per key row for dk and dv (the same row functions as the CPU, no atomics).
 #include <THC/DeviceGuard.h>
 #include <THC/Exception.h>
+#include <THC/Stream.h>
 #include <THNN/math/Attention.h>
 #include <THNN/ops/Attention.h>
 #include <THC/Loops.cuh>
@@ -58,9 +59,9 @@ void attention_kernel(const th::Tensor& q, const th::Tensor& k, const th::Tensor
   if (rows == 0) return;
   TH_DISPATCH_FLOATING_TYPES(q.dtype(), "attention_cuda", [&] {
     using A = th::opmath_t<scalar_t>;
-    forward_rows<scalar_t, A><<<thc::grid_for(rows, 128), 128>>>(ptr<scalar_t>(q), ptr<scalar_t>(k),
-                                                                 ptr<scalar_t>(v), ptr<scalar_t>(mask),
-                                                                 ptr<A>(acc), ptr<A>(lse), a, rows);
+    forward_rows<scalar_t, A><<<thc::grid_for(rows, 128), 128, 0, thc::current_stream()>>>(
+        ptr<scalar_t>(q), ptr<scalar_t>(k), ptr<scalar_t>(v), ptr<scalar_t>(mask), ptr<A>(acc), ptr<A>(lse),
+        a, rows);
   });
   THC_CHECK(cudaGetLastError());
 }
@@ -75,11 +76,11 @@ void attention_backward_kernel(const th::Tensor& q, const th::Tensor& k, const t
   TH_DISPATCH_FLOATING_TYPES(q.dtype(), "attention_backward_cuda", [&] {
     using A = th::opmath_t<scalar_t>;
     if (qrows > 0)
-      query_rows<scalar_t, A><<<thc::grid_for(qrows, 128), 128>>>(
+      query_rows<scalar_t, A><<<thc::grid_for(qrows, 128), 128, 0, thc::current_stream()>>>(
           ptr<scalar_t>(q), ptr<scalar_t>(k), ptr<scalar_t>(v), ptr<scalar_t>(mask), ptr<scalar_t>(out),
           ptr<scalar_t>(dout), ptr<A>(lse), ptr<A>(D), ptr<A>(dq), ptr<scalar_t>(dmask), a, qrows);
     if (krows > 0)
-      key_rows<scalar_t, A><<<thc::grid_for(krows, 128), 128>>>(
+      key_rows<scalar_t, A><<<thc::grid_for(krows, 128), 128, 0, thc::current_stream()>>>(
           ptr<scalar_t>(q), ptr<scalar_t>(k), ptr<scalar_t>(v), ptr<scalar_t>(mask), ptr<scalar_t>(dout),
           ptr<A>(lse), ptr<A>(D), ptr<A>(dk), ptr<A>(dv), a, krows);
   });

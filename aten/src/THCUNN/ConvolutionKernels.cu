@@ -2,6 +2,7 @@
 // thread per input element gathering its column elements (math/Convolution.h; no atomics).
 #include <THC/DeviceGuard.h>
 #include <THC/Exception.h>
+#include <THC/Stream.h>
 #include <THNN/ops/Convolution.h>
 #include <THC/Loops.cuh>
 
@@ -33,8 +34,10 @@ void im2col_kernel(const th::Tensor& x, const th::Tensor& cols, const th::math::
   thc::DeviceGuard guard(x.device());
   const int64_t B = x.size(0);
   TH_DISPATCH_FLOATING_TYPES(x.dtype(), "im2col_cuda", [&] {
-    im2col_elements<scalar_t><<<thc::grid_for(B * g.rows() * g.out_numel(), 256), 256>>>(
-        reinterpret_cast<const scalar_t*>(x.data_ptr()), reinterpret_cast<scalar_t*>(cols.data_ptr()), g, B);
+    im2col_elements<scalar_t>
+        <<<thc::grid_for(B * g.rows() * g.out_numel(), 256), 256, 0, thc::current_stream()>>>(
+            reinterpret_cast<const scalar_t*>(x.data_ptr()), reinterpret_cast<scalar_t*>(cols.data_ptr()), g,
+            B);
   });
   THC_CHECK(cudaGetLastError());
 }
@@ -43,7 +46,7 @@ void col2im_kernel(const th::Tensor& cols, const th::Tensor& grad_x, const th::m
   thc::DeviceGuard guard(grad_x.device());
   const int64_t B = grad_x.size(0);
   TH_DISPATCH_FLOATING_TYPES(grad_x.dtype(), "col2im_cuda", [&] {
-    col2im_elements<scalar_t><<<thc::grid_for(B * g.C * g.in_numel(), 256), 256>>>(
+    col2im_elements<scalar_t><<<thc::grid_for(B * g.C * g.in_numel(), 256), 256, 0, thc::current_stream()>>>(
         reinterpret_cast<const scalar_t*>(cols.data_ptr()), reinterpret_cast<scalar_t*>(grad_x.data_ptr()), g,
         B);
   });

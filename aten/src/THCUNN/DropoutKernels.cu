@@ -2,6 +2,7 @@
 // kernel (math/Dropout.h), so a seed gives the same mask on both devices.
 #include <THC/DeviceGuard.h>
 #include <THC/Exception.h>
+#include <THC/Stream.h>
 #include <THNN/math/Dropout.h>
 #include <THNN/ops/Dropout.h>
 #include <THC/Loops.cuh>
@@ -26,7 +27,7 @@ void dropout_kernel(const th::Tensor& x, const th::Tensor& out, const th::Tensor
   thc::DeviceGuard guard(x.device());
   const int64_t n = x.numel();
   TH_DISPATCH_FLOATING_TYPES(x.dtype(), "native_dropout_cuda", [&] {
-    dropout_elements<scalar_t><<<thc::grid_for(n, 256), 256>>>(
+    dropout_elements<scalar_t><<<thc::grid_for(n, 256), 256, 0, thc::current_stream()>>>(
         reinterpret_cast<const scalar_t*>(x.data_ptr()), reinterpret_cast<scalar_t*>(out.data_ptr()),
         reinterpret_cast<bool*>(mask.data_ptr()), n, p, scale, seed, offset);
   });

@@ -4,6 +4,7 @@
 // so the last bits may differ between runs (as upstream's CUDA kernels without deterministic mode).
 #include <THC/DeviceGuard.h>
 #include <THC/Exception.h>
+#include <THC/Stream.h>
 #include <THNN/ops/Embedding.h>
 #include <THC/Loops.cuh>
 
@@ -13,7 +14,8 @@ namespace {
 /// A zero-filled contiguous tensor on `device`.
 th::Tensor zeros_on(const th::IntList& sizes, th::ScalarType dtype, th::Device device) {
   th::Tensor t = th::empty_tensor(sizes, dtype, device);
-  THC_CHECK(cudaMemsetAsync(t.data_ptr(), 0, size_t(t.numel()) * th::element_size(dtype)));
+  THC_CHECK(
+      cudaMemsetAsync(t.data_ptr(), 0, size_t(t.numel()) * th::element_size(dtype), thc::current_stream()));
   return t;
 }
 
@@ -50,22 +52,23 @@ void embedding_backward_kernel(const th::Tensor& grad, const th::Tensor& indices
   th::Tensor counts;
   if (scale_grad_by_freq) {
     counts = zeros_on({W}, th::ScalarType::Int, grad.device());
-    count_indices<<<thc::grid_for(N, 256), 256>>>(idx, N, reinterpret_cast<int*>(counts.data_ptr()));
+    count_indices<<<thc::grid_for(N, 256), 256, 0, thc::current_stream()>>>(
+        idx, N, reinterpret_cast<int*>(counts.data_ptr()));
   }
   const int* cnt = scale_grad_by_freq ? reinterpret_cast<const int*>(counts.data_ptr()) : nullptr;
   TH_DISPATCH_FLOATING_TYPES(grad.dtype(), "embedding_backward_cuda", [&] {
     using A = th::opmath_t<scalar_t>;
     const auto* g = reinterpret_cast<const scalar_t*>(grad.data_ptr());
     if constexpr (std::is_same_v<A, scalar_t>) {
-      accumulate_rows<scalar_t, A><<<thc::grid_for(N * D, 256), 256>>>(
+      accumulate_rows<scalar_t, A><<<thc::grid_for(N * D, 256), 256, 0, thc::current_stream()>>>(
           g, idx, cnt, reinterpret_cast<A*>(grad_weight.data_ptr()), N, D, padding_idx);
     } else {  // 16-bit weights: accumulate in float, round once
       th::Tensor acc = zeros_on({W, D}, th::ScalarType::Float, grad.device());
-      accumulate_rows<scalar_t, A><<<thc::grid_for(N * D, 256), 256>>>(
+      accumulate_rows<scalar_t, A><<<thc::grid_for(N * D, 256), 256, 0, thc::current_stream()>>>(
           g, idx, cnt, reinterpret_cast<A*>(acc.data_ptr()), N, D, padding_idx);
-      round_rows<scalar_t, A>
-          <<<thc::grid_for(W * D, 256), 256>>>(reinterpret_cast<const A*>(acc.data_ptr()),
-                                               reinterpret_cast<scalar_t*>(grad_weight.data_ptr()), W * D);
+      round_rows<scalar_t, A><<<thc::grid_for(W * D, 256), 256, 0, thc::current_stream()>>>(
+          reinterpret_cast<const A*>(acc.data_ptr()), reinterpret_cast<scalar_t*>(grad_weight.data_ptr()),
+          W * D);
     }
   });
   THC_CHECK(cudaGetLastError());
@@ -111,11 +114,12 @@ void embedding_bag_kernel(const th::Tensor& weight, const th::Tensor& indices, c
   thc::DeviceGuard guard(weight.device());
   const int64_t B = out.size(0), D = out.size(1), N = indices.numel();
   if (N > 0)
-    bag_positions<<<thc::grid_for(N, 256), 256>>>(reinterpret_cast<const int64_t*>(starts.data_ptr()),
-                                                  reinterpret_cast<int64_t*>(offset2bag.data_ptr()), B, N);
+    bag_positions<<<thc::grid_for(N, 256), 256, 0, thc::current_stream()>>>(
+        reinterpret_cast<const int64_t*>(starts.data_ptr()),
+        reinterpret_cast<int64_t*>(offset2bag.data_ptr()), B, N);
   if (B * D == 0) return;
   TH_DISPATCH_FLOATING_TYPES(weight.dtype(), "embedding_bag_cuda", [&] {
-    bag_columns<scalar_t><<<thc::grid_for(B * D, 256), 256>>>(
+    bag_columns<scalar_t><<<thc::grid_for(B * D, 256), 256, 0, thc::current_stream()>>>(
         reinterpret_cast<const scalar_t*>(weight.data_ptr()),
         reinterpret_cast<const int64_t*>(indices.data_ptr()),
         reinterpret_cast<const int64_t*>(starts.data_ptr()),

@@ -3,6 +3,7 @@
 // deterministic).
 #include <THC/DeviceGuard.h>
 #include <THC/Exception.h>
+#include <THC/Stream.h>
 #include <THNN/math/GridSample.h>
 #include <THNN/ops/GridSample.h>
 #include <THC/Loops.cuh>
@@ -60,10 +61,10 @@ void grid_sample_kernel(const th::Tensor& input, const th::Tensor& grid, const t
   thc::DeviceGuard guard(input.device());
   const th::GridSizes s(input, grid);
   TH_DISPATCH_FLOATING_TYPES(input.dtype(), "grid_sampler_cuda", [&] {
-    sample_points<scalar_t>
-        <<<thc::grid_for(s.N * s.P, 256), 256>>>(reinterpret_cast<const scalar_t*>(input.data_ptr()),
-                                                 reinterpret_cast<const scalar_t*>(grid.data_ptr()),
-                                                 reinterpret_cast<scalar_t*>(out.data_ptr()), s, o);
+    sample_points<scalar_t><<<thc::grid_for(s.N * s.P, 256), 256, 0, thc::current_stream()>>>(
+        reinterpret_cast<const scalar_t*>(input.data_ptr()),
+        reinterpret_cast<const scalar_t*>(grid.data_ptr()), reinterpret_cast<scalar_t*>(out.data_ptr()), s,
+        o);
   });
   THC_CHECK(cudaGetLastError());
 }
@@ -78,10 +79,10 @@ void grid_sample_backward_kernel(const th::Tensor& grad_out, const th::Tensor& i
     const auto* g = reinterpret_cast<const scalar_t*>(grid.data_ptr());
     const auto* go = reinterpret_cast<const scalar_t*>(grad_out.data_ptr());
     if (grad_input.defined())
-      input_grad_planes<scalar_t><<<thc::grid_for(s.N * s.C, 128), 128>>>(
+      input_grad_planes<scalar_t><<<thc::grid_for(s.N * s.C, 128), 128, 0, thc::current_stream()>>>(
           g, go, reinterpret_cast<scalar_t*>(grad_input.data_ptr()), s, o);
     if (grad_grid.defined() && o.mode != th::math::GridMode::Nearest)
-      grid_grad_points<scalar_t><<<thc::grid_for(s.N * s.P, 256), 256>>>(
+      grid_grad_points<scalar_t><<<thc::grid_for(s.N * s.P, 256), 256, 0, thc::current_stream()>>>(
           x, g, go, reinterpret_cast<scalar_t*>(grad_grid.data_ptr()), s, o);
   });
   THC_CHECK(cudaGetLastError());

@@ -4,6 +4,7 @@
 #include <TH/Exception.h>
 #include <THC/DeviceGuard.h>
 #include <THC/Exception.h>
+#include <THC/Stream.h>
 #include <THNN/math/CTC.h>
 #include <THNN/math/Loss.h>
 #include <THNN/ops/Loss.h>
@@ -41,9 +42,9 @@ void nll_loss_kernel(const th::Tensor& input, const th::Tensor& target, const th
   const int64_t N = input.size(0), C = input.size(1);
   th::Tensor flag = th::empty_tensor({1}, th::ScalarType::Long, input.device());
   auto* bad = reinterpret_cast<unsigned long long*>(flag.data_ptr());
-  THC_CHECK(cudaMemsetAsync(bad, 0, sizeof(*bad)));
+  THC_CHECK(cudaMemsetAsync(bad, 0, sizeof(*bad), thc::current_stream()));
   TH_DISPATCH_FLOATING_TYPES(input.dtype(), "nll_loss_forward_out_frame", [&] {
-    nll_loss_samples<scalar_t><<<thc::grid_for(N, 256), 256>>>(
+    nll_loss_samples<scalar_t><<<thc::grid_for(N, 256), 256, 0, thc::current_stream()>>>(
         reinterpret_cast<const scalar_t*>(input.data_ptr()),
         reinterpret_cast<const int64_t*>(target.data_ptr()),
         weight.defined() ? reinterpret_cast<const scalar_t*>(weight.data_ptr()) : nullptr,
@@ -52,7 +53,8 @@ void nll_loss_kernel(const th::Tensor& input, const th::Tensor& target, const th
   });
   THC_CHECK(cudaGetLastError());
   unsigned long long host = 0;
-  THC_CHECK(cudaMemcpy(&host, bad, sizeof(host), cudaMemcpyDeviceToHost));
+  THC_CHECK(cudaMemcpyAsync(&host, bad, sizeof(host), cudaMemcpyDeviceToHost, thc::current_stream()));
+  THC_CHECK(cudaStreamSynchronize(thc::current_stream()));
   TH_CHECK_T(th::IndexError, host == 0, "Target ", static_cast<int64_t>(host - 1), " is out of bounds.");
 }
 
@@ -61,7 +63,7 @@ void nll_loss_backward_kernel(const th::Tensor& grad, const th::Tensor& target, 
   thc::DeviceGuard guard(grad_input.device());
   const int64_t N = grad_input.size(0), C = grad_input.size(1);
   TH_DISPATCH_FLOATING_TYPES(grad_input.dtype(), "nll_loss_backward_out_frame", [&] {
-    nll_loss_backward_samples<scalar_t><<<thc::grid_for(N, 256), 256>>>(
+    nll_loss_backward_samples<scalar_t><<<thc::grid_for(N, 256), 256, 0, thc::current_stream()>>>(
         reinterpret_cast<const scalar_t*>(grad.data_ptr()),
         reinterpret_cast<const int64_t*>(target.data_ptr()),
         weight.defined() ? reinterpret_cast<const scalar_t*>(weight.data_ptr()) : nullptr,
@@ -115,7 +117,7 @@ void ctc_loss_kernel(const th::Tensor& log_probs, const th::Tensor& targets, con
   const int64_t N = log_probs.size(1);
   TH_DISPATCH_FLOATING_TYPES(log_probs.dtype(), "ctc_loss_cuda", [&] {
     using A = th::opmath_t<scalar_t>;
-    ctc_alpha_samples<scalar_t, A><<<thc::grid_for(N, 64), 64>>>(
+    ctc_alpha_samples<scalar_t, A><<<thc::grid_for(N, 64), 64, 0, thc::current_stream()>>>(
         reinterpret_cast<const scalar_t*>(log_probs.data_ptr()), log_probs.stride(0), log_probs.stride(1),
         log_probs.stride(2), reinterpret_cast<const int64_t*>(targets.data_ptr()),
         reinterpret_cast<const int64_t*>(offsets.data_ptr()),
@@ -136,7 +138,7 @@ void ctc_loss_backward_kernel(const th::Tensor& grad, const th::Tensor& log_prob
   const int64_t N = log_probs.size(1);
   TH_DISPATCH_FLOATING_TYPES(log_probs.dtype(), "ctc_loss_backward_cuda", [&] {
     using A = th::opmath_t<scalar_t>;
-    ctc_grad_samples<scalar_t, A><<<thc::grid_for(N, 64), 64>>>(
+    ctc_grad_samples<scalar_t, A><<<thc::grid_for(N, 64), 64, 0, thc::current_stream()>>>(
         reinterpret_cast<const scalar_t*>(log_probs.data_ptr()), log_probs.stride(0), log_probs.stride(1),
         log_probs.stride(2), log_probs.size(0), log_probs.size(2),
         reinterpret_cast<const int64_t*>(targets.data_ptr()),

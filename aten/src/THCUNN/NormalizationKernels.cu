@@ -3,6 +3,7 @@
 // read neighbouring columns).
 #include <THC/DeviceGuard.h>
 #include <THC/Exception.h>
+#include <THC/Stream.h>
 #include <THNN/math/Normalization.h>
 #include <THNN/ops/Normalization.h>
 #include <THC/Loops.cuh>
@@ -73,7 +74,7 @@ void layer_norm_kernel(const th::Tensor& x, const th::Tensor& weight, const th::
   thc::DeviceGuard guard(x.device());
   TH_DISPATCH_FLOATING_TYPES(x.dtype(), "LayerNormKernelImpl", [&] {
     using A = th::opmath_t<scalar_t>;
-    layer_norm_rows<scalar_t, A><<<thc::grid_for(N, 128), 128>>>(
+    layer_norm_rows<scalar_t, A><<<thc::grid_for(N, 128), 128, 0, thc::current_stream()>>>(
         reinterpret_cast<const scalar_t*>(x.data_ptr()), ptr_or_null<const scalar_t>(weight),
         ptr_or_null<const scalar_t>(bias), eps, reinterpret_cast<scalar_t*>(y.data_ptr()),
         reinterpret_cast<A*>(mean.data_ptr()), reinterpret_cast<A*>(rstd.data_ptr()), N, M);
@@ -91,11 +92,11 @@ void layer_norm_backward_kernel(const th::Tensor& dy, const th::Tensor& x, const
     const auto* xp = reinterpret_cast<const scalar_t*>(x.data_ptr());
     const auto* mp = reinterpret_cast<const A*>(mean.data_ptr());
     const auto* rp = reinterpret_cast<const A*>(rstd.data_ptr());
-    layer_norm_backward_rows<scalar_t, A><<<thc::grid_for(N, 128), 128>>>(
+    layer_norm_backward_rows<scalar_t, A><<<thc::grid_for(N, 128), 128, 0, thc::current_stream()>>>(
         g, xp, mp, rp, ptr_or_null<const scalar_t>(weight), reinterpret_cast<scalar_t*>(dx.data_ptr()), N, M);
     THC_CHECK(cudaGetLastError());
     if (dweight.defined() || dbias.defined()) {
-      layer_norm_param_grads<scalar_t, A><<<thc::grid_for(M, 128), 128>>>(
+      layer_norm_param_grads<scalar_t, A><<<thc::grid_for(M, 128), 128, 0, thc::current_stream()>>>(
           g, xp, mp, rp, ptr_or_null<scalar_t>(dweight), ptr_or_null<scalar_t>(dbias), N, M);
     }
   });
@@ -108,7 +109,7 @@ void batch_norm_kernel(const th::Tensor& x, const th::Tensor& weight, const th::
   thc::DeviceGuard guard(x.device());
   TH_DISPATCH_FLOATING_TYPES(x.dtype(), "batch_norm_cuda", [&] {
     using A = th::opmath_t<scalar_t>;
-    batch_norm_channels<scalar_t, A><<<thc::grid_for(C, 64), 64>>>(
+    batch_norm_channels<scalar_t, A><<<thc::grid_for(C, 64), 64, 0, thc::current_stream()>>>(
         reinterpret_cast<const scalar_t*>(x.data_ptr()), ptr_or_null<const scalar_t>(weight),
         ptr_or_null<const scalar_t>(bias), reinterpret_cast<A*>(mean.data_ptr()),
         reinterpret_cast<A*>(var.data_ptr()), batch_stats, eps, reinterpret_cast<scalar_t*>(y.data_ptr()), N,
@@ -124,7 +125,7 @@ void batch_norm_backward_kernel(const th::Tensor& dy, const th::Tensor& x, const
   thc::DeviceGuard guard(x.device());
   TH_DISPATCH_FLOATING_TYPES(x.dtype(), "batch_norm_backward_cuda", [&] {
     using A = th::opmath_t<scalar_t>;
-    batch_norm_backward_channels<scalar_t, A><<<thc::grid_for(C, 64), 64>>>(
+    batch_norm_backward_channels<scalar_t, A><<<thc::grid_for(C, 64), 64, 0, thc::current_stream()>>>(
         reinterpret_cast<const scalar_t*>(dy.data_ptr()), reinterpret_cast<const scalar_t*>(x.data_ptr()),
         reinterpret_cast<const A*>(mean.data_ptr()), reinterpret_cast<const A*>(var.data_ptr()),
         ptr_or_null<const scalar_t>(weight), batch_stats, eps, reinterpret_cast<scalar_t*>(dx.data_ptr()),

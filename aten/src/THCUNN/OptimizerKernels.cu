@@ -2,6 +2,7 @@
 // launch per parameter.
 #include <THC/DeviceGuard.h>
 #include <THC/Exception.h>
+#include <THC/Stream.h>
 #include <THNN/ops/Optimizer.h>
 #include <THC/Loops.cuh>
 
@@ -35,7 +36,7 @@ void adam_kernel(const std::vector<th::Tensor>& params, const std::vector<th::Te
     for (size_t i = 0; i < params.size(); ++i) {
       const int64_t n = params[i].numel();
       if (n == 0) continue;
-      adam_elements<scalar_t><<<thc::grid_for(n, 256), 256>>>(
+      adam_elements<scalar_t><<<thc::grid_for(n, 256), 256, 0, thc::current_stream()>>>(
           ptr<scalar_t>(params[i]), ptr<scalar_t>(grads[i]), ptr<scalar_t>(exp_avgs[i]),
           ptr<scalar_t>(exp_avg_sqs[i]), s.amsgrad ? ptr<scalar_t>(max_exp_avg_sqs[i]) : nullptr, n, s);
     }
@@ -50,7 +51,7 @@ void sgd_kernel(const std::vector<th::Tensor>& params, const std::vector<th::Ten
     for (size_t i = 0; i < params.size(); ++i) {
       const int64_t n = params[i].numel();
       if (n == 0) continue;
-      sgd_elements<scalar_t><<<thc::grid_for(n, 256), 256>>>(
+      sgd_elements<scalar_t><<<thc::grid_for(n, 256), 256, 0, thc::current_stream()>>>(
           ptr<scalar_t>(params[i]), ptr<scalar_t>(grads[i]),
           momentum_buffers.empty() ? nullptr : ptr<scalar_t>(momentum_buffers[i]), n, s);
     }
@@ -79,8 +80,9 @@ void fused_step_kernel(th::math::FusedOptimizer kind, const std::vector<th::Tens
         const auto state = [&](const std::vector<th::Tensor>& list) {
           return list.empty() ? nullptr : ptr<scalar_t>(list[i]);
         };
-        fused_elements<decltype(k)::value, scalar_t><<<thc::grid_for(n, 256), 256>>>(
-            ptr<scalar_t>(params[i]), ptr<scalar_t>(grads[i]), state(s1), state(s2), state(s3), n, s);
+        fused_elements<decltype(k)::value, scalar_t>
+            <<<thc::grid_for(n, 256), 256, 0, thc::current_stream()>>>(
+                ptr<scalar_t>(params[i]), ptr<scalar_t>(grads[i]), state(s1), state(s2), state(s3), n, s);
       }
     });
   });

@@ -2,6 +2,7 @@
 // a thread per line along the dim (its outputs in turn: no two threads add to one element, no atomics).
 #include <THC/DeviceGuard.h>
 #include <THC/Exception.h>
+#include <THC/Stream.h>
 #include <THNN/math/Padding.h>
 #include <THNN/ops/Padding.h>
 #include <THC/Loops.cuh>
@@ -35,9 +36,9 @@ void pad_kernel(const th::Tensor& x, const th::Tensor& out, const th::math::PadG
   thc::DeviceGuard guard(x.device());
   const int64_t total = out.numel();
   TH_DISPATCH_ALL_TYPES(x.dtype(), "pad_cuda", [&] {
-    pad_outputs<scalar_t><<<thc::grid_for(total, 256), 256>>>(reinterpret_cast<const scalar_t*>(x.data_ptr()),
-                                                              reinterpret_cast<scalar_t*>(out.data_ptr()), g,
-                                                              value.to<scalar_t>(), total);
+    pad_outputs<scalar_t><<<thc::grid_for(total, 256), 256, 0, thc::current_stream()>>>(
+        reinterpret_cast<const scalar_t*>(x.data_ptr()), reinterpret_cast<scalar_t*>(out.data_ptr()), g,
+        value.to<scalar_t>(), total);
   });
   THC_CHECK(cudaGetLastError());
 }
@@ -50,7 +51,7 @@ void pad_backward_kernel(const th::Tensor& out, const th::Tensor& in, int64_t di
   for (int64_t k = dim + 1; k < in.dim(); ++k) inner *= in.size(k);
   const int64_t lines = outer * inner;
   TH_DISPATCH_FLOATING_TYPES(in.dtype(), "pad_backward_cuda", [&] {
-    pad_backward_lines<scalar_t><<<thc::grid_for(lines, 256), 256>>>(
+    pad_backward_lines<scalar_t><<<thc::grid_for(lines, 256), 256, 0, thc::current_stream()>>>(
         reinterpret_cast<const scalar_t*>(out.data_ptr()), reinterpret_cast<scalar_t*>(in.data_ptr()), lines,
         inner, out.size(dim), in.size(dim), left, mode);
   });

@@ -2,6 +2,7 @@
 // backward a thread per plane (its outputs in turn: no two threads add to one element, no atomics).
 #include <THC/DeviceGuard.h>
 #include <THC/Exception.h>
+#include <THC/Stream.h>
 #include <THNN/math/Pooling.h>
 #include <THNN/ops/Pooling.h>
 #include <THC/Loops.cuh>
@@ -73,7 +74,7 @@ void max_pool_kernel(const th::Tensor& x, const th::Tensor& out, const th::Tenso
                      const ConvGeometry& g) {
   thc::DeviceGuard guard(x.device());
   TH_DISPATCH_FLOATING_TYPES(x.dtype(), "max_pool_cuda", [&] {
-    max_pool_outputs<scalar_t><<<thc::grid_for(out.numel(), 256), 256>>>(
+    max_pool_outputs<scalar_t><<<thc::grid_for(out.numel(), 256), 256, 0, thc::current_stream()>>>(
         reinterpret_cast<const scalar_t*>(x.data_ptr()), reinterpret_cast<scalar_t*>(out.data_ptr()),
         reinterpret_cast<int64_t*>(indices.data_ptr()), g, out.numel());
   });
@@ -84,7 +85,7 @@ void fractional_max_pool_kernel(const th::Tensor& x, const th::Tensor& samples, 
                                 const th::Tensor& indices, const ConvGeometry& g) {
   thc::DeviceGuard guard(x.device());
   TH_DISPATCH_FLOATING_TYPES(x.dtype(), "fractional_max_pool_cuda", [&] {
-    fractional_max_pool_outputs<scalar_t><<<thc::grid_for(out.numel(), 256), 256>>>(
+    fractional_max_pool_outputs<scalar_t><<<thc::grid_for(out.numel(), 256), 256, 0, thc::current_stream()>>>(
         reinterpret_cast<const scalar_t*>(x.data_ptr()),
         reinterpret_cast<const th::opmath_t<scalar_t>*>(samples.data_ptr()),
         reinterpret_cast<scalar_t*>(out.data_ptr()), reinterpret_cast<int64_t*>(indices.data_ptr()), g,
@@ -98,10 +99,10 @@ void max_pool_backward_kernel(const th::Tensor& grad_out, const th::Tensor& indi
   thc::DeviceGuard guard(grad_x.device());
   const int64_t planes = grad_x.numel() / g.in_numel();
   TH_DISPATCH_FLOATING_TYPES(grad_x.dtype(), "max_pool_backward_cuda", [&] {
-    max_pool_backward_planes<scalar_t>
-        <<<thc::grid_for(planes, 128), 128>>>(reinterpret_cast<const scalar_t*>(grad_out.data_ptr()),
-                                              reinterpret_cast<const int64_t*>(indices.data_ptr()),
-                                              reinterpret_cast<scalar_t*>(grad_x.data_ptr()), g, planes);
+    max_pool_backward_planes<scalar_t><<<thc::grid_for(planes, 128), 128, 0, thc::current_stream()>>>(
+        reinterpret_cast<const scalar_t*>(grad_out.data_ptr()),
+        reinterpret_cast<const int64_t*>(indices.data_ptr()), reinterpret_cast<scalar_t*>(grad_x.data_ptr()),
+        g, planes);
   });
   THC_CHECK(cudaGetLastError());
 }
@@ -110,7 +111,7 @@ void avg_pool_kernel(const th::Tensor& x, const th::Tensor& out, const ConvGeome
                      int64_t divisor) {
   thc::DeviceGuard guard(x.device());
   TH_DISPATCH_FLOATING_TYPES(x.dtype(), "avg_pool_cuda", [&] {
-    avg_pool_outputs<scalar_t><<<thc::grid_for(out.numel(), 256), 256>>>(
+    avg_pool_outputs<scalar_t><<<thc::grid_for(out.numel(), 256), 256, 0, thc::current_stream()>>>(
         reinterpret_cast<const scalar_t*>(x.data_ptr()), reinterpret_cast<scalar_t*>(out.data_ptr()), g,
         include_pad, divisor, out.numel());
   });
@@ -122,7 +123,7 @@ void avg_pool_backward_kernel(const th::Tensor& grad_out, const th::Tensor& grad
   thc::DeviceGuard guard(grad_x.device());
   const int64_t planes = grad_x.numel() / g.in_numel();
   TH_DISPATCH_FLOATING_TYPES(grad_x.dtype(), "avg_pool_backward_cuda", [&] {
-    avg_pool_backward_planes<scalar_t><<<thc::grid_for(planes, 128), 128>>>(
+    avg_pool_backward_planes<scalar_t><<<thc::grid_for(planes, 128), 128, 0, thc::current_stream()>>>(
         reinterpret_cast<const scalar_t*>(grad_out.data_ptr()),
         reinterpret_cast<scalar_t*>(grad_x.data_ptr()), g, include_pad, divisor, planes);
   });
@@ -151,7 +152,7 @@ void adaptive_pool_kernel(const th::Tensor& x, const th::Tensor& out, const th::
   thc::DeviceGuard guard(x.device());
   const int64_t total = out.numel();
   TH_DISPATCH_FLOATING_TYPES(x.dtype(), "adaptive_pool_cuda", [&] {
-    adaptive_pool_cells<scalar_t><<<thc::grid_for(total, 256), 256>>>(
+    adaptive_pool_cells<scalar_t><<<thc::grid_for(total, 256), 256, 0, thc::current_stream()>>>(
         reinterpret_cast<const scalar_t*>(x.data_ptr()), reinterpret_cast<scalar_t*>(out.data_ptr()),
         indices.defined() ? reinterpret_cast<int64_t*>(indices.data_ptr()) : nullptr, g, total);
   });
@@ -163,9 +164,9 @@ void adaptive_avg_pool_backward_kernel(const th::Tensor& grad_out, const th::Ten
   thc::DeviceGuard guard(grad_x.device());
   const int64_t planes = grad_x.numel() / g.in_numel();
   TH_DISPATCH_FLOATING_TYPES(grad_x.dtype(), "adaptive_avg_pool_backward_cuda", [&] {
-    adaptive_avg_backward_planes<scalar_t>
-        <<<thc::grid_for(planes, 256), 256>>>(reinterpret_cast<const scalar_t*>(grad_out.data_ptr()),
-                                              reinterpret_cast<scalar_t*>(grad_x.data_ptr()), g, planes);
+    adaptive_avg_backward_planes<scalar_t><<<thc::grid_for(planes, 256), 256, 0, thc::current_stream()>>>(
+        reinterpret_cast<const scalar_t*>(grad_out.data_ptr()),
+        reinterpret_cast<scalar_t*>(grad_x.data_ptr()), g, planes);
   });
   THC_CHECK(cudaGetLastError());
 }

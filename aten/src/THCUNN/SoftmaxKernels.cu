@@ -3,6 +3,7 @@
 // line (math/Softmax.h), neighbouring threads on neighbouring columns so that reads coalesce.
 #include <THC/DeviceGuard.h>
 #include <THC/Exception.h>
+#include <THC/Stream.h>
 #include <THNN/math/Softmax.h>
 #include <THNN/ops/Softmax.h>
 #include <THC/BlockReduce.cuh>
@@ -91,10 +92,11 @@ void softmax_kernel(const th::Tensor& in, const th::Tensor& out, int64_t outer, 
     const auto* src = reinterpret_cast<const scalar_t*>(in.data_ptr());
     auto* dst = reinterpret_cast<scalar_t*>(out.data_ptr());
     if (inner == 1) {
-      softmax_rows<scalar_t><<<row_blocks(outer), kThreads>>>(src, dst, outer, n, log);
+      softmax_rows<scalar_t>
+          <<<row_blocks(outer), kThreads, 0, thc::current_stream()>>>(src, dst, outer, n, log);
     } else {
-      softmax_lines<scalar_t>
-          <<<thc::grid_for(outer * inner, 128), 128>>>(src, dst, outer * inner, n, inner, log);
+      softmax_lines<scalar_t><<<thc::grid_for(outer * inner, 128), 128, 0, thc::current_stream()>>>(
+          src, dst, outer * inner, n, inner, log);
     }
   });
   THC_CHECK(cudaGetLastError());
@@ -108,10 +110,11 @@ void softmax_backward_kernel(const th::Tensor& grad, const th::Tensor& out, cons
     const auto* y = reinterpret_cast<const scalar_t*>(out.data_ptr());
     auto* gi = reinterpret_cast<scalar_t*>(grad_in.data_ptr());
     if (inner == 1) {
-      softmax_backward_rows<scalar_t><<<row_blocks(outer), kThreads>>>(g, y, gi, outer, n, log);
+      softmax_backward_rows<scalar_t>
+          <<<row_blocks(outer), kThreads, 0, thc::current_stream()>>>(g, y, gi, outer, n, log);
     } else {
-      softmax_backward_lines<scalar_t>
-          <<<thc::grid_for(outer * inner, 128), 128>>>(g, y, gi, outer * inner, n, inner, log);
+      softmax_backward_lines<scalar_t><<<thc::grid_for(outer * inner, 128), 128, 0, thc::current_stream()>>>(
+          g, y, gi, outer * inner, n, inner, log);
     }
   });
   THC_CHECK(cudaGetLastError());

@@ -2,6 +2,7 @@
 // computed in place), the backward a thread per line (its outputs in turn: no atomics, deterministic).
 #include <THC/DeviceGuard.h>
 #include <THC/Exception.h>
+#include <THC/Stream.h>
 #include <THNN/math/Upsample.h>
 #include <THNN/ops/Upsample.h>
 #include <THC/Loops.cuh>
@@ -43,9 +44,9 @@ void resample_kernel(const th::Tensor& x, const th::Tensor& out, const th::math:
   thc::DeviceGuard guard(x.device());
   const int64_t total = out.numel();
   TH_DISPATCH_ALL_TYPES(x.dtype(), "upsample_cuda", [&] {
-    resample_outputs<scalar_t>
-        <<<thc::grid_for(total, 256), 256>>>(reinterpret_cast<const scalar_t*>(x.data_ptr()),
-                                             reinterpret_cast<scalar_t*>(out.data_ptr()), r, inner, total);
+    resample_outputs<scalar_t><<<thc::grid_for(total, 256), 256, 0, thc::current_stream()>>>(
+        reinterpret_cast<const scalar_t*>(x.data_ptr()), reinterpret_cast<scalar_t*>(out.data_ptr()), r,
+        inner, total);
   });
   THC_CHECK(cudaGetLastError());
 }
@@ -55,7 +56,7 @@ void resample_backward_kernel(const th::Tensor& grad_out, const th::Tensor& grad
   thc::DeviceGuard guard(grad_in.device());
   const int64_t lines = outer * inner;
   TH_DISPATCH_FLOATING_TYPES(grad_in.dtype(), "upsample_backward_cuda", [&] {
-    resample_backward_lines<scalar_t><<<thc::grid_for(lines, 256), 256>>>(
+    resample_backward_lines<scalar_t><<<thc::grid_for(lines, 256), 256, 0, thc::current_stream()>>>(
         reinterpret_cast<const scalar_t*>(grad_out.data_ptr()),
         reinterpret_cast<scalar_t*>(grad_in.data_ptr()), r, inner, lines);
   });

@@ -24,6 +24,7 @@ import torch.multiprocessing as torch_multiprocessing
 from torch.multiprocessing.reductions import unlink_segments_of
 from torch.utils.data._utils.collate import default_collate, default_convert
 from torch.utils.data._utils.fetch import create_fetcher
+from torch.utils.data._utils.pin_memory import pin_memory as _pin_memory
 from torch.utils.data._utils.worker import (
     MP_STATUS_CHECK_INTERVAL,
     ExceptionWrapper,
@@ -67,7 +68,8 @@ class DataLoader(Generic[_T_co]):
     ``collate_fn`` (default: ``default_collate``, or ``default_convert`` without batching) makes a batch.
     ``num_workers > 0`` loads in worker processes (``worker_init_fn``, ``prefetch_factor`` batches ahead per
     worker, ``persistent_workers`` kept across epochs, ``timeout`` seconds per batch at most);
-    ``pin_memory`` is accepted and does nothing without CUDA.
+    ``pin_memory`` copies each batch's tensors to pinned memory (for fast, ``non_blocking`` copies to the GPU);
+    without a GPU it warns and does nothing.
     """
 
     __initialized = False
@@ -262,6 +264,7 @@ class _BaseDataLoaderIter:
         self._timeout = loader.timeout
         self._collate_fn = loader.collate_fn
         self._persistent_workers = loader.persistent_workers
+        self._pin_memory = loader.pin_memory and torch.cuda.is_available()
         if loader.pin_memory and not torch.cuda.is_available():
             warnings.warn(
                 "'pin_memory' argument is set as true but no accelerator is found, "
@@ -288,6 +291,8 @@ class _BaseDataLoaderIter:
     def __next__(self):
         """The next batch (or sample)."""
         data = self._next_data()
+        if self._pin_memory:
+            data = _pin_memory(data)
         self._num_yielded += 1
         return data
 

@@ -7,17 +7,22 @@ namespace th {
 
 TH_DEFINE_STUB(copy_fn, copy_stub);
 
-Tensor& copy_(Tensor& self, const Tensor& src, bool /*non_blocking*/) {
+Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking) {
   if (self.is_same(src) || self.numel() == 0) return self;
   Tensor source = src;
   if (src.device() != self.device()) {
-    // Move the data as-is between devices (contiguous on both sides), then convert
-    // and lay it out on self's device.
+    // Move the data as-is between devices (contiguous on both sides), then convert and lay it out
+    // on self's device; straight into self when it has src's sizes and dtype and is contiguous.
     Tensor dense = contiguous(src);
-    Tensor moved = empty_tensor(dense.sizes(), dense.dtype(), self.device());
+    const bool direct = self.is_contiguous() && self.dtype() == src.dtype() && self.sizes() == src.sizes();
+    Tensor moved = direct ? self : empty_tensor(dense.sizes(), dense.dtype(), self.device());
     Device cuda = self.device().is_cuda() ? self.device() : src.device();
+    // non_blocking only where nothing on the host reads the result before the stream is done:
+    // a copy into self, or into a GPU temporary that the conversion below reads on the same stream
+    const bool async = non_blocking && (direct || self.device().is_cuda());
     get_allocator(cuda.type).copy(moved.data_ptr(), self.device(), dense.data_ptr(), src.device(),
-                                  dense.numel() * dense.element_size());
+                                  dense.numel() * dense.element_size(), async);
+    if (direct) return self;
     source = moved;
   }
   TensorIterator iter = TensorIteratorConfig()
@@ -33,8 +38,8 @@ Tensor& copy_(Tensor& self, const Tensor& src, bool /*non_blocking*/) {
 
 namespace {
 /// `self` copied into the new tensor `out`, which starts at version 0 like any new tensor.
-Tensor copy_new(Tensor out, const Tensor& self) {
-  copy_(out, self);
+Tensor copy_new(Tensor out, const Tensor& self, bool non_blocking = false) {
+  copy_(out, self, non_blocking);
   out.storage()->reset_version();
   return out;
 }
@@ -49,17 +54,24 @@ Tensor to(const Tensor& self, ScalarType dtype, bool non_blocking, bool copy) {
   return to(self, self.device(), dtype, non_blocking, copy);
 }
 
-Tensor to(const Tensor& self, Device device, std::optional<ScalarType> dtype, bool /*non_blocking*/,
-          bool copy) {
-  if (device.is_cuda() && device.index < 0) device.index = 0;
-  if (device.is_cpu()) device.index = -1;
+Tensor to(const Tensor& self, Device device, std::optional<ScalarType> dtype, bool non_blocking, bool copy) {
+  device = with_index(device);
   ScalarType dt = dtype.value_or(self.dtype());
   if (!copy && device == self.device() && dt == self.dtype()) return self;
-  return copy_new(empty_like_tensor(self, self.sizes(), dt, device, MemoryFormat::Preserve), self);
+  return copy_new(empty_like_tensor(self, self.sizes(), dt, device, MemoryFormat::Preserve), self,
+                  non_blocking);
 }
 
 Tensor to(const Tensor& self, const Tensor& other, bool non_blocking, bool copy) {
   return to(self, other.device(), other.dtype(), non_blocking, copy);
+}
+
+Tensor pin_memory(const Tensor& self) {
+  TH_CHECK(self.device().is_cpu(), "cannot pin '", self.device().str(),
+           "' memory: only dense CPU tensors can be pinned");
+  if (is_pinned(self)) return self;
+  Tensor out = empty_pinned(self.sizes(), self.dtype());
+  return copy_new(out, self);
 }
 
 Tensor contiguous(const Tensor& self, MemoryFormat memory_format) {
