@@ -6,6 +6,9 @@ central differences in float64. Also run on upstream 2.13."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -284,3 +287,20 @@ def test_random_complex_tensors(dtype):
     r = torch.rand(1000, dtype=dtype)
     assert 0 <= torch.view_as_real(r).min().item() and torch.view_as_real(r).max().item() < 1
     assert torch.randn_like(r).dtype == dtype
+
+
+def test_casting_complex_to_real_keeps_the_real_part_and_warns_once():
+    z = torch.tensor([1 + 2j, -3 - 4j])
+    assert z.float().tolist() == [1, -3] and z.to(torch.int64).tolist() == [1, -3]
+    assert torch.empty(2).copy_(z).tolist() == [1, -3]
+    # in a fresh process: the first cast warns, the next ones do not (upstream's TORCH_WARN_ONCE)
+    code = (
+        "import torch, warnings; z = torch.tensor([1 + 2j])\n"
+        "with warnings.catch_warnings(record=True) as w:\n"
+        "    warnings.simplefilter('always'); z.to(torch.complex128); z.bool()\n"
+        "    assert not w, [str(x.message) for x in w]\n"
+        "    z.float(); z.to(torch.int64); torch.empty(1).copy_(z)\n"
+        "print([(x.category.__name__, str(x.message).split(' (Triggered')[0]) for x in w])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[('UserWarning', 'Casting complex values to real discards the imaginary part')]"

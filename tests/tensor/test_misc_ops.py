@@ -94,6 +94,8 @@ def test_sort_argsort_topk(dim, descending):
     np.testing.assert_array_equal(indices.numpy(), order)
     np.testing.assert_array_equal(values.numpy(), np.take_along_axis(a, order, axis=dim))
     np.testing.assert_array_equal(t.argsort(dim=dim, descending=descending).numpy().shape, a.shape)
+    np.testing.assert_array_equal(torch.argsort(t, stable=True, dim=dim, descending=descending).numpy(), order)
+    np.testing.assert_array_equal(t.argsort(stable=True, dim=dim, descending=descending).numpy(), order)
     v, i = t.topk(2, dim=dim)
     np.testing.assert_array_equal(v.numpy(), np.take_along_axis(a, i.numpy(), axis=dim))
     np.testing.assert_array_equal(v.numpy(), np.flip(np.sort(a, axis=dim), axis=dim).take([0, 1], axis=dim))

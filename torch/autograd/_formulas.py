@@ -468,6 +468,8 @@ def _fix(g, meta):
     if g.shape != shape:
         g = sum_to(g, shape) if g.dim() >= len(shape) else g.expand(shape)
     if g.dtype != dtype:
+        if g.is_complex() and not dtype.is_complex:  # a real input's gradient is the real part
+            g = g.real
         g = g.to(dtype)
     return g
 

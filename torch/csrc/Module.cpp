@@ -5,11 +5,26 @@
 #include <TH/MatmulPrecision.h>
 #include <TH/OutOfMemoryError.h>
 #include <TH/Parallel.h>
+#include <TH/Warning.h>
 #include <TH/cpu/VecKernels.h>
 #include <torch/python_errors.h>
 
 #include "Autograd.h"
 #include "bind.h"
+
+namespace {
+/// TH_WARN as a Python UserWarning, raised where the op was called; under `-W error` the warning's
+/// exception propagates out of the op. The GIL is taken if the op released it.
+void python_warning(const std::string& message) {
+  const PyGILState_STATE state = PyGILState_Ensure();
+  if (PyErr_WarnEx(PyExc_UserWarning, message.c_str(), 1) < 0) {
+    nb::python_error error;  // fetched while the GIL is held
+    PyGILState_Release(state);
+    throw error;
+  }
+  PyGILState_Release(state);
+}
+}  // namespace
 
 NB_MODULE(_C, m) {
   m.doc() = "torch._C: bindings of the TH/THNN/THC/THCUNN libraries";
@@ -17,6 +32,7 @@ NB_MODULE(_C, m) {
   // tensors still alive at interpreter exit can outlive this module's teardown; that is not a leak.
   nb::set_leak_warnings(false);
   nb::register_exception_translator(torch::translate_th_errors);
+  th::set_warning_handler(&python_warning);
   // torch.linalg.LinAlgError (a RuntimeError); registered last, so tried before the generic th::Error
   nb::exception<th::LinAlgError>(m, "_LinAlgError", PyExc_RuntimeError);
   // torch.cuda.OutOfMemoryError (a RuntimeError), likewise

@@ -1,7 +1,11 @@
 // copy_ (with broadcasting, dtype conversion and device transfer), to, contiguous, clone. to and
 // clone keep a dense source's layout (PyTorch's preserve_format).
 #include "Copy.h"
+
+#include <atomic>
+
 #include "../Functions.h"
+#include "../Warning.h"
 
 namespace th {
 
@@ -9,6 +13,10 @@ TH_DEFINE_STUB(copy_fn, copy_stub);
 
 Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking) {
   if (self.is_same(src) || self.numel() == 0) return self;
+  static std::atomic<bool> warned{false};  // once per process, as upstream's TORCH_WARN_ONCE
+  if (is_complex(src.dtype()) && !is_complex(self.dtype()) && self.dtype() != ScalarType::Bool &&
+      !warned.exchange(true))  // to bool nothing is discarded: nonzero is nonzero
+    TH_WARN("Casting complex values to real discards the imaginary part");
   Tensor source = src;
   if (src.device() != self.device()) {
     // Move the data as-is between devices (contiguous on both sides), then convert and lay it out

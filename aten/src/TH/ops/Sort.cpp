@@ -42,6 +42,10 @@ Tensor argsort(const Tensor& self, int64_t dim, bool descending) {
   return std::get<1>(sort(self, std::nullopt, dim, descending));
 }
 
+Tensor argsort(const Tensor& self, bool stable, int64_t dim, bool descending) {
+  return std::get<1>(sort(self, stable, dim, descending));
+}
+
 std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool largest, bool sorted) {
   (void)sorted;  // always sorted
   check_not(is_complex(self.dtype()), self, "topk", "complex");
