@@ -82,8 +82,11 @@ def test_current_stream_is_the_default_until_a_context_sets_one():
 @gpu
 def test_stream_priorities():
     assert torch.cuda.Stream().priority == 0
-    least, greatest = torch._C._cuda_stream_priority_range(0)
-    assert torch.cuda.Stream(priority=-1).priority == greatest <= least == 0
+    least, greatest = torch.cuda.Stream.priority_range()
+    assert greatest <= least == 0
+    assert torch.cuda.Stream(priority=-1).priority == max(-1, greatest)
+    assert torch.cuda.Stream(priority=-100).priority == greatest  # out of range: the nearest
+    assert torch.cuda.Stream(priority=5).priority == 0
 
 
 @gpu
@@ -93,6 +96,7 @@ def test_work_on_a_side_stream_matches_the_default_stream():
     m = torch.randn(64, 96, dtype=torch.float64)
     s = torch.cuda.Stream()
     cx = x.cuda()
+    s.wait_stream(torch.cuda.current_stream())  # cx was made on the default stream
     with torch.cuda.stream(s):
         cx2 = cx.to("cuda")  # same device: no copy
         y = cx2 * 2 + 1
@@ -170,13 +174,34 @@ def test_record_stream_delays_reuse_until_the_stream_passes():
         y = x * 2  # x used on s
     x.record_stream(s)
     del x
-    if not s.query():  # s still busy: the block must not come back yet
-        assert torch.empty(1 << 22, device="cuda").data_ptr() != ptr
     s.synchronize()
     assert torch.empty(1 << 22, device="cuda").data_ptr() == ptr
     assert y[0].item() == 2.0
     with pytest.raises(RuntimeError, match="CUDA tensor"):
         torch.ones(2).record_stream(s)
+    torch.empty(0, device="cuda").record_stream(s)  # no memory: nothing to hold back
+
+
+@gpu
+def test_record_stream_holds_the_block_while_the_stream_is_blocked():
+    """Deterministic: s waits on an event that the host records only after checking."""
+    s = torch.cuda.Stream()
+    gate_stream = torch.cuda.Stream()
+    gate = torch.cuda.Event()
+    with torch.cuda.stream(gate_stream):
+        torch.cuda._sleep(200_000_000) if hasattr(torch.cuda, "_sleep") else busy(4096, 16)
+        gate.record()
+    s.wait_event(gate)
+    x = torch.ones(1 << 22, device="cuda")
+    ptr = x.data_ptr()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        x.add_(1)
+    x.record_stream(s)
+    del x
+    if not s.query():  # s is held back by the gate: the block must not come back
+        assert torch.empty(1 << 22, device="cuda").data_ptr() != ptr
+    s.synchronize()
 
 
 @gpu
@@ -189,6 +214,8 @@ def test_set_device_and_device_context():
     assert torch.ones(1, device="cuda").device == torch.device("cuda", 0)
     with pytest.raises(AssertionError, match="Invalid device id"):
         torch.cuda.set_device(torch.cuda.device_count())
+    with pytest.raises(ValueError, match="Expected a cuda device"):
+        torch.cuda.device(torch.device("cpu"))
 
 
 # ---- pinned memory and non_blocking copies
@@ -219,6 +246,10 @@ def test_non_blocking_copies_from_and_to_pinned_memory():
         back.copy_(c, non_blocking=True)
     s.synchronize()
     torch.testing.assert_close(back, x * 3)
+    host = c.to("cpu", non_blocking=True)  # upstream: into pinned memory, asynchronously
+    assert host.is_pinned()
+    torch.cuda.synchronize()
+    torch.testing.assert_close(host, x * 3)
     for _ in range(3):  # pinned blocks freed after a non_blocking copy come back once it is done
         y = torch.randn(1 << 16).pin_memory()
         assert torch.equal(y.to("cuda", non_blocking=True).cpu(), y)

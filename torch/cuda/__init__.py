@@ -118,6 +118,9 @@ class device:
     """Context manager that makes `device` the current GPU inside it (no-op for None or a negative index)."""
 
     def __init__(self, device):
+        kind = getattr(device, "type", None) if not isinstance(device, str) else _C.device(device).type
+        if kind is not None and kind != "cuda":
+            raise ValueError(f"Expected a cuda device, but got: {device}")
         self.idx = -1 if device is None else _device_index(device)
         self.prev_idx = -1
 

@@ -50,6 +50,11 @@ class Stream:
         """The stream's priority: lower numbers run first (0 is the lowest)."""
         return _C._cuda_stream_priority(self.device_index, self.cuda_stream)
 
+    @staticmethod
+    def priority_range() -> tuple[int, int]:
+        """(least, greatest) stream priority of the current GPU: (0, -5) on an H100; lower runs first."""
+        return tuple(_C._cuda_stream_priority_range(_index(None)))
+
     @property
     def _as_parameter_(self):
         import ctypes

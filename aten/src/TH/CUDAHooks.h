@@ -58,7 +58,7 @@ struct CUDAHooks {
   /// This thread's current stream on `device`, and making `stream` (of `device`) current there.
   virtual int64_t current_stream(int device) const;
   virtual void set_current_stream(int device, int64_t stream) const;
-  /// A stream from `device`'s pool (high priority when `priority` < 0).
+  /// A stream of `priority` from `device`'s pool (lower runs first, clamped to the device's range).
   virtual int64_t new_stream(int device, int priority) const;
   /// Whether all work queued on `stream` has finished; waiting until it has.
   virtual bool stream_query(int device, int64_t stream) const;

@@ -158,8 +158,9 @@ void TensorIterator::compute_types(const TensorIteratorConfig& cfg) {
     if (cfg.promote_inputs_ && t.dtype() != common_dtype_) in = to_dtype(t, common_dtype_);
     // a CPU scalar joining an op on another device: move its one element there, queued on the
     // current stream without waiting for it (a small copy from pageable memory is staged before the
-    // call returns, so the host tensor may go at once; waiting stalled the host on every `x * 2`)
-    if (in.device() != device_) in = to(in, device_, std::nullopt, /*non_blocking=*/true, false);
+    // call returns, so the host tensor may go at once; waiting stalled the host on every `x * 2`).
+    // A pinned one is read by the GPU later: that copy waits, so the op sees the value of now.
+    if (in.device() != device_) in = to(in, device_, std::nullopt, /*non_blocking=*/!is_pinned(in), false);
     operands_.push_back({in, Tensor(), Tensor(), {}, t});
   }
 }

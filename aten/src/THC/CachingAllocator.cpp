@@ -38,6 +38,21 @@ struct Pending {
   std::vector<cudaEvent_t> events;
 };
 
+/// Work queued on `stream` (of device `device`) from now on waits for the work queued so far on
+/// `other` (of device `other_device`): an event recorded on one, waited for by the other.
+void order_after(int device, cudaStream_t stream, int other_device, cudaStream_t other) {
+  cudaEvent_t e = nullptr;
+  {
+    DeviceGuard guard(th::Device(th::DeviceType::CUDA, other_device));
+    THC_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    THC_CHECK(cudaEventRecord(e, other));
+  }
+  DeviceGuard guard(th::Device(th::DeviceType::CUDA, device));
+  const cudaError_t r = cudaStreamWaitEvent(stream, e, 0);
+  cudaEventDestroy(e);  // released once the wait has passed
+  THC_CHECK(r);
+}
+
 /// Bytes as PyTorch's messages print them ("2.00 GiB", "512.00 KiB").
 std::string format_bytes(int64_t n) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -89,21 +104,25 @@ class CachingAllocator final : public th::Allocator {
   }
 
   /// Host<->device or device<->device, on the current stream of the CUDA side (the destination's
-  /// when both are GPUs, after the source's stream is done); waits for it unless `non_blocking`.
+  /// when both are GPUs); waits for it unless `non_blocking`.
   void copy(void* dst, th::Device dst_device, const void* src, th::Device src_device, size_t nbytes,
             bool non_blocking) override {
     if (!nbytes) return;
+    const bool peer = dst_device.is_cuda() && src_device.is_cuda() && dst_device.index != src_device.index;
     const th::Device cuda = dst_device.is_cuda() ? dst_device : src_device;
+    const cudaStream_t src_stream = peer ? current_stream(src_device.index) : nullptr;
+    // between GPUs: the destination's stream waits for the source's work so far (no host wait)
+    if (peer) order_after(cuda.index, current_stream(cuda.index), src_device.index, src_stream);
     DeviceGuard guard(cuda);
-    if (dst_device.is_cuda() && src_device.is_cuda() && dst_device.index != src_device.index)
-      THC_CHECK(cudaStreamSynchronize(current_stream(src_device.index)));
     int dev = 0;
     THC_CHECK(cudaGetDevice(&dev));
     const cudaStream_t stream = current_stream(dev);
     THC_CHECK(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDefault, stream));
+    // and the source's stream waits for the copy before it may reuse the source's memory
+    if (peer) order_after(src_device.index, src_stream, dev, stream);
     if (!non_blocking) {
       THC_CHECK(cudaStreamSynchronize(stream));
-    } else if (!src_device.is_cuda() || !dst_device.is_cuda()) {  // keep a pinned host block until it is done
+    } else if (!peer) {  // keep a pinned host block until the copy is done
       record_host_use(src_device.is_cuda() ? dst : src, stream);
     }
   }
@@ -141,9 +160,11 @@ class CachingAllocator final : public th::Allocator {
   void record_stream(void* base, cudaStream_t stream) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = live_.find(base);
-    TH_CHECK(it != live_.end(), "record_stream: the tensor's memory does not come from the CUDA allocator");
+    if (it == live_.end()) return;  // empty, or memory from elsewhere (DLPack): nothing to hold back
     Block& b = it->second;
     if (stream == b.stream) return;
+    TH_CHECK(stream_device(stream) == b.device,
+             "record_stream: the stream is not on the tensor's device cuda:", b.device);
     if (std::find(b.uses.begin(), b.uses.end(), stream) == b.uses.end()) b.uses.push_back(stream);
   }
 

@@ -16,7 +16,7 @@ namespace thc {
 template <typename Algorithm>
 void cub_call(th::Device device, const Algorithm& algorithm) {
   size_t bytes = 0;
-  const cudaStream_t stream = current_stream();
+  const cudaStream_t stream = device.index >= 0 ? current_stream(device.index) : current_stream();
   THC_CHECK(algorithm(nullptr, bytes, stream));
   // at least one byte: a null pointer would make the second call a query again
   th::Tensor temp = th::empty_tensor({int64_t(std::max<size_t>(bytes, 1))}, th::ScalarType::Byte, device);

@@ -19,7 +19,8 @@ namespace {
 struct Block {
   size_t size = 0;
   bool live = false;
-  std::vector<cudaEvent_t> events;  // recorded after the non_blocking copies that used it
+  std::vector<cudaStream_t> streams;  // that non_blocking copies used it on (while live)
+  std::vector<cudaEvent_t> events;    // recorded on them when it was freed
 };
 
 size_t round_up(size_t n) {
@@ -69,25 +70,32 @@ class HostAllocator final : public th::Allocator {
   void record(const void* ptr, cudaStream_t stream) {
     std::lock_guard<std::mutex> lock(mutex_);
     Block* b = find(ptr);
-    if (!b) return;
-    cudaEvent_t e = nullptr;
-    THC_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-    if (cudaEventRecord(e, stream) != cudaSuccess) {
-      (void)cudaGetLastError();
-      cudaEventDestroy(e);
-      THC_CHECK(cudaStreamSynchronize(stream));  // cannot mark it: wait for the copy instead
-      return;
-    }
-    b->events.push_back(e);
+    if (b && std::find(b->streams.begin(), b->streams.end(), stream) == b->streams.end())
+      b->streams.push_back(stream);
   }
 
   void free_block(void* p) {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = blocks_.find(reinterpret_cast<uintptr_t>(p));
     if (it == blocks_.end()) return;
-    it->second.live = false;
-    if (it->second.events.empty())
-      free_[it->second.size].push_back(p);
+    Block& b = it->second;
+    b.live = false;
+    // one event per stream that used it: reused once the copies queued there so far are done
+    for (cudaStream_t s : b.streams) {
+      cudaEvent_t e = nullptr;
+      if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) != cudaSuccess ||
+          cudaEventRecord(e, s) != cudaSuccess) {
+        (void)cudaGetLastError();
+        if (e) cudaEventDestroy(e);
+        cudaStreamSynchronize(s);  // cannot mark it: wait for that stream instead
+        (void)cudaGetLastError();
+        continue;
+      }
+      b.events.push_back(e);
+    }
+    b.streams.clear();
+    if (b.events.empty())
+      free_[b.size].push_back(p);
     else
       pending_.push_back(p);
   }

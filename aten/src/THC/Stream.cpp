@@ -1,6 +1,7 @@
 // The stream pool and the per-thread current streams (Stream.h).
 #include "Stream.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <mutex>
@@ -13,17 +14,19 @@ namespace thc {
 namespace {
 
 constexpr int kMaxDevices = 64;
-constexpr int kPoolSize = 32;  // streams per priority per device, as upstream's pool
+constexpr int kPoolSize = 32;      // streams per priority per device, as upstream's pool
+constexpr int kMaxPriorities = 8;  // levels 0, -1, ... (an H100 has 6: 0 to -5)
 
-struct DevicePool {
+/// One priority level's streams on one device, created on first use and never destroyed.
+struct Level {
   std::once_flag once;
-  std::array<cudaStream_t, kPoolSize> low{}, high{};
-  std::atomic<uint32_t> next_low{0}, next_high{0};
+  std::array<cudaStream_t, kPoolSize> streams{};
+  std::atomic<uint32_t> next{0};
 };
 
-DevicePool& pool(int device) {
-  static auto* pools = new std::array<DevicePool, kMaxDevices>();  // never destroyed: streams outlive exit
-  return (*pools)[device];
+Level& level(int device, int index) {
+  static auto* levels = new std::array<std::array<Level, kMaxPriorities>, kMaxDevices>();
+  return (*levels)[device][index];
 }
 
 int checked_device(int device) {
@@ -46,18 +49,17 @@ cudaStream_t current_stream(int device) { return current[checked_device(device)]
 void set_current_stream(int device, cudaStream_t stream) { current[checked_device(device)] = stream; }
 
 cudaStream_t pool_stream(int device, int priority) {
-  DevicePool& p = pool(checked_device(device));
-  std::call_once(p.once, [&] {
-    DeviceGuard guard(th::Device(th::DeviceType::CUDA, device));
-    int least = 0, greatest = 0;
-    THC_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-    for (int i = 0; i < kPoolSize; ++i) {
-      THC_CHECK(cudaStreamCreateWithPriority(&p.low[i], cudaStreamNonBlocking, least));
-      THC_CHECK(cudaStreamCreateWithPriority(&p.high[i], cudaStreamNonBlocking, greatest));
-    }
+  checked_device(device);
+  DeviceGuard guard(th::Device(th::DeviceType::CUDA, device));
+  int least = 0, greatest = 0;
+  THC_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  // out of the device's range: the nearest priority it has (upstream's rule)
+  const int p = std::max(greatest, std::min(least, priority));
+  Level& l = level(device, std::min(least - p, kMaxPriorities - 1));
+  std::call_once(l.once, [&] {
+    for (cudaStream_t& s : l.streams) THC_CHECK(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, p));
   });
-  if (priority < 0) return p.high[p.next_high++ % kPoolSize];
-  return p.low[p.next_low++ % kPoolSize];
+  return l.streams[l.next++ % kPoolSize];
 }
 
 int stream_device(cudaStream_t stream) {

@@ -2,8 +2,8 @@
 // CUDA streams as PyTorch has them: each thread has a current stream per device (the legacy default
 // stream until torch.cuda.set_stream / torch.cuda.stream() says otherwise), and every THC/THCUNN
 // launch, copy, CUB call, cuBLAS and cuFFT call goes to the current stream of the current device.
-// New streams come from a per-device pool (32 of low and 32 of high priority, handed out round
-// robin, never destroyed), as torch.cuda.Stream() gets them upstream.
+// New streams come from a per-device pool (32 per priority level, handed out round robin, never
+// destroyed), as torch.cuda.Stream() gets them upstream.
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -16,7 +16,8 @@ cudaStream_t current_stream();
 cudaStream_t current_stream(int device);
 /// Makes `stream` (created on `device`, or the default stream: nullptr) current on `device` for this thread.
 void set_current_stream(int device, cudaStream_t stream);
-/// A stream from `device`'s pool: of the device's highest priority when `priority` < 0, else of the lowest.
+/// A stream of `priority` from `device`'s pool (lower runs first; clamped to the device's range, 0 the
+/// lowest).
 cudaStream_t pool_stream(int device, int priority);
 /// The device a stream was created on (the current device for the default stream).
 int stream_device(cudaStream_t stream);

@@ -66,6 +66,10 @@ Tensor to(const Tensor& self, Device device, std::optional<ScalarType> dtype, bo
   device = with_index(device);
   ScalarType dt = dtype.value_or(self.dtype());
   if (!copy && device == self.device() && dt == self.dtype()) return self;
+  // GPU to CPU without blocking: into pinned memory, where the copy really is asynchronous (upstream's)
+  if (non_blocking && self.device().is_cuda() && device.is_cpu() && dt == self.dtype() &&
+      self.is_contiguous())
+    return copy_new(empty_pinned(self.sizes(), dt), self, true);
   return copy_new(empty_like_tensor(self, self.sizes(), dt, device, MemoryFormat::Preserve), self,
                   non_blocking);
 }
