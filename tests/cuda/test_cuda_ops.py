@@ -383,3 +383,16 @@ def test_cumsum_cumprod_match_the_cpu(dtype):
         assert_same(x.cuda().cumsum(dim), x.cumsum(dim), dtype)
         assert_same(s.cuda().cumprod(dim), s.cumprod(dim), dtype)
         assert_same(x.cuda()[..., ::2].cumsum(dim), x[..., ::2].cumsum(dim), dtype)  # not contiguous
+
+
+@pytest.mark.parametrize("shape", [(0,), (7,), (3, 0, 2), (33, 65), (4, 5, 6, 7), (1 << 21,)])
+def test_nonzero_and_masked_select_on_the_device_match_the_cpu(shape):
+    a = torch.from_numpy(np.random.default_rng(1).integers(-2, 3, shape))
+    c = a.cuda()
+    assert torch.equal(c.nonzero().cpu(), a.nonzero())
+    assert torch.equal(torch.masked_select(c, c > 0).cpu(), torch.masked_select(a, a > 0))
+    for got, want in zip(c.nonzero(as_tuple=True), a.nonzero(as_tuple=True)):
+        assert torch.equal(got.cpu(), want)
+    assert torch.equal(torch.tensor(3, device="cuda").nonzero().cpu(), torch.tensor(3).nonzero())
+    raw = torch.tensor([0, 7, 0, 255], dtype=torch.uint8).view(torch.bool)  # any nonzero byte is true
+    assert raw.cuda().nonzero().flatten().tolist() == [1, 3]

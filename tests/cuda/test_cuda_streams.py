@@ -265,3 +265,17 @@ def test_dataloader_pin_memory_pins_batches():
     data = torch.utils.data.TensorDataset(torch.arange(8.0), torch.arange(8))
     for x, y in torch.utils.data.DataLoader(data, batch_size=4, pin_memory=True):
         assert x.is_pinned() and y.is_pinned()
+
+
+@gpu
+def test_set_default_device_cuda():
+    try:
+        torch.set_default_device("cuda")
+        assert torch.get_default_device() == torch.device("cuda", 0)
+        for t in (torch.zeros(2), torch.arange(3), torch.randn(2), torch.randperm(4), torch.tensor([1.0])):
+            assert t.device == torch.device("cuda", 0)
+        assert torch.ones(1, device="cpu").device == torch.device("cpu")
+        assert torch.zeros_like(torch.ones(1, device="cpu")).device == torch.device("cpu")  # like its input
+    finally:
+        torch.set_default_device(None)
+    assert torch.zeros(1).device == torch.device("cpu")

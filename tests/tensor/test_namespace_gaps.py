@@ -202,3 +202,15 @@ def test_put_index_put_as_strided_scatter_empty_permuted():
     assert e.shape == (2, 3, 4) and e.stride() == (12, 1, 3)
     z = torch.zeros(6)
     assert torch.as_strided_(z, (2, 2), (2, 1)) is z and z.shape == (2, 2)
+
+
+def test_set_default_device():
+    assert torch.get_default_device() == torch.device("cpu")
+    try:
+        torch.set_default_device("cpu")
+        assert torch.get_default_device() == torch.device("cpu")
+        for t in (torch.zeros(2), torch.arange(3), torch.rand(2), torch.tensor([1.0]), torch.as_tensor([1])):
+            assert t.device == torch.device("cpu")
+    finally:
+        torch.set_default_device(None)
+    assert torch.get_default_device() == torch.device("cpu")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 import torch
+from torch import _C
 from torch._C import Tensor, empty, ones, zeros
 from torch._dtypes import BY_LEGACY_TYPE, FROM_NUMPY, TO_NUMPY
 from torch._refs.promotion import dtype_of_number
@@ -156,6 +157,8 @@ def _infer(data, want: torch.dtype | None = None) -> tuple[np.ndarray, torch.dty
 @register
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False) -> torch.Tensor:
     """A new tensor copying `data` (nested lists, scalars, NumPy arrays, tensors); a leaf."""
+    if device is None:
+        device = _C._get_default_device()  # None unless set_default_device was called
     if isinstance(data, torch.Tensor):  # one copy, already in the wanted dtype and device
         t = data.detach().to(device if device is not None else data.device, dtype, copy=True)
     else:
@@ -164,6 +167,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         dtype = dtype if dtype is not None else inferred
         if dtype is not None or device is not None:
             t = t.to(device if device is not None else t.device, dtype)
+    if pin_memory:
+        t = t.pin_memory()
     if requires_grad:
         t.requires_grad_(True)
     return t
@@ -172,6 +177,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 @register
 def as_tensor(data, dtype=None, device=None) -> torch.Tensor:
     """Like tensor(), but shares memory with a NumPy array or tensor when it can."""
+    if device is None:
+        device = _C._get_default_device()  # None unless set_default_device was called
     if isinstance(data, torch.Tensor):
         t = data
     elif isinstance(data, np.ndarray) and data.dtype.kind in _FROM_NUMPY_KINDS:

@@ -7,6 +7,7 @@ after another)."""
 from __future__ import annotations
 
 import torch
+from torch import _C
 from torch._registry import register
 
 _state = {"deterministic": False, "warn_only": False, "interop_threads": 1, "warn_always": False}
@@ -101,9 +102,24 @@ def is_warn_always_enabled() -> bool:
 
 
 @register
-def get_default_device():
-    """The device factories create tensors on: the CPU (set_default_device is not supported here)."""
-    return torch.device("cpu")
+def set_default_device(device) -> None:
+    """Makes factories (empty, zeros, arange, rand, tensor, ...) called without `device` put tensors on
+    `device` ("cuda", torch.device, an index); None goes back to the CPU."""
+    if isinstance(device, int):
+        device = torch.device("cuda", device)
+    _C._set_default_device(None if device is None else torch.device(device))
+
+
+@register
+def get_default_device() -> torch.device:
+    """The device of tensors made without one: what set_default_device set ("cuda" as the current GPU),
+    else the CPU."""
+    d = _C._get_default_device()
+    if d is None:
+        return torch.device("cpu")
+    if d.type == "cuda" and d.index is None:
+        return torch.device("cuda", torch.cuda.current_device())
+    return d
 
 
 @register

@@ -1,9 +1,15 @@
 // torch.device: built from "cuda:1", ("cuda", 1), or another device.
+#include <TH/DefaultDevice.h>
+
 #include "bind.h"
 
 namespace torch {
 
 void bind_device(nb::module_& m) {
+  m.def(
+      "_set_default_device", [](std::optional<th::Device> d) { th::set_default_device(d); },
+      "device"_a.none(), "Sets (None: clears) the device of tensors that factories make without one.");
+  m.def("_get_default_device", &th::default_device_setting, "The device set by set_default_device, or None.");
   nb::class_<th::Device>(m, "device")
       .def(nb::init_implicit<const std::string&>(), "type"_a)
       .def(

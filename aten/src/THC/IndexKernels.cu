@@ -1,8 +1,17 @@
 // CUDA take / put: one thread per index; accumulating puts use atomicAdd (float, double, int32,
-// int64; a compare-and-swap loop for float16/bfloat16), so duplicates sum in any order.
+// int64; a compare-and-swap loop for float16/bfloat16), so duplicates sum in any order. nonzero:
+// CUB's DeviceSelect::Flagged picks the positions of the true bytes on the device, and one kernel
+// turns them into coordinates; only the count comes to the host.
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <algorithm>
+#include <cub/device/device_select.cuh>
+
 #include <TH/ScalarType.h>
 #include <TH/ops/Index.h>
 
+#include "Cub.cuh"
 #include "DeviceGuard.h"
 #include "Exception.h"
 #include "Loops.cuh"
@@ -86,8 +95,62 @@ void put_kernel(const th::Tensor& self, const th::Tensor& index, const th::Tenso
   THC_CHECK(cudaGetLastError());
 }
 
+/// A mask byte as a flag: any nonzero byte is true (a bool tensor viewed from uint8 may hold 255).
+struct ByteIsTrue {
+  __device__ bool operator()(unsigned char b) const { return b != 0; }
+};
+
+/// The shape whose row-major positions unravel_positions turns into coordinates.
+struct Shape {
+  int ndim;
+  int64_t sizes[TH_MAX_DIMS];
+};
+
+__global__ void unravel_positions(const int64_t* positions, int64_t count, Shape shape, int64_t* out) {
+  for (int64_t row = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; row < count;
+       row += int64_t(blockDim.x) * gridDim.x) {
+    int64_t rest = positions[row];
+    for (int d = shape.ndim - 1; d >= 0; --d) {
+      out[row * shape.ndim + d] = rest % shape.sizes[d];
+      rest /= shape.sizes[d];
+    }
+  }
+}
+
+th::Tensor nonzero_kernel(const th::Tensor& mask, const th::IntList& sizes) {
+  DeviceGuard guard(mask.device());
+  const th::Device device = mask.device();
+  const int64_t n = mask.numel();
+  const int nd = int(sizes.size());
+  if (n == 0) return th::empty_tensor({0, nd}, th::ScalarType::Long, device);
+  th::Tensor positions = th::empty_tensor({n}, th::ScalarType::Long, device);
+  th::Tensor selected = th::empty_tensor({1}, th::ScalarType::Long, device);
+  auto* pos = reinterpret_cast<int64_t*>(positions.data_ptr());
+  auto* num = reinterpret_cast<int64_t*>(selected.data_ptr());
+  auto flags =
+      thrust::make_transform_iterator(reinterpret_cast<const unsigned char*>(mask.data_ptr()), ByteIsTrue{});
+  cub_call(device, [&](void* temp, size_t& bytes, cudaStream_t stream) {
+    return cub::DeviceSelect::Flagged(temp, bytes, thrust::counting_iterator<int64_t>(0), flags, pos, num, n,
+                                      stream);
+  });
+  int64_t count = 0;  // the result's size: the one host round trip, as upstream's
+  const cudaStream_t stream = current_stream();
+  THC_CHECK(cudaMemcpyAsync(&count, num, sizeof(count), cudaMemcpyDeviceToHost, stream));
+  THC_CHECK(cudaStreamSynchronize(stream));
+  th::Tensor out = th::empty_tensor({count, nd}, th::ScalarType::Long, device);
+  if (count > 0 && nd > 0) {
+    Shape shape{nd, {}};
+    std::copy(sizes.begin(), sizes.end(), shape.sizes);
+    unravel_positions<<<grid_for(count, 256), 256, 0, stream>>>(pos, count, shape,
+                                                                reinterpret_cast<int64_t*>(out.data_ptr()));
+    THC_CHECK(cudaGetLastError());
+  }
+  return out;
+}
+
 }  // namespace
 
+TH_REGISTER_KERNEL(th::nonzero_stub, CUDA, nonzero_kernel);
 TH_REGISTER_KERNEL(th::take_stub, CUDA, take_kernel);
 TH_REGISTER_KERNEL(th::put_stub, CUDA, put_kernel);
 

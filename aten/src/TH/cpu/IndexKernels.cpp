@@ -1,4 +1,5 @@
 // CPU take / put: positions -> storage offsets through the tensor's strides.
+#include "../Load.h"
 #include "../Parallel.h"
 #include "../ScalarType.h"
 #include "../ops/Index.h"
@@ -42,7 +43,27 @@ void put_kernel(const Tensor& self, const Tensor& index, const Tensor& source, b
 
 }  // namespace
 
+Tensor nonzero_kernel(const Tensor& mask, const IntList& sizes) {
+  const int64_t n = mask.numel(), nd = int64_t(sizes.size());
+  const bool* m = reinterpret_cast<const bool*>(mask.data_ptr());
+  int64_t count = 0;
+  for (int64_t i = 0; i < n; ++i) count += th::load(m + i);
+  Tensor out = empty_tensor({count, nd}, ScalarType::Long, Device());
+  auto* o = reinterpret_cast<int64_t*>(out.data_ptr());
+  for (int64_t i = 0, row = 0; i < n; ++i) {
+    if (!th::load(m + i)) continue;
+    int64_t rest = i;
+    for (int64_t d = nd - 1; d >= 0; --d) {
+      o[row * nd + d] = rest % sizes[size_t(d)];
+      rest /= sizes[size_t(d)];
+    }
+    ++row;
+  }
+  return out;
+}
+
 TH_REGISTER_KERNEL(take_stub, CPU, take_kernel);
 TH_REGISTER_KERNEL(put_stub, CPU, put_kernel);
+TH_REGISTER_KERNEL(nonzero_stub, CPU, nonzero_kernel);
 
 }  // namespace th

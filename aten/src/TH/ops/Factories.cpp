@@ -1,6 +1,7 @@
 // Factories: empty / zeros / ones / full and their _like forms, arange, linspace, logspace, eye.
 #include <cmath>
 
+#include "../DefaultDevice.h"
 #include "../Functions.h"
 #include "Fill.h"
 
@@ -21,8 +22,8 @@ Tensor empty(const IntList& size, std::optional<ScalarType> dtype, std::optional
              std::optional<MemoryFormat> memory_format) {
   const MemoryFormat format = memory_format.value_or(MemoryFormat::Contiguous);
   TH_CHECK(format != MemoryFormat::Preserve, "unsupported memory format Preserve");  // nothing to preserve
-  return empty_like_tensor(Tensor(), size, dtype.value_or(get_default_dtype()), device.value_or(Device()),
-                           format);
+  return empty_like_tensor(Tensor(), size, dtype.value_or(get_default_dtype()),
+                           device.value_or(default_device()), format);
 }
 
 Tensor zeros(const IntList& size, std::optional<ScalarType> dtype, std::optional<Device> device) {
@@ -80,7 +81,7 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::o
   bool floating = start.is_floating_point() || end.is_floating_point() || step.is_floating_point();
   ScalarType t = dtype.value_or(floating ? get_default_dtype() : ScalarType::Long);
   const auto n = static_cast<int64_t>(std::ceil((e - s) / d));
-  Tensor out = empty_tensor({n}, t, device.value_or(Device()));
+  Tensor out = empty_tensor({n}, t, device.value_or(default_device()));
   if (n > 0) range_stub[out.device().type](out, s, d, e, false);
   return out;
 }
@@ -88,7 +89,7 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::o
 Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::optional<ScalarType> dtype,
                 std::optional<Device> device) {
   TH_CHECK(steps >= 0, "number of steps must be non-negative");
-  Tensor out = empty_tensor({steps}, dtype.value_or(get_default_dtype()), device.value_or(Device()));
+  Tensor out = empty_tensor({steps}, dtype.value_or(get_default_dtype()), device.value_or(default_device()));
   if (steps == 0) return out;
   TH_DISPATCH_NUMERIC_TYPES(out.dtype(), "linspace", [&] {  // the ends must fit the dtype (Scalar::to)
     (void)start.to<scalar_t>();

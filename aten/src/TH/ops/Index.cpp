@@ -10,6 +10,7 @@ namespace th {
 
 TH_DEFINE_STUB(take_fn, take_stub);
 TH_DEFINE_STUB(put_fn, put_stub);
+TH_DEFINE_STUB(nonzero_fn, nonzero_stub);
 
 // entry points declared by the generated bindings from their schemas
 Tensor take(const Tensor& self, const Tensor& index);
@@ -217,23 +218,8 @@ Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Ten
 }
 
 Tensor nonzero(const Tensor& self) {
-  Tensor mask = contiguous(to(self, Device(), ScalarType::Bool, false, false));
-  const int64_t n = mask.numel(), nd = self.dim();
-  const bool* m = reinterpret_cast<const bool*>(mask.data_ptr());
-  int64_t count = 0;
-  for (int64_t i = 0; i < n; ++i) count += th::load(m + i);
-  Tensor out = empty_tensor({count, nd}, ScalarType::Long, Device());
-  auto* o = reinterpret_cast<int64_t*>(out.data_ptr());
-  for (int64_t i = 0, row = 0; i < n; ++i) {
-    if (!th::load(m + i)) continue;
-    int64_t rest = i;
-    for (int64_t d = nd - 1; d >= 0; --d) {
-      o[row * nd + d] = rest % self.size(d);
-      rest /= self.size(d);
-    }
-    ++row;
-  }
-  return to(out, self.device(), std::nullopt, false, false);
+  Tensor mask = contiguous(to(self, self.device(), ScalarType::Bool, false, false));
+  return nonzero_stub[self.device().type](mask, self.sizes());
 }
 
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) {

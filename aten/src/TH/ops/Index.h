@@ -1,7 +1,8 @@
 #pragma once
-// The index family's two kernels, which every gather/scatter-style op is built from: read or write a
-// tensor at logical (row-major) positions given by an int64 tensor. ops/Index.cpp,
-// cpu/IndexKernels.cpp, THC/IndexKernels.cu.
+// The index family's kernels, which every gather/scatter-style op is built from: read or write a
+// tensor at logical (row-major) positions given by an int64 tensor, and find the positions of a
+// mask's true elements (nonzero, masked_select). ops/Index.cpp, cpu/IndexKernels.cpp,
+// THC/IndexKernels.cu.
 #include "../Dispatch.h"
 #include "../Macros.h"
 #include "../Tensor.h"
@@ -15,8 +16,14 @@ using take_fn = void(const Tensor& self, const Tensor& index, const Tensor& out)
 /// source of self's dtype. Later duplicates win without accumulate.
 using put_fn = void(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate);
 
+/// The coordinates of the true elements of `mask` (bool, contiguous, any nonzero byte true, holding a tensor
+/// of `sizes` row-major), in order: a new [count, len(sizes)] int64 tensor on mask's device. On CUDA the
+/// count is the one value that comes to the host (the result's size depends on it).
+using nonzero_fn = Tensor(const Tensor& mask, const IntList& sizes);
+
 TH_DECLARE_STUB(take_fn, take_stub);
 TH_DECLARE_STUB(put_fn, put_stub);
+TH_DECLARE_STUB(nonzero_fn, nonzero_stub);
 
 /// Element offsets of a layout: position -> storage offset (in elements), usable on host and device.
 struct LogicalToStorage {

@@ -2,6 +2,7 @@
 // from a Philox generator (the device's default one unless given), as PyTorch's API has them.
 #include <cmath>
 
+#include "../DefaultDevice.h"
 #include "../Functions.h"
 #include "Random.h"
 
@@ -134,7 +135,7 @@ Tensor randint(int64_t high, const IntList& size, const std::optional<Generator>
 Tensor randperm(int64_t n, const std::optional<Generator>& generator, std::optional<ScalarType> dtype,
                 std::optional<Device> device) {
   TH_CHECK(n >= 0, "n must be non-negative, got", n);
-  Device dev = device.value_or(Device());
+  Device dev = device.value_or(default_device());
   Generator g = generator_for(generator, dev);
   ScalarType dt = dtype.value_or(ScalarType::Long);
   // Fisher-Yates on the CPU with the generator's counters (then moved to the device)
