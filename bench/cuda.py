@@ -54,6 +54,16 @@ CASES = {
     "overhead: a.sum() (8 elems)": ("a = rand(8)", "for _ in range(100): a.sum()", 100),
     "overhead: a[1:3] (8 elems)": ("a = rand(8)", "for _ in range(100): a[1:3]", 100),
     "round trip: a.sum().item()": ("a = rand(8)", "a.sum().item()", 1),
+    "overhead: a * 2 (8 elems, a Python number)": ("a = rand(8)", "for _ in range(100): a * 2", 100),
+    "H2D 64 MB pageable": ("h = rand(16_000_000).cpu()", "h.cuda()", 1),
+    "H2D 64 MB pinned, non_blocking": ("h = rand(16_000_000).cpu().pin_memory()", "h.cuda(non_blocking=True)", 1),
+    "D2H 64 MB into pinned, non_blocking": ("a = rand(16_000_000)", "a.to('cpu', non_blocking=True)", 1),
+    "two streams: 2 x matmul 2048 f32": (
+        "a = rand(2048, 2048); s1 = torch.cuda.Stream(); s2 = torch.cuda.Stream()",
+        "with torch.cuda.stream(s1): a @ a\nwith torch.cuda.stream(s2): a @ a",
+        1,
+    ),
+    "nonzero of 10M f32 > 0.5": ("a = rand(10_000_000)", "(a > 0.5).nonzero()", 1),
 }
 
 WORKER = r"""

@@ -1,6 +1,7 @@
 #pragma once
-// The CUDA loop: one grid-stride kernel runs a scalar functor over a TensorIterator,
-// turning each linear index into per-operand byte offsets.
+// The CUDA loops: gpu_kernel runs a scalar functor over a TensorIterator, contiguous operands through a
+// vectorized kernel (contiguous_kernel), any others through a grid-stride kernel that turns each linear
+// index into per-operand byte offsets (launch).
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
@@ -98,15 +99,18 @@ struct alignas(sizeof(T) * Vec) AlignedVector {
   T val[Vec];
 };
 
-/// Elements per thread on the contiguous path: 16 bytes of T (4 float32, 8 float16, 2 float64), 1 to 8.
+/// Elements per thread on the contiguous path: 16 bytes of T (4 float32, 8 float16, 2 float64), at most 8
+/// (8 bytes of a 1-byte type).
 template <typename T>
 constexpr int vec_size() {
   return sizeof(T) >= 16 ? 1 : (16 / int(sizeof(T)) > 8 ? 8 : 16 / int(sizeof(T)));
 }
 
-/// out = f(in...) over contiguous operands: thread t takes elements [t * Vec, t * Vec + Vec), read and
-/// written as AlignedVectors when `aligned` (every pointer a multiple of its vector's size: PyTorch's
-/// vectorized loop), element by element at the tail or otherwise. No index arithmetic beyond a product.
+/// out = f(in...) over contiguous operands, blockDim * Vec elements per block and step. When `aligned`
+/// (every pointer a multiple of its vector's size) thread t takes elements [t * Vec, t * Vec + Vec) of
+/// the block's span as one AlignedVector load per operand and one store (PyTorch's vectorized loop);
+/// otherwise element t + k * blockDim for k < Vec, so that a warp's accesses stay coalesced. No index
+/// arithmetic beyond a product.
 template <typename T, int Arity, int Vec, typename F, size_t... I>
 __global__ void contiguous_kernel(int64_t n, Pointers<Arity + 1> ptrs, F f, bool aligned,
                                   std::index_sequence<I...>) {
@@ -114,18 +118,25 @@ __global__ void contiguous_kernel(int64_t n, Pointers<Arity + 1> ptrs, F f, bool
   using Out = th::storage_t<decltype(f(((void)I, op_t())...)), T>;  // as Elementwise's out_t
   Out* out = reinterpret_cast<Out*>(ptrs.p[0]);
   const T* in[Arity > 0 ? Arity : 1] = {reinterpret_cast<const T*>(ptrs.p[I + 1])...};
-  const int64_t step = int64_t(blockDim.x) * gridDim.x * Vec;
-  for (int64_t base = (blockIdx.x * int64_t(blockDim.x) + threadIdx.x) * Vec; base < n; base += step) {
-    if (aligned && base + Vec <= n) {
+  const auto one = [&](int64_t i) { out[i] = Out(f(static_cast<op_t>(th::load(in[I] + i))...)); };
+  const int64_t span = int64_t(blockDim.x) * Vec, step = span * gridDim.x;
+  for (int64_t base = blockIdx.x * span; base < n; base += step) {
+    const int64_t mine = base + int64_t(threadIdx.x) * Vec;
+    if (aligned && mine + Vec <= n) {
       AlignedVector<T, Vec> v[Arity > 0 ? Arity : 1];
-      ((v[I] = *reinterpret_cast<const AlignedVector<T, Vec>*>(in[I] + base)), ...);
+      ((v[I] = *reinterpret_cast<const AlignedVector<T, Vec>*>(in[I] + mine)), ...);
       AlignedVector<Out, Vec> r;
 #pragma unroll
       for (int k = 0; k < Vec; ++k) r.val[k] = Out(f(static_cast<op_t>(th::load(&v[I].val[k]))...));
-      *reinterpret_cast<AlignedVector<Out, Vec>*>(out + base) = r;
+      *reinterpret_cast<AlignedVector<Out, Vec>*>(out + mine) = r;
+    } else if (aligned) {  // the last, partial vector
+      for (int64_t i = mine; i < n; ++i) one(i);
     } else {
-      for (int64_t i = base; i < n && i < base + Vec; ++i)
-        out[i] = Out(f(static_cast<op_t>(th::load(in[I] + i))...));
+#pragma unroll
+      for (int k = 0; k < Vec; ++k) {
+        const int64_t i = base + k * int64_t(blockDim.x) + threadIdx.x;
+        if (i < n) one(i);
+      }
     }
   }
 }

@@ -41,8 +41,6 @@ void put_kernel(const Tensor& self, const Tensor& index, const Tensor& source, b
   });
 }
 
-}  // namespace
-
 Tensor nonzero_kernel(const Tensor& mask, const IntList& sizes) {
   const int64_t n = mask.numel(), nd = int64_t(sizes.size());
   const bool* m = reinterpret_cast<const bool*>(mask.data_ptr());
@@ -61,6 +59,7 @@ Tensor nonzero_kernel(const Tensor& mask, const IntList& sizes) {
   }
   return out;
 }
+}  // namespace
 
 TH_REGISTER_KERNEL(take_stub, CPU, take_kernel);
 TH_REGISTER_KERNEL(put_stub, CPU, put_kernel);
