@@ -214,3 +214,50 @@ def test_set_default_device():
     finally:
         torch.set_default_device(None)
     assert torch.get_default_device() == torch.device("cpu")
+
+
+@pytest.mark.parametrize("shape", [(50, 1), (200, 2), (7, 5, 3)])
+def test_histogramdd_matches_numpy(shape):
+    rng = np.random.default_rng(3)
+    a = rng.normal(size=shape)
+    pts = a.reshape(-1, shape[-1])
+    d = shape[-1]
+    w = rng.random(pts.shape[0])
+    for bins in (4, [3 + k for k in range(d)]):
+        for density in (False, True):
+            weight = torch.from_numpy(w).reshape(shape[:-1])
+            got = torch.histogramdd(torch.from_numpy(a), bins=bins, weight=weight, density=density)
+            want, edges = np.histogramdd(pts, bins=bins, weights=w, density=density)
+            np.testing.assert_allclose(got.hist.numpy(), want, rtol=1e-12, atol=1e-12)
+            assert len(got.bin_edges) == d
+            for e, ref in zip(got.bin_edges, edges):
+                np.testing.assert_allclose(e.numpy(), ref, rtol=1e-12)
+    rng_list = [v for k in range(d) for v in (-1.0 - k, 1.0 + k)]
+    got = torch.histogramdd(torch.from_numpy(a), bins=5, range=rng_list)
+    want, _ = np.histogramdd(pts, bins=5, range=[(-1.0 - k, 1.0 + k) for k in range(d)])
+    np.testing.assert_array_equal(got.hist.numpy(), want)
+    edges = [torch.tensor([-3.0, -0.5, 0.0, 2.0], dtype=torch.float64)] * d
+    got = torch.histogramdd(torch.from_numpy(a), bins=edges)
+    want, _ = np.histogramdd(pts, bins=[e.numpy() for e in edges])
+    np.testing.assert_array_equal(got.hist.numpy(), want)
+
+
+def test_histogramdd_errors():
+    x = torch.rand(4, 2)
+    with pytest.raises(RuntimeError, match="size of bins must be equal to the innermost dimension"):
+        torch.histogramdd(x, bins=[2])
+    with pytest.raises(RuntimeError, match="range should have 4 elements, but got 2"):
+        torch.histogramdd(x, bins=2, range=[0.0, 1.0])
+    with pytest.raises(RuntimeError, match="min should not exceed max, but got min 1 max 0 for dimension 0"):
+        torch.histogramdd(x, bins=2, range=[1.0, 0.0, 0.0, 1.0])
+    with pytest.raises(NotImplementedError, match="not implemented for 'Long'"):
+        torch.histogramdd(x.long(), bins=2)
+    with pytest.raises(RuntimeError, match="same shape as the input tensor excluding its innermost dimension"):
+        torch.histogramdd(x, bins=2, weight=torch.ones(8))
+
+
+def test_pairwise_distance_of_complex_inputs_is_real():
+    a, b = torch.tensor([[1 + 1j, 2j]]), torch.tensor([[0j, 0j]])
+    d = torch.nn.functional.pairwise_distance(a, b, eps=0.0)
+    assert not d.is_complex()
+    torch.testing.assert_close(d, torch.tensor([6.0**0.5]))

@@ -3,11 +3,13 @@ corrcoef, mode. Differentiable where PyTorch's are, through sort/gather and mm."
 
 from __future__ import annotations
 
+import builtins
 import math
 
 import torch
 from torch import return_types
 from torch._C import Tensor
+from torch._dtypes import scalar_type
 from torch._refs._dims import wrap_dim
 from torch._registry import register
 
@@ -158,6 +160,33 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
     return result(values, indices)
 
 
+def _equal_edges(x: Tensor, bins: int, lo_hi, dim: int) -> Tensor:
+    """`bins` equal bins over `lo_hi` (x's min and max when None) as bins + 1 edges; a zero-width range is
+    widened to one unit around its value, as NumPy does."""
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension {dim}")
+    if lo_hi is not None:
+        lo, hi = float(lo_hi[0]), float(lo_hi[1])
+    else:
+        lo, hi = (float(x.min()), float(x.max())) if x.numel() else (0.0, 0.0)
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        raise RuntimeError(f"range [{lo}, {hi}] is not finite")
+    if lo > hi:  # upstream's message, histogram's too (it is histogramdd's 1-D case there)
+        raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {lo:g} max {hi:g} "
+                           f"for dimension {dim}")  # fmt: skip
+    if lo == hi:
+        lo, hi = lo - 0.5, hi + 0.5
+    return torch.linspace(lo, hi, bins + 1, dtype=x.dtype, device=x.device)
+
+
+def _bin_of(x: Tensor, edges: Tensor) -> Tensor:
+    """The bin of each element of 1-D x between `edges` (the last bin closed on the right), -1 or
+    len(edges) - 1 outside."""
+    n = edges.numel() - 1
+    index = torch.bucketize(x, edges, right=True) - 1
+    return torch.where(x == edges[-1], torch.full_like(index, n - 1), index)
+
+
 @register(method=True)
 def histogram(input: Tensor, bins=100, *, range=None, weight=None, density: bool = False):
     """(hist, bin_edges): counts (or weight sums) of input's elements in `bins` equal bins over `range`
@@ -172,23 +201,60 @@ def histogram(input: Tensor, bins=100, *, range=None, weight=None, density: bool
             raise RuntimeError("torch.histogram(): bins tensor should have one dimension and at least 2 elements")
         edges = bins.detach().to(input.dtype)
     else:
-        if bins <= 0:
-            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
-        lo, hi = (float(range[0]), float(range[1])) if range is not None else (
-            (float(x.min()), float(x.max())) if x.numel() else (0.0, 0.0))  # fmt: skip
-        if not (math.isfinite(lo) and math.isfinite(hi)):
-            raise RuntimeError(f"range [{lo}, {hi}] is not finite")
-        if lo > hi:
-            raise RuntimeError(f"torch.histogram(): min should not exceed max, but got min {lo} max {hi}")
-        if lo == hi:  # as NumPy: a unit-wide range around the value
-            lo, hi = lo - 0.5, hi + 0.5
-        edges = torch.linspace(lo, hi, bins + 1, dtype=input.dtype, device=input.device)
+        edges = _equal_edges(x, bins, range, 0)
     n = edges.numel() - 1
-    index = torch.bucketize(x, edges, right=True) - 1
-    index = torch.where(x == edges[-1], torch.full_like(index, n - 1), index)  # the last bin is closed
+    index = _bin_of(x, edges)
     inside = (index >= 0) & (index < n)
     w = torch.ones_like(x) if weight is None else weight.detach().reshape(-1).to(input.dtype)
     hist = torch.zeros(n, dtype=input.dtype, device=input.device).index_add_(0, index[inside], w[inside])
     if density:
         hist = hist / (hist.sum() * (edges[1:] - edges[:-1]))
     return return_types.make("histogram", ("hist", "bin_edges"))(hist, edges)
+
+
+@register
+def histogramdd(input: Tensor, bins=10, *, range=None, weight=None, density: bool = False):
+    """(hist, bin_edges): the D-dimensional histogram of the points in input's last dimension (shape
+    (..., D)); `bins` is one count for every dimension, a count per dimension, or D 1-D tensors of edges;
+    `range` is [min_0, max_0, ..., min_D-1, max_D-1]; each dimension's last bin includes its right edge;
+    points outside any dimension's edges are not counted; density normalizes to an integral of 1."""
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f"\"histogramdd\" not implemented for '{scalar_type(input.dtype)}'")
+    d = input.shape[-1] if input.dim() else 1
+    x = input.detach().reshape(-1, d)
+    per_dim = [bins] * d if isinstance(bins, int) else list(bins)
+    if len(per_dim) != d:
+        raise RuntimeError("histogramdd: The size of bins must be equal to the innermost dimension of the input.")
+    if range is not None and len(range) != 2 * d:
+        raise RuntimeError(f"torch.histogramdd: for a {d}-dimensional histogram range should have {2 * d} elements, "
+                           f"but got {len(range)}")  # fmt: skip
+    if weight is not None and tuple(weight.shape) != tuple(input.shape[:-1]):
+        raise RuntimeError("torch.histogramdd: if weight tensor is provided it should have the same shape as the "
+                           "input tensor excluding its innermost dimension, but got input with shape "
+                           f"{list(input.shape)} and weight with shape {list(weight.shape)}")  # fmt: skip
+    edges, index = [], []
+    for k, b in enumerate(per_dim):
+        col = x[:, k]
+        if isinstance(b, Tensor):
+            e = b.detach().to(input.dtype)
+        else:
+            e = _equal_edges(col, int(b), None if range is None else range[2 * k : 2 * k + 2], k)
+        edges.append(e)
+        index.append(_bin_of(col, e))
+    sizes = [e.numel() - 1 for e in edges]
+    inside = torch.ones(x.shape[0], dtype=torch.bool, device=x.device)
+    linear = torch.zeros(x.shape[0], dtype=torch.int64, device=x.device)
+    for i, n in zip(index, sizes):
+        inside &= (i >= 0) & (i < n)
+        linear = linear * n + i
+    w = torch.ones(x.shape[0], dtype=input.dtype, device=x.device) if weight is None else (
+        weight.detach().reshape(-1).to(input.dtype))  # fmt: skip
+    hist = torch.zeros(math.prod(sizes), dtype=input.dtype, device=x.device)
+    hist = hist.index_add_(0, linear[inside], w[inside]).reshape(sizes)
+    if density:
+        volume = torch.ones((), dtype=input.dtype, device=x.device)
+        for k, e in enumerate(edges):
+            widths = (e[1:] - e[:-1]).reshape([-1 if j == k else 1 for j in builtins.range(d)])
+            volume = volume * widths
+        hist = hist / (hist.sum() * volume)
+    return return_types.make("histogramdd", ("hist", "bin_edges"))(hist, tuple(edges))

@@ -10,7 +10,9 @@ __all__ = ["cdist", "cosine_similarity", "normalize", "pairwise_distance", "pdis
 
 
 def _pnorm(x, p: float, dim, keepdim: bool = False):
-    """The p-norm of x over dim (p = inf: max |x|, p = 0: count of non-zeros)."""
+    """The p-norm of x over dim (p = inf: max |x|, p = 0: count of non-zeros); real for complex x."""
+    if x.is_complex():
+        x = x.abs()
     if p == math.inf:
         return x.abs().amax(dim, keepdim=keepdim)
     if p == -math.inf:
