@@ -7,7 +7,19 @@ import torch
 
 __all__ = [
     "Constraint",
+    "MixtureSameFamilyConstraint",
     "boolean",
+    "corr_cholesky",
+    "dependent",
+    "dependent_property",
+    "half_open_interval",
+    "is_dependent",
+    "less_than",
+    "lower_triangular",
+    "positive_integer",
+    "positive_semidefinite",
+    "square",
+    "symmetric",
     "greater_than",
     "greater_than_eq",
     "multinomial",
@@ -173,6 +185,176 @@ class _PositiveDefinite(Constraint):
         return symmetric & (torch.linalg.cholesky_ex(value).info == 0)
 
 
+class _Dependent(Constraint):
+    """A placeholder for a constraint that depends on other values (a support that depends on the
+    parameters): it cannot be checked, and is_discrete/event_dim are known only when given."""
+
+    def __init__(self, *, is_discrete=NotImplemented, event_dim=NotImplemented):
+        self._is_discrete, self._event_dim = is_discrete, event_dim
+
+    @property
+    def is_discrete(self) -> bool:
+        if self._is_discrete is NotImplemented:
+            raise NotImplementedError(".is_discrete cannot be determined statically")
+        return self._is_discrete
+
+    @property
+    def event_dim(self) -> int:
+        if self._event_dim is NotImplemented:
+            raise NotImplementedError(".event_dim cannot be determined statically")
+        return self._event_dim
+
+    def __call__(self, *, is_discrete=NotImplemented, event_dim=NotImplemented):
+        """A dependent constraint with these static attributes."""
+        if is_discrete is NotImplemented:
+            is_discrete = self._is_discrete
+        if event_dim is NotImplemented:
+            event_dim = self._event_dim
+        return _Dependent(is_discrete=is_discrete, event_dim=event_dim)
+
+    def check(self, x):
+        raise ValueError("Cannot determine validity of dependent constraint")
+
+
+def is_dependent(constraint) -> bool:
+    """Whether constraint is a dependent (unchecked) one."""
+    return isinstance(constraint, _Dependent)
+
+
+class _DependentProperty(property, _Dependent):
+    """A property that is also a dependent constraint: on the class it reads as `dependent`, on an instance
+    it computes the instance's constraint."""
+
+    def __init__(self, fn=None, *, is_discrete=NotImplemented, event_dim=NotImplemented):
+        property.__init__(self, fn)
+        self._is_discrete, self._event_dim = is_discrete, event_dim
+
+    def __call__(self, fn):
+        """Decorates fn (@constraints.dependent_property(is_discrete=..., event_dim=...))."""
+        return _DependentProperty(fn, is_discrete=self._is_discrete, event_dim=self._event_dim)
+
+
+class _LessThan(Constraint):
+    def __init__(self, upper_bound):
+        self.upper_bound = upper_bound
+
+    def check(self, value):
+        return value < self.upper_bound
+
+    def __repr__(self) -> str:
+        return f"LessThan(upper_bound={self.upper_bound})"
+
+
+class _HalfOpenInterval(Constraint):
+    """[lower_bound, upper_bound)."""
+
+    def __init__(self, lower_bound, upper_bound):
+        self.lower_bound, self.upper_bound = lower_bound, upper_bound
+
+    def check(self, value):
+        return (self.lower_bound <= value) & (value < self.upper_bound)
+
+    def __repr__(self) -> str:
+        return f"HalfOpenInterval(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
+
+
+class _IntegerGreaterThan(Constraint):
+    """The integers >= lower_bound."""
+
+    is_discrete = True
+
+    def __init__(self, lower_bound):
+        self.lower_bound = lower_bound
+
+    def check(self, value):
+        return (value % 1 == 0) & (value >= self.lower_bound)
+
+    def __repr__(self) -> str:
+        return f"IntegerGreaterThan(lower_bound={self.lower_bound})"
+
+
+class _LowerTriangular(Constraint):
+    """Lower-triangular matrices."""
+
+    event_dim = 2
+
+    def check(self, value):
+        return (value.tril() == value).reshape(value.shape[:-2] + (-1,)).all(-1)
+
+
+class _CorrCholesky(Constraint):
+    """Lower Cholesky factors of correlation matrices: lower-triangular with a positive diagonal and rows of
+    unit Euclidean norm."""
+
+    event_dim = 2
+
+    def check(self, value):
+        tol = torch.finfo(value.dtype).eps * value.size(-1) * 10
+        row_norm = torch.linalg.norm(value.detach(), dim=-1)
+        unit_row_norm = (row_norm - 1.0).abs().le(tol).all(dim=-1)
+        return _LowerCholesky().check(value) & unit_row_norm
+
+
+class _Square(Constraint):
+    """Square matrices."""
+
+    event_dim = 2
+
+    def check(self, value):
+        return torch.full(value.shape[:-2], value.shape[-2] == value.shape[-1], dtype=torch.bool, device=value.device)
+
+
+class _Symmetric(_Square):
+    """Symmetric matrices (to 1e-6)."""
+
+    def check(self, value):
+        square = super().check(value)
+        if not bool(square.all()):
+            return square
+        return torch.isclose(value, value.mT, atol=1e-6).all(-2).all(-1)
+
+
+class _PositiveSemidefinite(_Symmetric):
+    """Symmetric matrices with non-negative eigenvalues."""
+
+    def check(self, value):
+        symmetric = super().check(value)
+        if not bool(symmetric.all()):
+            return symmetric
+        return torch.linalg.eigvalsh(value).ge(0).all(-1)
+
+
+class MixtureSameFamilyConstraint(Constraint):
+    """The support of a MixtureSameFamily: a value is inside where it lies in base_constraint, the support of
+    the components, for every component."""
+
+    def __init__(self, base_constraint: Constraint):
+        if not isinstance(base_constraint, Constraint):
+            raise AssertionError(f"base_constraint must be a Constraint, got {type(base_constraint).__name__}")
+        self.base_constraint = base_constraint
+
+    @property
+    def is_discrete(self) -> bool:
+        return self.base_constraint.is_discrete
+
+    @property
+    def event_dim(self) -> int:
+        return self.base_constraint.event_dim
+
+    def check(self, value):
+        """Whether each value lies in the components' support (checked against all components at once)."""
+        result = self.base_constraint.check(value.unsqueeze(-1 - self.event_dim))
+        if value.dim() < self.event_dim:
+            raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
+        keep = value.dim() - self.event_dim
+        return result.reshape(result.shape[:keep] + (-1,)).all(-1)
+
+    def __repr__(self) -> str:
+        return f"MixtureSameFamilyConstraint({self.base_constraint!r})"
+
+
+dependent = _Dependent()
+dependent_property = _DependentProperty
 real = _Real()
 real_vector = _IndependentConstraint(real, 1)
 lower_cholesky = _LowerCholesky()
@@ -190,3 +372,11 @@ one_hot = _OneHot()
 multinomial = _Multinomial
 interval = _Interval
 integer_interval = _IntegerInterval
+half_open_interval = _HalfOpenInterval
+less_than = _LessThan
+positive_integer = _IntegerGreaterThan(1)
+lower_triangular = _LowerTriangular()
+corr_cholesky = _CorrCholesky()
+square = _Square()
+symmetric = _Symmetric()
+positive_semidefinite = _PositiveSemidefinite()

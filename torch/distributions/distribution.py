@@ -46,6 +46,21 @@ class Distribution:
         """The shape of one sample of one distribution."""
         return self._event_shape
 
+    def expand(self, batch_shape, _instance=None):
+        """A new distribution with its parameters expanded to batch_shape (no copies); families that do not
+        support it raise NotImplementedError."""
+        raise NotImplementedError(f"{type(self).__name__} does not implement expand")
+
+    def _get_checked_instance(self, cls, _instance=None):
+        """A blank instance of type(self) for expand() to fill (PyTorch's check: a subclass with its own
+        __init__ must define its own expand)."""
+        if _instance is None and type(self).__init__ != cls.__init__:
+            raise NotImplementedError(
+                f"Subclass {self.__class__.__name__} of {cls.__name__} that defines a custom __init__ method "
+                "must also define a custom .expand() method."
+            )
+        return self.__new__(type(self)) if _instance is None else _instance
+
     def _extended_shape(self, sample_shape=()) -> torch.Size:
         return torch.Size(tuple(sample_shape) + tuple(self._batch_shape) + tuple(self._event_shape))
 

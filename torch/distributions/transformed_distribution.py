@@ -6,6 +6,13 @@ import torch
 from torch.distributions.distribution import Distribution
 from torch.distributions.independent import Independent
 from torch.distributions.transforms import ComposeTransform, Transform
+from torch.distributions.utils import _sum_rightmost
+
+
+def _event_dims(t: Transform):
+    """The event dims of a transform's input and output (its event_dim, or more where its domain or
+    codomain is a constraint over vectors or matrices)."""
+    return max(t.event_dim, t.domain.event_dim), max(t.event_dim, t.codomain.event_dim)
 
 
 class TransformedDistribution(Distribution):
@@ -21,15 +28,25 @@ class TransformedDistribution(Distribution):
             self.transforms = list(transforms)
         else:
             raise ValueError(f"transforms must be a Transform or list, but was {transforms}")
-        # the event dims: the base's, or more where a transform works on vectors (Affine with event_dim=1): the
-        # base is then read as Independent over the difference, and batch/event split the shape anew
+        # the event dims, walking the transforms forward: a transform that works on more dims than the event
+        # has so far reads the base as Independent over the difference (Affine with event_dim=1 over a batch of
+        # Normals, StickBreaking over one), and one whose codomain has more or fewer dims than its domain
+        # (CorrCholesky: vectors to matrices) changes the event's rank; forward_shape gives the shape
         shape = base_distribution.batch_shape + base_distribution.event_shape
         base_event_dim = len(base_distribution.event_shape)
-        self._event_dim = max([base_event_dim] + [t.event_dim for t in self.transforms])
-        if self._event_dim > base_event_dim:
-            base_distribution = Independent(base_distribution, self._event_dim - base_event_dim)
+        event_dim, reinterpreted = base_event_dim, 0
+        for t in self.transforms:
+            domain_dim, codomain_dim = _event_dims(t)
+            if event_dim < domain_dim:
+                reinterpreted += domain_dim - event_dim
+                event_dim = domain_dim
+            event_dim += codomain_dim - domain_dim
+            shape = t.forward_shape(shape)
+        if reinterpreted:
+            base_distribution = Independent(base_distribution, reinterpreted)
         self.base_dist = base_distribution
-        cut = len(shape) - self._event_dim
+        self._event_dim = event_dim
+        cut = len(shape) - event_dim
         super().__init__(shape[:cut], shape[cut:], validate_args=validate_args)
 
     @property
@@ -57,15 +74,17 @@ class TransformedDistribution(Distribution):
         """The base's log density at f^-1(value), less each transform's log abs(det J)."""
         if self._validate_args:
             self._validate_sample(value)
+        event_dim = len(self._event_shape)
         log_prob = 0.0
         y = value
         for t in reversed(self.transforms):
             x = t.inv(y)
-            jacobian = t.log_abs_det_jacobian(x, y)
-            extra = self._event_dim - t.event_dim  # the event dims this transform works elementwise over
-            log_prob = log_prob - (jacobian.sum(tuple(range(-extra, 0))) if extra else jacobian)
+            domain_dim, codomain_dim = _event_dims(t)
+            event_dim += domain_dim - codomain_dim
+            # summed over the event dims this transform works elementwise over
+            log_prob = log_prob - _sum_rightmost(t.log_abs_det_jacobian(x, y), event_dim - domain_dim)
             y = x
-        return log_prob + self.base_dist.log_prob(y)
+        return log_prob + _sum_rightmost(self.base_dist.log_prob(y), event_dim - len(self.base_dist.event_shape))
 
     def cdf(self, value):
         """P(Y <= value), for monotone transforms (a decreasing one flips it)."""

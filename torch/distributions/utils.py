@@ -1,0 +1,110 @@
+"""Helpers the distributions share (PyTorch's torch.distributions.utils): broadcasting parameters, probs and
+logits conversions, lazily computed attributes, and packing the lower triangle of a matrix into a vector."""
+
+from __future__ import annotations
+
+import functools
+
+import torch
+from torch.distributions.distribution import broadcast_all
+
+__all__ = [
+    "broadcast_all",
+    "clamp_probs",
+    "lazy_property",
+    "logits_to_probs",
+    "probs_to_logits",
+    "tril_matrix_to_vec",
+    "vec_to_tril_matrix",
+]
+
+euler_constant = 0.57721566490153286061  # Euler-Mascheroni constant
+
+
+def _sum_rightmost(value, dim: int):
+    """value summed over its `dim` rightmost dims."""
+    if dim == 0:
+        return value
+    return value.reshape(value.shape[: value.dim() - dim] + (-1,)).sum(-1)
+
+
+def _standard_normal(shape, dtype=None, device=None):
+    """Standard normal draws of the given shape."""
+    return torch.randn(shape, dtype=dtype, device=device)
+
+
+def expand_probs_or_logits(src, new, batch_shape) -> None:
+    """Gives `new` the probs and/or logits that `src` holds (whichever were given or computed), expanded to
+    batch_shape, and the one given as its `_param`: the shared part of the expand() of the distributions
+    parameterized by either."""
+    if "probs" in src.__dict__:
+        new.probs = src.probs.expand(batch_shape)
+        new._param = new.probs
+    if "logits" in src.__dict__:
+        new.logits = src.logits.expand(batch_shape)
+        new._param = new.logits
+
+
+def logits_to_probs(logits, is_binary: bool = False):
+    """Probabilities from logits: sigmoid for binary ones, else a softmax over the last dim."""
+    if is_binary:
+        return torch.sigmoid(logits)
+    return torch.softmax(logits, dim=-1)
+
+
+def clamp_probs(probs):
+    """probs clamped into [eps, 1 - eps] of their dtype (so that their logs and logits are finite)."""
+    eps = torch.finfo(probs.dtype).eps
+    return probs.clamp(min=eps, max=1 - eps)
+
+
+def probs_to_logits(probs, is_binary: bool = False):
+    """Logits from probabilities (clamped first): log(p) - log1p(-p) for binary ones, else log(p)."""
+    ps_clamped = clamp_probs(probs)
+    if is_binary:
+        return torch.log(ps_clamped) - torch.log1p(-ps_clamped)
+    return torch.log(ps_clamped)
+
+
+class lazy_property:
+    """A property computed on first use (with gradients enabled) and then kept on the instance."""
+
+    def __init__(self, wrapped):
+        self.wrapped = wrapped
+        functools.update_wrapper(self, wrapped)
+
+    def __get__(self, instance, obj_type=None):
+        if instance is None:
+            return self
+        with torch.enable_grad():
+            value = self.wrapped(instance)
+        setattr(instance, self.wrapped.__name__, value)
+        return value
+
+
+def _tril_mask(n: int, diag: int, device):
+    arange = torch.arange(n, device=device)
+    return arange < arange.view(-1, 1) + (diag + 1)
+
+
+def tril_matrix_to_vec(mat, diag: int = 0):
+    """The entries of a (batch of) D x D matrix on and below diagonal `diag`, row by row, as a vector."""
+    n = mat.shape[-1]
+    if diag < -n or diag >= n:
+        raise ValueError(f"diag ({diag}) provided is outside [{-n}, {n - 1}].")
+    return mat[..., _tril_mask(n, diag, mat.device)]
+
+
+def vec_to_tril_matrix(vec, diag: int = 0):
+    """The inverse of tril_matrix_to_vec: a (batch of) D x D matrix, zero above diagonal `diag`."""
+    n = (-(1 + 2 * diag) + ((1 + 2 * diag) ** 2 + 8 * vec.shape[-1] + 4 * abs(diag) * (diag + 1)) ** 0.5) / 2
+    eps = torch.finfo(vec.dtype).eps
+    if round(n) - n > eps:
+        raise ValueError(
+            f"The size of last dimension is {vec.shape[-1]} which cannot be expressed as "
+            "the lower triangular part of a square D x D matrix."
+        )
+    n = round(n)
+    mat = vec.new_zeros(vec.shape[:-1] + torch.Size((n, n)))
+    mat[..., _tril_mask(n, diag, vec.device)] = vec
+    return mat

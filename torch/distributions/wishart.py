@@ -1,0 +1,214 @@
+"""Wishart(df, covariance_matrix | precision_matrix | scale_tril)."""
+
+from __future__ import annotations
+
+import math
+import numbers
+import warnings
+
+import torch
+from torch.distributions import constraints
+from torch.distributions.distribution import Distribution
+from torch.distributions.gamma import Chi2
+from torch.distributions.multivariate_normal import _precision_to_scale_tril
+from torch.distributions.utils import lazy_property
+
+__all__ = ["Wishart"]
+
+_log_2 = math.log(2)
+
+
+def _mvdigamma(x, p: int):
+    """The multivariate digamma function: sum over i < p of digamma(x - i / 2)."""
+    if not bool(x.gt((p - 1) / 2).all()):
+        raise AssertionError("Wrong domain for multivariate digamma function.")
+    return torch.digamma(
+        x.unsqueeze(-1) - torch.arange(p, dtype=x.dtype, device=x.device).div(2).expand(x.shape + (-1,))
+    ).sum(-1)
+
+
+def _clamp_above_eps(x):
+    return x.clamp(min=torch.finfo(x.dtype).eps)
+
+
+class Wishart(Distribution):
+    """The Wishart distribution over p x p positive-definite matrices: the sum of df outer products x x^T of
+    draws x ~ N(0, Sigma), for real df > p - 1 and Sigma given by exactly one of covariance_matrix,
+    precision_matrix or scale_tril. Reparameterized (Bartlett's decomposition, with Chi2 draws)."""
+
+    support = constraints.positive_definite
+    has_rsample = True
+    _mean_carrier_measure = 0
+
+    @property
+    def arg_constraints(self):
+        return {
+            "covariance_matrix": constraints.positive_definite,
+            "precision_matrix": constraints.positive_definite,
+            "scale_tril": constraints.lower_cholesky,
+            "df": constraints.greater_than(self.event_shape[-1] - 1),
+        }
+
+    def __init__(self, df, covariance_matrix=None, precision_matrix=None, scale_tril=None, validate_args=None):
+        if (covariance_matrix is not None) + (scale_tril is not None) + (precision_matrix is not None) != 1:
+            raise AssertionError("Exactly one of covariance_matrix or precision_matrix or scale_tril may be specified.")
+        param = next(p for p in (covariance_matrix, precision_matrix, scale_tril) if p is not None)
+        if param.dim() < 2:
+            raise ValueError("scale_tril must be at least two-dimensional, with optional leading batch dimensions")
+        if isinstance(df, numbers.Number):
+            batch_shape = torch.Size(param.shape[:-2])
+            self.df = torch.tensor(df, dtype=param.dtype, device=param.device)
+        else:
+            batch_shape = torch.broadcast_shapes(param.shape[:-2], df.shape)
+            self.df = df.expand(batch_shape)
+        event_shape = param.shape[-2:]
+        if bool(self.df.le(event_shape[-1] - 1).any()):
+            raise ValueError(f"Value of df={df} expected to be greater than ndim - 1 = {event_shape[-1] - 1}.")
+        if scale_tril is not None:
+            self.scale_tril = param.expand(batch_shape + (-1, -1))
+        elif covariance_matrix is not None:
+            self.covariance_matrix = param.expand(batch_shape + (-1, -1))
+        else:
+            self.precision_matrix = param.expand(batch_shape + (-1, -1))
+        if bool(self.df.lt(event_shape[-1]).any()):
+            warnings.warn(
+                "Low df values detected. Singular samples are highly likely to occur for ndim - 1 < df < ndim.",
+                stacklevel=2,
+            )
+        super().__init__(batch_shape, event_shape, validate_args=validate_args)
+        self._batch_dims = [-(x + 1) for x in range(len(self._batch_shape))]
+        if scale_tril is not None:
+            self._unbroadcasted_scale_tril = scale_tril
+        elif covariance_matrix is not None:
+            self._unbroadcasted_scale_tril = torch.linalg.cholesky(covariance_matrix)
+        else:
+            self._unbroadcasted_scale_tril = _precision_to_scale_tril(precision_matrix)
+        self._dist_chi2 = self._chi2(self.df, batch_shape)
+
+    def _chi2(self, df, batch_shape):
+        """The Chi2 of Bartlett's diagonal: df - i degrees of freedom for row i."""
+        L = self._unbroadcasted_scale_tril
+        rows = torch.arange(self._event_shape[-1], dtype=L.dtype, device=L.device)
+        return Chi2(df=df.unsqueeze(-1) - rows.expand(batch_shape + (-1,)))
+
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its parameters expanded to batch_shape."""
+        new = self._get_checked_instance(Wishart, _instance)
+        batch_shape = torch.Size(batch_shape)
+        cov_shape = batch_shape + self.event_shape
+        new._unbroadcasted_scale_tril = self._unbroadcasted_scale_tril.expand(cov_shape)
+        new.df = self.df.expand(batch_shape)
+        new._batch_dims = [-(x + 1) for x in range(len(batch_shape))]
+        for name in ("covariance_matrix", "scale_tril", "precision_matrix"):
+            if name in self.__dict__:
+                setattr(new, name, self.__dict__[name].expand(cov_shape))
+        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
+        new._dist_chi2 = new._chi2(new.df, batch_shape)
+        new._validate_args = self._validate_args
+        return new
+
+    @lazy_property
+    def scale_tril(self):
+        return self._unbroadcasted_scale_tril.expand(self._batch_shape + self._event_shape)
+
+    @lazy_property
+    def covariance_matrix(self):
+        L = self._unbroadcasted_scale_tril
+        return (L @ L.transpose(-2, -1)).expand(self._batch_shape + self._event_shape)
+
+    @lazy_property
+    def precision_matrix(self):
+        L = self._unbroadcasted_scale_tril
+        identity = torch.eye(self._event_shape[-1], device=L.device, dtype=L.dtype)
+        return torch.cholesky_solve(identity, L).expand(self._batch_shape + self._event_shape)
+
+    @property
+    def mean(self):
+        return self.df.view(self._batch_shape + (1, 1)) * self.covariance_matrix
+
+    @property
+    def mode(self):
+        """(df - p - 1) Sigma, NaN where df <= p + 1 (no maximum inside)."""
+        factor = self.df - self.covariance_matrix.shape[-1] - 1
+        factor = torch.where(factor <= 0, torch.full_like(factor, math.nan), factor)
+        return factor.view(self._batch_shape + (1, 1)) * self.covariance_matrix
+
+    @property
+    def variance(self):
+        V = self.covariance_matrix
+        diag_V = V.diagonal(dim1=-2, dim2=-1)
+        return self.df.view(self._batch_shape + (1, 1)) * (V.pow(2) + diag_V.unsqueeze(-1) * diag_V.unsqueeze(-2))
+
+    def _bartlett_sampling(self, sample_shape=()):
+        p = self._event_shape[-1]  # has singletons in the batch dims where Sigma does
+        # Bartlett decomposition: sqrt(Chi2(df - i)) on the diagonal, standard normals below
+        noise = _clamp_above_eps(self._dist_chi2.rsample(sample_shape).sqrt()).diag_embed(dim1=-2, dim2=-1)
+        i, j = torch.tril_indices(p, p, offset=-1)
+        below = torch.zeros_like(noise)
+        below[..., i, j] = torch.randn(
+            torch.Size(sample_shape) + self._batch_shape + (p * (p - 1) // 2,), dtype=noise.dtype, device=noise.device
+        )
+        chol = self._unbroadcasted_scale_tril @ (noise + below)
+        return chol @ chol.transpose(-2, -1)
+
+    def rsample(self, sample_shape=(), max_try_correction=None):
+        """A reparameterized sample by Bartlett's decomposition. Where a draw comes out singular (not
+        positive definite in floating point, likely for df close to p - 1) it warns and draws that batch
+        element again, up to max_try_correction (10) times."""
+        if max_try_correction is None:
+            max_try_correction = 10
+        sample_shape = torch.Size(sample_shape)
+        sample = self._bartlett_sampling(sample_shape)
+        # (upstream 2.13 leaves out the `~` here: it flags the valid draws, warns and redraws on every call)
+        is_singular = ~self.support.check(sample)
+        if self._batch_shape:
+            is_singular = is_singular.amax(self._batch_dims)
+        if bool(is_singular.any()):
+            warnings.warn("Singular sample detected.", stacklevel=2)
+            for _ in range(max_try_correction):
+                sample_new = self._bartlett_sampling(is_singular[is_singular].shape)
+                sample[is_singular] = sample_new
+                is_singular_new = ~self.support.check(sample_new)
+                if self._batch_shape:
+                    is_singular_new = is_singular_new.amax(self._batch_dims)
+                is_singular[is_singular.clone()] = is_singular_new
+                if not bool(is_singular.any()):
+                    break
+        return sample
+
+    def log_prob(self, value):
+        """log density at the positive-definite matrix value."""
+        if self._validate_args:
+            self._validate_sample(value)
+        nu = self.df  # has shape batch_shape
+        p = self._event_shape[-1]
+        L = self._unbroadcasted_scale_tril
+        return (
+            -nu * (p * _log_2 / 2 + L.diagonal(dim1=-2, dim2=-1).log().sum(-1))
+            - torch.mvlgamma(nu / 2, p=p)
+            + (nu - p - 1) / 2 * torch.linalg.slogdet(value).logabsdet
+            - torch.cholesky_solve(value, L).diagonal(dim1=-2, dim2=-1).sum(dim=-1) / 2
+        )
+
+    def entropy(self):
+        nu = self.df  # has shape batch_shape
+        p = self._event_shape[-1]
+        L = self._unbroadcasted_scale_tril
+        return (
+            (p + 1) * (p * _log_2 / 2 + L.diagonal(dim1=-2, dim2=-1).log().sum(-1))
+            + torch.mvlgamma(nu / 2, p=p)
+            - (nu - p - 1) / 2 * _mvdigamma(nu / 2, p=p)
+            + nu * p / 2
+        )
+
+    @property
+    def _natural_params(self):
+        nu = self.df  # has shape batch_shape
+        p = self._event_shape[-1]
+        return -self.precision_matrix / 2, (nu - p - 1) / 2
+
+    def _log_normalizer(self, x, y):
+        p = self._event_shape[-1]
+        return (y + (p + 1) / 2) * (-torch.linalg.slogdet(-2 * x).logabsdet + _log_2 * p) + torch.mvlgamma(
+            y + (p + 1) / 2, p=p
+        )
