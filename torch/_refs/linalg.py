@@ -166,8 +166,10 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) ->
     """The p-norm of input (over all elements, or over dim): p = 'fro' or 2, 1, inf, -inf, 0 or any
     positive number."""
     x = input if dtype is None else input.to(dtype)
-    if not x.dtype.is_floating_point:
+    if not (x.dtype.is_floating_point or x.dtype.is_complex):
         raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got {x.dtype} instead.")
+    if x.is_complex():  # the norm of the moduli, a real tensor
+        x = x.abs()
     dims = () if dim is None else dim
     if p is None or p in ("fro", 2, 2.0):
         return (x * x).sum(dims, keepdim=keepdim).sqrt()

@@ -23,6 +23,7 @@ from torch.autograd.graph import Node, set_history
 
 __all__ = [
     "not_implemented",
+    "to_backward",
     "angle_backward",
     "conj",
     "fft_r2c_backward",
@@ -304,11 +305,13 @@ def cumprod_backward(grad: Tensor, self: Tensor, dim: int, result: Tensor) -> Te
     before = zeros_so_far == 0  # before the slice's first zero
     first_zero = is_zero & (zeros_so_far == 1)
     one = torch.ones((), dtype=self.dtype, device=self.device)
-    g_out = torch.where(before, grad * result, 0 * one)
+    # complex: each derivative conjugated (grad * conj(d out_k / d x_j), PyTorch's convention)
+    conj = (lambda t: t.conj()) if self.is_complex() else (lambda t: t)
+    g_out = torch.where(before, grad * conj(result), 0 * one)
     suffix = g_out.sum(dim, keepdim=True) - g_out.cumsum(dim) + g_out  # sum over k >= j
-    grad_before = torch.where(before, suffix / torch.where(before, self, one), 0 * one)
+    grad_before = torch.where(before, suffix / conj(torch.where(before, self, one)), 0 * one)
     others = torch.where(first_zero, one, self).cumprod(dim)  # x_0..x_k without the first zero
-    at_zero = torch.where(zeros_so_far >= 1, grad * others, 0 * one).sum(dim, keepdim=True)
+    at_zero = torch.where(zeros_so_far >= 1, grad * conj(others), 0 * one).sum(dim, keepdim=True)
     return grad_before + torch.where(first_zero, at_zero, 0 * one)
 
 
@@ -417,6 +420,14 @@ def var_backward(grad: Tensor, self: Tensor, dims, correction, keepdim: bool) ->
     return g * (self - mean) * (2.0 / max(count - correction, 0))
 
 
+def to_backward(grad: Tensor, dtype) -> Tensor:
+    """The gradient of a cast back in the input's dtype: a real input's is the real part of a complex
+    gradient (upstream's _to_copy backward; casting would warn that the imaginary part is dropped)."""
+    if grad.is_complex() and not dtype.is_complex:
+        grad = grad.real
+    return grad.to(dtype)
+
+
 def prod_backward(grad: Tensor, self: Tensor, result: Tensor, dim, keepdim: bool) -> Tensor:
     """d prod / d x_i = product of the other elements, also where some are zero: with no zero it is
     result / x_i; with one zero only that element gets the product of the rest; with more, 0."""
@@ -429,6 +440,8 @@ def prod_backward(grad: Tensor, self: Tensor, result: Tensor, dim, keepdim: bool
     whole = nonzero.prod() if dim is None else nonzero.prod(dim, keepdim=True)
     zeros = is_zero.sum() if dim is None else is_zero.sum(dim, keepdim=True)
     others = torch.where(zeros == 0, whole / nonzero, torch.where((zeros == 1).logical_and(is_zero), whole, 0.0))
+    if others.is_complex():  # holomorphic: the gradient is grad * conj(d prod / d x), PyTorch's convention
+        others = others.conj()
     return g * others.to(g.dtype)
 
 

@@ -1,7 +1,9 @@
-"""The gradients of the factorizations and solves of ops/LinearAlgebra.cpp (PyTorch's FunctionsManual,
-for real matrices), written with torch ops so that they can be differentiated again.
+"""The gradients of the factorizations and solves of ops/LinearAlgebra.cpp (PyTorch's FunctionsManual),
+written with torch ops so that they can be differentiated again.
 
-Notation: X^T is `X.mT`; every formula works on batches of matrices.
+Notation: X^T is `X.mT`, X^H `X.mH` (the same for real matrices); every formula works on batches of
+matrices. LU, Cholesky, the triangular and LU solves and QR take complex matrices too (X^H in their
+formulas, PyTorch's conjugate convention for the gradient); eigh, eig and svd are real only here.
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ def lu_unpack_factors(LU: Tensor, pivots: Tensor) -> tuple[Tensor, Tensor, Tenso
 
 def _lu_chain(gA: Tensor, P: Tensor, L: Tensor, U: Tensor) -> Tensor:
     """The gradient in LU's packed factors of gA, the gradient in A = P L U: dA = P (dL U + L dU)."""
-    PtgA = P.mT @ gA
-    return (PtgA @ U.mT).tril(-1) + (L.mT @ PtgA).triu()
+    PtgA = P.mH @ gA
+    return (PtgA @ U.mH).tril(-1) + (L.mH @ PtgA).triu()
 
 
 def lu_factor_ex_backward(grad: Tensor, LU: Tensor, pivots: Tensor) -> Tensor:
@@ -36,9 +38,9 @@ def lu_factor_ex_backward(grad: Tensor, LU: Tensor, pivots: Tensor) -> Tensor:
             "linalg.lu_factor: the derivative of the LU of a non-square matrix is not implemented"
         )
     P, L, U = lu_unpack_factors(LU, pivots)
-    phi = (L.mT @ grad.tril(-1)).tril(-1) + (grad.triu() @ U.mT).triu()
-    x = torch._linalg_solve_triangular(U.mT, phi, upper=False, left=False)  # phi U^-T
-    x = torch._linalg_solve_triangular(L.mT, x, upper=True, unitriangular=True)  # L^-T (...)
+    phi = (L.mH @ grad.tril(-1)).tril(-1) + (grad.triu() @ U.mH).triu()
+    x = torch._linalg_solve_triangular(U.mH, phi, upper=False, left=False)  # phi U^-T
+    x = torch._linalg_solve_triangular(L.mH, x, upper=True, unitriangular=True)  # L^-T (...)
     return P @ x
 
 
@@ -48,9 +50,9 @@ def lu_solve_backward(grad: Tensor, LU: Tensor, pivots: Tensor, X: Tensor, left:
     gLU = None
     if mask[0]:
         if left:
-            gA = -(X @ gB.mT) if adjoint else -(gB @ X.mT)
+            gA = -(X @ gB.mH) if adjoint else -(gB @ X.mH)
         else:
-            gA = -(gB.mT @ X) if adjoint else -(X.mT @ gB)
+            gA = -(gB.mH @ X) if adjoint else -(X.mH @ gB)
         P, L, U = lu_unpack_factors(LU, pivots)
         gLU = _lu_chain(gA, P, L, U)
     return gLU, gB
@@ -59,36 +61,39 @@ def lu_solve_backward(grad: Tensor, LU: Tensor, pivots: Tensor, X: Tensor, left:
 def cholesky_backward(grad: Tensor, L: Tensor, upper: bool) -> Tensor:
     """A = L L^T: gA = L^-T Phi(L^T gL) L^-1, Phi the lower triangle with half its diagonal, symmetrized."""
     if upper:
-        L, grad = L.mT, grad.mT
-    phi = (L.mT @ grad).tril()
-    phi = 0.5 * (phi + phi.tril(-1).mT)
-    gA = torch._linalg_solve_triangular(L.mT, phi, upper=True)
+        L, grad = L.mH, grad.mH
+    phi = (L.mH @ grad).tril()
+    phi = 0.5 * (phi + phi.tril(-1).mH)
+    gA = torch._linalg_solve_triangular(L.mH, phi, upper=True)
     return torch._linalg_solve_triangular(L, gA, upper=False, left=False)
 
 
 def solve_triangular_backward(grad: Tensor, A: Tensor, X: Tensor, upper: bool, left: bool, unit: bool, mask):
     """X = A^-1 B (or B A^-1), A triangular: gB by the transposed solve, gA = -gB X^T in A's triangle."""
-    gB = torch._linalg_solve_triangular(A.mT, grad, upper=not upper, left=left, unitriangular=unit)
+    gB = torch._linalg_solve_triangular(A.mH, grad, upper=not upper, left=left, unitriangular=unit)
     gA = None
     if mask[0]:
-        gA = -(gB @ X.mT) if left else -(X.mT @ gB)
+        gA = -(gB @ X.mH) if left else -(X.mH @ gB)
         diagonal = 1 if unit else 0
         gA = gA.triu(diagonal) if upper else gA.tril(-diagonal)
     return gA, gB if mask[1] else None
 
 
 def _qr_square_or_tall(gQ, gR, Q: Tensor, R: Tensor) -> Tensor:
-    """A = Q R with A m x n, m >= n: gA = [gQ + Q copyutl(M)] R^-T with M = triu(gR) R^T - Q^T gQ, copyutl(M)
+    """A = Q R with A m x n, m >= n: gA = [gQ + Q copyutl(M)] R^-H with M = triu(gR) R^H - Q^H gQ, copyutl(M)
     the symmetric matrix of M's upper triangle (only R's upper triangle depends on A)."""
     M = torch.zeros_like(R)
     if gR is not None:
-        M = M + gR.triu() @ R.mT
+        M = M + gR.triu() @ R.mH
     if gQ is not None:
-        M = M - Q.mT @ gQ
-    b = Q @ (M.triu() + M.triu(1).mT)
+        M = M - Q.mH @ gQ
+    S = M.triu() + M.triu(1).mH
+    if S.is_complex():  # upstream's syminvadj: the diagonal keeps only its real part
+        S = S - 1j * torch.diag_embed(S.diagonal(0, -2, -1).imag).to(S.dtype)
+    b = Q @ S
     if gQ is not None:
         b = b + gQ
-    return torch._linalg_solve_triangular(R.mT, b, upper=False, left=False)  # b R^-T
+    return torch._linalg_solve_triangular(R.mH, b, upper=False, left=False)  # b R^-T
 
 
 def qr_backward(grads, Q: Tensor, R: Tensor, mode: str) -> Tensor:
@@ -109,7 +114,7 @@ def qr_backward(grads, Q: Tensor, R: Tensor, mode: str) -> Tensor:
     Y = Q @ V
     gU = gR[..., :m] if gR is not None else None
     gV = gR[..., m:] if gR is not None else torch.zeros_like(V)
-    gQ_x = Y @ gV.mT if gQ is None else gQ + Y @ gV.mT
+    gQ_x = Y @ gV.mH if gQ is None else gQ + Y @ gV.mH
     return torch.cat([_qr_square_or_tall(gQ_x, gU, Q, U), Q @ gV], dim=-1)
 
 

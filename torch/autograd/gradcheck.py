@@ -21,8 +21,18 @@ def _differentiable_outputs(func, inputs) -> tuple:
     return tuple(o for o in _as_tuple(func(*inputs)) if isinstance(o, Tensor) and o.requires_grad)
 
 
+def _real_parts(t: Tensor):
+    """A float64 NumPy vector of t's values, a complex t as its real parts then its imaginary parts."""
+    t = t.detach().reshape(-1).cpu()
+    if t.is_complex():
+        return torch.cat([t.real, t.imag]).to(torch.float64).numpy().copy()
+    return t.to(torch.float64).numpy().copy()
+
+
 def _numerical_jacobian(func, inputs, out_index: int, eps: float) -> list:
-    """Per input requiring grad: rows d output / d input[i] by central differences (any layout)."""
+    """Per input requiring grad: rows d output / d input[i] by central differences (any layout). A complex
+    input has two rows per element (its real, then its imaginary part moved by eps), a complex output its
+    real parts then its imaginary parts as columns: the real Jacobian of the function, as upstream's."""
     import numpy as np  # noqa: PLC0415
 
     def set_(x, idx, value) -> None:
@@ -34,32 +44,46 @@ def _numerical_jacobian(func, inputs, out_index: int, eps: float) -> list:
         if not (isinstance(x, Tensor) and x.requires_grad):
             continue
         rows = []
+        steps = (eps, eps * 1j) if x.is_complex() else (eps,)
         for idx in np.ndindex(*tuple(x.shape)):
             orig = x[idx].item()
-            set_(x, idx, orig + eps)
-            plus = _as_tuple(func(*inputs))[out_index].detach().clone()
-            set_(x, idx, orig - eps)
-            minus = _as_tuple(func(*inputs))[out_index].detach().clone()
-            set_(x, idx, orig)
-            rows.append(((plus - minus) / (2 * eps)).reshape(-1).to(torch.float64).cpu().numpy().copy())
+            for step in steps:
+                set_(x, idx, orig + step)
+                plus = _as_tuple(func(*inputs))[out_index].detach().clone()
+                set_(x, idx, orig - step)
+                minus = _as_tuple(func(*inputs))[out_index].detach().clone()
+                set_(x, idx, orig)
+                rows.append((_real_parts(plus) - _real_parts(minus)) / (2 * eps))
         jacobians.append(rows)
     return jacobians
 
 
 def _analytical_jacobian(func, inputs, out_index: int, create_graph: bool = False) -> list:
-    """Per input requiring grad: rows of d output / d input, one backward pass per output element."""
+    """Per input requiring grad: the real Jacobian laid out as _numerical_jacobian's, one backward pass per
+    real output: the gradient of Re(out[j]) (grad_output 1 at j) and, for a complex output, of Im(out[j])
+    (grad_output 1j at j); with PyTorch's convention a complex input's gradient is d/dRe + i d/dIm."""
     import numpy as np  # noqa: PLC0415
 
     diff_inputs = [x for x in inputs if isinstance(x, Tensor) and x.requires_grad]
     out = _differentiable_outputs(func, inputs)[out_index]
-    cols = [np.zeros((x.numel(), out.numel())) for x in diff_inputs]
-    for j in range(out.numel()):
-        g = torch.zeros_like(out, memory_format=torch.contiguous_format)
-        g.view(-1)[j] = 1.0
-        grads = torch.autograd.grad(out, diff_inputs, g, retain_graph=True, allow_unused=True)
-        for k, gk in enumerate(grads):
-            if gk is not None:
-                cols[k][:, j] = gk.detach().reshape(-1).to(torch.float64).cpu().numpy()
+    parts = (1.0, 1j) if out.is_complex() else (1.0,)
+    n_out = out.numel()
+    cols = [np.zeros((x.numel() * (2 if x.is_complex() else 1), n_out * len(parts))) for x in diff_inputs]
+    for p, unit in enumerate(parts):
+        for j in range(n_out):
+            g = torch.zeros_like(out, memory_format=torch.contiguous_format)
+            g.view(-1)[j] = unit
+            grads = torch.autograd.grad(out, diff_inputs, g, retain_graph=True, allow_unused=True)
+            for k, gk in enumerate(grads):
+                if gk is None:
+                    continue
+                gk = gk.detach().reshape(-1).cpu()
+                if diff_inputs[k].is_complex():  # rows per element: its real part, then its imaginary part
+                    col = torch.stack([gk.real, gk.imag], dim=1).reshape(-1) if gk.is_complex() else (
+                        torch.stack([gk, torch.zeros_like(gk)], dim=1).reshape(-1))  # fmt: skip
+                else:
+                    col = gk.real if gk.is_complex() else gk
+                cols[k][:, p * n_out + j] = col.to(torch.float64).numpy()
     return cols
 
 
@@ -91,7 +115,7 @@ def gradcheck(
             "requires_grad=True."
         )
     for x in diff:
-        if x.dtype != torch.float64:
+        if x.dtype not in (torch.float64, torch.complex128):
             import warnings  # noqa: PLC0415
 
             warnings.warn(

@@ -137,7 +137,7 @@ def slogdet(A: Tensor):
     _square(A, "linalg.slogdet")
     LU, pivots, _ = _C._linalg_lu_factor_ex(A)
     diag = LU.diagonal(0, -2, -1)
-    sign = _lu_sign(pivots, A.dtype) * diag.sign().prod(-1)
+    sign = _lu_sign(pivots, A.dtype) * diag.sgn().prod(-1)  # a unit complex number for complex A
     return _result("linalg_slogdet", ("sign", "logabsdet"), sign, diag.abs().log().sum(-1))
 
 

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "../Complex.h"
 #include "../Parallel.h"
 #include "../ScalarType.h"
 #include "../ops/LinearAlgebra.h"
@@ -38,6 +39,19 @@ extern "C" {
 TH_LAPACK_DECLARE(float, s)
 TH_LAPACK_DECLARE(double, d)
 #undef TH_LAPACK_DECLARE
+// the complex routines of the factorizations and solves (LU, Cholesky, QR); T is th::complex<float/double>
+#define TH_LAPACK_DECLARE_COMPLEX(T, p)                                                                \
+  void scipy_##p##getrf_(const int* m, const int* n, T* a, const int* lda, int* ipiv, int* info);      \
+  void scipy_##p##getrs_(const char* trans, const int* n, const int* nrhs, const T* a, const int* lda, \
+                         const int* ipiv, T* b, const int* ldb, int* info, size_t);                    \
+  void scipy_##p##potrf_(const char* uplo, const int* n, T* a, const int* lda, int* info, size_t);     \
+  void scipy_##p##geqrf_(const int* m, const int* n, T* a, const int* lda, T* tau, T* work,            \
+                         const int* lwork, int* info);                                                 \
+  void scipy_##p##ungqr_(const int* m, const int* n, const int* k, T* a, const int* lda, const T* tau, \
+                         T* work, const int* lwork, int* info);
+TH_LAPACK_DECLARE_COMPLEX(th::complex<float>, c)
+TH_LAPACK_DECLARE_COMPLEX(th::complex<double>, z)
+#undef TH_LAPACK_DECLARE_COMPLEX
 }
 
 namespace th {
@@ -66,10 +80,41 @@ TH_LAPACK_BIND(float, s)
 TH_LAPACK_BIND(double, d)
 #undef TH_LAPACK_BIND
 
+/// The complex types' routines: orgqr is ungqr there, and trsm takes its alpha by pointer.
+#define TH_LAPACK_BIND_COMPLEX(T, p)                                                               \
+  template <>                                                                                      \
+  struct Lapack<T> {                                                                               \
+    static constexpr auto getrf = scipy_##p##getrf_;                                               \
+    static constexpr auto getrs = scipy_##p##getrs_;                                               \
+    static constexpr auto potrf = scipy_##p##potrf_;                                               \
+    static constexpr auto geqrf = scipy_##p##geqrf_;                                               \
+    static constexpr auto orgqr = scipy_##p##ungqr_;                                               \
+    static void trsm(CBLAS_ORDER order, CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans,   \
+                     CBLAS_DIAG diag, int m, int n, T alpha, const T* a, int lda, T* b, int ldb) { \
+      scipy_cblas_##p##trsm(order, side, uplo, trans, diag, m, n, &alpha, a, lda, b, ldb);         \
+    }                                                                                              \
+  };
+TH_LAPACK_BIND_COMPLEX(complex<float>, c)
+TH_LAPACK_BIND_COMPLEX(complex<double>, z)
+#undef TH_LAPACK_BIND_COMPLEX
+
 /// float and double: the types LAPACK has (the entry points refuse the others with PyTorch's messages).
 #define TH_DISPATCH_LAPACK_TYPES(type, name, ...) \
   TH_PRIVATE_DISPATCH(                            \
       type, name, TH_PRIVATE_CASE(Float, float, __VA_ARGS__) TH_PRIVATE_CASE(Double, double, __VA_ARGS__))
+/// And complex64/complex128, for the factorizations and solves that have their complex routines here.
+#define TH_DISPATCH_LAPACK_TYPES_AND_COMPLEX(type, name, ...)                            \
+  TH_PRIVATE_DISPATCH(type, name,                                                        \
+                      TH_PRIVATE_CASE(Float, float, __VA_ARGS__)                         \
+                          TH_PRIVATE_CASE(Double, double, __VA_ARGS__)                   \
+                              TH_PRIVATE_CASE(ComplexFloat, complex<float>, __VA_ARGS__) \
+                                  TH_PRIVATE_CASE(ComplexDouble, complex<double>, __VA_ARGS__))
+
+/// The transpose that a solve with the adjoint takes: conjugating for the complex types.
+template <typename T>
+constexpr char adjoint_char() {
+  return is_complex_v<T> ? 'C' : 'T';
+}
 
 /// `t`'s element pointer of batch b, for a batch of column-major matrices (or of vectors).
 template <typename T>
@@ -97,16 +142,20 @@ void for_each_batch(int64_t batches, int64_t work_per_batch, const F& f) {
 /// work[0]), then runs with a workspace of that size.
 template <typename T, typename F>
 void with_workspace(const F& call) {
-  T size = 0;
+  T size = T(0);
   call(&size, -1);
-  const int lwork = std::max(1, int(size));
+  int lwork = 1;  // the size comes back as an element (its real part for the complex types)
+  if constexpr (is_complex_v<T>)
+    lwork = std::max(1, int(size.re));
+  else
+    lwork = std::max(1, int(size));
   std::vector<T> work(static_cast<size_t>(lwork));
   call(work.data(), lwork);
 }
 
 void lu_factor_kernel(const Tensor& a, const Tensor& pivots, const Tensor& info) {
   const int m = int(a.size(1)), n = int(a.size(2)), lda = ld(m);
-  TH_DISPATCH_LAPACK_TYPES(a.dtype(), "lu_cpu", [&] {
+  TH_DISPATCH_LAPACK_TYPES_AND_COMPLEX(a.dtype(), "lu_cpu", [&] {
     for_each_batch(a.size(0), int64_t(m) * n * std::min(m, n), [&](int64_t b) {
       Lapack<scalar_t>::getrf(&m, &n, batch_ptr<scalar_t>(a, b), &lda, int_ptr(pivots, b), int_ptr(info, b));
     });
@@ -115,8 +164,8 @@ void lu_factor_kernel(const Tensor& a, const Tensor& pivots, const Tensor& info)
 
 void lu_solve_kernel(const Tensor& lu, const Tensor& pivots, const Tensor& b, bool trans) {
   const int n = int(lu.size(1)), k = int(b.size(2)), lda = ld(n);
-  const char t = trans ? 'T' : 'N';
-  TH_DISPATCH_LAPACK_TYPES(lu.dtype(), "lu_solve_cpu", [&] {
+  TH_DISPATCH_LAPACK_TYPES_AND_COMPLEX(lu.dtype(), "lu_solve_cpu", [&] {
+    const char t = trans ? adjoint_char<scalar_t>() : 'N';  // trans: the adjoint
     for_each_batch(lu.size(0), int64_t(n) * n * k, [&](int64_t i) {
       int info = 0;
       Lapack<scalar_t>::getrs(&t, &n, &k, batch_ptr<scalar_t>(lu, i), &lda, int_ptr(pivots, i),
@@ -153,7 +202,7 @@ void ldl_solve_kernel(const Tensor& ld_, const Tensor& pivots, const Tensor& b) 
 void cholesky_kernel(const Tensor& a, bool upper, const Tensor& info) {
   const int n = int(a.size(1)), lda = ld(n);
   const char uplo = upper ? 'U' : 'L';
-  TH_DISPATCH_LAPACK_TYPES(a.dtype(), "cholesky_cpu", [&] {
+  TH_DISPATCH_LAPACK_TYPES_AND_COMPLEX(a.dtype(), "cholesky_cpu", [&] {
     for_each_batch(a.size(0), int64_t(n) * n * n, [&](int64_t b) {
       Lapack<scalar_t>::potrf(&uplo, &n, batch_ptr<scalar_t>(a, b), &lda, int_ptr(info, b), 1);
     });
@@ -162,18 +211,19 @@ void cholesky_kernel(const Tensor& a, bool upper, const Tensor& info) {
 
 void triangular_solve_kernel(const Tensor& a, const Tensor& b, bool upper, bool left, bool trans, bool unit) {
   const int m = int(b.size(1)), n = int(b.size(2)), k = left ? m : n;
-  TH_DISPATCH_LAPACK_TYPES(a.dtype(), "triangular_solve_cpu", [&] {
+  TH_DISPATCH_LAPACK_TYPES_AND_COMPLEX(a.dtype(), "triangular_solve_cpu", [&] {
     for_each_batch(a.size(0), int64_t(m) * n * k, [&](int64_t i) {
       Lapack<scalar_t>::trsm(CblasColMajor, left ? CblasLeft : CblasRight, upper ? CblasUpper : CblasLower,
-                             trans ? CblasTrans : CblasNoTrans, unit ? CblasUnit : CblasNonUnit, m, n,
-                             scalar_t(1), batch_ptr<scalar_t>(a, i), ld(k), batch_ptr<scalar_t>(b, i), ld(m));
+                             trans ? (is_complex_v<scalar_t> ? CblasConjTrans : CblasTrans) : CblasNoTrans,
+                             unit ? CblasUnit : CblasNonUnit, m, n, scalar_t(1), batch_ptr<scalar_t>(a, i),
+                             ld(k), batch_ptr<scalar_t>(b, i), ld(m));
     });
   });
 }
 
 void geqrf_kernel(const Tensor& a, const Tensor& tau) {
   const int m = int(a.size(1)), n = int(a.size(2)), lda = ld(m);
-  TH_DISPATCH_LAPACK_TYPES(a.dtype(), "geqrf_cpu", [&] {
+  TH_DISPATCH_LAPACK_TYPES_AND_COMPLEX(a.dtype(), "geqrf_cpu", [&] {
     for_each_batch(a.size(0), int64_t(m) * n * n, [&](int64_t b) {
       int info = 0;
       with_workspace<scalar_t>([&](scalar_t* work, int lwork) {
@@ -186,7 +236,7 @@ void geqrf_kernel(const Tensor& a, const Tensor& tau) {
 
 void householder_product_kernel(const Tensor& a, const Tensor& tau) {
   const int m = int(a.size(1)), n = int(a.size(2)), k = int(tau.size(1)), lda = ld(m);
-  TH_DISPATCH_LAPACK_TYPES(a.dtype(), "householder_product_cpu", [&] {
+  TH_DISPATCH_LAPACK_TYPES_AND_COMPLEX(a.dtype(), "householder_product_cpu", [&] {
     for_each_batch(a.size(0), int64_t(m) * n * k, [&](int64_t b) {
       int info = 0;
       with_workspace<scalar_t>([&](scalar_t* work, int lwork) {

@@ -28,20 +28,30 @@ TH_DEFINE_STUB(svd_fn, svd_stub);
 Tensor tril(const Tensor& self, int64_t diagonal);
 Tensor triu(const Tensor& self, int64_t diagonal);
 Tensor isfinite(const Tensor& self);
+Tensor conj_physical(const Tensor& self);  // ops/ComplexParts.cpp
 
 namespace {
 
-/// PyTorch's checks of a linalg input: at least 2 dims, float or double (square if asked).
-void check_input(const Tensor& a, const char* fn, bool square = false) {
+/// PyTorch's checks of a linalg input: at least 2 dims, float or double, or complex64/complex128 where
+/// the kernel has the complex routines (`complex_ok`; elsewhere a NotImplementedError), square if asked.
+void check_input(const Tensor& a, const char* fn, bool square = false, bool complex_ok = false) {
   TH_CHECK(a.dim() >= 2, fn, ": The input tensor A must have at least 2 dimensions.");
   const ScalarType t = a.dtype();
   TH_CHECK(t != ScalarType::Half && t != ScalarType::BFloat16, fn,
            ": Low precision dtypes not supported. Got ", scalar_type_cpp_name(t));
-  TH_CHECK(t == ScalarType::Float || t == ScalarType::Double, fn,
+  TH_CHECK_T(NotImplementedError, complex_ok || !is_complex(t), fn,
+             ": complex input is not supported yet (real float and double are)");
+  TH_CHECK(t == ScalarType::Float || t == ScalarType::Double || is_complex(t), fn,
            ": Expected a floating point or complex tensor as input. Got ", scalar_type_cpp_name(t));
   if (square)
     TH_CHECK(a.size(-2) == a.size(-1), fn, ": A must be batches of square matrices, but they are ",
              a.size(-2), " by ", a.size(-1), " matrices");
+}
+
+/// The conjugate transpose of a matrix batch (the transpose for real dtypes).
+Tensor adjoint_of(const Tensor& t) {
+  Tensor tt = transpose(t, -2, -1);
+  return is_complex(t.dtype()) ? conj_physical(tt) : tt;
 }
 
 /// The leading (batch) dims of a matrix batch, and their product.
@@ -145,9 +155,9 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_lu_factor_ex(const Tensor& A, bool pi
   TH_CHECK(A.dim() >= 2,
            "torch.lu_factor: Expected tensor with 2 or more dimensions. Got size: ", shape_str(A.sizes()),
            " instead");
-  TH_CHECK_T(NotImplementedError, is_floating_point(A.dtype()), "\"lu_cpu\" not implemented for '",
-             scalar_type_cpp_name(A.dtype()), "'");
-  check_input(A, "linalg.lu_factor");
+  TH_CHECK_T(NotImplementedError, is_floating_point(A.dtype()) || is_complex(A.dtype()),
+             "\"lu_cpu\" not implemented for '", scalar_type_cpp_name(A.dtype()), "'");
+  check_input(A, "linalg.lu_factor", false, true);
   TH_CHECK(pivot, "linalg.lu_factor: LU without pivoting is not implemented on the ",
            A.device().is_cpu() ? "CPU" : "GPU yet (its kernel factorizes on the host)");
   const IntList batch = batch_dims(A);
@@ -165,7 +175,7 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_lu_factor_ex(const Tensor& A, bool pi
 }
 
 Tensor _linalg_lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B, bool left, bool adjoint) {
-  check_input(LU, "linalg.lu_solve", true);
+  check_input(LU, "linalg.lu_solve", true, true);
   TH_CHECK(B.dim() >= 2, "linalg.lu_solve: Expected B to have at least 2 dimensions, but it has ", B.dim(),
            " dimensions instead");
   TH_CHECK(LU.dtype() == B.dtype(),
@@ -180,8 +190,8 @@ Tensor _linalg_lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B,
   } else {
     TH_CHECK(B.size(-1) == n, "linalg.lu_solve: Incompatible shapes of A and B for the equation XA = B (", n,
              "x", n, " and ", B.size(-2), "x", B.size(-1), ")");
-    // X A = B  <=>  A^T X^T = B^T
-    return transpose(_linalg_lu_solve(LU, pivots, transpose(B, -2, -1), true, !adjoint), -2, -1);
+    // X A = B  <=>  A^H X^H = B^H
+    return adjoint_of(_linalg_lu_solve(LU, pivots, adjoint_of(B), true, !adjoint));
   }
   TH_CHECK(pivots.dim() == LU.dim() - 1 && pivots.size(-1) == n,
            "linalg.lu_solve: Expected pivots to have shape [*, ", n, "], but got ",
@@ -243,7 +253,7 @@ Tensor _linalg_ldl_solve(const Tensor& LD, const Tensor& pivots, const Tensor& B
 }
 
 std::tuple<Tensor, Tensor> _linalg_cholesky_ex(const Tensor& A, bool upper, bool check_errors) {
-  check_input(A, "linalg.cholesky", true);
+  check_input(A, "linalg.cholesky", true, true);
   const IntList batch = batch_dims(A);
   const int64_t B = batch_count(batch);
   Tensor a = fortran_batches(A, batch);
@@ -262,7 +272,7 @@ std::tuple<Tensor, Tensor> _linalg_cholesky_ex(const Tensor& A, bool upper, bool
 }
 
 Tensor _linalg_solve_triangular(const Tensor& A, const Tensor& B, bool upper, bool left, bool unitriangular) {
-  check_input(A, "linalg.solve_triangular", true);
+  check_input(A, "linalg.solve_triangular", true, true);
   TH_CHECK(B.dim() >= 2, "linalg.solve_triangular: The input tensor B must have at least 2 dimensions.");
   TH_CHECK(A.dtype() == B.dtype(),
            "linalg.solve_triangular: Expected A and B to have the same dtype, but found A "
@@ -282,7 +292,7 @@ Tensor _linalg_solve_triangular(const Tensor& A, const Tensor& B, bool upper, bo
 
 std::tuple<Tensor, Tensor> geqrf(const Tensor& self) {
   TH_CHECK(self.dim() >= 2, "torch.geqrf: input must have at least 2 dimensions.");
-  check_input(self, "torch.geqrf");
+  check_input(self, "torch.geqrf", false, true);
   const IntList batch = batch_dims(self);
   const int64_t B = batch_count(batch), k = std::min(self.size(-2), self.size(-1));
   Tensor a = fortran_batches(self, batch);
@@ -293,7 +303,7 @@ std::tuple<Tensor, Tensor> geqrf(const Tensor& self) {
 
 Tensor _linalg_householder_product(const Tensor& input, const Tensor& tau) {
   TH_CHECK(input.dim() >= 2, "torch.linalg.householder_product: input must have at least 2 dimensions.");
-  check_input(input, "torch.linalg.householder_product");
+  check_input(input, "torch.linalg.householder_product", false, true);
   TH_CHECK(
       input.size(-2) >= input.size(-1),
       "torch.linalg.householder_product: input.shape[-2] must be greater than or equal to input.shape[-1]");
@@ -320,7 +330,7 @@ Tensor _linalg_householder_product(const Tensor& input, const Tensor& tau) {
 std::tuple<Tensor, Tensor> _linalg_qr(const Tensor& A, const std::string& mode) {
   TH_CHECK(mode == "reduced" || mode == "r" || mode == "complete", "qr received unrecognized mode '", mode,
            "' but expected one of 'reduced' (default), 'r', or 'complete'");
-  check_input(A, "linalg.qr");
+  check_input(A, "linalg.qr", false, true);
   const IntList batch = batch_dims(A);
   const int64_t B = batch_count(batch), m = A.size(-2), n = A.size(-1), k = std::min(m, n);
   const bool complete = mode == "complete" && m > n;
