@@ -84,6 +84,12 @@ GRADS = {
     "outer": (lambda x: torch.outer(x[0], x[1]), (2, 3)),
     "acosh": (torch.acosh, (3, 3)),
     "norm": (lambda x: x.norm(), (3, 3)),
+    "mv": (lambda x: x.mv(x[0]), (3, 3)),
+    "addmv": (lambda x: torch.addmv(x[0], x, x[1], beta=0.5 + 1j, alpha=2 - 1j), (3, 3)),
+    "addmm": (lambda x: torch.addmm(x, x, x.mT, beta=1j, alpha=0.5j), (3, 3)),
+    "linear": (lambda x: torch.nn.functional.linear(x, x[:2], x[2, :2]), (3, 3)),
+    "addcdiv": (lambda x: torch.addcdiv(x, x, x + 3, value=1j), (3, 3)),
+    "trace_of_a_slice": (lambda x: x[:, :3].trace(), (3, 4)),
 }
 
 
@@ -117,3 +123,11 @@ def test_gradcheck_sees_a_missing_conjugate():
     z, w = leaf(3), leaf(3)
     assert gradcheck(lambda z, w: z * w, (z, w))
     assert not gradcheck(_NoConj.apply, (z, w), raise_exception=False)
+
+
+def test_diagonal_of_a_view_with_gaps_backward():
+    """as_strided's backward for any view without internal overlap (it refused a slice with gaps)."""
+    x = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
+    x[:, :3].diagonal().sum().backward()
+    assert torch.equal(x.grad, torch.eye(3, 4, dtype=torch.float64))
+    assert gradcheck(lambda x: x.t()[1:, ::2].diagonal(), (x,))

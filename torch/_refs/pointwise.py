@@ -137,7 +137,11 @@ def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tens
 @register(method=True, inplace=True)
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
     """input + value * tensor1 / tensor2 (true division; integer tensor1 and tensor2 are an error)."""
-    if not tensor1.dtype.is_floating_point and not tensor2.dtype.is_floating_point:
+
+    def integral(t):
+        return not (t.dtype.is_floating_point or t.dtype.is_complex)
+
+    if integral(tensor1) and integral(tensor2):
         raise RuntimeError(
             "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform "
             "a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as "

@@ -95,6 +95,9 @@ def sum_to(g: Tensor, shape) -> Tensor:
 
 
 def maybe_multiply(g: Tensor, s) -> Tensor:
+    """g * s, the gradient through a scalar factor s (conjugated if complex, PyTorch's convention)."""
+    if isinstance(s, complex):
+        s = s.conjugate()
     return g if s == 1 else g * s
 
 
@@ -156,31 +159,30 @@ def slice_backward(grad: Tensor, shape, dim: int, start, end, step: int) -> Tens
     return out
 
 
-def _dense(t: Tensor) -> bool:
-    """Whether t's elements fill storage offsets [offset, offset + numel) once each (any order of dims)."""
-    if t.numel() == 0:
-        return True
-    expected = 1
-    for size, stride in sorted(((n, s) for n, s in zip(t.shape, t.stride()) if n != 1), key=lambda p: p[1]):
-        if stride != expected:
-            return False
-        expected *= size
-    return True
+def _storage_positions(shape, strides, start: int, device) -> Tensor:
+    """The storage positions (in elements) of a view's elements, in its row-major order, as int64."""
+    index = torch.zeros(tuple(shape), dtype=torch.int64, device=device) + start
+    for d, (n, s) in enumerate(zip(shape, strides)):
+        index = index + (torch.arange(n, device=device) * s).view([n if i == d else 1 for i in range(len(shape))])
+    return index.reshape(-1)
 
 
 def as_strided_backward(grad: Tensor, self: Tensor, size, stride, storage_offset) -> Tensor:
-    """Gradient of as_strided over a dense input (contiguous, or any permutation of it, such as a transposed
-    matrix): each viewed element's gradient is added at the storage position it reads (overlapping views
-    sum), and the input's own strides read them back."""
-    if not _dense(self):
-        raise RuntimeError("as_strided backward is only implemented for inputs without gaps or overlaps")
-    offset = (self.storage_offset() if storage_offset is None else storage_offset) - self.storage_offset()
-    index = torch.zeros(tuple(size), dtype=torch.int64, device=grad.device) + offset
-    for d, (n, s) in enumerate(zip(size, stride)):
-        index = index + (torch.arange(n, device=grad.device) * s).view([n if i == d else 1 for i in range(len(size))])
-    flat = torch.zeros(self.numel(), dtype=grad.dtype, device=grad.device)
-    flat.put_(index.reshape(-1), grad.reshape(-1), True)
-    return flat.as_strided(tuple(self.shape), tuple(self.stride()))
+    """Gradient of as_strided: each viewed element's gradient is added at the storage position it reads
+    (overlapping views sum), and each element of the input takes what landed on its own position, so the
+    input may be any view without internal overlap (a slice with gaps, a transposed matrix)."""
+    offset = self.storage_offset() if storage_offset is None else storage_offset
+    out_pos = _storage_positions(size, stride, offset, grad.device)
+    self_pos = _storage_positions(self.shape, self.stride(), self.storage_offset(), grad.device)
+    if self_pos.numel() == 0 or out_pos.numel() == 0:
+        return torch.zeros(self.shape, dtype=grad.dtype, device=grad.device)
+    if torch.unique(self_pos).numel() != self_pos.numel():
+        raise RuntimeError("as_strided backward is only implemented for inputs without internal overlap")
+    lo = int(torch.minimum(out_pos.min(), self_pos.min()))
+    hi = int(torch.maximum(out_pos.max(), self_pos.max()))
+    flat = torch.zeros(hi - lo + 1, dtype=grad.dtype, device=grad.device)
+    flat.put_(out_pos - lo, grad.reshape(-1), True)
+    return flat[self_pos - lo].reshape(self.shape)
 
 
 def split_backward(grads, self: Tensor, split_size: int, dim: int) -> Tensor:
