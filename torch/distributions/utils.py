@@ -74,12 +74,19 @@ class lazy_property:
         functools.update_wrapper(self, wrapped)
 
     def __get__(self, instance, obj_type=None):
-        if instance is None:
-            return self
+        if instance is None:  # on the class: a property, so that documentation tools see one (as upstream)
+            return _lazy_property_and_property(self.wrapped)
         with torch.enable_grad():
             value = self.wrapped(instance)
         setattr(instance, self.wrapped.__name__, value)
         return value
+
+
+class _lazy_property_and_property(lazy_property, property):
+    """What a lazy_property is on its class: both, for introspection."""
+
+    def __init__(self, wrapped):
+        property.__init__(self, wrapped)
 
 
 def _tril_mask(n: int, diag: int, device):

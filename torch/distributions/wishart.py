@@ -42,6 +42,7 @@ class Wishart(Distribution):
 
     @property
     def arg_constraints(self):
+        """The constraints of the parameters (df above the dimension minus one)."""
         return {
             "covariance_matrix": constraints.positive_definite,
             "precision_matrix": constraints.positive_definite,
