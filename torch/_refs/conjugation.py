@@ -38,8 +38,8 @@ register(property(_imag, _set_imag, doc="The imaginary part of a complex tensor 
 @register(function=False, method=True)
 def conj_physical_(self: Tensor) -> Tensor:
     """Conjugates self in place (nothing to do for a real dtype)."""
-    if self.is_complex():
-        _C.imag(self).neg_()
+    if self.is_complex():  # through copy_, which autograd records (the imaginary part is a view of another dtype)
+        return self.copy_(torch.conj_physical(self))
     return self
 
 
@@ -57,7 +57,7 @@ def sgn_(self: Tensor) -> Tensor:
     """sgn in place."""
     if not self.is_complex():
         return self.sign_()
-    return self.copy_(sgn(self))
+    return self.copy_(sgn(self.clone()))  # sgn saves its input, which copy_ then overwrites
 
 
 @register
@@ -117,4 +117,18 @@ def adjoint(input: Tensor) -> Tensor:
 
 
 register(property(adjoint, doc="The conjugate transpose of the last two dims."), name="mH", function=False,
+         method=True)  # fmt: skip
+
+
+def _matrix_H(input: Tensor) -> Tensor:
+    """The conjugate transpose of a matrix (2-D tensor); a 0-D tensor itself."""
+    if input.dim() == 0:
+        return input
+    if input.dim() != 2:
+        hint = " For batches of matrices, consider using tensor.mH" if input.dim() > 2 else ""
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {input.dim()}-D tensor.{hint}")
+    return input.transpose(0, 1).conj()
+
+
+register(property(_matrix_H, doc="The conjugate transpose of a matrix (2-D tensor)."), name="H", function=False,
          method=True)  # fmt: skip

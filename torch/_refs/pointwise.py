@@ -129,7 +129,7 @@ def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tens
     tensors = (input, tensor1, tensor2)
     if all(t.dtype == torch.bool for t in tensors):
         raise NotImplementedError(f"\"addcmul_{input.device.type}_out\" not implemented for 'Bool'")
-    if not any(t.dtype.is_floating_point for t in tensors):
+    if not any(t.dtype.is_floating_point or t.dtype.is_complex for t in tensors):
         value = int(value)
     return input + value * tensor1 * tensor2
 
@@ -157,6 +157,11 @@ def logaddexp(input: Tensor, other: Tensor) -> Tensor:
     """log(exp(input) + exp(other)) without overflow: max + log1p(exp(-|input - other|)); equal infinities
     give that infinity."""
     dtype = torch.promote_types(input.dtype, other.dtype)
+    if dtype.is_complex:  # the operand of the larger real part factored out: m + log1p(exp(other - m))
+        a, b = input.to(dtype), other.to(dtype)
+        first = a.real >= b.real
+        m, rest = torch.where(first, a, b), torch.where(first, b, a)
+        return m + torch.log1p(torch.exp(rest - m))
     if not dtype.is_floating_point:
         raise NotImplementedError(f"\"logaddexp_{input.device.type}\" not implemented for '{scalar_type(dtype)}'")
     a, b = input.to(dtype), other.to(dtype)

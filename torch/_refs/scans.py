@@ -68,8 +68,8 @@ def cummin(input: Tensor, dim: int):
 @register(method=True)
 def logcumsumexp(input: Tensor, dim: int) -> Tensor:
     """log(cumsum(exp(input))) along dim, combined pairwise with logaddexp: no overflow, and a small prefix is
-    not lost next to a large element. Floating types only."""
-    if not input.dtype.is_floating_point:
+    not lost next to a large element. Floating and complex types only."""
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise NotImplementedError(
             f"\"logcumsumexp_out_{input.device.type}\" not implemented for '{scalar_type(input.dtype)}'"
         )

@@ -6,6 +6,7 @@ itself recorded and can be differentiated again.
 
 from __future__ import annotations
 
+import cmath
 import math
 
 import torch
@@ -321,6 +322,10 @@ def pow_exponent_backward(grad: Tensor, self, result: Tensor) -> Tensor:
     """d(self ** e)/de = result * log(self), taken as 0 where self == 0 (PyTorch's convention)."""
     if isinstance(self, Tensor):
         return grad * conj(result * torch.log(self + (self == 0).to(result.dtype)))
+    if self == 0:
+        return grad * 0.0
+    if isinstance(self, complex) or (self < 0 and result.is_complex()):  # the principal log: log|b| + i arg b
+        return grad * conj(result * cmath.log(self))
     return grad * conj(result) * (math.log(self) if self > 0 else 0.0)
 
 
@@ -346,10 +351,11 @@ def cat_backward(grad: Tensor, dim: int, shapes) -> list:
 
 
 def logsumexp_backward(grad: Tensor, self: Tensor, result: Tensor, dims, keepdim: bool) -> Tensor:
-    """Gradient of logsumexp: grad * softmax(self) along dims, i.e. grad * exp(self - result)."""
+    """Gradient of logsumexp: grad * softmax(self) along dims, i.e. grad * exp(self - result) (conjugated for
+    complex input: logsumexp is holomorphic)."""
     grad = _unsqueeze_dims(grad, dims, self.dim(), keepdim)
     result = _unsqueeze_dims(result, dims, self.dim(), keepdim)
-    return grad * (self - result).exp()
+    return grad * conj((self - result).exp())
 
 
 def glu_double_backward(grad: Tensor, grad_output: Tensor, self: Tensor, dim: int, mask) -> tuple:

@@ -36,6 +36,18 @@ def _batch(input, n: int, name: str):
     return (input if batched else input.unsqueeze(0)), batched
 
 
+def _complex_conv(kernel, x, weight, bias, args):
+    """A complex convolution from the real kernel: (xr + i xi) * (wr + i wi) = xr*wr - xi*wi + i (xr*wi + xi*wr),
+    then the bias over the channel dim (PyTorch computes the same with Gauss's three products)."""
+    xr, xi, wr, wi = x.real, x.imag, weight.real, weight.imag
+    real = kernel(xr, wr, None, *args) - kernel(xi, wi, None, *args)
+    imag = kernel(xr, wi, None, *args) + kernel(xi, wr, None, *args)
+    out = torch.complex(real, imag)
+    if bias is not None:
+        out = out + bias.reshape([1, -1] + [1] * (out.dim() - 2))
+    return out
+
+
 def _conv(input, weight, bias, stride, padding, dilation, groups, n: int, name: str):
     """The N-d convolution (cross-correlation) shared by conv1d/2d/3d, with PyTorch's input checks."""
     x, batched = _batch(input, n, name)
@@ -99,7 +111,11 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, n: int, name: 
         x = _constant_pad(x, tuple(p for pair in reversed(pads) for p in pair), 0.0)
         pad_arg = [0] * n
     # the THNN/THCUNN convolution kernels (im2col + matmul) and their backward
-    out = torch._convolution_nd(x, weight, bias, list(stride), pad_arg, list(dilation), groups)
+    args = (list(stride), pad_arg, list(dilation), groups)
+    if x.is_complex() and weight.is_complex():
+        out = _complex_conv(torch._convolution_nd, x, weight, bias, args)
+    else:
+        out = torch._convolution_nd(x, weight, bias, *args)
     return out if batched else out.squeeze(0)
 
 
@@ -147,9 +163,11 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
             f"{og * groups} elements, but got bias of size {list(bias.shape)} instead"
         )
     # the THNN/THCUNN kernels: the transpose of the convolution with these options (col2im of weight^T @ input)
-    out = torch._convolution_transpose_nd(
-        x, weight, bias, list(stride), list(padding), list(output_padding), list(dilation), groups
-    )
+    args = (list(stride), list(padding), list(output_padding), list(dilation), groups)
+    if x.is_complex() and weight.is_complex():
+        out = _complex_conv(torch._convolution_transpose_nd, x, weight, bias, args)
+    else:
+        out = torch._convolution_transpose_nd(x, weight, bias, *args)
     return out if batched else out.squeeze(0)
 
 
@@ -179,7 +197,10 @@ def unfold(input, kernel_size, dilation=1, padding=0, stride=1):
     if input.dim() not in (3, 4):
         raise RuntimeError(f"Input Error: Only 3D or 4D input Tensors are supported (got {input.dim()}D)")
     pair = _ntuple(2)
-    return torch._C._nn.im2col(input, pair(kernel_size), pair(dilation), pair(padding), pair(stride))
+    args = (pair(kernel_size), pair(dilation), pair(padding), pair(stride))
+    if input.is_complex():  # the kernel is real, and linear: the real and imaginary parts apart
+        return torch.complex(torch._C._nn.im2col(input.real, *args), torch._C._nn.im2col(input.imag, *args))
+    return torch._C._nn.im2col(input, *args)
 
 
 def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
@@ -190,4 +211,7 @@ def fold(input, output_size, kernel_size, dilation=1, padding=0, stride=1):
             f"Input Error: Only unbatched (2D) or batched (3D) input Tensors are supported (got {input.dim()}D)"
         )
     pair = _ntuple(2)
-    return torch._C._nn.col2im(input, pair(output_size), pair(kernel_size), pair(dilation), pair(padding), pair(stride))
+    args = (pair(output_size), pair(kernel_size), pair(dilation), pair(padding), pair(stride))
+    if input.is_complex():  # the kernel is real, and linear: the real and imaginary parts apart
+        return torch.complex(torch._C._nn.col2im(input.real, *args), torch._C._nn.col2im(input.imag, *args))
+    return torch._C._nn.col2im(input, *args)

@@ -74,6 +74,9 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mea
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     _warn_size(input, target)
+    if input.is_complex() or target.is_complex():  # the kernel is real: |input - target| of the complex difference
+        diff = (input - target).abs()
+        return _reduce(diff if weight is None else diff * weight, reduction)
     return _pointwise(_L1, input, target, reduction, weight=weight)
 
 

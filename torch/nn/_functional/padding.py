@@ -70,4 +70,6 @@ def pad(input, pad, mode: str = "constant", value: float | None = None):
         raise NotImplementedError(
             f"Padding size {len(pad)} is not supported for {input.dim()}D input tensor.\n" + _SUPPORTED
         )
+    if input.is_complex():  # the kernels are real: the real and imaginary parts padded alike
+        return torch.complex(torch._pad_nd(input.real, list(pad), mode), torch._pad_nd(input.imag, list(pad), mode))
     return torch._pad_nd(input, list(pad), mode)
