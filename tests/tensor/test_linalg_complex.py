@@ -27,6 +27,12 @@ def test_values_match_numpy(dtype):
     b = crandn(2, 4, 3, dtype=npd)
     A, B = torch.from_numpy(a), torch.from_numpy(b)
     np.testing.assert_allclose(torch.linalg.det(A).numpy(), np.linalg.det(a), **tol)
+    np.testing.assert_allclose(torch.logdet(A).numpy(), np.log(np.linalg.det(a)), **tol)
+    w, v = np.linalg.eig(a)
+    expm = v @ (np.exp(w)[..., None] * np.linalg.inv(v))
+    np.testing.assert_allclose(
+        torch.linalg.matrix_exp(A).numpy(), expm, rtol=1e-4 if dtype == torch.complex64 else 1e-9
+    )
     sign, logabs = torch.linalg.slogdet(A)
     want_sign, want_log = np.linalg.slogdet(a)
     np.testing.assert_allclose(sign.numpy(), want_sign, **tol)
@@ -90,6 +96,8 @@ GRADS = {
     "linear": (lambda x: torch.nn.functional.linear(x, x[:2], x[2, :2]), (3, 3)),
     "addcdiv": (lambda x: torch.addcdiv(x, x, x + 3, value=1j), (3, 3)),
     "trace_of_a_slice": (lambda x: x[:, :3].trace(), (3, 4)),
+    "logdet": (torch.logdet, (3, 3)),
+    "matrix_exp": (torch.linalg.matrix_exp, (3, 3)),
 }
 
 

@@ -27,8 +27,11 @@ def slogdet(input: Tensor):
 
 @register(method=True)
 def logdet(input: Tensor) -> Tensor:
-    """log det: NaN for a negative determinant, -inf for a singular matrix."""
+    """log det: NaN for a negative determinant, -inf for a singular matrix; for complex input the complex
+    logarithm log|det| + i arg(det)."""
     sign, logabsdet = _norms.slogdet(input)
+    if sign.is_complex():
+        return logabsdet.to(sign.dtype) + 1j * sign.angle().to(sign.dtype)
     return torch.where(sign < 0, torch.full_like(logabsdet, float("nan")), logabsdet)
 
 

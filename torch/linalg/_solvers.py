@@ -261,7 +261,7 @@ def matrix_exp(A: Tensor) -> Tensor:
     """exp(A) by scaling and squaring: A / 2^s with a 1-norm below 1/2, a degree-18 Taylor polynomial
     (Horner), squared s times; differentiable through its products."""
     _square(A, "linalg.matrix_exp")
-    if not A.dtype.is_floating_point:
+    if not (A.dtype.is_floating_point or A.dtype.is_complex):
         raise RuntimeError(
             f"linalg.matrix_exp: Expected a floating point or complex tensor as input. Got {scalar_type(A.dtype)}"
         )
