@@ -498,3 +498,31 @@ assert len(set(IDS)) == len(IDS), "duplicate case ids"
 def test_complex_gradcheck(fn, make):
     torch.manual_seed(0)
     assert gradcheck(fn, make())
+
+
+def test_in_place_ops_through_real_and_imag_views():
+    """In-place ops on .real/.imag/view_as_real views of a complex tensor rebase its history (the views
+    count strides in real elements: the base is taken as its real view)."""
+    x = torch.randn(3, dtype=torch.float64, requires_grad=True)
+    o = torch.zeros(3, dtype=torch.complex128)
+    o.real.copy_(x)
+    o.imag.copy_(2 * x)
+    (o * torch.tensor([1 + 2j, 3j, 1])).real.sum().backward()
+    assert torch.equal(x.grad, torch.tensor([-3.0, -6.0, 1.0], dtype=torch.float64))
+
+    def build(x):
+        o = torch.zeros(2, 3, dtype=torch.complex128)
+        o.real.copy_(x)
+        o.imag.add_(x * x)
+        o.imag.mul_(2)
+        return o * o
+
+    assert gradcheck(build, (torch.randn(2, 3, dtype=torch.float64, requires_grad=True),))
+
+    def scale_a_part(z):
+        w = z.clone()
+        torch.view_as_real(w)[:, 1, 0].mul_(5)
+        w.imag.mul_(3)
+        return w.exp()
+
+    assert gradcheck(scale_a_part, (torch.randn(2, 3, dtype=torch.complex128, requires_grad=True),))
