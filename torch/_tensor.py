@@ -176,7 +176,9 @@ def pin_memory(self: Tensor, device=None) -> Tensor:
         raise RuntimeError(f"cannot pin '{self.type()}' only dense CPU tensors can be pinned")
     if _C._is_pinned(self):
         return self
-    return _C._empty_pinned(list(self.shape), self.dtype).copy_(self)  # differentiable, as a copy
+    # self's very strides (a transposed or channels_last tensor stays so), as upstream's
+    out = torch.empty_strided(tuple(self.shape), self.stride(), dtype=self.dtype, pin_memory=True)
+    return out.copy_(self)  # differentiable, as a copy
 
 
 @register(function=False, method=True)

@@ -229,6 +229,8 @@ def test_pin_memory():
     assert torch.equal(p, x)
     e = torch.empty_strided((4, 3), (1, 4), pin_memory=True)
     assert e.is_pinned() and e.stride() == (1, 4)
+    t = torch.arange(12.0).reshape(3, 4).t().pin_memory()  # the strides are kept, as upstream
+    assert t.is_pinned() and t.stride() == (1, 4) and torch.equal(t, torch.arange(12.0).reshape(3, 4).t())
     w = torch.ones(3, requires_grad=True)
     w.pin_memory().sum().backward()
     assert torch.equal(w.grad, torch.ones(3))
