@@ -304,3 +304,18 @@ def test_casting_complex_to_real_keeps_the_real_part_and_warns_once():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[('UserWarning', 'Casting complex values to real discards the imaginary part')]"
+
+
+def test_backward_of_a_cast_to_complex_takes_the_real_part_silently():
+    """The gradient of a real input cast to complex is the real part of the complex gradient, without the
+    complex-to-real cast warning (checked in a fresh process: that warning is given once per process)."""
+    code = (
+        "import torch, warnings\n"
+        "x = torch.tensor([1.0, -2.0], dtype=torch.float64, requires_grad=True)\n"
+        "with warnings.catch_warnings():\n"
+        "    warnings.simplefilter('error')\n"
+        "    (x.to(torch.complex128) * torch.tensor([1 + 2j, 3j])).real.sum().backward()\n"
+        "print(x.grad.tolist())"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[1.0, 0.0]"

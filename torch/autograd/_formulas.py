@@ -24,7 +24,6 @@ from torch.autograd.graph import Node, set_history
 
 __all__ = [
     "not_implemented",
-    "to_backward",
     "angle_backward",
     "conj",
     "fft_r2c_backward",
@@ -426,14 +425,6 @@ def var_backward(grad: Tensor, self: Tensor, dims, correction, keepdim: bool) ->
     g = _unsqueeze_dims(grad, dims_, n, keepdim)
     mean = self.mean(dims_, keepdim=True) if dims_ is not None else self.mean()
     return g * (self - mean) * (2.0 / max(count - correction, 0))
-
-
-def to_backward(grad: Tensor, dtype) -> Tensor:
-    """The gradient of a cast back in the input's dtype: a real input's is the real part of a complex
-    gradient (upstream's _to_copy backward; casting would warn that the imaginary part is dropped)."""
-    if grad.is_complex() and not dtype.is_complex:
-        grad = grad.real
-    return grad.to(dtype)
 
 
 def prod_backward(grad: Tensor, self: Tensor, result: Tensor, dim, keepdim: bool) -> Tensor:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import torch
 from torch.distributions import constraints
-from torch.distributions.bernoulli import binary_parameter
 from torch.distributions.distribution import Distribution, broadcast_all
+from torch.distributions.utils import BinaryProbsLogits, check_probs_or_logits
 
 
-class Binomial(Distribution):
+class Binomial(BinaryProbsLogits, Distribution):
     """The number of successes in total_count independent trials of success probability probs (or
     sigmoid(logits)); sampled by torch.binomial."""
 
@@ -20,20 +20,15 @@ class Binomial(Distribution):
     has_enumerate_support = True
 
     def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        check_probs_or_logits(probs, logits)
         if probs is not None:
             self.total_count, self.probs = broadcast_all(total_count, probs)
             self.total_count = self.total_count.type_as(self.probs)
-            shape = self.probs.shape
         else:
             self.total_count, self.logits = broadcast_all(total_count, logits)
             self.total_count = self.total_count.type_as(self.logits)
-            shape = self.logits.shape
-        super().__init__(shape, validate_args=validate_args)
-
-    def __getattr__(self, name):
-        return binary_parameter(self, name)
+        self._param = self.probs if probs is not None else self.logits
+        super().__init__(self._param.shape, validate_args=validate_args)
 
     @property
     def support(self):
@@ -50,10 +45,6 @@ class Binomial(Distribution):
     @property
     def variance(self):
         return self.total_count * self.probs * (1 - self.probs)
-
-    @property
-    def param_shape(self):
-        return self.probs.shape
 
     def sample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)

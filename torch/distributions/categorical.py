@@ -7,6 +7,7 @@ import math
 import torch
 from torch.distributions import constraints
 from torch.distributions.distribution import Distribution
+from torch.distributions.utils import check_probs_or_logits, lazy_property
 
 
 class Categorical(Distribution):
@@ -15,8 +16,7 @@ class Categorical(Distribution):
     arg_constraints = {"probs": constraints.simplex, "logits": constraints.real}
 
     def __init__(self, probs=None, logits=None, validate_args=None):
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        check_probs_or_logits(probs, logits)
         if probs is not None:
             if probs.dim() < 1:
                 raise ValueError("`probs` parameter must be at least one-dimensional.")
@@ -30,15 +30,13 @@ class Categorical(Distribution):
         self._num_events = param.shape[-1]
         super().__init__(param.shape[:-1], validate_args=validate_args)
 
-    def __getattr__(self, name):
-        if name == "probs":
-            self.probs = torch.softmax(self.__dict__["logits"], -1)
-            return self.probs
-        if name == "logits":
-            p = self.__dict__["probs"]
-            self.logits = torch.log(p.clamp(min=torch.finfo(p.dtype).tiny))
-            return self.logits
-        raise AttributeError(name)
+    @lazy_property
+    def probs(self):
+        return torch.softmax(self.logits, -1)
+
+    @lazy_property
+    def logits(self):
+        return torch.log(self.probs.clamp(min=torch.finfo(self.probs.dtype).tiny))
 
     @property
     def support(self):

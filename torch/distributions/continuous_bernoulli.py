@@ -9,18 +9,19 @@ import torch
 from torch.distributions import constraints
 from torch.distributions.distribution import Distribution, broadcast_all
 from torch.distributions.utils import (
+    BinaryProbsLogits,
+    check_probs_or_logits,
     clamp_probs,
     expand_probs_or_logits,
     lazy_property,
     logits_to_probs,
-    probs_to_logits,
 )
 from torch.nn.functional import binary_cross_entropy_with_logits
 
 __all__ = ["ContinuousBernoulli"]
 
 
-class ContinuousBernoulli(Distribution):
+class ContinuousBernoulli(BinaryProbsLogits, Distribution):
     """The continuous Bernoulli distribution (Loaiza-Ganem and Cunningham, 2019): density
     C(p) p^x (1 - p)^(1 - x) on [0, 1], with C(p) the normalizing constant, for probs p in (0, 1) (or
     logits). Near p = 1/2, inside (lims[0], lims[1]), the moments and normalizer use Taylor expansions
@@ -33,8 +34,7 @@ class ContinuousBernoulli(Distribution):
     has_rsample = True
 
     def __init__(self, probs=None, logits=None, lims=(0.499, 0.501), validate_args=None):
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        check_probs_or_logits(probs, logits)
         if probs is not None:
             is_scalar = isinstance(probs, numbers.Number)
             (self.probs,) = broadcast_all(probs)
@@ -103,16 +103,8 @@ class ContinuousBernoulli(Distribution):
         return torch.where(self._outside_unstable_region(), vars, taylor)
 
     @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
+    def probs(self):  # clamped, unlike the other binary distributions' (upstream's)
         return clamp_probs(logits_to_probs(self.logits, is_binary=True))
-
-    @property
-    def param_shape(self):
-        return self._param.size()
 
     def sample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)

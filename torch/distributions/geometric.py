@@ -4,32 +4,29 @@ from __future__ import annotations
 
 import torch
 from torch.distributions import constraints
-from torch.distributions.bernoulli import binary_parameter
 from torch.distributions.distribution import Distribution, broadcast_all
+from torch.distributions.utils import BinaryProbsLogits, check_probs_or_logits
 
 
-class Geometric(Distribution):
+class Geometric(BinaryProbsLogits, Distribution):
     """The number of failures before the first success of Bernoulli(probs) trials: P(k) = (1 - p)^k p."""
 
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.nonnegative_integer
 
     def __init__(self, probs=None, logits=None, validate_args=None):
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        check_probs_or_logits(probs, logits)
         if probs is not None:
             (self.probs,) = broadcast_all(probs)
         else:
             (self.logits,) = broadcast_all(logits)
-        super().__init__((self.probs if probs is not None else self.logits).shape, validate_args=validate_args)
+        self._param = self.probs if probs is not None else self.logits
+        super().__init__(self._param.shape, validate_args=validate_args)
         if self._validate_args and probs is not None and not bool((self.probs > 0).all()):
             raise ValueError(
                 f"Expected parameter probs (Tensor of shape {tuple(self.probs.shape)}) of distribution {self!r} to "
                 f"be positive but found invalid values:\n{self.probs}"
             )
-
-    def __getattr__(self, name):
-        return binary_parameter(self, name)
 
     @property
     def mean(self):

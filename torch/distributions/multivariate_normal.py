@@ -8,6 +8,7 @@ import math
 import torch
 from torch.distributions import constraints
 from torch.distributions.distribution import Distribution
+from torch.distributions.utils import lazy_property
 
 
 def _batch_mahalanobis(L, x):
@@ -59,20 +60,20 @@ class MultivariateNormal(Distribution):
         else:
             self._unbroadcasted_scale_tril = _precision_to_scale_tril(precision_matrix)
 
-    def __getattr__(self, name):
-        # the two matrices not given are computed from the Cholesky factor on first use (PyTorch's lazy_property)
-        L = self.__dict__.get("_unbroadcasted_scale_tril")
-        if L is None or name not in ("scale_tril", "covariance_matrix", "precision_matrix"):
-            raise AttributeError(name)
-        shape = self._batch_shape + self._event_shape + self._event_shape
-        if name == "scale_tril":
-            value = L.expand(shape)
-        elif name == "covariance_matrix":
-            value = (L @ L.mT).expand(shape)
-        else:
-            value = torch.cholesky_inverse(L).expand(shape)
-        self.__dict__[name] = value
-        return value
+    # the matrices not given are computed from the Cholesky factor on first use
+    @lazy_property
+    def scale_tril(self):
+        return self._unbroadcasted_scale_tril.expand(self._batch_shape + self._event_shape + self._event_shape)
+
+    @lazy_property
+    def covariance_matrix(self):
+        L = self._unbroadcasted_scale_tril
+        return (L @ L.mT).expand(self._batch_shape + self._event_shape + self._event_shape)
+
+    @lazy_property
+    def precision_matrix(self):
+        L = self._unbroadcasted_scale_tril
+        return torch.cholesky_inverse(L).expand(self._batch_shape + self._event_shape + self._event_shape)
 
     @property
     def mean(self):

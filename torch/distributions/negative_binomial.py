@@ -7,12 +7,12 @@ import torch.nn.functional as F
 from torch.distributions import constraints
 from torch.distributions.distribution import Distribution, broadcast_all
 from torch.distributions.gamma import Gamma
-from torch.distributions.utils import expand_probs_or_logits, lazy_property, logits_to_probs, probs_to_logits
+from torch.distributions.utils import BinaryProbsLogits, check_probs_or_logits, expand_probs_or_logits, lazy_property
 
 __all__ = ["NegativeBinomial"]
 
 
-class NegativeBinomial(Distribution):
+class NegativeBinomial(BinaryProbsLogits, Distribution):
     """The number of successes before total_count (> 0, real) failures in Bernoulli trials of success
     probability probs (in [0, 1)) or sigmoid(logits): P(k) = C(k + r - 1, k) p^k (1 - p)^r. Sampled as a
     Poisson of Gamma(total_count, (1 - p) / p) rate."""
@@ -25,8 +25,7 @@ class NegativeBinomial(Distribution):
     support = constraints.nonnegative_integer
 
     def __init__(self, total_count, probs=None, logits=None, validate_args=None):
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        check_probs_or_logits(probs, logits)
         if probs is not None:
             self.total_count, self.probs = broadcast_all(total_count, probs)
             self.total_count = self.total_count.type_as(self.probs)
@@ -57,18 +56,6 @@ class NegativeBinomial(Distribution):
     @property
     def variance(self):
         return self.mean / torch.sigmoid(-self.logits)
-
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
-
-    @property
-    def param_shape(self):
-        return self._param.size()
 
     @lazy_property
     def _gamma(self):

@@ -11,17 +11,16 @@ from torch.distributions.distribution import Distribution, broadcast_all
 from torch.distributions.transformed_distribution import TransformedDistribution
 from torch.distributions.transforms import SigmoidTransform
 from torch.distributions.utils import (
+    BinaryProbsLogits,
+    check_probs_or_logits,
     clamp_probs,
     expand_probs_or_logits,
-    lazy_property,
-    logits_to_probs,
-    probs_to_logits,
 )
 
 __all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]
 
 
-class LogitRelaxedBernoulli(Distribution):
+class LogitRelaxedBernoulli(BinaryProbsLogits, Distribution):
     """The logit of a RelaxedBernoulli: (logit(U) + logits) / temperature for U uniform on (0, 1) (Maddison
     et al., 2017), parameterized by a temperature (> 0) and probs or logits."""
 
@@ -31,8 +30,7 @@ class LogitRelaxedBernoulli(Distribution):
 
     def __init__(self, temperature, probs=None, logits=None, validate_args=None):
         self.temperature = temperature
-        if (probs is None) == (logits is None):
-            raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+        check_probs_or_logits(probs, logits)
         if probs is not None:
             is_scalar = isinstance(probs, numbers.Number)
             (self.probs,) = broadcast_all(probs)
@@ -53,18 +51,6 @@ class LogitRelaxedBernoulli(Distribution):
         new._validate_args = self._validate_args
         return new
 
-    @lazy_property
-    def logits(self):
-        return probs_to_logits(self.probs, is_binary=True)
-
-    @lazy_property
-    def probs(self):
-        return logits_to_probs(self.logits, is_binary=True)
-
-    @property
-    def param_shape(self):
-        return self._param.size()
-
     def rsample(self, sample_shape=()):
         shape = self._extended_shape(sample_shape)
         probs = clamp_probs(self.probs.expand(shape))
@@ -80,25 +66,15 @@ class LogitRelaxedBernoulli(Distribution):
         return self.temperature.log() + diff - 2 * diff.exp().log1p()
 
 
-class RelaxedBernoulli(TransformedDistribution):
-    """The binary Concrete (relaxed Bernoulli) distribution on (0, 1): sigmoid of a LogitRelaxedBernoulli
-    of the same temperature and probs or logits; reparameterized, and a Bernoulli as temperature -> 0."""
+class RelaxedTransformed(TransformedDistribution):
+    """A relaxed distribution as a transform of its relaxed base (RelaxedBernoulli, RelaxedOneHotCategorical):
+    the base's temperature, logits and probs, and expand through the base."""
 
-    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
-    support = constraints.unit_interval
-    has_rsample = True
-
-    def __init__(self, temperature, probs=None, logits=None, validate_args=None):
-        base_dist = LogitRelaxedBernoulli(temperature, probs, logits)
-        super().__init__(base_dist, SigmoidTransform(), validate_args=validate_args)
-
-    def expand(self, batch_shape, _instance=None):
-        """This distribution with its probs (or logits) expanded to batch_shape."""
-        new = self._get_checked_instance(RelaxedBernoulli, _instance)
+    def _expand_onto(self, new, batch_shape):
         new.transforms = self.transforms
         new._event_dim = self._event_dim
         new.base_dist = self.base_dist.expand(batch_shape)
-        Distribution.__init__(new, torch.Size(batch_shape), validate_args=False)
+        Distribution.__init__(new, torch.Size(batch_shape), self.event_shape, validate_args=False)
         new._validate_args = self._validate_args
         return new
 
@@ -113,3 +89,20 @@ class RelaxedBernoulli(TransformedDistribution):
     @property
     def probs(self):
         return self.base_dist.probs
+
+
+class RelaxedBernoulli(RelaxedTransformed):
+    """The binary Concrete (relaxed Bernoulli) distribution on (0, 1): sigmoid of a LogitRelaxedBernoulli
+    of the same temperature and probs or logits; reparameterized, and a Bernoulli as temperature -> 0."""
+
+    arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
+    support = constraints.unit_interval
+    has_rsample = True
+
+    def __init__(self, temperature, probs=None, logits=None, validate_args=None):
+        base_dist = LogitRelaxedBernoulli(temperature, probs, logits)
+        super().__init__(base_dist, SigmoidTransform(), validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its probs (or logits) expanded to batch_shape."""
+        return self._expand_onto(self._get_checked_instance(RelaxedBernoulli, _instance), batch_shape)

@@ -7,7 +7,7 @@ import torch
 from torch.distributions import constraints
 from torch.distributions.categorical import Categorical
 from torch.distributions.distribution import Distribution, broadcast_all
-from torch.distributions.transformed_distribution import TransformedDistribution
+from torch.distributions.relaxed_bernoulli import RelaxedTransformed
 from torch.distributions.transforms import ExpTransform
 from torch.distributions.utils import clamp_probs
 
@@ -73,7 +73,7 @@ class ExpRelaxedCategorical(Distribution):
         return score + log_scale
 
 
-class RelaxedOneHotCategorical(TransformedDistribution):
+class RelaxedOneHotCategorical(RelaxedTransformed):
     """The Concrete (relaxed one-hot categorical, Gumbel-softmax) distribution on the simplex: exp of an
     ExpRelaxedCategorical of the same temperature and probs or logits; reparameterized, and a
     OneHotCategorical as temperature -> 0."""
@@ -88,22 +88,4 @@ class RelaxedOneHotCategorical(TransformedDistribution):
 
     def expand(self, batch_shape, _instance=None):
         """This distribution with its probs (or logits) expanded to batch_shape."""
-        new = self._get_checked_instance(RelaxedOneHotCategorical, _instance)
-        new.transforms = self.transforms
-        new._event_dim = self._event_dim
-        new.base_dist = self.base_dist.expand(batch_shape)
-        Distribution.__init__(new, torch.Size(batch_shape), self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
-
-    @property
-    def temperature(self):
-        return self.base_dist.temperature
-
-    @property
-    def logits(self):
-        return self.base_dist.logits
-
-    @property
-    def probs(self):
-        return self.base_dist.probs
+        return self._expand_onto(self._get_checked_instance(RelaxedOneHotCategorical, _instance), batch_shape)

@@ -82,6 +82,30 @@ class lazy_property:
         return value
 
 
+def check_probs_or_logits(probs, logits) -> None:
+    """The distributions parameterized by probs or logits take exactly one of them."""
+    if (probs is None) == (logits is None):
+        raise ValueError("Either `probs` or `logits` must be specified, but not both.")
+
+
+class BinaryProbsLogits:
+    """The success parameter of the binary distributions (Bernoulli, Binomial, Geometric, NegativeBinomial,
+    ContinuousBernoulli, LogitRelaxedBernoulli): probs or logits, whichever was given (also as `_param`),
+    the other computed on first use and kept."""
+
+    @lazy_property
+    def logits(self):
+        return probs_to_logits(self.probs, is_binary=True)
+
+    @lazy_property
+    def probs(self):
+        return logits_to_probs(self.logits, is_binary=True)
+
+    @property
+    def param_shape(self):
+        return self._param.size()
+
+
 class _lazy_property_and_property(lazy_property, property):
     """What a lazy_property is on its class: both, for introspection."""
 

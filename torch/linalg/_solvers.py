@@ -18,8 +18,8 @@ def _linalg_error(message: str):
 
 
 def _square(A: Tensor, fn: str) -> None:
-    """PyTorch's checks of a batch of square float or complex matrices (the kernels refuse complex ones where
-    they have no complex path)."""
+    """PyTorch's checks of a batch of square float or complex matrices (the kernels without a complex path
+    refuse complex ones)."""
     if A.dtype in (torch.float16, torch.bfloat16):
         raise RuntimeError(f"{fn}: Low precision dtypes not supported. Got {scalar_type(A.dtype)}")
     if not A.dtype._differentiable:
@@ -54,28 +54,12 @@ def solve_ex(A: Tensor, B: Tensor, *, left: bool = True, check_errors: bool = Fa
             f"linalg.solve: Incompatible shapes of A and B for the equation {eq} ({n}x{n} and "
             f"{B_.shape[-2]}x{B_.shape[-1]})"
         )
-    if A.is_complex():
-        X, info = _complex_solve(A, B_, left)
-    else:
-        LU, pivots, info = _C._linalg_lu_factor_ex(A)
-        X = _C._linalg_lu_solve(LU, pivots, B_, left=left)
+    LU, pivots, info = _C._linalg_lu_factor_ex(A)
+    X = _C._linalg_lu_solve(LU, pivots, B_, left=left)
     if check_errors and bool((info != 0).any()):
         _, prefix = _batch_prefix(info, A)
         raise _linalg_error(f"torch.linalg.solve_ex: {prefix}The solver failed because the input matrix is singular.")
     return _result("linalg_solve_ex", ("result", "info"), X.squeeze(-1) if vector else X, info)
-
-
-def _complex_solve(A: Tensor, B: Tensor, left: bool) -> tuple:
-    """(X, info) of A X = B (X A = B unless left; B a matrix) for complex A and B, through the real system of twice
-    the size, [[Ar, -Ai], [Ai, Ar]] [Xr; Xi] = [Br; Bi], singular exactly where A is (its determinant is |det A|^2),
-    and differentiable through the real solve."""
-    if not left:  # X A = B as A^T X^T = B^T
-        X, info = _complex_solve(A.mT, B.mT, True)
-        return X.mT, info
-    M = torch.cat([torch.cat([A.real, -A.imag], -1), torch.cat([A.imag, A.real], -1)], -2)
-    Y, info = solve_ex(M, torch.cat([B.real, B.imag], -2))
-    n = A.shape[-1]
-    return torch.complex(Y[..., :n, :], Y[..., n:, :]), info
 
 
 def solve(A: Tensor, B: Tensor, *, left: bool = True) -> Tensor:
@@ -92,11 +76,8 @@ def inv_ex(A: Tensor, *, check_errors: bool = False):
     """The inverse of A and `info` (> 0 where A is singular)."""
     _square(A, "linalg.inv")
     eye = torch.eye(A.shape[-1], dtype=A.dtype, device=A.device)
-    if A.is_complex():
-        inverse, info = _complex_solve(A, eye, True)
-    else:
-        LU, pivots, info = _C._linalg_lu_factor_ex(A)
-        inverse = _C._linalg_lu_solve(LU, pivots, eye)
+    LU, pivots, info = _C._linalg_lu_factor_ex(A)
+    inverse = _C._linalg_lu_solve(LU, pivots, eye)
     if check_errors:
         _raise_singular(info, A)
     return _result("linalg_inv_ex", ("inverse", "info"), inverse, info)

@@ -17,6 +17,7 @@
 
 #include "DeviceGuard.h"
 #include "HostAllocator.h"
+#include "Marker.h"
 #include "Stream.h"
 
 namespace thc {
@@ -44,8 +45,9 @@ void order_after(int device, cudaStream_t stream, int other_device, cudaStream_t
   cudaEvent_t e = nullptr;
   {
     DeviceGuard guard(th::Device(th::DeviceType::CUDA, other_device));
-    THC_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
-    THC_CHECK(cudaEventRecord(e, other));
+    e = record_marker(other);
+    TH_CHECK(e, "CUDA error: could not record an event to order a copy between cuda:", other_device,
+             " and cuda:", device);
   }
   DeviceGuard guard(th::Device(th::DeviceType::CUDA, device));
   const cudaError_t r = cudaStreamWaitEvent(stream, e, 0);
@@ -143,12 +145,8 @@ class CachingAllocator final : public th::Allocator {
     Pending pending{p, block, {}};
     DeviceGuard guard(th::Device(th::DeviceType::CUDA, block.device));
     for (cudaStream_t s : block.uses) {
-      cudaEvent_t e = nullptr;
-      if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) != cudaSuccess ||
-          cudaEventRecord(e, s) != cudaSuccess) {
-        // cannot order it after that stream (a sticky device error): do not reuse the block
-        (void)cudaGetLastError();
-        if (e) cudaEventDestroy(e);
+      cudaEvent_t e = record_marker(s);
+      if (!e) {  // cannot order it after that stream (a sticky device error): do not reuse the block
         for (cudaEvent_t done : pending.events) cudaEventDestroy(done);
         return;
       }

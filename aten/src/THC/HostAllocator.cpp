@@ -12,6 +12,7 @@
 #include <TH/OutOfMemoryError.h>
 
 #include "Exception.h"
+#include "Marker.h"
 
 namespace thc {
 namespace {
@@ -82,16 +83,11 @@ class HostAllocator final : public th::Allocator {
     b.live = false;
     // one event per stream that used it: reused once the copies queued there so far are done
     for (cudaStream_t s : b.streams) {
-      cudaEvent_t e = nullptr;
-      if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) != cudaSuccess ||
-          cudaEventRecord(e, s) != cudaSuccess) {
+      if (cudaEvent_t e = record_marker(s)) {
+        b.events.push_back(e);
+      } else if (cudaStreamSynchronize(s) != cudaSuccess) {  // cannot mark it: wait for that stream instead
         (void)cudaGetLastError();
-        if (e) cudaEventDestroy(e);
-        cudaStreamSynchronize(s);  // cannot mark it: wait for that stream instead
-        (void)cudaGetLastError();
-        continue;
       }
-      b.events.push_back(e);
     }
     b.streams.clear();
     if (b.events.empty())

@@ -113,16 +113,19 @@ cublasHandle_t cublas_handle() {
 /// else 8 MiB), taken from the caching allocator on that stream and kept: each stream has its own,
 /// so that gemms on two streams never share one.
 void* cublas_workspace(cudaStream_t stream, size_t& bytes) {
-  int device = 0, major = 0;
+  int device = 0;
   THC_CHECK(cudaGetDevice(&device));
-  THC_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-  bytes = major >= 9 ? (size_t(32) << 20) : (size_t(8) << 20);
   static std::mutex mutex;
   static auto* spaces = new std::map<std::pair<int, cudaStream_t>, th::Tensor>();  // never freed
   std::lock_guard<std::mutex> lock(mutex);
   th::Tensor& t = (*spaces)[{device, stream}];
-  if (!t.defined())
-    t = th::empty_tensor({int64_t(bytes)}, th::ScalarType::Byte, th::Device(th::DeviceType::CUDA, device));
+  if (!t.defined()) {  // the first gemm on this stream: size it for the device
+    int major = 0;
+    THC_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    const int64_t size = major >= 9 ? (int64_t(32) << 20) : (int64_t(8) << 20);
+    t = th::empty_tensor({size}, th::ScalarType::Byte, th::Device(th::DeviceType::CUDA, device));
+  }
+  bytes = size_t(t.numel());
   return t.data_ptr();
 }
 

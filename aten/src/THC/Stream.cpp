@@ -1,5 +1,6 @@
 // The stream pool and the per-thread current streams (Stream.h).
 #include "Stream.h"
+#include "Marker.h"
 
 #include <algorithm>
 #include <array>
@@ -70,6 +71,16 @@ int stream_device(cudaStream_t stream) {
   }
   THC_CHECK(cudaStreamGetDevice(stream, &device));
   return device;
+}
+
+cudaEvent_t record_marker(cudaStream_t stream) {
+  cudaEvent_t e = nullptr;
+  if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) == cudaSuccess &&
+      cudaEventRecord(e, stream) == cudaSuccess)
+    return e;
+  (void)cudaGetLastError();
+  if (e) cudaEventDestroy(e);
+  return nullptr;
 }
 
 }  // namespace thc
