@@ -6,8 +6,8 @@ compares both parts of each output.
 Inputs are small, seeded, and kept away from branch cuts and singularities: the logarithm's and the
 square root's (Re z > 0), those of the inverse trigonometric and hyperbolic functions (|z| small, or
 Re z > 1 for acosh), zero for abs/sgn/angle/reciprocal; matrices to invert are well conditioned, and
-Cholesky's are Hermitian positive-definite. (Complex eigh, svd and eig, and what is built on them, are
-not supported here yet, so they are not listed.)
+Cholesky's are Hermitian positive-definite. Complex eigh, svd and eig, and what is built on them, are in
+tests/tensor/test_linalg_complex_spectral.py (their losses must not depend on the vectors' phases).
 
 Runs against upstream PyTorch too (nox -s tests-reference).
 """

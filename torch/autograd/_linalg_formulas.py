@@ -2,8 +2,9 @@
 written with torch ops so that they can be differentiated again.
 
 Notation: X^T is `X.mT`, X^H `X.mH` (the same for real matrices); every formula works on batches of
-matrices. LU, Cholesky, the triangular and LU solves and QR take complex matrices too (X^H in their
-formulas, PyTorch's conjugate convention for the gradient); eigh, eig and svd are real only here.
+matrices. Every formula takes complex matrices too (X^H in it, PyTorch's conjugate convention for the
+gradient); eigh and svd of complex matrices check, as upstream, that the loss does not depend on the phases
+of the eigen- or singular vectors, which the decomposition leaves free.
 """
 
 from __future__ import annotations
@@ -118,26 +119,44 @@ def qr_backward(grads, Q: Tensor, R: Tensor, mode: str) -> Tensor:
     return torch.cat([_qr_square_or_tall(gQ_x, gU, Q, U), Q @ gV], dim=-1)
 
 
+def _check_phase_invariant(imag_diag: Tensor, fn: str, what: str) -> None:
+    """Upstream's check that a loss of complex eigen- or singular vectors does not depend on their phases
+    (each is defined up to a factor e^{i phi}): the imaginary diagonal `imag_diag` of V^H gV must vanish."""
+    if not torch.allclose(imag_diag, torch.zeros_like(imag_diag), rtol=1e-2, atol=1e-2):
+        tail = (
+            "depends on this phase term, making it ill-defined."
+            if what == "singular vectors"
+            else "depends on this quantity, so it is ill-defined."
+        )  # upstream's two wordings
+        raise RuntimeError(
+            f"{fn}: The {what} in the complex case are specified up to multiplication by e^{{i phi}}. The "
+            f"specified loss function {tail}"
+        )
+
+
 def eigh_backward(grads, L: Tensor, V: Tensor) -> Tensor:
-    """A = V diag(L) V^T: gA = V [diag(gL) + skew(V^T gV) / (L_j - L_i)] V^T."""
+    """A = V diag(L) V^H: gA = V [diag(gL) + skew(V^H gV) / (L_j - L_i)] V^H, the diagonal of the skew part
+    dropped (upstream's linalg_eig_backward, Hermitian)."""
     gL, gV = _grad(grads, 0), _grad(grads, 1)
     if V.numel() == 0 and L.numel() != 0:
         raise RuntimeError("linalg.eigh: the derivative needs the eigenvectors: call _linalg_eigh with compute_v=True")
     if gV is None:
-        return (V * gL.unsqueeze(-2)) @ V.mT
-    VtgV = V.mT @ gV
-    inner = 0.5 * (VtgV - VtgV.mT)
-    E = L.unsqueeze(-2) - L.unsqueeze(-1)
-    E = E + torch.eye(E.shape[-1], dtype=E.dtype, device=E.device)  # the diagonal is not divided
-    inner = (inner / E) * (1 - torch.eye(E.shape[-1], dtype=E.dtype, device=E.device))
+        return (V * gL.unsqueeze(-2)) @ V.mH
+    VhgV = V.mH @ gV
+    if V.is_complex():
+        _check_phase_invariant(VhgV.diagonal(0, -2, -1).imag, "linalg_eig_backward", "eigenvectors")
+    eye = torch.eye(L.shape[-1], dtype=L.dtype, device=L.device)
+    E = L.unsqueeze(-2) - L.unsqueeze(-1) + eye  # the diagonal is not divided
+    inner = (0.5 * (VhgV - VhgV.mH) / E) * (1 - eye)
     if gL is not None:
         inner = inner + torch.diag_embed(gL)
-    return V @ inner @ V.mT
+    return V @ inner @ V.mH
 
 
 def svd_backward(grads, U: Tensor, S: Tensor, Vh: Tensor) -> Tensor:
-    """A = U diag(S) Vh (Townsend's formula, real): the antisymmetric parts of U^T gU and V^T gV over
-    s_j^2 - s_i^2, the diagonal gS, plus the parts of gU and gV outside U's and V's spans."""
+    """A = U diag(S) V^H (Townsend's formula, upstream's svd_backward): the skew-Hermitian parts of U^H gU and
+    V^H gV over s_j^2 - s_i^2, the diagonal gS (and, complex, i Im(U^H gU)_ii / s_i), plus the parts of gU
+    and gV outside U's and V's spans."""
     gU, gS, gVh = _grad(grads, 0), _grad(grads, 1), _grad(grads, 2)
     m, n = U.shape[-2], Vh.shape[-1]
     k = S.shape[-1]
@@ -150,26 +169,33 @@ def svd_backward(grads, U: Tensor, S: Tensor, Vh: Tensor) -> Tensor:
         gVh = gVh[..., :k, :]
     if gU is None and gVh is None:
         return (U * gS.unsqueeze(-2)) @ Vh
-    V = Vh.mT
-    gV = gVh.mT if gVh is not None else None
+    V = Vh.mH
+    gV = gVh.mH if gVh is not None else None
     eye = torch.eye(k, dtype=S.dtype, device=S.device)
     S2 = S * S
     E = S2.unsqueeze(-2) - S2.unsqueeze(-1) + eye
-    inner = torch.zeros(S.shape + (k,), dtype=S.dtype, device=S.device)
-    if gU is not None:
-        UtgU = U.mT @ gU
-        inner = inner + (UtgU - UtgU.mT) * S.unsqueeze(-2)
-    if gV is not None:
-        VtgV = V.mT @ gV
-        inner = inner + S.unsqueeze(-1) * (VtgV - VtgV.mT)
+    UhgU = U.mH @ gU if gU is not None else None
+    VhgV = V.mH @ gV if gV is not None else None
+    if U.is_complex():
+        zero = torch.zeros_like(S)
+        im_u = UhgU.diagonal(0, -2, -1).imag if UhgU is not None else zero
+        im_v = VhgV.diagonal(0, -2, -1).imag if VhgV is not None else zero
+        _check_phase_invariant(im_u + im_v, "svd_backward", "singular vectors")
+    inner = torch.zeros(S.shape + (k,), dtype=U.dtype, device=S.device)
+    if UhgU is not None:
+        inner = inner + (UhgU - UhgU.mH) * S.unsqueeze(-2)
+    if VhgV is not None:
+        inner = inner + S.unsqueeze(-1) * (VhgV - VhgV.mH)
     inner = inner / E * (1 - eye)
     if gS is not None:
         inner = inner + torch.diag_embed(gS)
+    if U.is_complex() and UhgU is not None:  # the phase part that the diagonal of U^H gU carries
+        inner = inner + torch.diag_embed(1j * UhgU.diagonal(0, -2, -1).imag / S)
     gA = U @ inner @ Vh
     if m > k and gU is not None:  # the part of gU outside U's columns
         gUSinv = gU / S.unsqueeze(-2)
-        gA = gA + (gUSinv - U @ (U.mT @ gUSinv)) @ Vh
+        gA = gA + (gUSinv - U @ (U.mH @ gUSinv)) @ Vh
     if n > k and gV is not None:  # the part of gV outside V's columns
         gVSinv = gV / S.unsqueeze(-2)
-        gA = gA + U @ (gVSinv - V @ (V.mT @ gVSinv)).mT
+        gA = gA + U @ (gVSinv - V @ (V.mH @ gVSinv)).mH
     return gA

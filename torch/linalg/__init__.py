@@ -1,10 +1,9 @@
 """torch.linalg: PyTorch's linear-algebra module. The factorizations (LU, LDL^T, Cholesky, QR, symmetric
 eigendecomposition, SVD) and the LU, LDL^T and triangular solves are TH's LAPACK kernels
 (aten/src/TH/ops/LinearAlgebra.cpp, gradients in aten/derivatives.yaml); everything else is Python over
-them and differentiates through them. Float and double; complex64/complex128 too for LU (det, slogdet,
-lu_solve, solve, inv), Cholesky, QR and the triangular solves (LAPACK's c/z routines, gradients with X^H);
-eigh, eig and svd of complex input are not supported yet, and eig/eigvals of real input give complex results.
-CUDA tensors are factorized on the host."""
+them and differentiates through them. Float and double, complex64 and complex128 (LAPACK's c/z routines,
+gradients with X^H) for all but the LDL^T factorization (real only); eig/eigvals of real input give complex
+results. CUDA tensors are factorized on the host."""
 
 from __future__ import annotations
 

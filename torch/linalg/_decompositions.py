@@ -6,6 +6,7 @@ from __future__ import annotations
 import torch
 from torch import _C
 from torch._C import Tensor
+from torch.autograd._linalg_formulas import _check_phase_invariant
 from torch.autograd.function import Function
 from torch.return_types import make
 
@@ -158,13 +159,23 @@ def _eig_assemble(wr: Tensor, wi: Tensor, vr: Tensor) -> tuple:
     return L, torch.complex(re, im)
 
 
+def _eig_values_vectors(A: Tensor, compute_v: bool) -> tuple:
+    """(eigenvalues, eigenvectors or None) of a square A as complex tensors: geev's packed real result
+    assembled, or a complex A's as they come."""
+    wr, wi, vr = _C._linalg_eig_parts(A, compute_v)
+    if A.is_complex():
+        return wr, (vr if compute_v else None)
+    return _eig_assemble(wr, wi, vr)
+
+
 class _Eig(Function):
-    """linalg.eig of a real A, with PyTorch's gradient (linalg_eig_backward)."""
+    """linalg.eig, with PyTorch's gradient (linalg_eig_backward)."""
 
     @staticmethod
     def forward(ctx, A: Tensor):
-        L, V = _eig_assemble(*_C._linalg_eig_parts(A, True))
+        L, V = _eig_values_vectors(A, True)
         ctx.save_for_backward(L, V)
+        ctx.real_input = not A.is_complex()
         return L, V
 
     @staticmethod
@@ -176,6 +187,7 @@ class _Eig(Function):
         else:
             VhgV = Vh @ gV
             diag = VhgV.diagonal(0, -2, -1)
+            _check_phase_invariant(diag.imag, "linalg_eig_backward", "eigenvectors")
             gA = VhgV - Vh @ (V * diag.real.unsqueeze(-2))
             E = L.conj().unsqueeze(-2) - L.conj().unsqueeze(-1)
             E = E + torch.eye(L.shape[-1], dtype=E.dtype, device=E.device)  # its diagonal was 0: now 1
@@ -183,28 +195,21 @@ class _Eig(Function):
             if gL is not None:
                 gA = gA + torch.diag_embed(gL)
             gA = torch.linalg.solve(Vh, gA @ Vh)
-        return gA.real  # A is real: the real part of the complex gradient
-
-
-def _eig_input(A: Tensor, fn: str) -> None:
-    if A.is_complex():
-        raise NotImplementedError(f"{fn}: complex input is not supported yet (real float and double are)")
+        return gA.real if ctx.real_input else gA  # a real A: the real part of the complex gradient
 
 
 def eig(A: Tensor):
-    """The eigenvalues and (right, unit-norm) eigenvectors of a square real A (LAPACK's geev), complex tensors
-    of A's precision; differentiable as PyTorch's (the loss must not depend on the eigenvectors' phases)."""
-    _eig_input(A, "linalg.eig")
+    """The eigenvalues and (right, unit-norm) eigenvectors of a square A (LAPACK's geev), complex tensors of
+    A's precision; differentiable as PyTorch's (the loss must not depend on the eigenvectors' phases)."""
     L, V = _Eig.apply(A)
     return _result("linalg_eig", ("eigenvalues", "eigenvectors"), L, V)
 
 
 def eigvals(A: Tensor) -> Tensor:
-    """The eigenvalues of a square real A (complex, in LAPACK's order; eigenvectors only for a gradient)."""
-    _eig_input(A, "linalg.eigvals")
+    """The eigenvalues of a square A (complex, in LAPACK's order; eigenvectors only for a gradient)."""
     if A.requires_grad and torch.is_grad_enabled():
         return _Eig.apply(A)[0]
-    return _eig_assemble(*_C._linalg_eig_parts(A, False))[0]
+    return _eig_values_vectors(A, False)[0]
 
 
 def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:

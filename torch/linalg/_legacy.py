@@ -49,7 +49,7 @@ def cholesky(input: Tensor, upper: bool = False) -> Tensor:
 
 @register(method=True)
 def cholesky_solve(input: Tensor, input2: Tensor, upper: bool = False) -> Tensor:
-    """The solution X of A X = input for A = L L^T (U^T U with upper), input2 its Cholesky factor."""
+    """The solution X of A X = input for A = L L^H (U^H U with upper), input2 its Cholesky factor."""
     if (
         input.dim() < 2
         or input2.dim() < 2
@@ -60,14 +60,14 @@ def cholesky_solve(input: Tensor, input2: Tensor, upper: bool = False) -> Tensor
             f"Incompatible matrix sizes for cholesky_solve: each A matrix is {input2.shape[-2]} by "
             f"{input2.shape[-1]} but each b matrix is {input.shape[-2]} by {input.shape[-1]}"
         )
-    L = input2.mT if upper else input2
+    L = input2.mH if upper else input2
     y = _C._linalg_solve_triangular(L, input, upper=False)
-    return _C._linalg_solve_triangular(L.mT, y, upper=True)
+    return _C._linalg_solve_triangular(L.mH, y, upper=True)
 
 
 @register(method=True)
 def cholesky_inverse(input: Tensor, upper: bool = False) -> Tensor:
-    """The inverse of A = L L^T (U^T U with upper) from its Cholesky factor."""
+    """The inverse of A = L L^H (U^H U with upper) from its Cholesky factor."""
     eye = torch.eye(input.shape[-1], dtype=input.dtype, device=input.device)
     return cholesky_solve(eye.expand(input.shape), input, upper)
 
@@ -96,15 +96,16 @@ def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
 
 @register(method=True)
 def svd(input: Tensor, some: bool = True, compute_uv: bool = True):
-    """(U, S, V) with input = U diag(S) V^T (V, not V^T); reduced unless some=False; U and V zero-filled
+    """(U, S, V) with input = U diag(S) V^H (V, not V^H); reduced unless some=False; U and V zero-filled
     with compute_uv=False."""
     if not compute_uv:
         S = _decompositions.svdvals(input)
         m, n = input.shape[-2], input.shape[-1]
-        zeros = torch.zeros(*input.shape[:-2], m, m, dtype=input.dtype, device=input.device)
-        return _result("svd", ("U", "S", "V"), zeros, S, torch.zeros(*input.shape[:-2], n, n, dtype=input.dtype))
+        batch = input.shape[:-2]
+        U = torch.zeros(*batch, m, m, dtype=input.dtype, device=input.device)
+        return _result("svd", ("U", "S", "V"), U, S, torch.zeros(*batch, n, n, dtype=input.dtype, device=input.device))
     U, S, Vh = _decompositions.svd(input, full_matrices=not some)
-    return _result("svd", ("U", "S", "V"), U, S, Vh.mT)
+    return _result("svd", ("U", "S", "V"), U, S, Vh.mH)
 
 
 @register(method=True)
@@ -128,7 +129,7 @@ def ormqr(input: Tensor, input2: Tensor, input3: Tensor, left: bool = True, tran
     k = min(input.shape[-1], m)
     full[..., :k] = input[..., :k]
     Q = _decompositions.householder_product(full, input2)
-    Q = Q.mT if transpose else Q
+    Q = Q.mH if transpose else Q  # the adjoint, as upstream
     return Q @ input3 if left else input3 @ Q
 
 

@@ -126,7 +126,7 @@ def _reciprocal_above(S: Tensor, keep: Tensor) -> Tensor:
 def pinv(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
     """The Moore-Penrose pseudo-inverse by SVD (by eigh for a symmetric A with hermitian=True): singular
     values at or below max(atol, rtol * largest) count as zero."""
-    if A.dim() < 2 or not A.dtype.is_floating_point:
+    if A.dim() < 2 or not (A.dtype.is_floating_point or A.dtype.is_complex):
         dt = scalar_type(A.dtype)
         raise RuntimeError(
             f"linalg.pinv({dt}{{{list(A.shape)}}}): expected a tensor with 2 or more dimensions of float, double, "
@@ -136,10 +136,10 @@ def pinv(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
     if hermitian:
         L, V = torch.linalg.eigh(A)
         tol = _tolerance(L.abs(), atol, rtol, m, n)
-        return (V * _reciprocal_above(L, L.abs() > tol).unsqueeze(-2)) @ V.mT
+        return (V * _reciprocal_above(L, L.abs() > tol).unsqueeze(-2)) @ V.mH
     U, S, Vh = torch.linalg.svd(A, full_matrices=False)
     tol = _tolerance(S, atol, rtol, m, n)
-    return (Vh.mT * _reciprocal_above(S, S > tol).unsqueeze(-2)) @ U.mT
+    return (Vh.mH * _reciprocal_above(S, S > tol).unsqueeze(-2)) @ U.mH
 
 
 _LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
@@ -166,28 +166,28 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | Non
             f"{A.dtype} and other's dtype {B.dtype}"
         )
     m, n = A.shape[-2], A.shape[-1]
-    empty = torch.empty(0, dtype=A.dtype, device=A.device)
+    empty = torch.empty(0, dtype=A.real.dtype if A.is_complex() else A.dtype, device=A.device)  # real, as upstream
     rank = torch.empty(0, dtype=torch.int64, device=A.device)
     singular_values = empty
     if driver == "gels":
         if m >= n:
             Q, R = torch.linalg.qr(A)
-            X = solve_triangular(R, Q.mT @ B_, upper=True)
-        else:  # the minimum-norm solution through the QR of A^T
-            Q, R = torch.linalg.qr(A.mT)
-            X = Q @ solve_triangular(R.mT, B_, upper=False)
+            X = solve_triangular(R, Q.mH @ B_, upper=True)
+        else:  # the minimum-norm solution through the QR of A^H
+            Q, R = torch.linalg.qr(A.mH)
+            X = Q @ solve_triangular(R.mH, B_, upper=False)
     else:
         U, S, Vh = torch.linalg.svd(A, full_matrices=False)
         keep = S > _tolerance(S, None, None if rcond is None or rcond < 0 else rcond, m, n)
         Sinv = _reciprocal_above(S, keep)
-        X = (Vh.mT * Sinv.unsqueeze(-2)) @ (U.mT @ B_)
+        X = (Vh.mH * Sinv.unsqueeze(-2)) @ (U.mH @ B_)
         rank = keep.sum(-1)
         if driver in ("gelsd", "gelss"):
             singular_values = S
     residuals = empty
     full_rank = driver == "gels" or bool((rank == min(m, n)).all())
     if m > n and driver != "gelsy" and full_rank:
-        residuals = ((A @ X - B_) ** 2).sum(-2)
+        residuals = (A @ X - B_).abs().square().sum(-2)
         if vector:
             residuals = residuals.squeeze(-1)
     return _result(

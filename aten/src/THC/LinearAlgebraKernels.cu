@@ -41,15 +41,15 @@ void lu_solve_kernel(const Tensor& lu, const Tensor& pivots, const Tensor& b, bo
   to_device(b, hb);
 }
 
-void ldl_factor_kernel(const Tensor& a, const Tensor& pivots, const Tensor& info) {
+void ldl_factor_kernel(const Tensor& a, const Tensor& pivots, const Tensor& info, bool hermitian) {
   const Tensor ha = on_host(a), hp = on_host(pivots), hi = on_host(info);
-  th::ldl_factor_stub[kCPU](ha, hp, hi);
+  th::ldl_factor_stub[kCPU](ha, hp, hi, hermitian);
   to_device(a, ha), to_device(pivots, hp), to_device(info, hi);
 }
 
-void ldl_solve_kernel(const Tensor& ld, const Tensor& pivots, const Tensor& b) {
+void ldl_solve_kernel(const Tensor& ld, const Tensor& pivots, const Tensor& b, bool hermitian) {
   const Tensor hb = on_host(b);
-  th::ldl_solve_stub[kCPU](on_host(ld), on_host(pivots), hb);
+  th::ldl_solve_stub[kCPU](on_host(ld), on_host(pivots), hb, hermitian);
   to_device(b, hb);
 }
 

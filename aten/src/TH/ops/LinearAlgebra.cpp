@@ -206,14 +206,13 @@ Tensor _linalg_lu_solve(const Tensor& LU, const Tensor& pivots, const Tensor& B,
 }
 
 std::tuple<Tensor, Tensor, Tensor> _linalg_ldl_factor_ex(const Tensor& A, bool hermitian, bool check_errors) {
-  (void)hermitian;  // real dtypes only: symmetric and Hermitian are one
-  check_input(A, "torch.linalg.ldl_factor_ex", true);
+  check_input(A, "torch.linalg.ldl_factor_ex", true, true);
   const IntList batch = batch_dims(A);
   const int64_t B = batch_count(batch), n = A.size(-1);
   Tensor ld = fortran_batches(A, batch);
   Tensor pivots = empty_tensor({B, n}, ScalarType::Int, A.device());
   Tensor info = new_info(B, A.device());
-  if (ld.numel() > 0) ldl_factor_stub[A.device().type](ld, pivots, info);
+  if (ld.numel() > 0) ldl_factor_stub[A.device().type](ld, pivots, info, hermitian);
   if (check_errors) {
     const auto [where, code] = first_failure(info);
     TH_CHECK_T(LinAlgError, where < 0, "torch.linalg.ldl_factor_ex: ", batch_prefix(where, A.dim()),
@@ -225,8 +224,7 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_ldl_factor_ex(const Tensor& A, bool h
 }
 
 Tensor _linalg_ldl_solve(const Tensor& LD, const Tensor& pivots, const Tensor& B, bool hermitian) {
-  (void)hermitian;
-  check_input(LD, "torch.linalg.ldl_solve", true);
+  check_input(LD, "torch.linalg.ldl_solve", true, true);
   TH_CHECK(B.dim() >= 2, "torch.linalg.ldl_solve: Expected B to have at least 2 dimensions, but it has ",
            B.dim(), " dimensions instead");
   TH_CHECK(LD.dtype() == B.dtype(),
@@ -248,7 +246,7 @@ Tensor _linalg_ldl_solve(const Tensor& LD, const Tensor& pivots, const Tensor& B
   Tensor ld = fortran_batches(LD, batch);
   Tensor x = fortran_batches(B, batch);
   const Tensor piv = batched_pivots(pivots, batch, count, n, B.device(), true);
-  if (x.numel() > 0 && n > 0) ldl_solve_stub[B.device().type](ld, piv, x);
+  if (x.numel() > 0 && n > 0) ldl_solve_stub[B.device().type](ld, piv, x, hermitian);
   return unbatched(x, batch);
 }
 
@@ -356,13 +354,13 @@ std::tuple<Tensor, Tensor> _linalg_qr(const Tensor& A, const std::string& mode) 
 }
 
 std::tuple<Tensor, Tensor> _linalg_eigh(const Tensor& A, const std::string& UPLO, bool compute_v) {
-  check_input(A, "linalg.eigh", true);
+  check_input(A, "linalg.eigh", true, true);
   TH_CHECK(UPLO == "L" || UPLO == "U" || UPLO == "l" || UPLO == "u",
            "Expected UPLO argument to be 'L' or 'U', but got ", UPLO);
   const IntList batch = batch_dims(A);
   const int64_t B = batch_count(batch), n = A.size(-1);
   Tensor a = fortran_batches(A, batch);
-  Tensor w = empty_tensor({B, n}, A.dtype(), A.device());
+  Tensor w = empty_tensor({B, n}, to_real_type(A.dtype()), A.device());  // real for a Hermitian A too
   Tensor info = new_info(B, A.device());
   if (a.numel() > 0) eigh_stub[A.device().type](a, w, UPLO == "U" || UPLO == "u", compute_v, info);
   const auto [where, code] = first_failure(info);
@@ -374,7 +372,7 @@ std::tuple<Tensor, Tensor> _linalg_eigh(const Tensor& A, const std::string& UPLO
 }
 
 std::tuple<Tensor, Tensor, Tensor> _linalg_eig_parts(const Tensor& A, bool compute_v) {
-  check_input(A, "linalg.eig", true);
+  check_input(A, "linalg.eig", true, true);
   const IntList batch = batch_dims(A);
   const int64_t B = batch_count(batch), n = A.size(-1);
   Tensor a = fortran_batches(A, batch);
@@ -382,7 +380,9 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_eig_parts(const Tensor& A, bool compu
              a.numel() == 0 || *reinterpret_cast<const bool*>(
                                    to(all(isfinite(a)), Device(), std::nullopt, false, false).data_ptr()),
              "linalg.eig: input tensor should not contain infs or NaNs.");
-  Tensor wr = empty_tensor({B, n}, A.dtype(), A.device()), wi = empty_tensor({B, n}, A.dtype(), A.device());
+  // a complex A's eigenvalues come complex in wr (wi unused, empty)
+  Tensor wr = empty_tensor({B, n}, A.dtype(), A.device());
+  Tensor wi = empty_tensor({is_complex(A.dtype()) ? 0 : B, n}, A.dtype(), A.device());
   Tensor vr =
       compute_v ? empty_fortran(B, n, n, A.dtype(), A.device()) : empty_tensor({0}, A.dtype(), A.device());
   Tensor info = new_info(B, A.device());
@@ -392,11 +392,13 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_eig_parts(const Tensor& A, bool compu
              "The algorithm failed to converge because the input matrix is ill-conditioned or has too many "
              "repeated eigenvalues (error code: ",
              code, ").");
-  return {unbatched(wr, batch), unbatched(wi, batch), compute_v ? unbatched(vr, batch) : vr};
+  return {unbatched(wr, batch),
+          is_complex(A.dtype()) ? empty_tensor({0}, A.dtype(), A.device()) : unbatched(wi, batch),
+          compute_v ? unbatched(vr, batch) : vr};
 }
 
 std::tuple<Tensor, Tensor, Tensor> _linalg_svd(const Tensor& A, bool full_matrices, bool compute_uv) {
-  check_input(A, "linalg.svd");
+  check_input(A, "linalg.svd", false, true);
   const IntList batch = batch_dims(A);
   const int64_t B = batch_count(batch), m = A.size(-2), n = A.size(-1), k = std::min(m, n);
   Tensor a = fortran_batches(A, batch);
@@ -411,7 +413,7 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_svd(const Tensor& A, bool full_matric
                         : empty_tensor({0}, A.dtype(), A.device());
   Tensor vt = compute_uv ? empty_fortran(B, full ? n : k, n, A.dtype(), A.device())
                          : empty_tensor({0}, A.dtype(), A.device());
-  Tensor s = empty_tensor({B, k}, A.dtype(), A.device());
+  Tensor s = empty_tensor({B, k}, to_real_type(A.dtype()), A.device());  // real for a complex A too
   Tensor info = new_info(B, A.device());
   if (a.numel() > 0) {
     svd_stub[A.device().type](a, u, s, vt, full, compute_uv, info);

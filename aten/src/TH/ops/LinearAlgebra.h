@@ -25,25 +25,29 @@ using geqrf_fn = void(const Tensor& a, const Tensor& tau);
 /// orgqr: a ([B, m, n], m >= n, reflectors below its diagonal) becomes the first n columns of the product of
 /// the tau.size(-1) Householder reflectors.
 using householder_product_fn = void(const Tensor& a, const Tensor& tau);
-/// syevd: w [B, n] the ascending eigenvalues of the symmetric a (its triangle `upper` read), a its
-/// eigenvectors (columns) if `compute_v`; info [B] > 0: no convergence.
+/// syevd (heevd for complex a): w [B, n] the ascending (real) eigenvalues of the symmetric or Hermitian a
+/// (its triangle `upper` read), a its eigenvectors (columns) if `compute_v`; info [B] > 0: no convergence.
 using eigh_fn = void(const Tensor& a, const Tensor& w, bool upper, bool compute_v, const Tensor& info);
 /// geev: the eigenvalues of the general real a, wr + i wi [B, n] (conjugate pairs adjacent, the positive
 /// imaginary part first), and if `compute_v` its right eigenvectors in vr ([B, n, n], column-major; a pair's
 /// vectors are vr[:, j] +- i vr[:, j + 1], each of norm 1 with its largest component real); a is destroyed;
-/// info [B] > 0: the QR algorithm did not converge.
+/// info [B] > 0: the QR algorithm did not converge. A complex a's eigenvalues are complex in wr (wi is empty)
+/// and its eigenvectors the columns of vr.
 using eig_fn = void(const Tensor& a, const Tensor& wr, const Tensor& wi, const Tensor& vr, bool compute_v,
                     const Tensor& info);
-/// gesdd: a = U diag(s) Vt; u [B, m, m or k] and vt [B, n or k, n] (k = min(m, n); full or reduced), both
-/// column-major, unused unless `compute_uv`; a is destroyed; info [B] > 0: no convergence.
+/// gesdd: a = U diag(s) Vt (Vt the adjoint of V; s real for a complex a too); u [B, m, m or k] and vt
+/// [B, n or k, n] (k = min(m, n); full or reduced), both column-major, unused unless `compute_uv`; a is
+/// destroyed; info [B] > 0: no convergence.
 using svd_fn = void(const Tensor& a, const Tensor& u, const Tensor& s, const Tensor& vt, bool full,
                     bool compute_uv, const Tensor& info);
 
-/// a (column-major batches, square) = its Bunch-Kaufman LDL^T factors (sytrf, the lower triangle), pivots
-/// (1-based int32; negative for the 2x2 blocks of D) and info (> 0 where D is singular).
-using ldl_factor_fn = void(const Tensor& a, const Tensor& pivots, const Tensor& info);
-/// b (column-major batches) = A^-1 b from A's LDL^T factors and pivots (sytrs).
-using ldl_solve_fn = void(const Tensor& ld, const Tensor& pivots, const Tensor& b);
+/// a (column-major batches, square) = its Bunch-Kaufman LDL^T factors (sytrf, the lower triangle; LDL^H by
+/// hetrf for a complex a with `hermitian`), pivots (1-based int32; negative for the 2x2 blocks of D) and info
+/// (> 0 where D is singular).
+using ldl_factor_fn = void(const Tensor& a, const Tensor& pivots, const Tensor& info, bool hermitian);
+/// b (column-major batches) = A^-1 b from A's LDL^T (LDL^H with `hermitian`) factors and pivots (sytrs,
+/// hetrs).
+using ldl_solve_fn = void(const Tensor& ld, const Tensor& pivots, const Tensor& b, bool hermitian);
 TH_DECLARE_STUB(lu_factor_fn, lu_factor_stub);
 TH_DECLARE_STUB(ldl_factor_fn, ldl_factor_stub);
 TH_DECLARE_STUB(ldl_solve_fn, ldl_solve_stub);
