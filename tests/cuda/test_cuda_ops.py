@@ -231,6 +231,7 @@ SPECIAL_CALLS = {
     "j0": lambda x: torch.special.bessel_j0(x),
     "y1": lambda x: torch.special.bessel_y1(x.abs()),
     "erfcx": lambda x: torch.special.erfcx(x),
+    "airy_ai": lambda x: torch.special.airy_ai(x),
     "ndtri": lambda x: torch.special.ndtri(torch.sigmoid(x)),
     "zeta": lambda x: torch.special.zeta(x.abs() + 1.5, 2.0),
     "gammainc": lambda x: torch.special.gammainc(x.abs() + 0.5, 3.0),

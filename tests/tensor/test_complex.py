@@ -104,7 +104,7 @@ def test_pointwise_against_numpy():
     ]:
         np.testing.assert_allclose(got.resolve_conj().numpy(), want, rtol=1e-12, atol=1e-12)
     for name in ["exp", "log", "log10", "log2", "sqrt", "sin", "cos", "tan", "sinh", "cosh", "tanh",
-                 "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh"]:  # fmt: skip
+                 "arcsin", "arccos", "arctan", "arcsinh", "arccosh", "arctanh", "sinc"]:  # fmt: skip
         fn = getattr(torch, name)
         np.testing.assert_allclose(fn(ta).numpy(), getattr(np, name)(a), rtol=1e-12, atol=1e-12, err_msg=name)
     np.testing.assert_allclose(torch.sigmoid(ta).numpy(), 1 / (1 + np.exp(-a)), rtol=1e-12)

@@ -292,7 +292,7 @@ def sinc_backward(grad: Tensor, self: Tensor) -> Tensor:
     zero = self == 0
     safe = torch.where(zero, torch.ones((), dtype=self.dtype, device=self.device), self)
     d = (torch.cos(math.pi * safe) - torch.sinc(safe)) / safe
-    return grad * torch.where(zero, 0 * d, d)
+    return grad * conj(torch.where(zero, 0 * d, d))
 
 
 def cumprod_backward(grad: Tensor, self: Tensor, dim: int, result: Tensor) -> Tensor:

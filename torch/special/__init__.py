@@ -14,6 +14,7 @@ from torch._C import Tensor
 from torch._refs.binary_math import x_times_log
 
 __all__ = [
+    "airy_ai",
     "bessel_j0",
     "bessel_j1",
     "bessel_y0",
@@ -174,6 +175,7 @@ modified_bessel_k0 = _same("_special_modified_bessel_k0", "K0(x): the modified B
 modified_bessel_k1 = _same("_special_modified_bessel_k1", "K1(x): the modified Bessel function of the second kind.")
 scaled_modified_bessel_k0 = _same("_special_scaled_modified_bessel_k0", "exp(x) K0(x), without underflow.")
 scaled_modified_bessel_k1 = _same("_special_scaled_modified_bessel_k1", "exp(x) K1(x), without underflow.")
+airy_ai = _same("_special_airy_ai", "Ai(x): the Airy function of the first kind (NaN at +-inf, as upstream).")
 bessel_j0 = _same("_special_bessel_j0", "J0(x): the Bessel function of the first kind of order 0.")
 bessel_j1 = _same("_special_bessel_j1", "J1(x): the Bessel function of the first kind of order 1.")
 bessel_y0 = _same("_special_bessel_y0", "Y0(x): the Bessel function of the second kind of order 0 (NaN below 0).")

@@ -28,6 +28,7 @@
   _(_special_bessel_y0, Y0, th::math::special::bessel_y(0, x))                        \
   _(_special_bessel_y1, Y1, th::math::special::bessel_y(1, x))                        \
   _(_special_spherical_bessel_j0, SphericalJ0, th::math::special::spherical_j0(x))    \
+  _(_special_airy_ai, AiryAi, th::math::special::airy_ai(x))                          \
   _(_special_erfcx, Erfcx, th::math::special::erfcx(x))                               \
   _(_special_ndtri, Ndtri, th::math::special::ndtri(x))
 
@@ -257,6 +258,70 @@ TH_HOST_DEVICE inline double spherical_j0(double x) {
     return 1.0 - x2 / 6.0 * (1.0 - x2 / 20.0 * (1.0 - x2 / 42.0 * (1.0 - x2 / 72.0 * (1.0 - x2 / 110.0))));
   }
   return std::sin(x) / x;
+}
+
+/// Ai(x), the Airy function of the first kind (the solution of y'' = x y that decays as x -> +inf), from its
+/// definitions: above 1, Ai(x) = sqrt(x / 3) K_{1/3}(zeta) / pi, zeta = 2/3 x^(3/2), with K's integral
+/// e^-zeta integral_0^inf exp(-zeta (cosh s - 1)) cosh(s / 3) ds by the trapezoidal rule (as bessel_k);
+/// below -10, the asymptotic expansion (DLMF 9.7.9) z^(-1/4) / sqrt(pi) (sin(zeta + pi/4) P - cos(zeta +
+/// pi/4) Q), z = -x; between, Taylor series of the differential equation stepped from Ai(0) and Ai'(0) in
+/// steps of at most 1 (y_(n+2) = (t y_n + y_(n-1)) / ((n+1)(n+2)) about t), where no term is large enough
+/// to cancel. NaN at +-inf, as SciPy and PyTorch.
+TH_HOST_DEVICE inline double airy_ai(double x) {
+  if (std::isnan(x) || std::isinf(x)) return NAN;
+  if (x > 1) {
+    const double zeta = 2.0 / 3.0 * x * std::sqrt(x);
+    if (zeta > 800) return 0.0;  // below the smallest double
+    const double h = std::fmin(0.1, 0.6 / std::sqrt(zeta));
+    double sum = 0.5;  // the s = 0 term, halved
+    for (int k = 1; k < 2000; ++k) {
+      const double s = k * h, half = std::sinh(0.5 * s);
+      const double f = std::exp(-zeta * 2.0 * half * half) * std::cosh(s / 3.0);
+      sum += f;
+      if (f < sum * 1e-18) break;
+    }
+    return std::sqrt(x / 3.0) / kPi * h * sum * std::exp(-zeta);
+  }
+  if (x < -10) {
+    const double z = -x, zeta = 2.0 / 3.0 * z * std::sqrt(z);
+    // u_k = u_(k-1) (6k - 5)(6k - 3)(6k - 1) / ((2k - 1) 216 k); P takes the even k, Q the odd ones, with
+    // alternating signs; the series is stopped where its terms stop falling
+    double p = 1.0, q = 0.0, term = 1.0;
+    for (int k = 1; k < 60; ++k) {
+      const double next =
+          term * (6.0 * k - 5) * (6.0 * k - 3) * (6.0 * k - 1) / ((2.0 * k - 1) * 216.0 * k * zeta);
+      if (std::fabs(next) >= std::fabs(term) || std::fabs(next) < 1e-18) break;
+      term = next;
+      const double sign = (k / 2) % 2 == 0 ? 1.0 : -1.0;
+      if (k % 2 == 0)
+        p += sign * term;
+      else
+        q += sign * term;
+    }
+    const double phase = zeta + 0.25 * kPi;
+    return (std::sin(phase) * p - std::cos(phase) * q) / (std::sqrt(kPi) * std::sqrt(std::sqrt(z)));
+  }
+  double t = 0.0, y = 0.355028053887817239260, dy = -0.258819403792806798405;  // Ai(0), Ai'(0)
+  while (t != x) {
+    const double h = std::fabs(x - t) <= 1.0 ? x - t : (x > t ? 1.0 : -1.0);
+    // a_n: the Taylor coefficients about t; y(t + h) = sum a_n h^n, y'(t + h) = sum n a_n h^(n-1)
+    double a_prev2 = y, a_prev = dy, a_next = t * y / 2.0;  // a_0, a_1, a_2
+    double value = y + dy * h, slope = dy, power = h;       // power = h^n at n = 1
+    for (int n = 2; n < 80; ++n) {
+      const double a = a_next;
+      slope += n * a * power;
+      power *= h;
+      value += a * power;
+      // a_(n+1) = (t a_(n-1) + a_(n-2)) / (n (n+1))
+      a_next = (t * a_prev + a_prev2) / (double(n) * (n + 1));
+      a_prev2 = a_prev, a_prev = a;
+      if (n > 8 && std::fabs(a * power) < 1e-18 * std::fabs(value) &&
+          std::fabs(a_next * power * h) < 1e-18 * std::fabs(value))
+        break;
+    }
+    y = value, dy = slope, t += h;
+  }
+  return y;
 }
 
 /// exp(x^2) erfc(x): directly up to 10 (relative error about x^2 eps), the asymptotic series 1 / (x sqrt(pi))

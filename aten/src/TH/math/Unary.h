@@ -67,12 +67,14 @@ TH_HOST_DEVICE bool is_negative(T x) {
   }
 }
 
-/// sin(pi x) / (pi x), 1 at x = 0 (the normalized sinc, NumPy's and PyTorch's).
+/// sin(pi x) / (pi x), 1 at x = 0 (the normalized sinc, NumPy's and PyTorch's); for complex x too (sin found
+/// by argument-dependent lookup).
 template <typename T>
 TH_HOST_DEVICE T sinc(T x) {
+  using std::sin;
   if (x == T(0)) return T(1);
   const T px = T(3.14159265358979323846) * x;
-  return std::sin(px) / px;
+  return sin(px) / px;
 }
 
 /// p[0] x^n + p[1] x^(n-1) + ... + p[n] (Cephes' polevl).
@@ -205,7 +207,8 @@ constexpr bool kUnaryComplex =
     std::is_same_v<Functor, Tan> || std::is_same_v<Functor, Asin> || std::is_same_v<Functor, Acos> ||
     std::is_same_v<Functor, Atan> || std::is_same_v<Functor, Asinh> || std::is_same_v<Functor, Acosh> ||
     std::is_same_v<Functor, Atanh> || std::is_same_v<Functor, Sinh> || std::is_same_v<Functor, Cosh> ||
-    std::is_same_v<Functor, Tanh> || std::is_same_v<Functor, Sigmoid> || std::is_same_v<Functor, Neg>;
+    std::is_same_v<Functor, Tanh> || std::is_same_v<Functor, Sigmoid> || std::is_same_v<Functor, Neg> ||
+    std::is_same_v<Functor, Sinc>;
 
 /// The op ids the unary kernels switch on.
 enum class UnaryOp {

@@ -130,7 +130,9 @@ Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
 
 Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight) {
   check_lerp(self, end);
-  return lerp_formula(self, end, wrap_number(weight), std::abs(weight.to<double>()) < 0.5);
+  const double size = weight.is_complex() ? std::hypot(weight.to_complex().re, weight.to_complex().im)
+                                          : std::abs(weight.to<double>());  // |w| of a complex weight too
+  return lerp_formula(self, end, wrap_number(weight), size < 0.5);
 }
 
 Tensor& lerp_(Tensor& self, const Tensor& end, const Scalar& weight) {
