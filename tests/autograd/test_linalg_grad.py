@@ -70,6 +70,32 @@ def test_lu_factor_and_lu_solve():
             assert gradcheck(f, (LU, rhs))
 
 
+@pytest.mark.parametrize("shape", [(3, 5), (5, 3), (2, 4, 6), (2, 6, 4), (1, 3), (3, 1)])
+@pytest.mark.parametrize("dtype", [torch.float64, torch.complex128])
+def test_lu_of_non_square_matrices(shape, dtype):
+    A = torch.from_numpy(np.random.default_rng(3).standard_normal(shape)).to(dtype).requires_grad_()
+    if dtype.is_complex:
+        A = (A.detach() + 1j * torch.from_numpy(np.random.default_rng(4).standard_normal(shape))).requires_grad_()
+    assert gradcheck(lambda a: LA.lu_factor(a).LU, (A,))
+    assert gradcheck(lambda a: LA.lu(a)[1:], (A,))
+    assert gradgradcheck(lambda a: LA.lu_factor(a).LU, (A,))
+
+
+@pytest.mark.parametrize("shape, k", [((4, 3), 2), ((3, 3), 3), ((2, 5, 3), 3), ((5, 2), 1), ((3, 2), 0)])
+@pytest.mark.parametrize("dtype", [torch.float64, torch.complex128])
+def test_householder_product(shape, k, dtype):
+    rng = np.random.default_rng(5)
+
+    def draw(*s):
+        x = torch.from_numpy(rng.standard_normal(s)).to(dtype)
+        return (x + 1j * torch.from_numpy(rng.standard_normal(s)) if dtype.is_complex else x).requires_grad_()
+
+    A, tau = draw(*shape), draw(*shape[:-2], k)
+    assert gradcheck(LA.householder_product, (A, tau))
+    assert gradgradcheck(LA.householder_product, (A, tau))
+    assert gradcheck(lambda a: LA.householder_product(a, tau.detach()), (A,))  # one input wanting a gradient
+
+
 def test_cholesky():
     X = _rand(2, 4, 4)
     assert gradcheck(lambda x: LA.cholesky(_spd(x)), (X,))

@@ -14,6 +14,7 @@ from torch._C import Tensor
 from torch.autograd._linalg_formulas import (  # the factorizations' gradients
     cholesky_backward,
     eigh_backward,
+    householder_product_backward,
     lu_factor_ex_backward,
     lu_solve_backward,
     qr_backward,
@@ -61,6 +62,7 @@ __all__ = [
     "_unsqueeze_like",
     "ones_like",
     "math",
+    "householder_product_backward",
     "lu_factor_ex_backward",
     "lu_solve_backward",
     "cholesky_backward",

@@ -33,16 +33,64 @@ def _lu_chain(gA: Tensor, P: Tensor, L: Tensor, U: Tensor) -> Tensor:
 
 
 def lu_factor_ex_backward(grad: Tensor, LU: Tensor, pivots: Tensor) -> Tensor:
-    """A = P L U (square): gA = P L^-T [tril(L^T gL, -1) + triu(gU U^T)] U^-T."""
-    if LU.shape[-1] != LU.shape[-2]:
-        raise NotImplementedError(
-            "linalg.lu_factor: the derivative of the LU of a non-square matrix is not implemented"
-        )
-    P, L, U = lu_unpack_factors(LU, pivots)
-    phi = (L.mH @ grad.tril(-1)).tril(-1) + (grad.triu() @ U.mH).triu()
-    x = torch._linalg_solve_triangular(U.mH, phi, upper=False, left=False)  # phi U^-T
-    x = torch._linalg_solve_triangular(L.mH, x, upper=True, unitriangular=True)  # L^-T (...)
-    return P @ x
+    """A = P L U, L unit lower [m, k] and U upper [k, n] packed in LU (k = min(m, n); upstream's
+    linalg_lu_backward). Square: gA = P L^-H [tril(L^H gL, -1) + triu(gU U^H)] U^-H. Wide (A = P L [U1 | U2]):
+    the square formula on U1 with gL taking -gU U^H's part below the diagonal, and gU2 as it is, then L^-H.
+    Tall (A = P [L1; L2] U): the transposed construction."""
+    m, n = LU.shape[-2], LU.shape[-1]
+    k = min(m, n)
+    with torch.no_grad():
+        P = torch.lu_unpack(LU, pivots, unpack_data=False).P
+    L = LU[..., :, :k].tril(-1) + torch.eye(m, k, dtype=LU.dtype, device=LU.device)
+    U = LU[..., :k, :].triu()
+    gL, gU = grad[..., :, :k].tril(-1), grad[..., :k, :].triu()
+    if m == n:
+        phi = (L.mH @ gL).tril(-1) + (gU @ U.mH).triu()
+        x = torch._linalg_solve_triangular(U.mH, phi, upper=False, left=False)  # phi U^-H
+        return P @ torch._linalg_solve_triangular(L.mH, x, upper=True, unitriangular=True)  # L^-H (...)
+    if m < n:  # wide: U = [U1 | U2], U1 square
+        U1 = U[..., :, :k]
+        phi = (L.mH @ gL - gU @ U.mH).tril(-1)
+        x = torch._linalg_solve_triangular(U1.mH, phi, upper=False, left=False)
+        x = torch.cat([x + gU[..., :, :k], gU[..., :, k:]], dim=-1)
+        return P @ torch._linalg_solve_triangular(L.mH, x, upper=True, unitriangular=True)
+    # tall: L = [L1; L2], L1 square unit lower
+    L1 = L[..., :k, :]
+    phi = (gU @ U.mH - L.mH @ gL).triu()
+    x = torch._linalg_solve_triangular(L1.mH, phi, upper=True, unitriangular=True)
+    x = torch.cat([x + gL[..., :k, :], gL[..., k:, :]], dim=-2)
+    return P @ torch._linalg_solve_triangular(U.mH, x, upper=False, left=False)
+
+
+def householder_product_backward(grad: Tensor, A: Tensor, tau: Tensor, mask) -> tuple:
+    """The gradients of Q = H_0 H_1 ... H_(k-1) I[:, :n], H_i = I - tau_i v_i v_i^H (v_i: column i of A below
+    the diagonal, 1 on it, 0 above), in A and tau. Forward as orgqr does it, Q_i = Q_(i+1) - tau_i v_i
+    (v_i^H Q_(i+1)) from Q_k = I[:, :n], keeping each Q_(i+1); backward through those steps in reverse, with
+    PyTorch's conjugate convention: g tau_i = -v_i^H G w_i^H and gv_i = -conj(tau_i) G w_i^H + Q_(i+1) gw_i^H,
+    w_i = v_i^H Q_(i+1), gw_i = -conj(tau_i) v_i^H G, G <- G + v_i gw_i."""
+    m, n, k = A.shape[-2], A.shape[-1], tau.shape[-1]
+    V = A[..., :, :k].tril(-1) + torch.eye(m, k, dtype=A.dtype, device=A.device)
+    Q = torch.eye(m, n, dtype=A.dtype, device=A.device).expand(A.shape).clone()
+    steps = []  # (v_i, tau_i, Q_(i+1), w_i), i = k-1 down to 0
+    for i in range(k - 1, -1, -1):
+        v, t = V[..., :, i : i + 1], tau[..., i : i + 1].unsqueeze(-1)
+        w = v.mH @ Q
+        steps.append((v, t, Q, w))
+        Q = Q - t * (v @ w)
+    G = grad
+    gv_columns, gtau_entries = [None] * k, [None] * k
+    for i, (v, t, Q_next, w) in zip(range(k), reversed(steps)):
+        gtau_entries[i] = -(v.mH @ G @ w.mH)[..., 0, 0]
+        gw = -t.conj() * (v.mH @ G)
+        gv_columns[i] = -t.conj() * (G @ w.mH) + Q_next @ gw.mH
+        G = G + v @ gw
+    gA = gtau = None
+    if mask[0]:
+        gV = torch.cat(gv_columns, dim=-1) if k else torch.zeros_like(V)
+        gA = torch.cat([gV.tril(-1), torch.zeros_like(A[..., :, k:])], dim=-1)
+    if mask[1]:
+        gtau = torch.stack(gtau_entries, dim=-1) if k else torch.zeros_like(tau)
+    return gA, gtau
 
 
 def lu_solve_backward(grad: Tensor, LU: Tensor, pivots: Tensor, X: Tensor, left: bool, adjoint: bool, mask):
