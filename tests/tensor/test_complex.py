@@ -319,3 +319,12 @@ def test_backward_of_a_cast_to_complex_takes_the_real_part_silently():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[1.0, 0.0]"
+
+
+def test_isclose_compares_complex_values_whole():
+    # the imaginary parts count (a real cast dropped them), NaN anywhere in a value is NaN
+    a = torch.tensor([1 + 1j, 2 + 0j, complex("nan+1j"), complex(float("inf"), 0)])
+    b = torch.tensor([1 + 2j, 2 + 1e-9j, complex("nan+1j"), complex(float("inf"), 0)])
+    assert torch.isclose(a, b).tolist() == [False, True, False, True]
+    assert torch.isclose(a, b, equal_nan=True).tolist() == [False, True, True, True]
+    assert not torch.allclose(a[:1], b[:1])

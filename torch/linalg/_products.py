@@ -12,8 +12,8 @@ def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
 
 
 def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
-    """The dot product of the vectors along dim (broadcast)."""
-    return (x * y).sum(dim)
+    """The dot product of the vectors along dim (broadcast), conjugating x: sum(x.conj() * y), as upstream."""
+    return (x.conj() * y).sum(dim)
 
 
 def multi_dot(tensors) -> Tensor:

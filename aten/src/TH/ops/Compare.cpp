@@ -64,12 +64,13 @@ Tensor isclose(const Tensor& self, const Tensor& other, double rtol, double atol
   TH_CHECK(rtol >= 0, "rtol must be greater than or equal to zero, but got ", rtol);
   TH_CHECK(atol >= 0, "atol must be greater than or equal to zero, but got ", atol);
   Tensor close = eq(self, other);
-  if (equal_nan && is_floating_point(self.dtype()))
-    close = logical_or(close, logical_and(isnan(self), isnan(other)));
+  // complex values compare whole (|self - other| the modulus), never through a real cast
+  const bool inexact = is_floating_point(self.dtype()) || is_complex(self.dtype());
+  if (equal_nan && inexact) close = logical_or(close, logical_and(isnan(self), isnan(other)));
   if (self.dtype() == ScalarType::Bool) return close;
   // |self - other| <= atol + rtol * |other|, for finite differences only (inf - x never is close)
-  Tensor a = is_floating_point(self.dtype()) ? self : to_dtype(self, get_default_dtype());
-  Tensor b = is_floating_point(other.dtype()) ? other : to_dtype(other, get_default_dtype());
+  Tensor a = inexact ? self : to_dtype(self, get_default_dtype());
+  Tensor b = inexact ? other : to_dtype(other, get_default_dtype());
   Tensor err = abs(sub(a, b, one));
   Tensor allowed = add(number(atol), mul(number(rtol), abs(b)), one);
   return logical_or(close, logical_and(isfinite(err), le(err, allowed)));
