@@ -48,6 +48,7 @@ _recording.install()
 from torch import (  # noqa: E402
     autograd,
     backends,
+    cpu,
     cuda,
     distributions,
     fft,

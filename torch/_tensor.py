@@ -9,6 +9,7 @@ torch/_tensor_str.py, the autograd API in torch/autograd/tensor_api.py.
 from __future__ import annotations
 
 import copyreg
+import warnings
 
 import torch
 from torch import _C
@@ -359,6 +360,42 @@ def resize_(self: Tensor, *size) -> Tensor:
 def resize_as_(self: Tensor, other: Tensor) -> Tensor:
     """resize_ to other's shape."""
     return self.resize_(other.shape)
+
+
+@register(function=False, method=True)
+def resize(self: Tensor, *sizes) -> Tensor:
+    """Deprecated (upstream too): self reshaped to `sizes`, which must hold as many elements (a differentiable
+    view of a contiguous copy where self is not contiguous)."""
+    warnings.warn("non-inplace resize is deprecated", UserWarning, stacklevel=2)
+    return _resized(self, sizes[0] if len(sizes) == 1 and not isinstance(sizes[0], int) else sizes)
+
+
+@register(function=False, method=True)
+def resize_as(self: Tensor, tensor: Tensor) -> Tensor:
+    """Deprecated (upstream too): self.resize(tensor.size())."""
+    warnings.warn("non-inplace resize_as is deprecated", UserWarning, stacklevel=2)
+    return _resized(self, tensor.shape)
+
+
+def _resized(self: Tensor, sizes) -> Tensor:
+    sizes = torch.Size(sizes)
+    if sizes.numel() != self.numel():
+        raise RuntimeError(
+            f"requested resize to {'x'.join(map(str, sizes))} ({sizes.numel()} elements in total), but the given "
+            f"tensor has a size of {'x'.join(map(str, self.shape))} ({self.numel()} elements). autograd's resize can "
+            "only change the shape of a given tensor, while preserving the number of elements. "
+        )
+    return self.contiguous().view(sizes)
+
+
+@register(function=False, method=True)
+def module_load(self: Tensor, other: Tensor, assign: bool = False) -> Tensor:
+    """What Module.load_state_dict puts in place of self for `other`: other itself, detached, with
+    assign=True, else self with other's values copied in (detached)."""
+    if assign:
+        return other.detach()
+    with torch.no_grad():
+        return self.copy_(other).detach()
 
 
 @register(function=False, method=True)

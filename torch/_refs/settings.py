@@ -6,6 +6,8 @@ after another)."""
 
 from __future__ import annotations
 
+import warnings
+
 import torch
 from torch import _C
 from torch._registry import register
@@ -58,8 +60,6 @@ def set_float32_matmul_precision(precision: str) -> None:
     """'highest' (float32 throughout), 'high' or 'medium' (CUDA float32 products on TF32 tensor cores, i.e.
     torch.backends.cuda.matmul.allow_tf32; the CPU products stay float32)."""
     if precision not in _PRECISIONS:
-        import warnings
-
         warnings.warn(
             f"{precision} is not one of 'highest', 'high', or 'medium'; the current setFloat32MatmulPrecision "
             "call has no effect.",
@@ -120,6 +120,46 @@ def get_default_device() -> torch.device:
     if d.type == "cuda" and d.index is None:
         return torch.device("cuda", torch.cuda.current_device())
     return d
+
+
+@register
+def get_device_module(device=None):
+    """The module of a device's API: torch.cuda for "cuda" (or a CUDA torch.device), torch.cpu for the CPU;
+    without a device, the current accelerator's (CUDA where it is available) or torch.cpu."""
+    if device is None:
+        return torch.cuda if torch.cuda.is_available() else torch.cpu
+    kind = device.type if isinstance(device, torch.device) else torch.device(device).type
+    modules = {"cpu": torch.cpu, "cuda": torch.cuda}
+    if kind not in modules:
+        raise RuntimeError(f"Device '{kind}' does not have a corresponding module registered as 'torch.{kind}'.")
+    return modules[kind]
+
+
+@register
+def set_default_tensor_type(t) -> None:
+    """Deprecated (upstream too, as of 2.1, warning once): sets the default dtype from a floating tensor type
+    (torch.DoubleTensor or "torch.DoubleTensor"), and the default device to CUDA for a torch.cuda type."""
+    if _state["warn_always"] or not _state.get("warned_tensor_type"):  # once, as upstream's TORCH_WARN_ONCE
+        _state["warned_tensor_type"] = True
+        warnings.warn(
+            "torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use torch.set_default_dtype() "
+            "and torch.set_default_device() as alternatives.",
+            UserWarning,
+            stacklevel=2,
+        )
+    name = t if isinstance(t, str) else f"{getattr(t, '__module__', '')}.{getattr(t, '__name__', '')}"
+    if isinstance(t, str):
+        kind = t.rsplit(".", 1)[-1]
+    elif isinstance(t, type) and t.__name__.endswith("Tensor"):
+        kind = t.__name__
+    else:
+        raise TypeError("invalid type object: only floating-point types are supported as the default type")
+    dtypes = {"HalfTensor": torch.float16, "BFloat16Tensor": torch.bfloat16, "FloatTensor": torch.float32}
+    dtypes["DoubleTensor"] = torch.float64
+    if kind not in dtypes:
+        raise TypeError("only floating-point types are supported as the default type")
+    _C.set_default_dtype(dtypes[kind])
+    set_default_device("cuda" if ".cuda." in name or name.startswith("torch.cuda") else None)
 
 
 @register

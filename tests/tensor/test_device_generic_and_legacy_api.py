@@ -1,0 +1,81 @@
+"""The device-generic API (torch.cpu beside torch.cuda, torch.get_device_module) and the deprecated names that
+old code still calls (Tensor.resize/resize_as, torch.set_default_tensor_type), plus Tensor.module_load, as
+upstream has them. Also run on upstream 2.13."""
+
+from __future__ import annotations
+
+import pytest
+
+import torch
+
+
+def test_torch_cpu_is_a_device_module_like_torch_cuda():
+    cpu = torch.get_device_module("cpu")
+    assert cpu is torch.cpu and torch.get_device_module(torch.device("cpu")) is torch.cpu
+    assert (
+        torch.get_device_module("cuda") is torch.cuda and torch.get_device_module(torch.device("cuda", 0)) is torch.cuda
+    )
+    assert torch.get_device_module() is (torch.cuda if torch.cuda.is_available() else torch.cpu)
+    assert cpu.is_available() and cpu.device_count() == 1 and cpu.current_device() == "cpu"
+    cpu.synchronize()
+    cpu.set_device("cpu")
+    s = cpu.Stream()
+    s.wait_stream(cpu.current_stream())
+    event = cpu.Event()
+    event.record()
+    assert event.query()
+    with cpu.stream(s):
+        assert cpu.current_stream() is s
+    assert cpu.current_stream() is not s
+    caps = cpu.get_capabilities()
+    assert "architecture" in caps
+    with pytest.raises(TypeError):
+        caps["x"] = 1  # immutable
+
+
+def test_get_device_module_refuses_unknown_devices():
+    with pytest.raises(RuntimeError):
+        torch.get_device_module("foo")
+
+
+def test_resize_is_a_deprecated_reshape_that_keeps_the_element_count():
+    t = torch.arange(6.0)
+    with pytest.warns(UserWarning, match="non-inplace resize is deprecated"):
+        r = t.resize(2, 3)
+    assert r.shape == (2, 3) and r.data_ptr() == t.data_ptr() and torch.equal(r.flatten(), t)
+    with pytest.warns(UserWarning, match="non-inplace resize_as is deprecated"):
+        assert t.resize_as(torch.empty(3, 2)).shape == (3, 2)
+    with pytest.warns(UserWarning), pytest.raises(RuntimeError, match="autograd's resize can only change the shape"):
+        t.resize(4)
+    x = torch.arange(6.0, requires_grad=True)
+    with pytest.warns(UserWarning):
+        (x.resize(3, 2) * torch.arange(6.0).view(3, 2)).sum().backward()
+    assert torch.equal(x.grad, torch.arange(6.0))
+    with pytest.warns(UserWarning):
+        assert torch.equal(torch.arange(6.0).view(2, 3).t().resize(6), torch.tensor([0.0, 3, 1, 4, 2, 5]))
+
+
+def test_set_default_tensor_type():
+    torch.set_warn_always(True)  # its deprecation warning is given once per process otherwise
+    try:
+        with pytest.warns(UserWarning, match="set_default_tensor_type\\(\\) is deprecated"):
+            torch.set_default_tensor_type(torch.DoubleTensor)
+        assert torch.get_default_dtype() == torch.float64 and torch.zeros(1).dtype == torch.float64
+        with pytest.warns(UserWarning):
+            torch.set_default_tensor_type("torch.FloatTensor")
+        assert torch.get_default_dtype() == torch.float32
+        with pytest.warns(UserWarning), pytest.raises(TypeError, match="only floating-point types"):
+            torch.set_default_tensor_type(torch.IntTensor)
+        with pytest.warns(UserWarning), pytest.raises(TypeError, match="only floating-point types"):
+            torch.set_default_tensor_type(torch.float64)
+    finally:
+        torch.set_default_dtype(torch.float32)
+        torch.set_warn_always(False)
+
+
+def test_module_load():
+    a, b = torch.zeros(3), torch.ones(3, requires_grad=True)
+    loaded = a.module_load(b)
+    assert torch.equal(a, torch.ones(3)) and not loaded.requires_grad
+    assigned = a.module_load(b, assign=True)
+    assert assigned is not b and not assigned.requires_grad and assigned.data_ptr() == b.data_ptr()
