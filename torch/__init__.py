@@ -37,7 +37,7 @@ globals().update(_DTYPES)  # torch.float32, torch.float, ...
 globals().update((name, getattr(_C, name)) for name in _C._function_names)  # the generated ops: torch.add, ...
 
 # the modules that register torch's Python functions and Tensor's Python methods
-from torch import _refs, _registry, _tensor, _tensor_str, _type_info  # noqa: E402, F401
+from torch import _lobpcg, _lowrank, _refs, _registry, _tensor, _tensor_str, _type_info  # noqa: E402, F401
 from torch.autograd import _recording  # noqa: E402
 from torch.autograd import tensor_api as _tensor_api  # noqa: E402, F401
 from torch.linalg import _legacy  # noqa: E402, F401
