@@ -125,6 +125,10 @@ def test_matmul_result_does_not_alias_inputs():
         (lambda: torch.mm(torch.ones(2, 3), torch.ones(2, 3)), r"mat1 and mat2 shapes cannot be multiplied \(2x3 and"),
         (lambda: torch.mm(torch.ones(3), torch.ones(3, 3)), "self must be a matrix"),
         (lambda: torch.mm(torch.ones(2, 3), torch.ones(3, 2, dtype=torch.float64)), "same dtype"),
+        (
+            lambda: torch.ones(2, 2, dtype=torch.complex128) @ torch.ones(2, 2),
+            r"same dtype, but got: c10::complex<double> != float",
+        ),
         (lambda: torch.bmm(torch.ones(2, 3), torch.ones(2, 3, 4)), "batch1 must be a 3D tensor"),
         (lambda: torch.dot(torch.ones(3), torch.ones(4)), "inconsistent tensor size"),
         (lambda: torch.dot(torch.ones(3, 1), torch.ones(3)), "1D tensors expected, but got 2D and 1D tensors"),

@@ -27,6 +27,8 @@ const char* lower_name(ScalarType t) {
     case ScalarType::Char: return "signed char";
     case ScalarType::Byte: return "unsigned char";
     case ScalarType::Bool: return "bool";
+    case ScalarType::ComplexFloat: return "c10::complex<float>";
+    case ScalarType::ComplexDouble: return "c10::complex<double>";
     default: return scalar_type_name(t);
   }
 }
