@@ -59,7 +59,7 @@ OUT_OF_SCOPE = re.compile(
     r"TYPE_CHECKING|USE_|ATTR|__|chain_matmul|lstsq|symeig|eig$|solve$|matrix_rank$|norm_except_dim|"
     r"set_flush_denormal|autocast|amp|cpu_|is_inference|inference_mode|dispatch|dsmm|hsmm|hspmm|smm|spmm|"
     r"^sym_|^Sym|unsafe|_unsafe|segment_reduce|embedding_renorm|fused_|"
-    r"affine_grid_generator|batch_norm_|cudnn|rnn_|lstm_cell|gru_cell|quantile_|^conv_tbc|^feature_|"
+    r"affine_grid_generator|batch_norm_|cudnn|quantile_|^conv_tbc|^feature_|"
     r"^fbgemm|^native_|^is_vulkan|^is_mkldnn|^to_padded|^ccol|^crow|^col_indices|^row_indices|^indices$|"
     r"^values$|^coalesce|^is_coalesced|^dense_dim|^sparse_dim|^to_dense|^nnz|^resize_as_sparse|^sspaddmm|"
     r"^smm|^saddmm|^spadd|^grad_fn$|^is_leaf$|^output_nr$|^data$|^dim_order|^untyped|^storage|"

@@ -12,7 +12,8 @@ every device come from the ops they are made of. One module per family, named af
     conjugation  conj, resolve_conj, isreal, real/imag, adjoint/mH for the real dtypes
     sampling     bernoulli, multinomial, normal, exponential_/cauchy_/log_normal_/geometric_/random_
     misc         constants, torch.strided, torch.<op>_ forms, windows, isin, unravel_index, cumulative_trapezoid, ...
-    nn_ops       torch.conv2d, torch.layer_norm, torch.dropout, ...: torch.nn.functional's ops in torch
+    nn_ops       torch.conv2d, torch.layer_norm, torch.dropout, torch.embedding_bag, ...: the NN ops in torch
+    rnn          lstm, gru, rnn_tanh, rnn_relu and their cells: the recurrences nn.LSTM/GRU/RNN call
     binary_math  copysign, hypot, fmax/fmin, xlogy, heaviside, ldexp, float_power, logaddexp2, logit, ...
     bitwise      bitwise_left_shift / bitwise_right_shift, `<<` and `>>`
     reductions   trace, count_nonzero, aminmax, var_mean, nansum, nanmean, diff, softmax, log_softmax
@@ -48,6 +49,7 @@ from torch._refs import (  # noqa: F401
     promotion,
     rearrange,
     reductions,
+    rnn,
     sampling,
     scans,
     settings,

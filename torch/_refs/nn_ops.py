@@ -1,6 +1,8 @@
 """The NN ops that PyTorch also has in the torch namespace (torch.conv2d, torch.layer_norm, torch.dropout,
 torch.pixel_shuffle, ...), as its torch.nn.functional ones (looked up when called: torch.nn is imported after
-this module registers). Only those whose torch signature is functional's, or maps onto it as written here."""
+this module registers). Only those whose torch signature is functional's, or maps onto it as written here.
+torch.embedding_bag is the other way round: it returns the kernel's bookkeeping too, and
+torch.nn.functional.embedding_bag is its output."""
 
 from __future__ import annotations
 
@@ -169,3 +171,84 @@ def alpha_dropout_(input, p: float = 0.5, train: bool = True):
 def threshold_(input, threshold: float, value: float):
     """threshold in place: elements not above threshold become value."""
     return torch.nn.functional.threshold(input, threshold, value, inplace=True)
+
+
+def _check_bags(weight, indices, offsets, mode: int, per_sample_weights) -> None:
+    """PyTorch's checks of embedding_bag's arguments: index dtypes, mode, offsets (1-D, from 0, non-decreasing,
+    none past the input's end) and the per-sample weights (mode sum only, one per index, weight's dtype)."""
+    for name, t in (("indices", indices), ("offsets", offsets)):
+        if t.dtype not in (torch.int64, torch.int32):
+            raise RuntimeError(
+                f"Expected tensor for argument #1 '{name}' to have one of the following scalar types: Long, Int; "
+                f"but got {t.type()} instead (while checking arguments for embedding_bag)"
+            )
+    if mode not in (0, 1, 2):
+        raise RuntimeError("`mode` must be sum, mean, or max.")
+    if indices.dim() != 1 or offsets.dim() != 1:
+        raise RuntimeError(
+            f"embedding_bag: expected 1-D indices and offsets, got {indices.dim()}-D and {offsets.dim()}-D"
+        )
+    if offsets.numel():
+        first, last, decreasing = torch.stack(
+            [offsets[0], offsets[-1], (offsets[1:] < offsets[:-1]).any().to(offsets.dtype)]
+        ).tolist()  # one transfer to the host for the three checks
+        if first != 0:
+            raise RuntimeError(
+                "offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from position 0. "
+                f"However, got {first}"
+            )
+        if last > indices.numel():
+            raise RuntimeError(
+                f"offsets[-1] can not be greater than input's length {indices.numel()} but got offsets[-1] of {last}"
+            )
+        if decreasing:
+            raise RuntimeError("embedding_bag: offsets have to be non-decreasing")
+    if per_sample_weights is not None:
+        if mode != 0:
+            raise RuntimeError("embedding_bag: per_sample_weights only supported with mode='sum'")
+        if per_sample_weights.dtype != weight.dtype:
+            raise RuntimeError(
+                "Expected tensor for argument #1 'weight' to have the same type as tensor for argument #1 "
+                f"'per_sample_weights'; but type {weight.type()} does not equal {per_sample_weights.type()} "
+                "(while checking arguments for embedding_bag)"
+            )
+        if per_sample_weights.dim() != 1 or per_sample_weights.numel() != indices.numel():
+            raise RuntimeError(
+                f"embedding_bag: expected per_sample_weights to be 1-D with one weight per index ({indices.numel()}), "
+                f"got shape {list(per_sample_weights.shape)}"
+            )
+
+
+@register
+def embedding_bag(weight, indices, offsets, scale_grad_by_freq: bool = False, mode: int = 0, sparse: bool = False,
+                  per_sample_weights=None, include_last_offset: bool = False, padding_idx=None):  # fmt: skip
+    """Sums (mode 0), means (1) or maxes (2) of bags of weight's rows: the bags are indices (1-D) cut at offsets
+    (one bag per offset, or one fewer with include_last_offset); per_sample_weights scale each row (sum only);
+    rows at padding_idx (negative counts from the end) are left out. torch.nn.functional.embedding_bag is this.
+    `sparse` is accepted and ignored: the gradient is dense. Returns PyTorch's (output (B, D), offset2bag (N,)
+    each index's bag, bag_size (B,) each bag's count of non-padding indices (zeros for sum), max_indices (B, D)
+    the row each max came from for max (0 in an empty bag), bag_size for mean, zeros for sum), the last three in
+    the index dtype."""
+    _check_bags(weight, indices, offsets, mode, per_sample_weights)
+    if padding_idx is not None:
+        rows = weight.size(0)
+        if not -rows <= padding_idx < rows:
+            raise RuntimeError(
+                f"padding_idx must be within the number of embeddings, -{rows} through {rows - 1}, but got "
+                f"{padding_idx}"
+            )
+        padding_idx %= rows
+    output, offset2bag, bag_size, max_indices = torch._embedding_bag(
+        weight, indices.contiguous(), offsets.contiguous(), mode, per_sample_weights, include_last_offset,
+        -1 if padding_idx is None else padding_idx, scale_grad_by_freq,
+    )  # fmt: skip
+    index_dtype = torch.promote_types(indices.dtype, offsets.dtype)
+    offset2bag, bag_size = offset2bag.to(index_dtype), bag_size.to(index_dtype)
+    if mode == 0:  # PyTorch's sum keeps no counts
+        bag_size = torch.zeros(output.size(0), dtype=index_dtype, device=output.device)
+        max_indices = torch.zeros_like(bag_size)
+    elif mode == 1:
+        max_indices = bag_size.clone()
+    else:  # the kernel's -1 (no row: an empty or all-padding bag) is PyTorch's 0
+        max_indices = max_indices.clamp(min=0).to(index_dtype)
+    return output, offset2bag, bag_size, max_indices

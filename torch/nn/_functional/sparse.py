@@ -56,7 +56,7 @@ def embedding_bag(
     padding_idx=None,
 ):  # fmt: skip
     """Sums, means or maxes of bags of embeddings: bags are the rows of a 2D input, or the 1D input cut at
-    `offsets`."""
+    `offsets` (torch.embedding_bag's output, after max_norm's renormalization)."""
     _check_indices(input, "embedding_bag")
     if weight.dim() != 2:
         raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension {weight.dim()}")
@@ -92,12 +92,11 @@ def embedding_bag(
     if max_norm is not None:
         _renorm_(weight, input, max_norm, norm_type)
     padding_idx = _padding_idx(padding_idx, weight.shape[0])
-    # the THNN/THCUNN kernel: each bag's sum, mean or max in one pass (an empty bag gives zeros)
     mode_code = {"sum": 0, "mean": 1, "max": 2}[mode]
-    pad = -1 if padding_idx is None else padding_idx
-    return torch._embedding_bag(
-        weight, input, offsets, mode_code, per_sample_weights, include_last_offset, pad, scale_grad_by_freq
-    )[0]
+    return torch.embedding_bag(
+        weight, input, offsets, scale_grad_by_freq, mode_code, sparse, per_sample_weights, include_last_offset,
+        padding_idx,
+    )[0]  # fmt: skip
 
 
 def one_hot(tensor, num_classes: int = -1):

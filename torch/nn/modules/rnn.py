@@ -1,8 +1,9 @@
 """Recurrent layers: RNN, LSTM, GRU (multi-layer, bidirectional) and their single-step cells.
 
-The recurrences are composites of torch ops (linear, sigmoid, tanh, relu), so autograd comes for free. The input
-projection of a whole sequence is one matmul; only the hidden-to-hidden step runs per time step. Parameter names,
-shapes, gate order and init follow PyTorch's, so state_dicts load both ways.
+The modules hold the parameters and check their inputs; the recurrences are torch.lstm, torch.gru, torch.rnn_tanh,
+torch.rnn_relu and their cells (torch/_refs/rnn.py), called with the parameters in PyTorch's flat order, as
+PyTorch's modules call them. Parameter names, shapes, gate order and init follow PyTorch's, so state_dicts load
+both ways.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import numbers
 import warnings
 
 import torch
-from torch.nn import functional as F
 from torch.nn import init
 from torch.nn.modules.module import Module
 from torch.nn.parameter import Parameter
@@ -21,36 +21,6 @@ from torch.nn.utils.rnn import PackedSequence
 __all__ = ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase"]
 
 _GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
-
-
-# ---- one time step of each recurrence (shared by the layers and the cells)
-# `gi` is the input projection W_ih x + b_ih, already computed for the step.
-
-
-def _rnn_step(gi, h, w_hh, b_hh, nonlinearity: str):
-    """h' = act(W_ih x + b_ih + W_hh h + b_hh)."""
-    pre = gi + F.linear(h, w_hh, b_hh)
-    return torch.tanh(pre) if nonlinearity == "tanh" else torch.relu(pre)
-
-
-def _lstm_step(gi, h, c, w_hh, b_hh, w_hr=None):
-    """Gates i, f, g, o (PyTorch's order); c' = f*c + i*g, h' = o*tanh(c') (then h' = W_hr h' with proj_size)."""
-    i, f, g, o = (gi + F.linear(h, w_hh, b_hh)).chunk(4, -1)
-    c = torch.sigmoid(f) * c + torch.sigmoid(i) * torch.tanh(g)
-    h = torch.sigmoid(o) * torch.tanh(c)
-    if w_hr is not None:
-        h = F.linear(h, w_hr)
-    return h, c
-
-
-def _gru_step(gi, h, w_hh, b_hh):
-    """Gates r, z, n (PyTorch's order); n = tanh(W_in x + b_in + r*(W_hn h + b_hn)), h' = (1-z)*n + z*h."""
-    i_r, i_z, i_n = gi.chunk(3, -1)
-    h_r, h_z, h_n = F.linear(h, w_hh, b_hh).chunk(3, -1)
-    r = torch.sigmoid(i_r + h_r)
-    z = torch.sigmoid(i_z + h_z)
-    n = torch.tanh(i_n + r * h_n)
-    return (1 - z) * n + z * h
 
 
 # ---- multi-layer recurrent layers
@@ -217,67 +187,18 @@ class RNNBase(Module):
 
     # ---- the recurrence
 
-    def _layer_weights(self, index: int):
-        """(w_ih, w_hh, b_ih, b_hh, w_hr) of flat layer/direction `index` (None where absent)."""
-        weights = self.all_weights[index]
-        b_ih, b_hh = (weights[2], weights[3]) if self.bias else (None, None)
-        w_hr = weights[-1] if self.proj_size > 0 else None
-        return weights[0], weights[1], b_ih, b_hh, w_hr
-
-    def _step(self, gi, state, w_hh, b_hh, w_hr):
-        """One time step of this layer's recurrence from state (h,) or (h, c)."""
-        if self.mode == "LSTM":
-            return _lstm_step(gi, state[0], state[1], w_hh, b_hh, w_hr)
-        if self.mode == "GRU":
-            return (_gru_step(gi, state[0], w_hh, b_hh),)
-        return (_rnn_step(gi, state[0], w_hh, b_hh, "tanh" if self.mode == "RNN_TANH" else "relu"),)
-
-    def _run_direction(self, x, state, index: int, reverse: bool, batch_sizes=None):
-        """Runs one direction of one layer over x (T, B, F), or over packed data (sum of batch_sizes, F), from
-        state (h,) or (h, c). Returns (outputs (T, B, H_out) or packed (sum of batch_sizes, H_out), final
-        state). Packed, step t updates the first batch_sizes[t] rows (the sequences that have a step t) and the
-        others keep their state: each row ends with its own sequence's final state."""
-        w_ih, w_hh, b_ih, b_hh, w_hr = self._layer_weights(index)
-        gi = F.linear(x, w_ih, b_ih)  # the input projection of every step at once
-        if batch_sizes is None:
-            steps = range(x.size(0) - 1, -1, -1) if reverse else range(x.size(0))
-            outputs = [None] * x.size(0)
-            for t in steps:
-                state = self._step(gi[t], state, w_hh, b_hh, w_hr)
-                outputs[t] = state[0]
-            return torch.stack(outputs), state
-        sizes = [int(b) for b in batch_sizes.tolist()]
-        starts = [0]
-        for bs in sizes:
-            starts.append(starts[-1] + bs)
-        outputs = [None] * len(sizes)
-        for t in range(len(sizes) - 1, -1, -1) if reverse else range(len(sizes)):
-            bs = sizes[t]
-            new = self._step(gi[starts[t] : starts[t + 1]], tuple(s[:bs] for s in state), w_hh, b_hh, w_hr)
-            state = tuple(n if bs == s.size(0) else torch.cat([n, s[bs:]]) for n, s in zip(new, state))
-            outputs[t] = new[0]
-        return torch.cat(outputs), state
-
     def _run(self, input, hx, batch_sizes=None):
-        """The stacked recurrence on (T, B, F) (or (B, T, F) with batch_first) input, or on packed data with its
-        batch_sizes, from hx = (h0,) or (h0, c0), whose rows are layer-major, direction-minor. Returns (output,
-        (h_n,) or (h_n, c_n))."""
-        x = input.transpose(0, 1) if self.batch_first and batch_sizes is None else input
-        num_directions = 2 if self.bidirectional else 1
-        finals = [[] for _ in hx]
-        for layer in range(self.num_layers):
-            outs = []
-            for direction in range(num_directions):
-                index = layer * num_directions + direction
-                out, state = self._run_direction(x, tuple(h[index] for h in hx), index, direction == 1, batch_sizes)
-                outs.append(out)
-                for acc, s in zip(finals, state):
-                    acc.append(s)
-            x = outs[0] if num_directions == 1 else torch.cat(outs, -1)
-            if self.dropout > 0 and self.training and layer < self.num_layers - 1:
-                x = F.dropout(x, self.dropout, training=True)
-        output = x.transpose(0, 1) if self.batch_first and batch_sizes is None else x
-        return output, tuple(torch.stack(acc) for acc in finals)
+        """torch.lstm / gru / rnn_tanh / rnn_relu (self.mode's) on (T, B, F) (or (B, T, F) with batch_first)
+        input, or on packed data with its batch_sizes, from hx = (h0,) or (h0, c0). Returns (output, (h_n,) or
+        (h_n, c_n))."""
+        recurrence = getattr(torch, self.mode.lower())
+        state = hx if self.mode == "LSTM" else hx[0]
+        args = (self._flat_weights, self.bias, self.num_layers, self.dropout, self.training, self.bidirectional)
+        if batch_sizes is None:
+            output, *finals = recurrence(input, state, *args, self.batch_first)
+        else:
+            output, *finals = recurrence(input, batch_sizes, state, *args)
+        return output, tuple(finals)
 
     def _run_packed(self, packed, hx):
         """The recurrence on a PackedSequence from hx (in the caller's batch order). Returns (PackedSequence
@@ -509,20 +430,6 @@ class RNNCellBase(Module):
             if value.dim() not in (1, 2):
                 raise ValueError(f"{name}: Expected {word} to be 1D or 2D, got {value.dim()}D instead")
 
-    def _check_sizes(self, input, hiddens) -> None:
-        """PyTorch's cell checks: the input's feature size, then each hidden state's batch and feature size."""
-        if input.size(1) != self.input_size:
-            raise RuntimeError(
-                f"input has inconsistent input_size: got {input.size(1)} expected {self.input_size}"
-            )  # fmt: skip
-        for k, h in enumerate(hiddens):
-            if input.size(0) != h.size(0):
-                raise RuntimeError(f"Input batch size {input.size(0)} doesn't match hidden{k} batch size {h.size(0)}")
-            if h.size(1) != self.hidden_size:
-                raise RuntimeError(
-                    f"hidden{k} has inconsistent hidden_size: got {h.size(1)}, expected {self.hidden_size}"
-                )
-
     def _zeros(self, input):
         return torch.zeros(input.size(0), self.hidden_size, dtype=input.dtype, device=input.device)
 
@@ -548,9 +455,8 @@ class RNNCell(RNNCellBase):
         hx = self._zeros(input) if hx is None else (hx if is_batched else hx.unsqueeze(0))
         if self.nonlinearity not in ("tanh", "relu"):
             raise RuntimeError(f"Unknown nonlinearity: {self.nonlinearity}")
-        self._check_sizes(input, [hx])
-        ret = _rnn_step(F.linear(input, self.weight_ih, self.bias_ih), hx, self.weight_hh, self.bias_hh,
-                        self.nonlinearity)  # fmt: skip
+        cell = torch.rnn_tanh_cell if self.nonlinearity == "tanh" else torch.rnn_relu_cell
+        ret = cell(input, hx, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
         return ret if is_batched else ret.squeeze(0)
 
 
@@ -571,8 +477,7 @@ class LSTMCell(RNNCellBase):
             hx = (zeros, zeros)
         else:
             hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0)) if not is_batched else hx
-        self._check_sizes(input, hx)
-        h, c = _lstm_step(F.linear(input, self.weight_ih, self.bias_ih), hx[0], hx[1], self.weight_hh, self.bias_hh)
+        h, c = torch.lstm_cell(input, hx, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
         return (h, c) if is_batched else (h.squeeze(0), c.squeeze(0))
 
 
@@ -589,6 +494,5 @@ class GRUCell(RNNCellBase):
         if not is_batched:
             input = input.unsqueeze(0)
         hx = self._zeros(input) if hx is None else (hx if is_batched else hx.unsqueeze(0))
-        self._check_sizes(input, [hx])
-        ret = _gru_step(F.linear(input, self.weight_ih, self.bias_ih), hx, self.weight_hh, self.bias_hh)
+        ret = torch.gru_cell(input, hx, self.weight_ih, self.weight_hh, self.bias_ih, self.bias_hh)
         return ret if is_batched else ret.squeeze(0)
