@@ -5,15 +5,17 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 from torch.distributions import constraints
-from torch.distributions.distribution import Distribution, broadcast_all
+from torch.distributions.distribution import broadcast_all
+from torch.distributions.exp_family import ExponentialFamily
 from torch.distributions.utils import BinaryProbsLogits, check_probs_or_logits
 
 
-class Bernoulli(BinaryProbsLogits, Distribution):
+class Bernoulli(BinaryProbsLogits, ExponentialFamily):
     """1 with probability probs (or sigmoid(logits)), else 0."""
 
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.boolean
+    _mean_carrier_measure = 0
 
     def __init__(self, probs=None, logits=None, validate_args=None):
         check_probs_or_logits(probs, logits)
@@ -23,6 +25,10 @@ class Bernoulli(BinaryProbsLogits, Distribution):
             (self.logits,) = broadcast_all(logits)
         self._param = self.probs if probs is not None else self.logits
         super().__init__(self._param.shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its parameters expanded to batch_shape."""
+        return self._expand_binary(Bernoulli, batch_shape, _instance)
 
     @property
     def mean(self):
@@ -44,3 +50,10 @@ class Bernoulli(BinaryProbsLogits, Distribution):
 
     def entropy(self):
         return F.binary_cross_entropy_with_logits(self.logits, self.probs, reduction="none")
+
+    @property
+    def _natural_params(self):
+        return (torch.logit(self.probs),)
+
+    def _log_normalizer(self, x):
+        return torch.log1p(torch.exp(x))

@@ -30,6 +30,10 @@ class Binomial(BinaryProbsLogits, Distribution):
         self._param = self.probs if probs is not None else self.logits
         super().__init__(self._param.shape, validate_args=validate_args)
 
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its parameters expanded to batch_shape."""
+        return self._expand_binary(Binomial, batch_shape, _instance, ("total_count",))
+
     @property
     def support(self):
         return constraints.integer_interval(0, self.total_count)

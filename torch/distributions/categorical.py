@@ -13,7 +13,7 @@ from torch.distributions.utils import check_probs_or_logits, lazy_property
 class Categorical(Distribution):
     """One of K categories, with probabilities probs (normalized along the last dim) or softmax(logits)."""
 
-    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real}
+    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
 
     def __init__(self, probs=None, logits=None, validate_args=None):
         check_probs_or_logits(probs, logits)
@@ -37,6 +37,13 @@ class Categorical(Distribution):
     @lazy_property
     def logits(self):
         return torch.log(self.probs.clamp(min=torch.finfo(self.probs.dtype).tiny))
+
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its parameters expanded to batch_shape."""
+        names = [name for name in ("probs", "logits") if name in self.__dict__]
+        new = self._expand_parameters(Categorical, names, batch_shape, _instance)
+        new._num_events = self._num_events
+        return new
 
     @property
     def support(self):

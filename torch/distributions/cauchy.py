@@ -12,6 +12,10 @@ class Cauchy(LocationScale):
     """The Cauchy (Lorentz) distribution: density 1 / (pi scale (1 + ((x - loc) / scale)^2)); no mean or
     variance (inf/NaN, as PyTorch)."""
 
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with loc and scale expanded to batch_shape."""
+        return self._expand_parameters(Cauchy, ("loc", "scale"), batch_shape, _instance)
+
     @property
     def mean(self):
         return torch.full(self._extended_shape(), math.nan, dtype=self.loc.dtype, device=self.loc.device)

@@ -9,6 +9,7 @@ __all__ = [
     "Constraint",
     "MixtureSameFamilyConstraint",
     "boolean",
+    "cat",
     "corr_cholesky",
     "dependent",
     "dependent_property",
@@ -35,6 +36,7 @@ __all__ = [
     "real",
     "real_vector",
     "simplex",
+    "stack",
     "unit_interval",
 ]
 
@@ -105,18 +107,6 @@ class _IntegerInterval(_Interval):
         return f"IntegerInterval(lower_bound={self.lower_bound}, upper_bound={self.upper_bound})"
 
 
-class _NonnegativeInteger(Constraint):
-    """The integers >= 0 (PyTorch's IntegerGreaterThan(lower_bound=0))."""
-
-    is_discrete = True
-
-    def check(self, value):
-        return (value % 1 == 0) & (value >= 0)
-
-    def __repr__(self) -> str:
-        return "IntegerGreaterThan(lower_bound=0)"
-
-
 class _OneHot(Constraint):
     """Vectors (the last dim) of 0s with a single 1."""
 
@@ -151,18 +141,36 @@ class _Simplex(Constraint):
 
 
 class _IndependentConstraint(Constraint):
-    """`base` over events of `reinterpreted_batch_ndims` more dims: an event lies inside if all its values do."""
+    """`base_constraint` over events of `reinterpreted_batch_ndims` more dims: an event lies inside if all its
+    values do."""
 
-    def __init__(self, base: Constraint, reinterpreted_batch_ndims: int):
-        self.base, self.reinterpreted_batch_ndims = base, reinterpreted_batch_ndims
-        self.event_dim = base.event_dim + reinterpreted_batch_ndims
+    def __init__(self, base_constraint: Constraint, reinterpreted_batch_ndims: int):
+        if not isinstance(base_constraint, Constraint):
+            raise AssertionError(f"base_constraint must be a Constraint, got {type(base_constraint).__name__}")
+        if not isinstance(reinterpreted_batch_ndims, int):
+            raise AssertionError(
+                f"reinterpreted_batch_ndims must be an int, got {type(reinterpreted_batch_ndims).__name__}"
+            )
+        if reinterpreted_batch_ndims < 0:
+            raise AssertionError(f"reinterpreted_batch_ndims must be >= 0, got {reinterpreted_batch_ndims}")
+        self.base_constraint, self.reinterpreted_batch_ndims = base_constraint, reinterpreted_batch_ndims
+
+    @property
+    def is_discrete(self) -> bool:
+        return self.base_constraint.is_discrete
+
+    @property
+    def event_dim(self) -> int:
+        return self.base_constraint.event_dim + self.reinterpreted_batch_ndims
 
     def check(self, value):
-        ok = self.base.check(value)
+        ok = self.base_constraint.check(value)
+        if ok.dim() < self.reinterpreted_batch_ndims:
+            raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
         return ok.reshape(ok.shape[: ok.dim() - self.reinterpreted_batch_ndims] + (-1,)).all(-1)
 
     def __repr__(self) -> str:
-        return f"IndependentConstraint({self.base!r}, {self.reinterpreted_batch_ndims})"
+        return f"IndependentConstraint({self.base_constraint!r}, {self.reinterpreted_batch_ndims})"
 
 
 class _LowerCholesky(Constraint):
@@ -324,6 +332,71 @@ class _PositiveSemidefinite(_Symmetric):
         return torch.linalg.eigvalsh(value).ge(0).all(-1)
 
 
+def _check_dim(dim: int, value, name: str) -> None:
+    """PyTorch's check that dim indexes a dim of value (a constraint's or transform's `dim`, before slicing)."""
+    if not (-value.dim() <= dim < value.dim()):
+        raise AssertionError(f"dim {dim} out of range for {name} with {value.dim()} dimensions")
+
+
+def _cat_lengths(lengths, parts: list, name: str) -> list:
+    """The slice lengths of a cat constraint or transform (1 for each part by default), one per part."""
+    lengths = [1] * len(parts) if lengths is None else list(lengths)
+    if len(lengths) != len(parts):
+        raise AssertionError(f"lengths ({len(lengths)}) must match {name} ({len(parts)})")
+    return lengths
+
+
+class _Cat(Constraint):
+    """A sequence of constraints `cseq` over consecutive slices along `dim` of lengths `lengths` (1 each by
+    default), the way torch.cat joins them."""
+
+    def __init__(self, cseq, dim: int = 0, lengths=None):
+        if not all(isinstance(c, Constraint) for c in cseq):
+            raise AssertionError("All elements of cseq must be Constraint instances")
+        self.cseq = list(cseq)
+        self.lengths = _cat_lengths(lengths, self.cseq, "cseq")
+        self.dim = dim
+
+    @property
+    def is_discrete(self) -> bool:
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self) -> int:
+        return max(c.event_dim for c in self.cseq)
+
+    def check(self, value):
+        _check_dim(self.dim, value, "value")
+        checks, start = [], 0
+        for constraint, length in zip(self.cseq, self.lengths):
+            checks.append(constraint.check(value.narrow(self.dim, start, length)))
+            start = start + length
+        return torch.cat(checks, self.dim)
+
+
+class _Stack(Constraint):
+    """A sequence of constraints `cseq`, one for each index along `dim`, the way torch.stack joins them."""
+
+    def __init__(self, cseq, dim: int = 0):
+        if not all(isinstance(c, Constraint) for c in cseq):
+            raise AssertionError("All elements of cseq must be Constraint instances")
+        self.cseq, self.dim = list(cseq), dim
+
+    @property
+    def is_discrete(self) -> bool:
+        return any(c.is_discrete for c in self.cseq)
+
+    @property
+    def event_dim(self) -> int:
+        dim = max(c.event_dim for c in self.cseq)
+        return dim + 1 if self.dim + dim < 0 else dim
+
+    def check(self, value):
+        _check_dim(self.dim, value, "value")
+        slices = [value.select(self.dim, i) for i in range(value.size(self.dim))]
+        return torch.stack([c.check(v) for v, c in zip(slices, self.cseq)], self.dim)
+
+
 class MixtureSameFamilyConstraint(Constraint):
     """The support of a MixtureSameFamily: a value is inside where it lies in base_constraint, the support of
     the components, for every component."""
@@ -365,7 +438,7 @@ positive = _GreaterThan(0.0)
 nonnegative = _GreaterThanEq(0.0)
 unit_interval = _Interval(0.0, 1.0)
 simplex = _Simplex()
-nonnegative_integer = _NonnegativeInteger()
+nonnegative_integer = _IntegerGreaterThan(0)
 greater_than = _GreaterThan
 greater_than_eq = _GreaterThanEq
 one_hot = _OneHot()
@@ -380,3 +453,5 @@ corr_cholesky = _CorrCholesky()
 square = _Square()
 symmetric = _Symmetric()
 positive_semidefinite = _PositiveSemidefinite()
+cat = _Cat
+stack = _Stack

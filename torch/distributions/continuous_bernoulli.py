@@ -7,12 +7,12 @@ import numbers
 
 import torch
 from torch.distributions import constraints
-from torch.distributions.distribution import Distribution, broadcast_all
+from torch.distributions.distribution import broadcast_all
+from torch.distributions.exp_family import ExponentialFamily
 from torch.distributions.utils import (
     BinaryProbsLogits,
     check_probs_or_logits,
     clamp_probs,
-    expand_probs_or_logits,
     lazy_property,
     logits_to_probs,
 )
@@ -21,7 +21,7 @@ from torch.nn.functional import binary_cross_entropy_with_logits
 __all__ = ["ContinuousBernoulli"]
 
 
-class ContinuousBernoulli(BinaryProbsLogits, Distribution):
+class ContinuousBernoulli(BinaryProbsLogits, ExponentialFamily):
     """The continuous Bernoulli distribution (Loaiza-Ganem and Cunningham, 2019): density
     C(p) p^x (1 - p)^(1 - x) on [0, 1], with C(p) the normalizing constant, for probs p in (0, 1) (or
     logits). Near p = 1/2, inside (lims[0], lims[1]), the moments and normalizer use Taylor expansions
@@ -52,12 +52,8 @@ class ContinuousBernoulli(BinaryProbsLogits, Distribution):
 
     def expand(self, batch_shape, _instance=None):
         """This distribution with its probs (or logits) expanded to batch_shape."""
-        new = self._get_checked_instance(ContinuousBernoulli, _instance)
+        new = self._expand_binary(ContinuousBernoulli, batch_shape, _instance)
         new._lims = self._lims
-        batch_shape = torch.Size(batch_shape)
-        expand_probs_or_logits(self, new, batch_shape)
-        Distribution.__init__(new, batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
         return new
 
     def _outside_unstable_region(self):

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import torch
 from torch.distributions import constraints
-from torch.distributions.distribution import Distribution, broadcast_all
+from torch.distributions.distribution import broadcast_all
+from torch.distributions.exp_family import ExponentialFamily
 from torch.distributions.gamma import _standard_gamma
 
 
-class Dirichlet(Distribution):
+class Dirichlet(ExponentialFamily):
     """The Dirichlet distribution over the simplex of its last dim, of concentration (> 0, at least 1-D):
     samples are independent Gamma(concentration_k, 1) draws normalized to sum to 1 (reparameterized)."""
 
@@ -21,6 +22,10 @@ class Dirichlet(Distribution):
             raise ValueError("`concentration` parameter must be at least one-dimensional.")
         self.concentration = concentration
         super().__init__(concentration.shape[:-1], concentration.shape[-1:], validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its parameters expanded to batch_shape."""
+        return self._expand_parameters(Dirichlet, ("concentration",), batch_shape, _instance)
 
     @property
     def mean(self):
@@ -63,8 +68,15 @@ class Dirichlet(Distribution):
             - ((a - 1.0) * torch.digamma(a)).sum(-1)
         )
 
+    @property
+    def _natural_params(self):
+        return (self.concentration,)
 
-class Beta(Distribution):
+    def _log_normalizer(self, x):
+        return x.lgamma().sum(-1) - torch.lgamma(x.sum(-1))
+
+
+class Beta(ExponentialFamily):
     """The beta distribution on [0, 1] with concentrations concentration1 (alpha) and concentration0 (beta),
     both > 0: the first coordinate of a Dirichlet over two categories."""
 
@@ -76,6 +88,10 @@ class Beta(Distribution):
         concentration1, concentration0 = broadcast_all(concentration1, concentration0)
         self._dirichlet = Dirichlet(torch.stack([concentration1, concentration0], -1), validate_args=validate_args)
         super().__init__(concentration1.shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its parameters expanded to batch_shape."""
+        return self._expand_parameters(Beta, ("_dirichlet",), batch_shape, _instance)
 
     @property
     def concentration1(self):
@@ -110,3 +126,10 @@ class Beta(Distribution):
 
     def entropy(self):
         return self._dirichlet.entropy()
+
+    @property
+    def _natural_params(self):
+        return (self.concentration1, self.concentration0)
+
+    def _log_normalizer(self, x, y):
+        return torch.lgamma(x) + torch.lgamma(y) - torch.lgamma(x + y)

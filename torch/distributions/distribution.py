@@ -61,6 +61,24 @@ class Distribution:
             )
         return self.__new__(type(self)) if _instance is None else _instance
 
+    def _expand_parameters(self, cls, names, batch_shape, _instance=None):
+        """expand() of a family whose parameters are the attributes `names` (tensors, or the distributions it is
+        built on): a cls with each expanded to batch_shape (their dims past the batch kept), validating (later
+        samples) as this one does."""
+        new = self._get_checked_instance(cls, _instance)
+        batch_shape = torch.Size(batch_shape)
+        keep = len(self._batch_shape)
+        for name in names:
+            value = getattr(self, name)
+            if isinstance(value, Distribution):
+                value = value.expand(batch_shape + value.batch_shape[keep:])
+            else:
+                value = value.expand(batch_shape + value.shape[keep:])
+            setattr(new, name, value)
+        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
     def _extended_shape(self, sample_shape=()) -> torch.Size:
         return torch.Size(tuple(sample_shape) + tuple(self._batch_shape) + tuple(self._event_shape))
 

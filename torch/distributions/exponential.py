@@ -4,19 +4,25 @@ from __future__ import annotations
 
 import torch
 from torch.distributions import constraints
-from torch.distributions.distribution import Distribution, broadcast_all
+from torch.distributions.distribution import broadcast_all
+from torch.distributions.exp_family import ExponentialFamily
 
 
-class Exponential(Distribution):
+class Exponential(ExponentialFamily):
     """The exponential distribution of rate `rate` (> 0)."""
 
     arg_constraints = {"rate": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
+    _mean_carrier_measure = 0
 
     def __init__(self, rate, validate_args=None):
         (self.rate,) = broadcast_all(rate)
         super().__init__(self.rate.shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with rate expanded to batch_shape."""
+        return self._expand_parameters(Exponential, ("rate",), batch_shape, _instance)
 
     @property
     def mean(self):
@@ -43,3 +49,10 @@ class Exponential(Distribution):
 
     def entropy(self):
         return 1.0 - torch.log(self.rate)
+
+    @property
+    def _natural_params(self):
+        return (-self.rate,)
+
+    def _log_normalizer(self, x):
+        return -torch.log(-x)

@@ -51,6 +51,13 @@ class Gumbel(TransformedDistribution):
         """The value below which the probability is `value`."""
         return self.loc - self.scale * torch.log(-torch.log(value))
 
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its parameters expanded to batch_shape (the base expanded, the transforms kept)."""
+        new = super().expand(batch_shape, _instance=self._get_checked_instance(Gumbel, _instance))
+        for name in ("loc", "scale"):
+            setattr(new, name, getattr(self, name).expand(new.batch_shape))
+        return new
+
     @property
     def mean(self):
         return self.loc + self.scale * _EULER
@@ -84,6 +91,13 @@ class Weibull(TransformedDistribution):
         transforms = [PowerTransform(self.concentration_reciprocal), AffineTransform(0, self.scale)]
         super().__init__(base, transforms, validate_args=validate_args)
 
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its parameters expanded to batch_shape (the base expanded, the transforms kept)."""
+        new = super().expand(batch_shape, _instance=self._get_checked_instance(Weibull, _instance))
+        for name in ("scale", "concentration", "concentration_reciprocal"):
+            setattr(new, name, getattr(self, name).expand(new.batch_shape))
+        return new
+
     @property
     def mean(self):
         return self.scale * torch.exp(torch.lgamma(1 + self.concentration_reciprocal))
@@ -113,6 +127,13 @@ class Pareto(TransformedDistribution):
         self.scale, self.alpha = broadcast_all(scale, alpha)
         base = Exponential(self.alpha)
         super().__init__(base, [ExpTransform(), AffineTransform(0, self.scale)], validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its parameters expanded to batch_shape (the base expanded, the transforms kept)."""
+        new = super().expand(batch_shape, _instance=self._get_checked_instance(Pareto, _instance))
+        for name in ("scale", "alpha"):
+            setattr(new, name, getattr(self, name).expand(new.batch_shape))
+        return new
 
     @property
     def support(self):
@@ -146,6 +167,10 @@ class HalfCauchy(Folded, TransformedDistribution):
         base = Cauchy(0, scale, validate_args=False)
         super().__init__(base, AbsTransform(), validate_args=validate_args)
         self._check_scale()
+
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its parameters expanded to batch_shape (through its base)."""
+        return super().expand(batch_shape, _instance=self._get_checked_instance(HalfCauchy, _instance))
 
     @property
     def mean(self):

@@ -23,6 +23,11 @@ class FisherSnedecor(Distribution):
         self._gamma1, self._gamma2 = Gamma(self.df1 * 0.5, self.df1), Gamma(self.df2 * 0.5, self.df2)
         super().__init__(self.df1.shape, validate_args=validate_args)
 
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its parameters expanded to batch_shape."""
+        names = ("df1", "df2", "_gamma1", "_gamma2")
+        return self._expand_parameters(FisherSnedecor, names, batch_shape, _instance)
+
     @property
     def mean(self):
         df2 = self.df2.clone()

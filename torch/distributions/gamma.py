@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import torch
 from torch.distributions import constraints
-from torch.distributions.distribution import Distribution, broadcast_all
+from torch.distributions.distribution import broadcast_all
+from torch.distributions.exp_family import ExponentialFamily
 
 
 def _standard_gamma(concentration):
@@ -13,17 +14,22 @@ def _standard_gamma(concentration):
     return torch._standard_gamma(concentration).clamp(min=torch.finfo(concentration.dtype).tiny)
 
 
-class Gamma(Distribution):
+class Gamma(ExponentialFamily):
     """The gamma distribution of shape `concentration` (> 0) and inverse scale `rate` (> 0): density
     rate^a x^(a-1) e^(-rate x) / Gamma(a) on x > 0."""
 
     arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
+    _mean_carrier_measure = 0
 
     def __init__(self, concentration, rate, validate_args=None):
         self.concentration, self.rate = broadcast_all(concentration, rate)
         super().__init__(self.concentration.shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with concentration and rate expanded to batch_shape."""
+        return self._expand_parameters(Gamma, ("concentration", "rate"), batch_shape, _instance)
 
     @property
     def mean(self):
@@ -60,6 +66,13 @@ class Gamma(Distribution):
         a = self.concentration
         return a - torch.log(self.rate) + torch.lgamma(a) + (1.0 - a) * torch.digamma(a)
 
+    @property
+    def _natural_params(self):
+        return (self.concentration - 1, -self.rate)
+
+    def _log_normalizer(self, x, y):
+        return torch.lgamma(x + 1) + (x + 1) * torch.log(-y.reciprocal())
+
 
 class Chi2(Gamma):
     """The chi-squared distribution with `df` (> 0) degrees of freedom: Gamma(df / 2, 1 / 2)."""
@@ -73,3 +86,7 @@ class Chi2(Gamma):
     @property
     def df(self):
         return self.concentration * 2
+
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with df expanded to batch_shape."""
+        return super().expand(batch_shape, self._get_checked_instance(Chi2, _instance))

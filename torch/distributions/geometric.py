@@ -28,6 +28,10 @@ class Geometric(BinaryProbsLogits, Distribution):
                 f"be positive but found invalid values:\n{self.probs}"
             )
 
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its parameters expanded to batch_shape."""
+        return self._expand_binary(Geometric, batch_shape, _instance)
+
     @property
     def mean(self):
         return 1.0 / self.probs - 1.0

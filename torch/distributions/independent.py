@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import torch
 from torch.distributions import constraints
 from torch.distributions.distribution import Distribution
 
@@ -23,6 +24,16 @@ class Independent(Distribution):
         self.reinterpreted_batch_ndims = reinterpreted_batch_ndims
         split = len(batch) - reinterpreted_batch_ndims
         super().__init__(batch[:split], batch[split:] + base_distribution.event_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        """This distribution over batch_shape: the base expanded to it and the reinterpreted dims."""
+        new = self._get_checked_instance(Independent, _instance)
+        batch_shape = torch.Size(batch_shape)
+        new.base_dist = self.base_dist.expand(batch_shape + self.event_shape[: self.reinterpreted_batch_ndims])
+        new.reinterpreted_batch_ndims = self.reinterpreted_batch_ndims
+        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
 
     @property
     def has_rsample(self):

@@ -9,6 +9,7 @@ from torch.distributions.bernoulli import Bernoulli
 from torch.distributions.categorical import Categorical
 from torch.distributions.continuous_bernoulli import ContinuousBernoulli
 from torch.distributions.dirichlet import Beta, Dirichlet
+from torch.distributions.exp_family import ExponentialFamily
 from torch.distributions.exponential import Exponential
 from torch.distributions.extreme_value import Gumbel, Pareto
 from torch.distributions.gamma import Gamma
@@ -21,8 +22,10 @@ from torch.distributions.lowrank_multivariate_normal import (
 )
 from torch.distributions.multivariate_normal import MultivariateNormal, _batch_mahalanobis
 from torch.distributions.normal import Normal
+from torch.distributions.one_hot_categorical import OneHotCategorical
 from torch.distributions.poisson import Poisson
 from torch.distributions.uniform import Uniform
+from torch.distributions.utils import _sum_rightmost
 
 _KL: dict = {}
 
@@ -84,6 +87,29 @@ def _kl_categorical_categorical(p, q):
     t = torch.where(q.probs == 0, torch.full_like(t, math.inf), t)
     t = torch.where(p.probs == 0, torch.zeros_like(t), t)
     return t.sum(-1)
+
+
+@register_kl(OneHotCategorical, OneHotCategorical)
+def _kl_onehotcategorical_onehotcategorical(p, q):
+    return _kl_categorical_categorical(p._categorical, q._categorical)
+
+
+@register_kl(ExponentialFamily, ExponentialFamily)
+def _kl_expfamily_expfamily(p, q):
+    """Two of one exponential family: the Bregman divergence of the log normalizer, its gradient by autograd."""
+    if type(p) is not type(q):
+        raise NotImplementedError(
+            "The cross KL-divergence between different exponential families cannot be computed using Bregman "
+            "divergences"
+        )
+    p_nparams = [param.detach().requires_grad_() for param in p._natural_params]
+    q_nparams = q._natural_params
+    lg_normal = p._log_normalizer(*p_nparams)
+    gradients = torch.autograd.grad(lg_normal.sum(), p_nparams, create_graph=True)
+    result = q._log_normalizer(*q_nparams) - lg_normal
+    for pnp, qnp, g in zip(p_nparams, q_nparams, gradients):
+        result = result - _sum_rightmost((qnp - pnp) * g, len(q.event_shape))
+    return result
 
 
 @register_kl(Uniform, Uniform)

@@ -11,6 +11,10 @@ from torch.distributions._location_scale import LocationScale
 class Laplace(LocationScale):
     """The Laplace (double exponential) distribution: density exp(-abs(x - loc) / scale) / (2 scale)."""
 
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with loc and scale expanded to batch_shape."""
+        return self._expand_parameters(Laplace, ("loc", "scale"), batch_shape, _instance)
+
     @property
     def mean(self):
         return self.loc

@@ -21,6 +21,10 @@ class LogNormal(TransformedDistribution):
     def __init__(self, loc, scale, validate_args=None):
         super().__init__(Normal(loc, scale, validate_args=validate_args), ExpTransform(), validate_args=validate_args)
 
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its parameters expanded to batch_shape (through its base)."""
+        return super().expand(batch_shape, _instance=self._get_checked_instance(LogNormal, _instance))
+
     @property
     def loc(self):
         return self.base_dist.loc
@@ -55,6 +59,10 @@ class HalfNormal(Folded, TransformedDistribution):
     def __init__(self, scale, validate_args=None):
         super().__init__(Normal(0, scale, validate_args=False), AbsTransform(), validate_args=validate_args)
         self._check_scale()
+
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its parameters expanded to batch_shape (through its base)."""
+        return super().expand(batch_shape, _instance=self._get_checked_instance(HalfNormal, _instance))
 
     @property
     def mean(self):

@@ -75,6 +75,15 @@ class MultivariateNormal(Distribution):
         L = self._unbroadcasted_scale_tril
         return torch.cholesky_inverse(L).expand(self._batch_shape + self._event_shape + self._event_shape)
 
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its parameters expanded to batch_shape."""
+        names = [
+            name for name in ("loc", "scale_tril", "covariance_matrix", "precision_matrix") if name in self.__dict__
+        ]
+        new = self._expand_parameters(MultivariateNormal, names, batch_shape, _instance)
+        new._unbroadcasted_scale_tril = self._unbroadcasted_scale_tril
+        return new
+
     @property
     def mean(self):
         return self.loc

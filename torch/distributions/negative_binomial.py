@@ -7,7 +7,7 @@ import torch.nn.functional as F
 from torch.distributions import constraints
 from torch.distributions.distribution import Distribution, broadcast_all
 from torch.distributions.gamma import Gamma
-from torch.distributions.utils import BinaryProbsLogits, check_probs_or_logits, expand_probs_or_logits, lazy_property
+from torch.distributions.utils import BinaryProbsLogits, check_probs_or_logits, lazy_property
 
 __all__ = ["NegativeBinomial"]
 
@@ -37,13 +37,7 @@ class NegativeBinomial(BinaryProbsLogits, Distribution):
 
     def expand(self, batch_shape, _instance=None):
         """This distribution with its parameters expanded to batch_shape."""
-        new = self._get_checked_instance(NegativeBinomial, _instance)
-        batch_shape = torch.Size(batch_shape)
-        new.total_count = self.total_count.expand(batch_shape)
-        expand_probs_or_logits(self, new, batch_shape)
-        Distribution.__init__(new, batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+        return self._expand_binary(NegativeBinomial, batch_shape, _instance, ("total_count",))
 
     @property
     def mean(self):

@@ -6,10 +6,17 @@ import math
 
 import torch
 from torch.distributions._location_scale import LocationScale
+from torch.distributions.exp_family import ExponentialFamily
 
 
-class Normal(LocationScale):
+class Normal(LocationScale, ExponentialFamily):
     """The normal distribution with mean loc and standard deviation scale (> 0), batched by broadcasting."""
+
+    _mean_carrier_measure = 0
+
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with loc and scale expanded to batch_shape."""
+        return self._expand_parameters(Normal, ("loc", "scale"), batch_shape, _instance)
 
     @property
     def mean(self):
@@ -43,3 +50,10 @@ class Normal(LocationScale):
 
     def entropy(self):
         return 0.5 + 0.5 * math.log(2 * math.pi) + torch.log(self.scale)
+
+    @property
+    def _natural_params(self):
+        return (self.loc / self.scale.pow(2), -0.5 * self.scale.pow(2).reciprocal())
+
+    def _log_normalizer(self, x, y):
+        return -0.25 * x.pow(2) / y + 0.5 * torch.log(-math.pi / y)

@@ -1,5 +1,6 @@
-"""OneHotCategorical(probs | logits) and Multinomial(total_count, probs | logits): Categorical draws as one-hot
-vectors, and their counts over total_count draws."""
+"""OneHotCategorical(probs | logits), OneHotCategoricalStraightThrough (its straight-through reparameterization)
+and Multinomial(total_count, probs | logits): Categorical draws as one-hot vectors, and their counts over
+total_count draws."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ class _OverCategories(Distribution):
     """A distribution of vectors over a Categorical's K categories (event_shape = (K,)), its parameters the
     Categorical's probs or logits."""
 
-    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real}
+    arg_constraints = {"probs": constraints.simplex, "logits": constraints.real_vector}
 
     def __init__(self, probs=None, logits=None, validate_args=None):
         self._categorical = Categorical(probs, logits)
@@ -34,6 +35,10 @@ class OneHotCategorical(_OverCategories):
     """A Categorical draw as a one-hot vector over the last dim (event_shape = (K,))."""
 
     support = constraints.one_hot
+
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its parameters expanded to batch_shape."""
+        return self._expand_parameters(OneHotCategorical, ("_categorical",), batch_shape, _instance)
 
     @property
     def mean(self):
@@ -61,6 +66,19 @@ class OneHotCategorical(_OverCategories):
         return self._categorical.entropy()
 
 
+class OneHotCategoricalStraightThrough(OneHotCategorical):
+    """A OneHotCategorical with rsample by the straight-through gradient estimator (Bengio et al., 2013,
+    Estimating or Propagating Gradients Through Stochastic Neurons for Conditional Computation): the one-hot
+    sample in the forward pass, the gradient of probs in the backward one."""
+
+    has_rsample = True
+
+    def rsample(self, sample_shape=()):
+        samples = self.sample(sample_shape)
+        probs = self._categorical.probs
+        return samples + (probs - probs.detach())
+
+
 class Multinomial(_OverCategories):
     """The counts of each of K categories in total_count independent Categorical draws (event_shape = (K,))."""
 
@@ -69,6 +87,12 @@ class Multinomial(_OverCategories):
             raise NotImplementedError("inhomogeneous total_count is not supported")
         self.total_count = total_count
         super().__init__(probs, logits, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its parameters expanded to batch_shape."""
+        new = self._expand_parameters(Multinomial, ("_categorical",), batch_shape, _instance)
+        new.total_count = self.total_count
+        return new
 
     @property
     def support(self):

@@ -14,7 +14,6 @@ from torch.distributions.utils import (
     BinaryProbsLogits,
     check_probs_or_logits,
     clamp_probs,
-    expand_probs_or_logits,
 )
 
 __all__ = ["LogitRelaxedBernoulli", "RelaxedBernoulli"]
@@ -43,12 +42,8 @@ class LogitRelaxedBernoulli(BinaryProbsLogits, Distribution):
 
     def expand(self, batch_shape, _instance=None):
         """This distribution with its probs (or logits) expanded to batch_shape."""
-        new = self._get_checked_instance(LogitRelaxedBernoulli, _instance)
-        batch_shape = torch.Size(batch_shape)
+        new = self._expand_binary(LogitRelaxedBernoulli, batch_shape, _instance)
         new.temperature = self.temperature
-        expand_probs_or_logits(self, new, batch_shape)
-        Distribution.__init__(new, batch_shape, validate_args=False)
-        new._validate_args = self._validate_args
         return new
 
     def rsample(self, sample_shape=()):
@@ -68,15 +63,7 @@ class LogitRelaxedBernoulli(BinaryProbsLogits, Distribution):
 
 class RelaxedTransformed(TransformedDistribution):
     """A relaxed distribution as a transform of its relaxed base (RelaxedBernoulli, RelaxedOneHotCategorical):
-    the base's temperature, logits and probs, and expand through the base."""
-
-    def _expand_onto(self, new, batch_shape):
-        new.transforms = self.transforms
-        new._event_dim = self._event_dim
-        new.base_dist = self.base_dist.expand(batch_shape)
-        Distribution.__init__(new, torch.Size(batch_shape), self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
-        return new
+    the base's temperature, logits and probs."""
 
     @property
     def temperature(self):
@@ -105,4 +92,4 @@ class RelaxedBernoulli(RelaxedTransformed):
 
     def expand(self, batch_shape, _instance=None):
         """This distribution with its probs (or logits) expanded to batch_shape."""
-        return self._expand_onto(self._get_checked_instance(RelaxedBernoulli, _instance), batch_shape)
+        return super().expand(batch_shape, _instance=self._get_checked_instance(RelaxedBernoulli, _instance))

@@ -88,4 +88,5 @@ class RelaxedOneHotCategorical(RelaxedTransformed):
 
     def expand(self, batch_shape, _instance=None):
         """This distribution with its probs (or logits) expanded to batch_shape."""
-        return self._expand_onto(self._get_checked_instance(RelaxedOneHotCategorical, _instance), batch_shape)
+        new = self._get_checked_instance(RelaxedOneHotCategorical, _instance)
+        return super().expand(batch_shape, _instance=new)

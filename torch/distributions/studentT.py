@@ -23,6 +23,10 @@ class StudentT(Distribution):
         self._chi2 = Chi2(self.df)
         super().__init__(self.df.shape, validate_args=validate_args)
 
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with its parameters expanded to batch_shape."""
+        return self._expand_parameters(StudentT, ("df", "loc", "scale", "_chi2"), batch_shape, _instance)
+
     @property
     def mean(self):
         m = self.loc.clone()

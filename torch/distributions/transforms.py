@@ -1,7 +1,9 @@
-"""Transforms: invertible maps y = f(x) with the log abs det of their Jacobian, for TransformedDistribution
-(PyTorch's torch.distributions.transforms): Exp, Affine, Sigmoid, Tanh, Power, Abs, Softplus, their inverses
-(`.inv`) and compositions; the vector and matrix ones: Softmax and StickBreaking (onto the simplex) and
-CorrCholesky (onto Cholesky factors of correlation matrices)."""
+"""Transforms: invertible maps y = f(x) with the log abs det of their Jacobian, for TransformedDistribution and
+the constraint registry (PyTorch's torch.distributions.transforms): the base Transform, ComposeTransform,
+IndependentTransform and ReshapeTransform; the elementwise Exp, Affine, Sigmoid, Tanh, Power, Abs, Softplus and
+CumulativeDistribution (a distribution's cdf); the vector and matrix ones: Softmax and StickBreaking (onto the
+simplex), CorrCholesky (onto Cholesky factors of correlation matrices), LowerCholesky and PositiveDefinite; Cat
+and Stack (transforms applied to slices)."""
 
 from __future__ import annotations
 
@@ -10,18 +12,28 @@ import math
 import torch
 import torch.nn.functional as F
 from torch.distributions import constraints
-from torch.distributions.utils import tril_matrix_to_vec, vec_to_tril_matrix
+from torch.distributions._sliced_transforms import CatTransform, StackTransform
+from torch.distributions._transform import ComposeTransform, IndependentTransform, Transform, identity_transform
+from torch.distributions.distribution import broadcast_all
+from torch.distributions.utils import lazy_property, tril_matrix_to_vec, vec_to_tril_matrix
 
 __all__ = [
     "AbsTransform",
     "AffineTransform",
+    "CatTransform",
     "ComposeTransform",
     "CorrCholeskyTransform",
+    "CumulativeDistributionTransform",
     "ExpTransform",
+    "IndependentTransform",
+    "LowerCholeskyTransform",
+    "PositiveDefiniteTransform",
     "PowerTransform",
+    "ReshapeTransform",
     "SigmoidTransform",
     "SoftmaxTransform",
     "SoftplusTransform",
+    "StackTransform",
     "StickBreakingTransform",
     "TanhTransform",
     "Transform",
@@ -29,185 +41,85 @@ __all__ = [
 ]
 
 
-class Transform:
-    """An elementwise map y = f(x) over `domain` onto `codomain`: __call__, inv (the inverse transform),
-    log_abs_det_jacobian(x, y), and `sign` (+1 or -1 for monotone maps)."""
+class ReshapeTransform(Transform):
+    """Reshapes the rightmost dims from in_shape to out_shape (the same number of elements): unit Jacobian."""
 
-    bijective = False
-    domain = constraints.real
-    codomain = constraints.real
-    sign = 1
+    bijective = True
 
-    def __init__(self, cache_size: int = 0):
-        if cache_size not in (0, 1):
-            raise ValueError("cache_size must be 0 or 1")
-        self._cache_size = cache_size
-        self._cached = None  # (x, y) of the last call, with cache_size=1
+    def __init__(self, in_shape, out_shape, cache_size: int = 0):
+        self.in_shape, self.out_shape = torch.Size(in_shape), torch.Size(out_shape)
+        if self.in_shape.numel() != self.out_shape.numel():
+            raise ValueError("in_shape, out_shape have different numbers of elements")
+        super().__init__(cache_size=cache_size)
 
-    @property
-    def event_dim(self) -> int:
-        return 0
+    @constraints.dependent_property
+    def domain(self):
+        return constraints.independent(constraints.real, len(self.in_shape))
 
-    @property
-    def inv(self):
-        """The inverse transform (x = f^-1(y))."""
-        return _InverseTransform(self)
+    @constraints.dependent_property
+    def codomain(self):
+        return constraints.independent(constraints.real, len(self.out_shape))
 
-    def __call__(self, x):
-        if self._cache_size and self._cached is not None and self._cached[0] is x:
-            return self._cached[1]
-        y = self._call(x)
-        if self._cache_size:
-            self._cached = (x, y)
-        return y
-
-    def _inv_call(self, y):
-        if self._cache_size and self._cached is not None and self._cached[1] is y:
-            return self._cached[0]
-        return self._inverse(y)
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return ReshapeTransform(self.in_shape, self.out_shape, cache_size=cache_size)
 
     def _call(self, x):
-        raise NotImplementedError
+        return x.reshape(x.shape[: x.dim() - len(self.in_shape)] + self.out_shape)
 
     def _inverse(self, y):
-        raise NotImplementedError
+        return y.reshape(y.shape[: y.dim() - len(self.out_shape)] + self.in_shape)
 
     def log_abs_det_jacobian(self, x, y):
-        """log abs(dy/dx), elementwise."""
-        raise NotImplementedError
+        return x.new_zeros(x.shape[: x.dim() - len(self.in_shape)])
+
+    @staticmethod
+    def _reshaped(shape, src, dst):
+        if len(shape) < len(src):
+            raise ValueError("Too few dimensions on input")
+        cut = len(shape) - len(src)
+        if shape[cut:] != src:
+            raise ValueError(f"Shape mismatch: expected {shape[cut:]} but got {src}")
+        return torch.Size(shape[:cut] + dst)
 
     def forward_shape(self, shape):
-        """The shape of f(x) for x of this shape (the same, for elementwise transforms)."""
-        return shape
+        return self._reshaped(shape, self.in_shape, self.out_shape)
 
     def inverse_shape(self, shape):
-        """The shape of f^-1(y) for y of this shape."""
-        return shape
+        return self._reshaped(shape, self.out_shape, self.in_shape)
+
+
+def _real_or_independent(event_dim: int):
+    return constraints.real if event_dim == 0 else constraints.independent(constraints.real, event_dim)
+
+
+def _same_number_or_tensor(a, b) -> bool:
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    return bool((a == b).all())
+
+
+class _Parameterless(Transform):
+    """A transform without parameters: equal to every instance of its kind (the first public class below this
+    one, so a subclass of ExpTransform equals ExpTransform())."""
 
     def __eq__(self, other):
-        """Parameterless transforms of one kind are equal (PyTorch's); the others compare by identity."""
-        if self is other:
-            return True
-        return type(self) is type(other) and not self._parameters() and not other._parameters()
-
-    def __hash__(self):
-        return id(self)
-
-    def _parameters(self) -> dict:
-        return {k: v for k, v in vars(self).items() if k not in ("_cache_size", "_cached")}
-
-    def __repr__(self) -> str:
-        return type(self).__name__ + "()"
+        kind = next(c for c in reversed(type(self).__mro__) if issubclass(c, _Parameterless) and c.__name__[0] != "_")
+        return isinstance(other, kind)
 
 
-class _InverseTransform(Transform):
-    """f^-1 of a transform f."""
+class _Increasing(_Parameterless):
+    """What the increasing bijections of the reals without parameters share (Exp, Sigmoid, Softplus, Tanh)."""
 
-    def __init__(self, transform: Transform):
-        super().__init__(cache_size=transform._cache_size)
-        self._inv = transform
-
+    domain = constraints.real
     bijective = True
-
-    @property
-    def domain(self):
-        return self._inv.codomain
-
-    @property
-    def codomain(self):
-        return self._inv.domain
-
-    @property
-    def sign(self):
-        return self._inv.sign
-
-    @property
-    def inv(self):
-        return self._inv
-
-    def __call__(self, x):
-        return self._inv._inv_call(x)
-
-    @property
-    def event_dim(self) -> int:
-        return self._inv.event_dim
-
-    def log_abs_det_jacobian(self, x, y):
-        return -self._inv.log_abs_det_jacobian(y, x)
-
-    def forward_shape(self, shape):
-        return self._inv.inverse_shape(shape)
-
-    def inverse_shape(self, shape):
-        return self._inv.forward_shape(shape)
-
-    def __repr__(self) -> str:
-        return f"_InverseTransform({self._inv!r})"
+    sign = +1
 
 
-class ComposeTransform(Transform):
-    """parts applied in order: y = parts[-1](... parts[0](x))."""
-
-    def __init__(self, parts, cache_size: int = 0):
-        super().__init__(cache_size=cache_size)
-        self.parts = list(parts)
-
-    @property
-    def bijective(self):
-        return all(p.bijective for p in self.parts)
-
-    @property
-    def domain(self):
-        return self.parts[0].domain if self.parts else constraints.real
-
-    @property
-    def codomain(self):
-        return self.parts[-1].codomain if self.parts else constraints.real
-
-    @property
-    def sign(self):
-        s = 1
-        for p in self.parts:
-            s = s * p.sign
-        return s
-
-    @property
-    def inv(self):
-        return ComposeTransform([p.inv for p in reversed(self.parts)])
-
-    def _call(self, x):
-        for p in self.parts:
-            x = p(x)
-        return x
-
-    def log_abs_det_jacobian(self, x, y):
-        if not self.parts:
-            return torch.zeros_like(x)
-        total = 0
-        for p in self.parts:
-            y_part = p(x)
-            total = total + p.log_abs_det_jacobian(x, y_part)
-            x = y_part
-        return total
-
-    def forward_shape(self, shape):
-        for p in self.parts:
-            shape = p.forward_shape(shape)
-        return shape
-
-    def inverse_shape(self, shape):
-        for p in reversed(self.parts):
-            shape = p.inverse_shape(shape)
-        return shape
-
-    def __repr__(self) -> str:
-        return "ComposeTransform(\n    " + ",\n    ".join(repr(p) for p in self.parts) + "\n)"
-
-
-class ExpTransform(Transform):
+class ExpTransform(_Increasing):
     """y = exp(x)."""
 
-    bijective = True
     codomain = constraints.positive
 
     def _call(self, x):
@@ -220,65 +132,57 @@ class ExpTransform(Transform):
         return x
 
 
-class AffineTransform(Transform):
-    """y = loc + scale * x (scale may be negative; event_dim sums the log-Jacobian over that many dims)."""
+class PowerTransform(Transform):
+    """y = x ** exponent on x > 0 (exponent a number or a tensor broadcast against x)."""
 
+    domain = constraints.positive
+    codomain = constraints.positive
     bijective = True
 
-    def __init__(self, loc, scale, event_dim: int = 0, cache_size: int = 0):
+    def __init__(self, exponent, cache_size: int = 0):
         super().__init__(cache_size=cache_size)
-        self.loc, self.scale, self._event_dim = loc, scale, event_dim
+        (self.exponent,) = broadcast_all(exponent)
 
-    @property
-    def event_dim(self) -> int:
-        return self._event_dim
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return PowerTransform(self.exponent, cache_size=cache_size)
+
+    @lazy_property
+    def sign(self):
+        return self.exponent.sign()
 
     def __eq__(self, other):
-        """Equal where loc, scale and event_dim are (PyTorch's)."""
-        if not isinstance(other, AffineTransform) or self._event_dim != other._event_dim:
-            return False
-
-        def same(a, b):
-            if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-                return a == b
-            return bool(torch.all(torch.as_tensor(a) == torch.as_tensor(b)))
-
-        return same(self.loc, other.loc) and same(self.scale, other.scale)
-
-    __hash__ = Transform.__hash__
-
-    @property
-    def sign(self):
-        if isinstance(self.scale, (int, float)):
-            return 1 if self.scale > 0 else -1 if self.scale < 0 else 0
-        return self.scale.sign()
+        return isinstance(other, PowerTransform) and self.exponent.eq(other.exponent).all().item()
 
     def _call(self, x):
-        return self.loc + self.scale * x
+        return x.pow(self.exponent)
 
     def _inverse(self, y):
-        return (y - self.loc) / self.scale
+        return y.pow(1 / self.exponent)
 
     def log_abs_det_jacobian(self, x, y):
-        scale = self.scale
-        if isinstance(scale, (int, float)):
-            result = torch.full_like(x, math.log(abs(scale)))
-        else:
-            result = torch.abs(scale).log().expand(x.shape) if scale.shape != x.shape else torch.abs(scale).log()
-        if self._event_dim:
-            result = result.reshape(result.shape[: result.dim() - self._event_dim] + (-1,)).sum(-1)
-        return result
+        return (self.exponent * y / x).abs().log()
+
+    def forward_shape(self, shape):
+        return torch.broadcast_shapes(shape, getattr(self.exponent, "shape", ()))
+
+    def inverse_shape(self, shape):
+        return torch.broadcast_shapes(shape, getattr(self.exponent, "shape", ()))
 
 
-class SigmoidTransform(Transform):
-    """y = 1 / (1 + exp(-x))."""
+def _clipped_sigmoid(x):
+    finfo = torch.finfo(x.dtype)
+    return torch.clamp(torch.sigmoid(x), min=finfo.tiny, max=1.0 - finfo.eps)
 
-    bijective = True
+
+class SigmoidTransform(_Increasing):
+    """y = 1 / (1 + exp(-x)), clipped into (0, 1) of the dtype; its inverse is logit(y)."""
+
     codomain = constraints.unit_interval
 
     def _call(self, x):
-        finfo = torch.finfo(x.dtype)
-        return torch.clamp(torch.sigmoid(x), min=finfo.tiny, max=1.0 - finfo.eps)
+        return _clipped_sigmoid(x)
 
     def _inverse(self, y):
         finfo = torch.finfo(y.dtype)
@@ -289,10 +193,24 @@ class SigmoidTransform(Transform):
         return -F.softplus(-x) - F.softplus(x)
 
 
-class TanhTransform(Transform):
-    """y = tanh(x), onto (-1, 1)."""
+class SoftplusTransform(_Increasing):
+    """y = log(1 + exp(x)), onto the positive reals (linear above x = 20)."""
 
-    bijective = True
+    codomain = constraints.positive
+
+    def _call(self, x):
+        return F.softplus(x)
+
+    def _inverse(self, y):
+        return (-y).expm1().neg().log() + y
+
+    def log_abs_det_jacobian(self, x, y):
+        return -F.softplus(-x)
+
+
+class TanhTransform(_Increasing):
+    """y = tanh(x), onto (-1, 1) (its inverse is not clamped at the ends: use cache_size=1 there)."""
+
     codomain = constraints.interval(-1.0, 1.0)
 
     def _call(self, x):
@@ -306,37 +224,11 @@ class TanhTransform(Transform):
         return 2.0 * (math.log(2.0) - x - F.softplus(-2.0 * x))
 
 
-class PowerTransform(Transform):
-    """y = x ** exponent on x > 0."""
-
-    bijective = True
-    domain = constraints.positive
-    codomain = constraints.positive
-
-    def __init__(self, exponent, cache_size: int = 0):
-        super().__init__(cache_size=cache_size)
-        self.exponent = exponent
-
-    @property
-    def sign(self):
-        e = self.exponent
-        return (1 if e > 0 else -1) if isinstance(e, (int, float)) else e.sign()
-
-    def _call(self, x):
-        return x.pow(self.exponent)
-
-    def _inverse(self, y):
-        return y.pow(1 / self.exponent)
-
-    def log_abs_det_jacobian(self, x, y):
-        e = self.exponent
-        return (e * y / x).abs().log() if not isinstance(e, (int, float)) else (abs(e) * y / x).abs().log()
-
-
-class AbsTransform(Transform):
+class AbsTransform(_Parameterless):
     """y = abs(x) (not bijective: its inverse is the non-negative branch)."""
 
-    codomain = constraints.nonnegative
+    domain = constraints.real
+    codomain = constraints.positive
 
     def _call(self, x):
         return x.abs()
@@ -345,28 +237,103 @@ class AbsTransform(Transform):
         return y
 
 
-class SoftplusTransform(Transform):
-    """y = log(1 + exp(x)), onto the positive reals."""
+class AffineTransform(Transform):
+    """y = loc + scale * x, loc and scale numbers or tensors broadcast against x (scale may be negative);
+    event_dim is the number of rightmost dims of one event (its log-Jacobian is summed over them)."""
 
     bijective = True
-    codomain = constraints.positive
+
+    def __init__(self, loc, scale, event_dim: int = 0, cache_size: int = 0):
+        super().__init__(cache_size=cache_size)
+        self.loc, self.scale, self._event_dim = loc, scale, event_dim
+
+    @property
+    def event_dim(self) -> int:
+        return self._event_dim
+
+    @constraints.dependent_property(is_discrete=False)
+    def domain(self):
+        return _real_or_independent(self.event_dim)
+
+    @constraints.dependent_property(is_discrete=False)
+    def codomain(self):
+        return _real_or_independent(self.event_dim)
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return AffineTransform(self.loc, self.scale, self.event_dim, cache_size=cache_size)
+
+    def __eq__(self, other):
+        """Equal where loc, scale and event_dim are."""
+        return (
+            isinstance(other, AffineTransform)
+            and self._event_dim == other._event_dim
+            and _same_number_or_tensor(self.loc, other.loc)
+            and _same_number_or_tensor(self.scale, other.scale)
+        )
+
+    @property
+    def sign(self):
+        if isinstance(self.scale, (int, float)):
+            return 1 if float(self.scale) > 0 else -1 if float(self.scale) < 0 else 0
+        return self.scale.sign()
 
     def _call(self, x):
-        return F.softplus(x)
+        return self.loc + self.scale * x
 
     def _inverse(self, y):
-        return (-y).expm1().neg().log() + y
+        return (y - self.loc) / self.scale
 
     def log_abs_det_jacobian(self, x, y):
-        return -F.softplus(-x)
+        """log abs(scale) at each element (summed over the event's dims), for x broadcast against scale."""
+        scale = self.scale
+        if isinstance(scale, (int, float)):
+            result = torch.full_like(x, math.log(abs(scale)))
+        else:
+            result = torch.abs(scale).log()
+            result = result.expand(torch.broadcast_shapes(x.shape, result.shape))
+        if self._event_dim:
+            result = result.reshape(result.shape[: result.dim() - self._event_dim] + (-1,)).sum(-1)
+        return result
+
+    def forward_shape(self, shape):
+        return torch.broadcast_shapes(shape, getattr(self.loc, "shape", ()), getattr(self.scale, "shape", ()))
+
+    def inverse_shape(self, shape):
+        return self.forward_shape(shape)
 
 
-identity_transform = ComposeTransform([])
+class CumulativeDistributionTransform(Transform):
+    """y = distribution.cdf(x), from the distribution's support onto the unit interval (a Gaussian copula is
+    TransformedDistribution(MultivariateNormal(...), CumulativeDistributionTransform(Normal(0, 1))));
+    its log-Jacobian is the distribution's log density."""
 
+    bijective = True
+    codomain = constraints.unit_interval
+    sign = +1
 
-def _clipped_sigmoid(x):
-    finfo = torch.finfo(x.dtype)
-    return torch.clamp(torch.sigmoid(x), min=finfo.tiny, max=1.0 - finfo.eps)
+    def __init__(self, distribution, cache_size: int = 0):
+        super().__init__(cache_size=cache_size)
+        self.distribution = distribution
+
+    @property
+    def domain(self):
+        return self.distribution.support
+
+    def _call(self, x):
+        return self.distribution.cdf(x)
+
+    def _inverse(self, y):
+        return self.distribution.icdf(y)
+
+    def log_abs_det_jacobian(self, x, y):
+        return self.distribution.log_prob(x)
+
+    def with_cache(self, cache_size: int = 1) -> Transform:
+        if self._cache_size == cache_size:
+            return self
+        return CumulativeDistributionTransform(self.distribution, cache_size=cache_size)
 
 
 def _vector_shape(shape):
@@ -375,21 +342,12 @@ def _vector_shape(shape):
     return shape
 
 
-class SoftmaxTransform(Transform):
+class SoftmaxTransform(_Parameterless):
     """y = softmax(x) over the last dim, from the real vectors onto the simplex. Not bijective (adding a
     constant to x leaves y alone): its inverse log(y) is one preimage, and it has no log_abs_det_jacobian."""
 
     domain = constraints.real_vector
     codomain = constraints.simplex
-
-    @property
-    def event_dim(self) -> int:
-        return 1
-
-    def __eq__(self, other):
-        return isinstance(other, SoftmaxTransform)
-
-    __hash__ = Transform.__hash__
 
     def _call(self, x):
         probs = (x - x.max(-1, True)[0]).exp()
@@ -405,7 +363,7 @@ class SoftmaxTransform(Transform):
         return _vector_shape(shape)
 
 
-class StickBreakingTransform(Transform):
+class StickBreakingTransform(_Parameterless):
     """A bijection from the real vectors of length K onto the simplex of K + 1 entries by stick breaking:
     entry k takes the fraction sigmoid(x_k - log(K - k)) of what the earlier ones left (so x = 0 gives the
     uniform point)."""
@@ -413,15 +371,6 @@ class StickBreakingTransform(Transform):
     domain = constraints.real_vector
     codomain = constraints.simplex
     bijective = True
-
-    @property
-    def event_dim(self) -> int:
-        return 1
-
-    def __eq__(self, other):
-        return isinstance(other, StickBreakingTransform)
-
-    __hash__ = Transform.__hash__
 
     def _call(self, x):
         offset = x.shape[-1] + 1 - x.new_ones(x.shape[-1]).cumsum(-1)
@@ -459,15 +408,6 @@ class CorrCholeskyTransform(Transform):
     domain = constraints.real_vector
     codomain = constraints.corr_cholesky
     bijective = True
-
-    @property
-    def event_dim(self) -> int:
-        return 1
-
-    def __eq__(self, other):
-        return isinstance(other, CorrCholeskyTransform)
-
-    __hash__ = Transform.__hash__
 
     def _call(self, x):
         x = torch.tanh(x)
@@ -509,3 +449,32 @@ class CorrCholeskyTransform(Transform):
             raise ValueError("Input is not square")
         D = shape[-1]
         return shape[:-2] + (D * (D - 1) // 2,)
+
+
+class LowerCholeskyTransform(_Parameterless):
+    """From unconstrained square matrices onto lower-triangular ones with a positive diagonal: the strict lower
+    triangle kept, the diagonal exponentiated (the upper triangle dropped, so not bijective)."""
+
+    domain = constraints.independent(constraints.real, 2)
+    codomain = constraints.lower_cholesky
+
+    def _call(self, x):
+        return x.tril(-1) + x.diagonal(dim1=-2, dim2=-1).exp().diag_embed()
+
+    def _inverse(self, y):
+        return y.tril(-1) + y.diagonal(dim1=-2, dim2=-1).log().diag_embed()
+
+
+class PositiveDefiniteTransform(_Parameterless):
+    """From unconstrained square matrices onto positive-definite ones: L L^T for L = LowerCholeskyTransform(x);
+    its inverse goes through the Cholesky factor."""
+
+    domain = constraints.independent(constraints.real, 2)
+    codomain = constraints.positive_definite
+
+    def _call(self, x):
+        x = LowerCholeskyTransform()(x)
+        return x @ x.mT
+
+    def _inverse(self, y):
+        return LowerCholeskyTransform().inv(torch.linalg.cholesky(y))

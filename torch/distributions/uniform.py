@@ -22,6 +22,10 @@ class Uniform(Distribution):
                 f"the constraint LessThan(upper_bound={self.high}), but found invalid values:\n{self.low}"
             )
 
+    def expand(self, batch_shape, _instance=None):
+        """This distribution with low and high expanded to batch_shape."""
+        return self._expand_parameters(Uniform, ("low", "high"), batch_shape, _instance)
+
     @property
     def support(self):
         return constraints.interval(self.low, self.high)

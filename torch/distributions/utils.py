@@ -33,18 +33,6 @@ def _standard_normal(shape, dtype=None, device=None):
     return torch.randn(shape, dtype=dtype, device=device)
 
 
-def expand_probs_or_logits(src, new, batch_shape) -> None:
-    """Gives `new` the probs and/or logits that `src` holds (whichever were given or computed), expanded to
-    batch_shape, and the one given as its `_param`: the shared part of the expand() of the distributions
-    parameterized by either."""
-    if "probs" in src.__dict__:
-        new.probs = src.probs.expand(batch_shape)
-        new._param = new.probs
-    if "logits" in src.__dict__:
-        new.logits = src.logits.expand(batch_shape)
-        new._param = new.logits
-
-
 def logits_to_probs(logits, is_binary: bool = False):
     """Probabilities from logits: sigmoid for binary ones, else a softmax over the last dim."""
     if is_binary:
@@ -104,6 +92,17 @@ class BinaryProbsLogits:
     @property
     def param_shape(self):
         return self._param.size()
+
+    def _expand_binary(self, cls, batch_shape, _instance=None, names=()):
+        """expand() of these distributions: a cls with the probs and/or logits this one holds (whichever were
+        given or computed; the given one its `_param`) and the parameters `names` expanded to batch_shape."""
+        new = self._expand_parameters(cls, names, batch_shape, _instance)
+        for name in ("probs", "logits"):
+            if name in self.__dict__:
+                setattr(new, name, self.__dict__[name].expand(batch_shape))
+                if self._param is self.__dict__[name]:
+                    new._param = new.__dict__[name]
+        return new
 
 
 class _lazy_property_and_property(lazy_property, property):

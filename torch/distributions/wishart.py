@@ -9,6 +9,7 @@ import warnings
 import torch
 from torch.distributions import constraints
 from torch.distributions.distribution import Distribution
+from torch.distributions.exp_family import ExponentialFamily
 from torch.distributions.gamma import Chi2
 from torch.distributions.multivariate_normal import _precision_to_scale_tril
 from torch.distributions.utils import lazy_property
@@ -31,7 +32,7 @@ def _clamp_above_eps(x):
     return x.clamp(min=torch.finfo(x.dtype).eps)
 
 
-class Wishart(Distribution):
+class Wishart(ExponentialFamily):
     """The Wishart distribution over p x p positive-definite matrices: the sum of df outer products x x^T of
     draws x ~ N(0, Sigma), for real df > p - 1 and Sigma given by exactly one of covariance_matrix,
     precision_matrix or scale_tril. Reparameterized (Bartlett's decomposition, with Chi2 draws)."""
