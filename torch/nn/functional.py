@@ -15,6 +15,8 @@ from torch.nn._functional.dropout import *  # noqa: F403
 from torch.nn._functional.dropout import __all__ as _dropout
 from torch.nn._functional.linear import *  # noqa: F403
 from torch.nn._functional.linear import __all__ as _linear
+from torch.nn._functional.linear_cross_entropy import *  # noqa: F403
+from torch.nn._functional.linear_cross_entropy import __all__ as _linear_cross_entropy
 from torch.nn._functional.loss import *  # noqa: F403
 from torch.nn._functional.loss import __all__ as _loss
 from torch.nn._functional.normalization import *  # noqa: F403
@@ -29,6 +31,6 @@ from torch.nn._functional.vision import *  # noqa: F403
 from torch.nn._functional.vision import __all__ as _vision
 
 __all__ = sorted(
-    _activation + _attention + _conv + _distance + _dropout + _linear + _loss + _normalization + _padding
-    + _pooling + _sparse + _vision
+    _activation + _attention + _conv + _distance + _dropout + _linear + _linear_cross_entropy + _loss
+    + _normalization + _padding + _pooling + _sparse + _vision
 )  # fmt: skip

@@ -12,6 +12,7 @@ from torch.nn.modules.fold import *  # noqa: F403
 from torch.nn.modules.instancenorm import *  # noqa: F403
 from torch.nn.modules.lazy import *  # noqa: F403
 from torch.nn.modules.linear import *  # noqa: F403
+from torch.nn.modules.linear_cross_entropy import *  # noqa: F403
 from torch.nn.modules.loss import *  # noqa: F403
 from torch.nn.modules.module import Module
 from torch.nn.modules.normalization import *  # noqa: F403
