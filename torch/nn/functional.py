@@ -3,6 +3,8 @@ of torch ops (with PyTorch's signature and input checks) until a THNN/THCUNN ker
 
 from __future__ import annotations
 
+from torch._C import Tensor  # noqa: F401  (upstream's module has it: annotations written F.Tensor)
+from torch.nn._functional._utils import assert_int_or_pair  # noqa: F401  (upstream's F has this helper)
 from torch.nn._functional.activation import *  # noqa: F403
 from torch.nn._functional.activation import __all__ as _activation
 from torch.nn._functional.attention import *  # noqa: F403
@@ -13,6 +15,8 @@ from torch.nn._functional.distance import *  # noqa: F403
 from torch.nn._functional.distance import __all__ as _distance
 from torch.nn._functional.dropout import *  # noqa: F403
 from torch.nn._functional.dropout import __all__ as _dropout
+from torch.nn._functional.grouped_mm import *  # noqa: F403
+from torch.nn._functional.grouped_mm import __all__ as _grouped_mm
 from torch.nn._functional.linear import *  # noqa: F403
 from torch.nn._functional.linear import __all__ as _linear
 from torch.nn._functional.linear_cross_entropy import *  # noqa: F403
@@ -31,6 +35,6 @@ from torch.nn._functional.vision import *  # noqa: F403
 from torch.nn._functional.vision import __all__ as _vision
 
 __all__ = sorted(
-    _activation + _attention + _conv + _distance + _dropout + _linear + _linear_cross_entropy + _loss
+    _activation + _attention + _conv + _distance + _dropout + _grouped_mm + _linear + _linear_cross_entropy + _loss
     + _normalization + _padding + _pooling + _sparse + _vision
 )  # fmt: skip
