@@ -338,6 +338,44 @@ def itemsize(self: Tensor) -> int:
     return self.element_size()
 
 
+# the flags device-generic code asks of any tensor: this library's tensors are dense and strided, on the CPU or a
+# CUDA device, never of another backend, quantized, sparse or nested
+for _flag in (
+    "is_hpu", "is_ipu", "is_maia", "is_meta", "is_mkldnn", "is_mps", "is_mtia", "is_nested", "is_quantized",
+    "is_sparse", "is_sparse_csr", "is_vulkan", "is_xla", "is_xpu",
+):  # fmt: skip
+    register(property(lambda self: False, doc="False: no tensor here is of that kind."), name=_flag, method=True,
+             function=False)  # fmt: skip
+
+
+@register(function=False, method=True)
+@property
+def volatile(self: Tensor) -> bool:
+    """Removed in PyTorch 0.4 (upstream still answers, with a warning): always False."""
+    warnings.warn("volatile was removed (Variable.volatile is always False)", UserWarning, stacklevel=2)
+    return False
+
+
+@register(function=False, method=True)
+@property
+def name(self: Tensor):
+    """None: a tensor has no name here (upstream's is None unless a name was given to it)."""
+    return None
+
+
+@register(function=False, method=True)
+def reinforce(self: Tensor, reward) -> None:
+    """Removed in PyTorch 0.4: raises upstream's RuntimeError, which shows the torch.distributions way."""
+    raise RuntimeError(
+        "reinforce() was removed.\nUse torch.distributions instead.\nSee "
+        "https://pytorch.org/docs/main/distributions.html\n\nInstead of:\n\nprobs = policy_network(state)\n"
+        "action = probs.multinomial()\nnext_state, reward = env.step(action)\naction.reinforce(reward)\n"
+        "action.backward()\n\nUse:\n\nprobs = policy_network(state)\n# NOTE: categorical is equivalent to what "
+        "used to be called multinomial\nm = torch.distributions.Categorical(probs)\naction = m.sample()\n"
+        "next_state, reward = env.step(action)\nloss = -m.log_prob(action) * reward\nloss.backward()\n"
+    )
+
+
 @register(function=False, method=True)
 @property
 def nbytes(self: Tensor) -> int:

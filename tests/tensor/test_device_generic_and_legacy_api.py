@@ -79,3 +79,14 @@ def test_module_load():
     assert torch.equal(a, torch.ones(3)) and not loaded.requires_grad
     assigned = a.module_load(b, assign=True)
     assert assigned is not b and not assigned.requires_grad and assigned.data_ptr() == b.data_ptr()
+
+
+def test_backend_flags_and_removed_attributes():
+    t = torch.zeros(2)
+    for flag in ("is_sparse", "is_quantized", "is_meta", "is_nested", "is_mkldnn", "is_xla", "is_maia", "is_mps"):
+        assert getattr(t, flag) is False, flag
+    assert t.name is None
+    with pytest.warns(UserWarning, match="volatile was removed"):
+        assert t.volatile is False
+    with pytest.raises(RuntimeError, match="reinforce\\(\\) was removed"):
+        t.reinforce(1.0)

@@ -25,6 +25,9 @@ _FREED = (
 )
 
 
+SAME_DTYPE = object()  # AutogradMeta.grad_dtype's default: the tensor's own dtype
+
+
 class AutogradMeta:
     """What autograd knows about one tensor (shared by all Python objects of the tensor).
 
@@ -38,6 +41,7 @@ class AutogradMeta:
     retains_grad = False
     accumulator = None  # weakref to the leaf's AccumulateGrad
     post_acc_hooks = None
+    grad_dtype = SAME_DTYPE  # a leaf's: the dtype gradients are cast to (None: any)
 
 
 def meta(t: Tensor) -> AutogradMeta:
@@ -133,6 +137,9 @@ class AccumulateGrad(Node):
                 r = hook(g)
                 if r is not None:
                     g = r
+        target = var.dtype if m.grad_dtype is SAME_DTYPE else m.grad_dtype
+        if target is not None and g.dtype != target:
+            g = g.to(target)
         if m.grad is None:
             if _C.is_grad_enabled():  # create_graph: .grad keeps the gradient's own graph
                 m.grad = g

@@ -4,9 +4,10 @@ detach (PyTorch's names, semantics and errors)."""
 from __future__ import annotations
 
 from torch._C import Tensor
+from torch._C import dtype as _dtype
 from torch._registry import register
 from torch.autograd.engine import run_backward
-from torch.autograd.graph import _RemovableHandle, meta
+from torch.autograd.graph import SAME_DTYPE, _RemovableHandle, meta
 
 
 def _get_requires_grad(self: Tensor) -> bool:
@@ -191,6 +192,21 @@ def _output_nr(self: Tensor) -> int:
     return 0 if m is None else m.output_nr
 
 
+def _get_grad_dtype(self: Tensor):
+    if not _is_leaf(self):
+        raise RuntimeError("grad_dtype can only be accessed on leaf tensors.")
+    m = self._autograd_meta
+    return self.dtype if m is None or m.grad_dtype is SAME_DTYPE else m.grad_dtype
+
+
+def _set_grad_dtype(self: Tensor, dtype) -> None:
+    if not _is_leaf(self):
+        raise RuntimeError("grad_dtype can only be set on leaf tensors.")
+    if dtype is not None and not isinstance(dtype, _dtype):
+        raise TypeError(f"grad_dtype must be a torch.dtype or None, not {type(dtype).__name__}")
+    meta(self).grad_dtype = dtype
+
+
 # Tensor's autograd attributes
 for _name, _property in {
     "requires_grad": property(_get_requires_grad, _set_requires_grad, doc="Whether gradients flow here."),
@@ -198,6 +214,11 @@ for _name, _property in {
     "is_leaf": property(_is_leaf, doc="Whether this tensor was created by the user (not by a recorded op)."),
     "grad": property(_get_grad, _set_grad, _grad_deleter, doc="The accumulated gradient (leaves)."),
     "retains_grad": property(_retains_grad),
+    "grad_dtype": property(
+        _get_grad_dtype,
+        _set_grad_dtype,
+        doc="A leaf's gradients are cast to this dtype as they accumulate (default: its own dtype; None: any).",
+    ),
     "data": property(_data, _set_data, doc="This tensor's memory, detached from the graph."),
     "output_nr": property(_output_nr),
 }.items():
