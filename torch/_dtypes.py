@@ -66,6 +66,20 @@ def scalar_type(dtype: _C.dtype) -> str:
     return BY_DTYPE[dtype].scalar_type
 
 
+# c10's C++ names of the element types, as upstream's messages print them ("Expected ... dtype float")
+_CPP_NAMES = {
+    "float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "int64": "long int",
+    "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
+    "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
+}  # fmt: skip
+
+
+def cpp_type_name(dtype: _C.dtype) -> str:
+    """c10's C++ name of dtype's element type in messages: "float" for torch.float32, "long int" for int64."""
+    name = str(dtype).removeprefix("torch.")
+    return _CPP_NAMES.get(name, name)
+
+
 def signed_integer(itemsize: int) -> _C.dtype:
     """The signed integer dtype of that many bytes (int16 for 2)."""
     return next(

@@ -14,7 +14,7 @@ import warnings
 import torch
 from torch import _C
 from torch._C import Tensor
-from torch._dtypes import BY_DTYPE, BY_LEGACY_TYPE, DTYPES
+from torch._dtypes import BY_DTYPE, BY_LEGACY_TYPE, DTYPES, cpp_type_name
 from torch._registry import register
 
 
@@ -434,6 +434,34 @@ def module_load(self: Tensor, other: Tensor, assign: bool = False) -> Tensor:
         return other.detach()
     with torch.no_grad():
         return self.copy_(other).detach()
+
+
+@register(function=False, method=True)
+def set_(self: Tensor, source=None, storage_offset: int = 0, size=None, stride=None) -> Tensor:
+    """Makes self a view of source's memory, in place: with source's sizes and strides, or `size`/`stride` at
+    `storage_offset` of source's storage (as as_strided reads them); set_() empties self. Tensors here have no
+    separate storage objects, so source is a tensor (of self's dtype)."""
+    if self.requires_grad and self.grad_fn is None and torch.is_grad_enabled():
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    if source is None:
+        source = torch.empty(0, dtype=self.dtype, device=self.device)
+    if not isinstance(source, Tensor):
+        raise TypeError(
+            f"set_(): source must be a Tensor (this torch has no storage objects), not {type(source).__name__}"
+        )
+    if source.dtype != self.dtype:
+        given, own = cpp_type_name(source.dtype), cpp_type_name(self.dtype)
+        raise RuntimeError(f"Could not set tensor of type {given} to a tensor of type {own}")
+    if size is not None:
+        size = tuple(size)
+        if stride is None:  # contiguous
+            stride, step = [], 1
+            for n in reversed(size):
+                stride.insert(0, step)
+                step *= max(n, 1)
+        source = source.as_strided(size, tuple(stride), storage_offset)
+    self._set_data(source.detach())
+    return self
 
 
 @register(function=False, method=True)

@@ -90,3 +90,19 @@ def test_backend_flags_and_removed_attributes():
         assert t.volatile is False
     with pytest.raises(RuntimeError, match="reinforce\\(\\) was removed"):
         t.reinforce(1.0)
+
+
+def test_set_makes_a_tensor_a_view_of_another_in_place():
+    a, b = torch.zeros(3), torch.arange(6.0).view(2, 3)
+    assert a.set_(b) is a
+    assert a.shape == (2, 3) and a.stride() == (3, 1) and a.data_ptr() == b.data_ptr()
+    b[0, 0] = 7
+    assert a[0, 0] == 7
+    c = torch.zeros(3)
+    c.set_(b, 1, (2, 2), (1, 1))
+    assert c.tolist() == [[1.0, 2.0], [2.0, 3.0]]
+    assert torch.zeros(2).set_().shape == (0,)
+    with pytest.raises(RuntimeError, match="Could not set tensor of type double to a tensor of type float"):
+        torch.zeros(3).set_(torch.zeros(2, dtype=torch.float64))
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place"):
+        torch.zeros(3, requires_grad=True).set_(b)

@@ -12,26 +12,7 @@ import warnings
 
 import torch
 from torch._C import Tensor
-
-# c10's names of the element types, as upstream's out= messages print them
-_CPP_NAMES = {
-    "float32": "float",
-    "float64": "double",
-    "float16": "c10::Half",
-    "bfloat16": "c10::BFloat16",
-    "int64": "long int",
-    "int32": "int",
-    "int16": "short int",
-    "int8": "signed char",
-    "uint8": "unsigned char",
-    "bool": "bool",
-    "complex64": "c10::complex<float>",
-    "complex128": "c10::complex<double>",
-}
-
-
-def _cpp_name(dtype) -> str:
-    return _CPP_NAMES.get(str(dtype).removeprefix("torch."), str(dtype))
+from torch._dtypes import cpp_type_name
 
 
 def _write(out: Tensor, value: Tensor, castable: bool) -> None:
@@ -41,13 +22,12 @@ def _write(out: Tensor, value: Tensor, castable: bool) -> None:
     if castable:
         if not torch.can_cast(value.dtype, out.dtype):
             raise RuntimeError(
-                f"Expected out tensor to be safely castable from {_cpp_name(value.dtype)}, but got "
-                f"{_cpp_name(out.dtype)} instead"
+                f"Expected out tensor to be safely castable from {cpp_type_name(value.dtype)}, but got "
+                f"{cpp_type_name(out.dtype)} instead"
             )
     elif out.dtype != value.dtype:
-        raise RuntimeError(
-            f"Expected out tensor to have dtype {_cpp_name(value.dtype)}, but got {_cpp_name(out.dtype)} instead"
-        )
+        want, got = cpp_type_name(value.dtype), cpp_type_name(out.dtype)
+        raise RuntimeError(f"Expected out tensor to have dtype {want}, but got {got} instead")
     if out.device != value.device:
         raise RuntimeError(f"Expected out tensor to have device {value.device}, but got {out.device} instead")
     if out.shape != value.shape:
