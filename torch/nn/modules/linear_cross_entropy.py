@@ -22,16 +22,16 @@ _ACC_DTYPES = ("float16", "bfloat16", "float32", "float64")
 class LinearCrossEntropyOptions:
     """How F.linear_cross_entropy chunks its batch (upstream's fields and checks).
 
-    batch_chunk_size: rows per chunk (None: one chunk, or what chunking_method picks).
-    chunking_method: "auto", "aspect_ratio" or "aspect_ratio:N" (a chunk's (rows, classes) logits as large as
-        the (batch, in_features) input, divided by N; "auto" is "aspect_ratio:2" here), or None to use
-        batch_chunk_size.
-    acc_policy: "auto", "accurate", "balanced" or "compact": upstream's precision/memory trade-offs of its
-        fused kernels; here every policy accumulates in acc_dtype, which is what decides the precision.
-    acc_dtype: the dtype the logits and gradients are computed in (None: float32 for float16/bfloat16 input,
-        else the input's dtype).
-    allow_retain_graph: upstream's backward consumes buffers made in the forward unless this is set; this
-        implementation recomputes each chunk's logits in the backward, so a second backward always works.
+    - batch_chunk_size: rows per chunk (None: one chunk, or what chunking_method picks).
+    - chunking_method: "auto", "aspect_ratio" or "aspect_ratio:N" (a chunk's (rows, classes) logits as large
+      as the (batch, in_features) input, divided by N; "auto" is "aspect_ratio:2" here), or None to use
+      batch_chunk_size.
+    - acc_policy: "auto", "accurate", "balanced" or "compact", upstream's precision/memory trade-offs of its
+      fused kernels; here every policy accumulates in acc_dtype, which is what decides the precision.
+    - acc_dtype: the dtype the logits and gradients are computed in (None: float32 for float16/bfloat16
+      input, else the input's dtype).
+    - allow_retain_graph: upstream's backward consumes buffers made in the forward unless this is set; this
+      implementation recomputes each chunk's logits in the backward, so a second backward always works.
     """
 
     allow_retain_graph: bool = False
