@@ -15,6 +15,7 @@ import torch
 pytestmark = pytest.mark.cuda
 
 F32, F64, F16, BF16 = torch.float32, torch.float64, torch.float16, torch.bfloat16
+C64, C128 = torch.complex64, torch.complex128
 I64 = torch.int64
 HALVES = (F16, BF16)
 
@@ -31,8 +32,9 @@ def assert_same(got, want, dtype):
     g, w = got.cpu(), want
     if w.dtype in (F16, BF16):
         g, w = g.float(), w.float()
-    if w.is_floating_point():
-        rtol, atol = DEVICE_TOL.get(dtype, DEVICE_TOL.get(w.dtype, DEVICE_TOL[F32]))
+    if w.is_floating_point() or w.is_complex():
+        real = w.real.dtype if w.is_complex() else w.dtype
+        rtol, atol = DEVICE_TOL.get(dtype, DEVICE_TOL.get(real, DEVICE_TOL[F32]))
         np.testing.assert_allclose(g.numpy(), w.numpy(), rtol=rtol, atol=atol)
     else:
         np.testing.assert_array_equal(g.numpy(), w.numpy())
@@ -197,26 +199,31 @@ LINALG_CALLS = {
     "solve": lambda A, B: torch.linalg.solve(A, B),
     "inv": lambda A, B: torch.linalg.inv(A),
     "det": lambda A, B: torch.linalg.det(A),
-    "cholesky": lambda A, B: torch.linalg.cholesky(A @ A.mT + 4 * torch.eye(4, dtype=A.dtype, device=A.device)),
+    "cholesky": lambda A, B: torch.linalg.cholesky(A @ A.mH + 4 * torch.eye(4, dtype=A.dtype, device=A.device)),
     "qr": lambda A, B: torch.linalg.qr(A),
-    "eigh": lambda A, B: torch.linalg.eigvalsh(A + A.mT),
+    "eigh": lambda A, B: torch.linalg.eigvalsh(A + A.mH),
+    "eigvals": lambda A, B: torch.linalg.eigvals(A),
     "svdvals": lambda A, B: torch.linalg.svdvals(A),
+    "pinv": lambda A, B: torch.linalg.pinv(A),
     "lu_factor": lambda A, B: torch.linalg.lu_factor(A),
     "solve_triangular": lambda A, B: torch.linalg.solve_triangular(
         A.triu() + 4 * torch.eye(4, device=A.device, dtype=A.dtype), B, upper=True
     ),
     "lstsq": lambda A, B: torch.linalg.lstsq(A, B, driver="gels").solution,
-    "ldl": lambda A, B: torch.linalg.ldl_solve(*torch.linalg.ldl_factor(A + A.mT), B),
+    "ldl": lambda A, B: torch.linalg.ldl_solve(*torch.linalg.ldl_factor(A + A.mH, hermitian=True), B, hermitian=True),
 }
 
 
 @pytest.mark.parametrize("name", sorted(LINALG_CALLS))
-@pytest.mark.parametrize("dtype", [F32, F64])
+@pytest.mark.parametrize("dtype", [F32, F64, C64, C128])
 def test_linalg_on_the_gpu_matches_the_cpu(name, dtype):
-    """torch.linalg's kernels (THC/LinearAlgebraKernels.cu) on a batch give the CPU's results, on the GPU."""
+    """torch.linalg's kernels (THC/LinearAlgebraKernels.cu) on a batch give the CPU's results, on the GPU,
+    for real and complex matrices."""
     rng = np.random.default_rng(0)
     A = torch.from_numpy(rng.standard_normal((3, 4, 4))).to(dtype) + 2 * torch.eye(4, dtype=dtype)
     B = torch.from_numpy(rng.standard_normal((3, 4, 2))).to(dtype)
+    if dtype.is_complex:
+        A = A + 1j * torch.from_numpy(rng.standard_normal((3, 4, 4))).to(dtype)
     want = LINALG_CALLS[name](A, B)
     got = LINALG_CALLS[name](A.cuda(), B.cuda())
     for g, w in zip(flat(got), flat(want)):
