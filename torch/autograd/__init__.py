@@ -8,6 +8,7 @@ run the engine (engine.py) over that graph.
 from __future__ import annotations
 
 from torch.autograd import anomaly_mode, graph
+from torch.autograd import functional as functional
 from torch.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from torch.autograd.engine import run_backward
 from torch.autograd.function import Function, FunctionCtx
@@ -75,13 +76,19 @@ def grad(
     is_grads_batched=False,
     materialize_grads=False,
 ):
-    """The gradients of `outputs` w.r.t. `inputs` (a tuple), without touching any .grad."""
+    """The gradients of `outputs` w.r.t. `inputs` (a tuple), without touching any .grad. With
+    is_grads_batched, the first dim of each grad_output is a batch of vectors: the result holds the
+    vector-Jacobian product of each (one backward pass per vector here, where upstream vmaps them)."""
     outs = _tensors(outputs)
     ins = _tensors(inputs)
     if retain_graph is None:
         retain_graph = create_graph
     if allow_unused is None:
         allow_unused = materialize_grads
+    if is_grads_batched:
+        return _batched_grad(
+            outs, ins, _grad_list(grad_outputs, len(outs)), retain_graph, create_graph, allow_unused, materialize_grads
+        )
     res = run_backward(
         outs,
         _grad_list(grad_outputs, len(outs)),
@@ -96,3 +103,36 @@ def grad(
 
         res = [torch.zeros_like(i) if r is None else r for r, i in zip(res, ins)]
     return tuple(res)
+
+
+def _batched_grad(outs, ins, grad_outputs, retain_graph, create_graph, allow_unused, materialize_grads) -> tuple:
+    """grad with is_grads_batched: one grad call per slice of the grad_outputs' first dim, stacked."""
+    import torch  # noqa: PLC0415
+
+    if any(g is None for g in grad_outputs):
+        raise RuntimeError("grad_outputs must be given (a batch of vectors per output) when is_grads_batched=True")
+    sizes = {g.shape[0] if g.dim() else None for g in grad_outputs}
+    if len(sizes) != 1 or None in sizes:
+        raise RuntimeError("is_grads_batched=True: every grad_output needs the same leading (batch) dim")
+    batch = sizes.pop()
+    rows = []
+    for b in range(batch):
+        rows.append(
+            grad(
+                outs,
+                ins,
+                [g[b] for g in grad_outputs],
+                retain_graph=True,
+                create_graph=create_graph,
+                allow_unused=allow_unused,
+                materialize_grads=materialize_grads,
+            )  # fmt: skip
+        )
+    result = []
+    for i, x in enumerate(ins):
+        column = [r[i] for r in rows]
+        if all(c is None for c in column):
+            result.append(None)
+        else:
+            result.append(torch.stack([torch.zeros_like(x) if c is None else c for c in column]))
+    return tuple(result)
