@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import torch
 from torch.distributions import constraints
 from torch.distributions.distribution import Distribution, broadcast_all
@@ -10,25 +12,30 @@ from torch.distributions.distribution import Distribution, broadcast_all
 class Uniform(Distribution):
     """The uniform distribution on [low, high) (low < high), batched by broadcasting."""
 
-    arg_constraints = {"low": constraints.real, "high": constraints.real}
     has_rsample = True
 
     def __init__(self, low, high, validate_args=None):
         self.low, self.high = broadcast_all(low, high)
         super().__init__(self.low.shape, validate_args=validate_args)
-        if self._validate_args and not bool((self.low < self.high).all()):
-            raise ValueError(
-                f"Expected parameter low (Tensor of shape {tuple(self.low.shape)}) of distribution {self!r} to satisfy "
-                f"the constraint LessThan(upper_bound={self.high}), but found invalid values:\n{self.low}"
-            )
+
+    @property
+    def arg_constraints(self):
+        """low < high, each bounded by the other (as upstream 2.13: validation reports low against LessThan(high),
+        so a NaN end fails too)."""
+        return {"low": constraints.less_than(self.high), "high": constraints.greater_than(self.low)}
 
     def expand(self, batch_shape, _instance=None):
         """This distribution with low and high expanded to batch_shape."""
         return self._expand_parameters(Uniform, ("low", "high"), batch_shape, _instance)
 
-    @property
+    @constraints.dependent_property(is_discrete=False, event_dim=0)
     def support(self):
         return constraints.interval(self.low, self.high)
+
+    @property
+    def mode(self):
+        """NaN: every point of [low, high) is a mode."""
+        return math.nan * self.high
 
     @property
     def mean(self):
@@ -50,6 +57,8 @@ class Uniform(Distribution):
         return torch.log(inside) - torch.log(self.high - self.low)
 
     def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
         return ((value - self.low) / (self.high - self.low)).clamp(0, 1)
 
     def icdf(self, value):
