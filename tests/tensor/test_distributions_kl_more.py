@@ -451,3 +451,18 @@ def test_uniform_mode_and_stddev():
     torch.testing.assert_close(u.stddev, t([2.0, 3.0]) / math.sqrt(12))
     with pytest.raises(ValueError, match="support"):
         u.cdf(t([5.0, 2.0]))
+
+
+def test_dependent_constraints_are_not_checked_and_pareto_passes_validate_args_down():
+    from torch.distributions import Distribution, Pareto, constraints
+
+    class WithDependent(Distribution):
+        arg_constraints = {"x": constraints.dependent}
+
+        def __init__(self):
+            self.x = torch.tensor(1.0)
+            super().__init__(validate_args=True)
+
+    WithDependent()  # a dependent constraint has nothing to check: upstream skips it
+    value = Pareto(torch.tensor(1.0), torch.tensor(2.0), validate_args=False).log_prob(torch.tensor(0.5))
+    assert torch.isfinite(value)  # outside the support, unvalidated: a value, as upstream

@@ -27,6 +27,8 @@ class Distribution:
         self._validate_args = _validate_default if validate_args is None else validate_args
         if self._validate_args:
             for param, constraint in self.arg_constraints.items():
+                if constraints.is_dependent(constraint):  # no check of its own (upstream skips these too)
+                    continue
                 if param not in self.__dict__:  # given another way (probs for logits): not checked twice
                     continue
                 value = self.__dict__[param]

@@ -125,7 +125,7 @@ class Pareto(TransformedDistribution):
 
     def __init__(self, scale, alpha, validate_args=None):
         self.scale, self.alpha = broadcast_all(scale, alpha)
-        base = Exponential(self.alpha)
+        base = Exponential(self.alpha, validate_args=validate_args)
         super().__init__(base, [ExpTransform(), AffineTransform(0, self.scale)], validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):
