@@ -49,12 +49,19 @@ copyreg.pickle(type(Tensor.add), _reduce_function)
 # ---- operators: the C++ methods take tensors and Python numbers
 
 
-def _reflected(op: str):
-    """`other <op> self` for a Python number on the left (torch.<op>(other, self))."""
-    fn = getattr(_C, op)
+def _reflected(op: str, commutative: bool):
+    """`other <op> self` for a Python number on the left (torch.<op>(other, self), or self.<op>(other) for a
+    commutative op); NotImplemented for an operand the op does not take, so that Python asks the other side
+    ((2, 3) * t repeats the tuple t times, as upstream)."""
+    fn = getattr(Tensor, op) if commutative else getattr(_C, op)
 
     def method(self, other):
-        return fn(other, self)
+        try:
+            return fn(self, other) if commutative else fn(other, self)
+        except TypeError:
+            if isinstance(other, (Tensor, int, float, bool, complex)):
+                raise
+            return NotImplemented
 
     method.__name__ = f"__r{op}__"
     return method
@@ -92,7 +99,7 @@ _OPERATORS = {
 for _dunder, (_op, _commutative) in _OPERATORS.items():
     register(getattr(Tensor, _op), name=f"__{_dunder}__", function=False, method=True)
     register(
-        getattr(Tensor, _commutative) if _commutative else _reflected(_op),
+        _reflected(_commutative or _op, commutative=_commutative is not None),
         name=f"__r{_dunder}__",
         function=False,
         method=True,

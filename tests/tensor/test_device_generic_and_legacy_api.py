@@ -106,3 +106,13 @@ def test_set_makes_a_tensor_a_view_of_another_in_place():
         torch.zeros(3).set_(torch.zeros(2, dtype=torch.float64))
     with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place"):
         torch.zeros(3, requires_grad=True).set_(b)
+
+
+def test_reflected_operators_give_way_to_sequences():
+    # an operand a tensor op does not take makes the reflected operator return NotImplemented, so Python asks
+    # the other side: a tuple or list repeated by a 0-dim integer tensor, as upstream
+    assert (2, 3) * torch.tensor(2) == (2, 3, 2, 3)
+    assert [1] * torch.tensor(3) == [1, 1, 1]
+    assert torch.equal(2.5 - torch.ones(2), torch.full((2,), 1.5))
+    with pytest.raises(TypeError):
+        "x" + torch.ones(1)
