@@ -136,7 +136,6 @@ def get_capabilities() -> types.MappingProxyType:
         if line.startswith(("flags", "Features")):
             flags.update(line.split(":", 1)[1].split())
             break
-    names = {"pni": "sse3", "sse4_1": "sse4_1", "sse4_2": "sse4_2"}
     for flag in sorted(flags):
-        caps[names.get(flag, flag)] = True
+        caps["sse3" if flag == "pni" else flag] = True  # /proc/cpuinfo's name of SSE3
     return types.MappingProxyType(caps)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import torch
 from torch.distributions import constraints
-from torch.distributions.distribution import Distribution, broadcast_all
-from torch.distributions.utils import BinaryProbsLogits, check_probs_or_logits
+from torch.distributions.distribution import Distribution
+from torch.distributions.utils import BinaryProbsLogits
 
 
 class Binomial(BinaryProbsLogits, Distribution):
@@ -20,14 +20,7 @@ class Binomial(BinaryProbsLogits, Distribution):
     has_enumerate_support = True
 
     def __init__(self, total_count=1, probs=None, logits=None, validate_args=None):
-        check_probs_or_logits(probs, logits)
-        if probs is not None:
-            self.total_count, self.probs = broadcast_all(total_count, probs)
-            self.total_count = self.total_count.type_as(self.probs)
-        else:
-            self.total_count, self.logits = broadcast_all(total_count, logits)
-            self.total_count = self.total_count.type_as(self.logits)
-        self._param = self.probs if probs is not None else self.logits
+        self._init_count_and_param(total_count, probs, logits)
         super().__init__(self._param.shape, validate_args=validate_args)
 
     def expand(self, batch_shape, _instance=None):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import torch
 from torch.distributions import constraints
 from torch.distributions.distribution import Distribution
 
@@ -27,12 +26,8 @@ class Independent(Distribution):
 
     def expand(self, batch_shape, _instance=None):
         """This distribution over batch_shape: the base expanded to it and the reinterpreted dims."""
-        new = self._get_checked_instance(Independent, _instance)
-        batch_shape = torch.Size(batch_shape)
-        new.base_dist = self.base_dist.expand(batch_shape + self.event_shape[: self.reinterpreted_batch_ndims])
+        new = self._expand_parameters(Independent, ("base_dist",), batch_shape, _instance)
         new.reinterpreted_batch_ndims = self.reinterpreted_batch_ndims
-        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
         return new
 
     @property

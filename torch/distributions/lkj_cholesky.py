@@ -42,16 +42,8 @@ class LKJCholesky(Distribution):
 
     def expand(self, batch_shape, _instance=None):
         """This distribution with its concentration expanded to batch_shape."""
-        new = self._get_checked_instance(LKJCholesky, _instance)
-        batch_shape = torch.Size(batch_shape)
+        new = self._expand_parameters(LKJCholesky, ("concentration", "_beta"), batch_shape, _instance)
         new.dim = self.dim
-        new.concentration = self.concentration.expand(batch_shape)
-        shape = batch_shape + (self.dim,)
-        new._beta = Beta(
-            self._beta.concentration1.expand(shape), self._beta.concentration0.expand(shape), validate_args=False
-        )
-        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
         return new
 
     def sample(self, sample_shape=()):

@@ -90,17 +90,12 @@ class LowRankMultivariateNormal(Distribution):
 
     def expand(self, batch_shape, _instance=None):
         """This distribution with its parameters expanded to batch_shape (the factorization shared)."""
-        new = self._get_checked_instance(LowRankMultivariateNormal, _instance)
-        batch_shape = torch.Size(batch_shape)
-        loc_shape = batch_shape + self.event_shape
-        new.loc = self.loc.expand(loc_shape)
-        new.cov_diag = self.cov_diag.expand(loc_shape)
-        new.cov_factor = self.cov_factor.expand(loc_shape + self.cov_factor.shape[-1:])
+        new = self._expand_parameters(
+            LowRankMultivariateNormal, ("loc", "cov_diag", "cov_factor"), batch_shape, _instance
+        )
         new._unbroadcasted_cov_factor = self._unbroadcasted_cov_factor
         new._unbroadcasted_cov_diag = self._unbroadcasted_cov_diag
         new._capacitance_tril = self._capacitance_tril
-        Distribution.__init__(new, batch_shape, self.event_shape, validate_args=False)
-        new._validate_args = self._validate_args
         return new
 
     @property

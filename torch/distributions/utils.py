@@ -93,6 +93,16 @@ class BinaryProbsLogits:
     def param_shape(self):
         return self._param.size()
 
+    def _init_count_and_param(self, total_count, probs, logits) -> None:
+        """Binomial's and NegativeBinomial's parameters: total_count broadcast with probs or logits (one of them,
+        checked) and cast to its dtype; the given one is `_param`."""
+        check_probs_or_logits(probs, logits)
+        name, value = ("probs", probs) if probs is not None else ("logits", logits)
+        count, param = broadcast_all(total_count, value)
+        self.total_count = count.type_as(param)
+        setattr(self, name, param)
+        self._param = param
+
     def _expand_binary(self, cls, batch_shape, _instance=None, names=()):
         """expand() of these distributions: a cls with the probs and/or logits this one holds (whichever were
         given or computed; the given one its `_param`) and the parameters `names` expanded to batch_shape."""

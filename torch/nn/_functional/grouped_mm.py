@@ -6,18 +6,18 @@ matmul per group, so any layout works and it is differentiable through matmul an
 from __future__ import annotations
 
 import torch
+from torch._dtypes import scalar_type
 
 __all__ = ["grouped_mm"]
 
-_DTYPES = ("float32", "bfloat16", "float16")
+_DTYPES = ("Float", "BFloat16", "Half")  # scalar_type's names (torch's dtypes are not read at import)
 
 
 def _check(mat, name: str) -> None:
     if mat.dim() not in (2, 3):
         raise RuntimeError(f"{name} has to be 2 or 3d")
-    if str(mat.dtype).removeprefix("torch.") not in _DTYPES:
-        kind = {"float64": "Double", "int64": "Long", "int32": "Int"}.get(str(mat.dtype).removeprefix("torch."))
-        raise RuntimeError(f"Expected {name} to be Float32, BFloat16 or Float16 matrix, got {kind or mat.dtype}")
+    if scalar_type(mat.dtype) not in _DTYPES:
+        raise RuntimeError(f"Expected {name} to be Float32, BFloat16 or Float16 matrix, got {scalar_type(mat.dtype)}")
 
 
 def _end(spans) -> int:
