@@ -382,7 +382,9 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_eig_parts(const Tensor& A, bool compu
              "linalg.eig: input tensor should not contain infs or NaNs.");
   // a complex A's eigenvalues come complex in wr (wi unused, empty)
   Tensor wr = empty_tensor({B, n}, A.dtype(), A.device());
-  Tensor wi = empty_tensor({is_complex(A.dtype()) ? 0 : B, n}, A.dtype(), A.device());
+  const bool complex_input = is_complex(A.dtype());
+  Tensor wi =
+      complex_input ? empty_tensor({0}, A.dtype(), A.device()) : empty_tensor({B, n}, A.dtype(), A.device());
   Tensor vr =
       compute_v ? empty_fortran(B, n, n, A.dtype(), A.device()) : empty_tensor({0}, A.dtype(), A.device());
   Tensor info = new_info(B, A.device());
@@ -392,8 +394,7 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_eig_parts(const Tensor& A, bool compu
              "The algorithm failed to converge because the input matrix is ill-conditioned or has too many "
              "repeated eigenvalues (error code: ",
              code, ").");
-  return {unbatched(wr, batch),
-          is_complex(A.dtype()) ? empty_tensor({0}, A.dtype(), A.device()) : unbatched(wi, batch),
+  return {unbatched(wr, batch), complex_input ? wi : unbatched(wi, batch),
           compute_v ? unbatched(vr, batch) : vr};
 }
 
