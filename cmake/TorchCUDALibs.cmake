@@ -1,4 +1,4 @@
-# cuBLAS/cuBLASLt and cuFFT for THC, from NVIDIA's wheels in the build's Python (tools/cuda_libs.py finds
+# cuBLAS/cuBLASLt, cuFFT and cuSOLVER for THC, from NVIDIA's wheels in the build's Python (tools/cuda_libs.py finds
 # them; the toolkit on these machines ships neither). Each library found becomes the imported target
 # TorchCUDA::<name>: its headers (copied alone into build/deps/) and the definition THC_HAVE_<NAME>. THC
 # does not link them: it opens each on first use (THC/LazyLibrary.h: no cost at `import torch`, and THC's
@@ -42,7 +42,15 @@ foreach(_line IN LISTS _found)
   message(STATUS "CUDA libraries: ${_name} from ${_wheel} ${_version} (${_root}/lib)")
 endforeach()
 list(REMOVE_DUPLICATES TORCH_CUDA_LIBS_RPATH)
-foreach(_name cublas cufft)
+# cusolverDn.h includes cublas_v2.h (the cuSOLVER wheel depends on cuBLAS's, so both are there)
+if(TARGET TorchCUDA::cusolver)
+  if(TARGET TorchCUDA::cublas)
+    set_property(TARGET TorchCUDA::cusolver APPEND PROPERTY INTERFACE_LINK_LIBRARIES TorchCUDA::cublas)
+  else()
+    message(FATAL_ERROR "nvidia-cusolver is installed without nvidia-cublas (its dependency): reinstall it")
+  endif()
+endif()
+foreach(_name cublas cufft cusolver)
   if(NOT TARGET TorchCUDA::${_name})
     message(STATUS "CUDA libraries: no ${_name} (pip install the `cuda` dependency group): THC's own kernels")
   endif()

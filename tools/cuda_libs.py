@@ -1,7 +1,7 @@
 """The CUDA vendor libraries THC uses, found in NVIDIA's wheels (the toolkit on these machines ships
 without them): cuBLAS/cuBLASLt (`nvidia-cublas`) for the matrix products, cuFFT (`nvidia-cufft`) for
-torch.fft. One answer for the build (cmake/TorchCUDALibs.cmake runs `python -m tools.cuda_libs`) and
-for `invoke doctor`.
+torch.fft, cuSOLVER (`nvidia-cusolver`, whose headers include cuBLAS's) for torch.linalg. One answer for
+the build (cmake/TorchCUDALibs.cmake runs `python -m tools.cuda_libs`) and for `invoke doctor`.
 
 A wheel for CUDA <major> lays its files out as site-packages/nvidia/cu<major>/{include,lib}; the headers
 of one library are the ones its RECORD lists (that include folder is shared by every nvidia wheel,
@@ -21,6 +21,7 @@ from pathlib import Path
 LIBS = {
     "cublas": ("nvidia-cublas", ("libcublas", "libcublasLt"), "cublas_v2.h"),
     "cufft": ("nvidia-cufft", ("libcufft",), "cufft.h"),
+    "cusolver": ("nvidia-cusolver", ("libcusolver",), "cusolverDn.h"),
 }
 
 

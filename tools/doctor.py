@@ -50,8 +50,8 @@ def _module(name: str, fix: str, required: bool = True) -> tuple:
 
 
 def _cuda_libs(ver: str | None) -> list[tuple]:
-    """cuBLAS and cuFFT in their wheels (tools/cuda_libs.py), for the toolkit's major version (`ver`, nvcc's
-    version). Optional: a CUDA build without them uses THC's own gemm and a host FFT."""
+    """cuBLAS, cuFFT and cuSOLVER in their wheels (tools/cuda_libs.py), for the toolkit's major version (`ver`,
+    nvcc's version). Optional: a CUDA build without them uses THC's own gemm, a host FFT and the host LAPACK."""
     if not ver or not ver[0].isdigit():
         return []
     from tools import cuda_libs

@@ -1,7 +1,7 @@
-"""The CUDA vendor libraries (cuBLAS, cuFFT) of a CUDA build, without a GPU: each library the build was
+"""The CUDA vendor libraries (cuBLAS, cuFFT, cuSOLVER) of a CUDA build, without a GPU: each library the build was
 compiled against (cmake/TorchCUDALibs.cmake) is opened through libTHC's runpath on first use and not at
 import, and torch.backends.cuda's switches behave as PyTorch's. What they compute is checked on a GPU by
-test_cuda_ops.py (matmul, fft against the CPU)."""
+test_cuda_ops.py (matmul, fft against the CPU) and test_cuda_linalg.py."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ built = pytest.mark.skipif(
 
 
 @built
-@pytest.mark.parametrize("name", ["cublas", "cufft"])
+@pytest.mark.parametrize("name", ["cublas", "cufft", "cusolver"])
 def test_compiled_library_loads_through_the_runpath(name):
     built_with = name in torch.version.build_config()["cuda_libs"]
     assert torch._C._cuda_library_available(name) == built_with
@@ -30,7 +30,7 @@ def test_import_does_not_load_the_vendor_libraries():
     code = (
         "import torch, sys\n"
         "maps = open('/proc/self/maps').read()\n"
-        "sys.exit(1 if 'libcublas' in maps or 'libcufft' in maps else 0)\n"
+        "sys.exit(1 if 'libcublas' in maps or 'libcufft' in maps or 'libcusolver' in maps else 0)\n"
     )
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0
 

@@ -54,7 +54,7 @@ void bind_cuda(nb::module_& m) {
   m.def(
       "_cuda_library_available",
       [](const std::string& name) { return th::cuda_hooks().library_available(name); }, "name"_a,
-      "Whether this build has the CUDA library `name` (cublas, cufft) and it loads.");
+      "Whether this build has the CUDA library `name` (cublas, cufft, cusolver) and it loads.");
   m.def(
       "_cufft_clear_plan_cache", [](int device) { th::cuda_hooks().clear_fft_plan_cache(device); },
       "device"_a);

@@ -69,8 +69,10 @@ struct Hooks final : th::CUDAHooks {
   }
   void clear_fft_plan_cache(int device) const override { clear_plan_cache(device); }
   bool library_available(const std::string& name) const override {
-    TH_CHECK(name == "cublas" || name == "cufft", "unknown CUDA library '", name, "' (cublas, cufft)");
-    return name == "cublas" ? cublas_available() : cufft_available();
+    if (name == "cublas") return cublas_available();
+    if (name == "cufft") return cufft_available();
+    TH_CHECK(name == "cusolver", "unknown CUDA library '", name, "' (cublas, cufft, cusolver)");
+    return cusolver_available();
   }
 
   int64_t current_stream(int device) const override { return from_stream(thc::current_stream(device)); }

@@ -1,6 +1,6 @@
 #pragma once
-// A CUDA vendor library (cuBLAS, cuFFT) opened on its first use rather than at `import torch`: loading
-// cuBLAS costs ~70 ms and ~240 MB of relocated memory that CPU-only work never needs, and a library
+// A CUDA vendor library (cuBLAS, cuFFT, cuSOLVER) opened on its first use rather than at `import torch`:
+// loading cuBLAS costs ~70 ms and ~240 MB of relocated memory that CPU-only work never needs, and a library
 // missing at run time (its wheel uninstalled after the build) then means THC's own kernels, not an
 // import error. dlopen finds it through libTHC's runpath (the wheel's lib folder: cmake/TorchCUDALibs.cmake),
 // never LD_LIBRARY_PATH alone.
@@ -36,8 +36,10 @@ class LazyLibrary {
   std::string error_;
 };
 
-/// Whether cuBLAS (LinearKernels.cu) and cuFFT (SpectralKernels.cu) are in this build and load now.
+/// Whether cuBLAS (LinearKernels.cu), cuFFT (SpectralKernels.cu) and cuSOLVER (LinearAlgebraKernels.cu) are
+/// in this build and load now.
 bool cublas_available();
 bool cufft_available();
+bool cusolver_available();
 
 }  // namespace thc

@@ -8,6 +8,7 @@
 #include <climits>
 #include <optional>
 
+#include "Cublas.h"
 #include "DeviceGuard.h"
 #include "Exception.h"
 #include "LazyLibrary.h"
@@ -15,12 +16,6 @@
 
 #ifdef THC_HAVE_CUBLAS
 #include <TH/MatmulPrecision.h>
-#include <cublas_v2.h>
-
-#include <map>
-#include <mutex>
-#include <unordered_map>
-#include <utility>
 #endif
 
 namespace thc {
@@ -74,73 +69,11 @@ __global__ void gemm_tiled(GemmArgs<T> g) {
 }
 
 #ifdef THC_HAVE_CUBLAS
-/// cuBLAS, opened on the first product (LazyLibrary.h); its functions by their exported names.
-LazyLibrary& cublas() {
-  static LazyLibrary lib(THC_SONAME("libcublas.so.", CUBLAS_VER_MAJOR), "nvidia-cublas");
-  return lib;
-}
 using GemmStridedBatchedEx = cublasStatus_t(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int,
                                             int, const void*, const void*, cudaDataType, int, long long,
                                             const void*, cudaDataType, int, long long, const void*, void*,
                                             cudaDataType, int, long long, int, cublasComputeType_t,
                                             cublasGemmAlgo_t);
-
-void check(cublasStatus_t status, const char* call) {
-  if (status == CUBLAS_STATUS_SUCCESS) return;
-  static auto* name = cublas().function<decltype(cublasGetStatusName)>("cublasGetStatusName");
-  static auto* what = cublas().function<decltype(cublasGetStatusString)>("cublasGetStatusString");
-  throw th::Error(
-      th::detail::str("CUDA error: ", name(status), " when calling `", call, "` (", what(status), ")"));
-}
-
-/// This thread's cuBLAS handle for the current device (created on first use; a handle is not to be
-/// shared between threads, and each is bound to the device current at its creation).
-cublasHandle_t cublas_handle() {
-  int device = 0;
-  THC_CHECK(cudaGetDevice(&device));
-  thread_local std::unordered_map<int, cublasHandle_t> handles;
-  auto it = handles.find(device);
-  if (it == handles.end()) {
-    static auto* create = cublas().function<decltype(cublasCreate_v2)>("cublasCreate_v2");
-    cublasHandle_t h = nullptr;
-    check(create(&h), "cublasCreate");
-    it = handles.emplace(device, h).first;  // kept for the thread's life (the driver frees it at exit)
-  }
-  return it->second;
-}
-
-/// cuBLAS's workspace for `stream` on the current device, upstream's size (32 MiB from Hopper on,
-/// else 8 MiB), taken from the caching allocator on that stream and kept: each stream has its own,
-/// so that gemms on two streams never share one.
-void* cublas_workspace(cudaStream_t stream, size_t& bytes) {
-  int device = 0;
-  THC_CHECK(cudaGetDevice(&device));
-  static std::mutex mutex;
-  static auto* spaces = new std::map<std::pair<int, cudaStream_t>, th::Tensor>();  // never freed
-  std::lock_guard<std::mutex> lock(mutex);
-  th::Tensor& t = (*spaces)[{device, stream}];
-  if (!t.defined()) {  // the first gemm on this stream: size it for the device
-    int major = 0;
-    THC_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    const int64_t size = major >= 9 ? (int64_t(32) << 20) : (int64_t(8) << 20);
-    t = th::empty_tensor({size}, th::ScalarType::Byte, th::Device(th::DeviceType::CUDA, device));
-  }
-  bytes = size_t(t.numel());
-  return t.data_ptr();
-}
-
-/// The current thread's handle for the current device, bound to the current stream and its workspace.
-cublasHandle_t cublas_handle_on_stream() {
-  cublasHandle_t handle = cublas_handle();
-  const cudaStream_t stream = current_stream();
-  static auto* set_stream = cublas().function<decltype(cublasSetStream_v2)>("cublasSetStream_v2");
-  static auto* set_workspace = cublas().function<decltype(cublasSetWorkspace_v2)>("cublasSetWorkspace_v2");
-  check(set_stream(handle, stream), "cublasSetStream");  // resets the workspace: set it after
-  size_t bytes = 0;
-  void* space = cublas_workspace(stream, bytes);
-  check(set_workspace(handle, space, bytes), "cublasSetWorkspace");
-  return handle;
-}
 
 /// How BLAS sees a [rows, cols] matrix with these strides, in column-major terms: `transposed` false
 /// when it is row-major (its column-major view is the [cols, rows] transpose, leading dimension the
@@ -194,10 +127,10 @@ bool cublas_gemm(const th::Tensor& a, const th::Tensor& b, const th::Tensor& c, 
   const cublasOperation_t op_b = lb->transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
   const cublasOperation_t op_a = la->transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
   const auto run = [&](const void* al, const void* be) {
-    check(gemm(handle, op_b, op_a, int(N), int(M), int(K), al, b.data_ptr(), type, int(lb->ld), sb,
-               a.data_ptr(), type, int(la->ld), sa, be, c.data_ptr(), type, int(N), M * N, int(batch),
-               compute, CUBLAS_GEMM_DEFAULT),
-          "cublasGemmStridedBatchedEx");
+    cublas_check(gemm(handle, op_b, op_a, int(N), int(M), int(K), al, b.data_ptr(), type, int(lb->ld), sb,
+                      a.data_ptr(), type, int(la->ld), sa, be, c.data_ptr(), type, int(N), M * N, int(batch),
+                      compute, CUBLAS_GEMM_DEFAULT),
+                 "cublasGemmStridedBatchedEx");
   };
   if (compute == CUBLAS_COMPUTE_64F) {  // alpha and beta in the compute type
     const double al = alpha.to<double>(), be = beta.to<double>();

@@ -128,18 +128,6 @@ TH_LAPACK_BIND_COMPLEX(complex<float>, c)
 TH_LAPACK_BIND_COMPLEX(complex<double>, z)
 #undef TH_LAPACK_BIND_COMPLEX
 
-/// float and double: the types LAPACK has (the entry points refuse the others with PyTorch's messages).
-#define TH_DISPATCH_LAPACK_TYPES(type, name, ...) \
-  TH_PRIVATE_DISPATCH(                            \
-      type, name, TH_PRIVATE_CASE(Float, float, __VA_ARGS__) TH_PRIVATE_CASE(Double, double, __VA_ARGS__))
-/// And complex64/complex128, for the factorizations and solves that have their complex routines here.
-#define TH_DISPATCH_LAPACK_TYPES_AND_COMPLEX(type, name, ...)                            \
-  TH_PRIVATE_DISPATCH(type, name,                                                        \
-                      TH_PRIVATE_CASE(Float, float, __VA_ARGS__)                         \
-                          TH_PRIVATE_CASE(Double, double, __VA_ARGS__)                   \
-                              TH_PRIVATE_CASE(ComplexFloat, complex<float>, __VA_ARGS__) \
-                                  TH_PRIVATE_CASE(ComplexDouble, complex<double>, __VA_ARGS__))
-
 /// The transpose that a solve with the adjoint takes: conjugating for the complex types.
 template <typename T>
 constexpr char adjoint_char() {

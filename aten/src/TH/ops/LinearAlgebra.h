@@ -3,9 +3,20 @@
 // ops/LinearAlgebra.cpp, cpu/LinearAlgebraKernels.cpp, THC/LinearAlgebraKernels.cu. Every kernel works in
 // place on a batch of column-major matrices, as LAPACK takes them: a [B, m, n] tensor with strides [m * n, 1,
 // m] (fortran_batches() makes one). Integer outputs (pivots, info) are int32, LAPACK's own.
+#include "../Complex.h"
 #include "../Dispatch.h"
 #include "../LinAlgError.h"
+#include "../ScalarType.h"
 #include "../Tensor.h"
+
+/// The dtypes the factorizations take (LAPACK's and cuSOLVER's: float32/64, complex64/128); the entry
+/// points refuse the others with PyTorch's messages before a kernel is reached.
+#define TH_DISPATCH_LAPACK_TYPES_AND_COMPLEX(type, name, ...)                                  \
+  TH_PRIVATE_DISPATCH(type, name,                                                              \
+                      TH_PRIVATE_CASE(Float, float, __VA_ARGS__)                               \
+                          TH_PRIVATE_CASE(Double, double, __VA_ARGS__)                         \
+                              TH_PRIVATE_CASE(ComplexFloat, ::th::complex<float>, __VA_ARGS__) \
+                                  TH_PRIVATE_CASE(ComplexDouble, ::th::complex<double>, __VA_ARGS__))
 
 namespace th {
 
