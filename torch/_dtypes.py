@@ -11,6 +11,10 @@ import numpy as np
 
 from torch import _C
 
+# torch.dtype, as upstream names it: `<class 'torch.dtype'>`, and a pickled dtype is the global torch.uint16
+# (upstream's weights_only loader allows those, not torch._C's)
+_C.dtype.__module__ = "torch"
+
 
 class Row(NamedTuple):
     """One dtype, a row of DTYPES; its other names (attribute, legacy type, conversion method) derive
@@ -20,6 +24,9 @@ class Row(NamedTuple):
     scalar_type: str  # c10's ScalarType name, as PyTorch's messages print it: "Float"
     alias: str | None  # the short name torch also has: torch.float is torch.float32
     numpy: type | None  # NumPy's scalar type with the same values (NumPy has no bfloat16)
+    # upstream's "barebones" dtypes (uint16/32/64, float8): made, copied, indexed and converted only; no
+    # conversion method (t.float() has none), legacy tensor type or storage class
+    barebones: bool = False
 
     @property
     def name(self) -> str:
@@ -50,11 +57,16 @@ DTYPES = (
     Row(_C.float64, "Double", "double", np.float64),
     Row(_C.complex64, "ComplexFloat", "cfloat", np.complex64),
     Row(_C.complex128, "ComplexDouble", "cdouble", np.complex128),
+    Row(_C.uint16, "UInt16", None, np.uint16, True),
+    Row(_C.uint32, "UInt32", None, np.uint32, True),
+    Row(_C.uint64, "UInt64", None, np.uint64, True),
+    Row(_C.float8_e4m3fn, "Float8_e4m3fn", None, None, True),
+    Row(_C.float8_e5m2, "Float8_e5m2", None, None, True),
 )
 
 BY_DTYPE = {d.dtype: d for d in DTYPES}
 BY_NAME = {d.name: d for d in DTYPES}
-BY_LEGACY_TYPE = {d.legacy_type: d for d in DTYPES}
+BY_LEGACY_TYPE = {d.legacy_type: d for d in DTYPES if not d.barebones}
 # torch's attributes: torch.float32 and torch.float, ...
 ATTRIBUTES = {name: d.dtype for d in DTYPES for name in (d.name, d.alias) if name}
 TO_NUMPY = {d.dtype: d.numpy for d in DTYPES if d.numpy is not None}
@@ -70,7 +82,9 @@ def scalar_type(dtype: _C.dtype) -> str:
 _CPP_NAMES = {
     "float32": "float", "float64": "double", "float16": "c10::Half", "bfloat16": "c10::BFloat16", "int64": "long int",
     "int32": "int", "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool",
-    "complex64": "c10::complex<float>", "complex128": "c10::complex<double>",
+    "complex64": "c10::complex<float>", "complex128": "c10::complex<double>", "uint16": "uint16_t",
+    "uint32": "uint32_t", "uint64": "uint64_t", "float8_e4m3fn": "c10::Float8_e4m3fn",
+    "float8_e5m2": "c10::Float8_e5m2",
 }  # fmt: skip
 
 

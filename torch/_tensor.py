@@ -122,7 +122,7 @@ def _pos(self: Tensor) -> Tensor:
 
 # ---- conversions
 
-for _d in DTYPES:  # t.float(), t.long(), ...
+for _d in (d for d in DTYPES if not d.barebones):  # t.float(), t.long(), ...
     register(lambda self, _d=_d.dtype: self.to(_d), name=_d.method, function=False, method=True)
 
 

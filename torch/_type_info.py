@@ -9,6 +9,12 @@ from torch import _C
 from torch._dtypes import BY_DTYPE, BY_NAME, TO_NUMPY
 from torch._registry import register
 
+_NO_NUMPY = {
+    _C.bfloat16: (16, 2.0**-7, float.fromhex("0x1.fep127"), 2.0**-126, 0.01),
+    _C.float8_e4m3fn: (8, 2.0**-3, 448.0, 2.0**-6, 1.0),
+    _C.float8_e5m2: (8, 2.0**-2, 57344.0, 2.0**-14, 1.0),
+}
+
 
 @register
 class finfo:
@@ -20,10 +26,9 @@ class finfo:
         if not dtype.is_floating_point:
             raise TypeError(f"torch.finfo() requires a floating point input type. Use torch.iinfo to handle '{dtype}'")
         self.dtype = BY_DTYPE[dtype].name
-        if dtype == _C.bfloat16:  # NumPy has no bfloat16: float32's range, 8 significant bits
-            self.bits, self.eps, self.max = 16, 2.0**-7, float.fromhex("0x1.fep127")
-            self.tiny = self.smallest_normal = 2.0**-126
-            self.min, self.resolution = -self.max, 0.01
+        if dtype in _NO_NUMPY:  # NumPy has no bfloat16 or float8: (bits, eps, max, smallest normal, resolution)
+            self.bits, self.eps, self.max, self.tiny, self.resolution = _NO_NUMPY[dtype]
+            self.smallest_normal, self.min = self.tiny, -self.max
             return
         info = np.finfo(TO_NUMPY[dtype])
         self.bits = int(info.bits)

@@ -16,6 +16,12 @@ def _rebuild_tensor_v2(storage, storage_offset, size, stride, requires_grad=Fals
     return t.requires_grad_() if requires_grad else t
 
 
+def _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, backward_hooks, dtype, metadata=None):
+    """_rebuild_tensor_v2 over an untyped storage (its bytes, as uint8) holding elements of `dtype` (the
+    dtypes with no storage class: uint16/32/64, float8)."""
+    return _rebuild_tensor_v2(storage.view(dtype), storage_offset, size, stride, requires_grad, backward_hooks)
+
+
 def _rebuild_tensor(storage, storage_offset, size, stride):
     """The older form of _rebuild_tensor_v2 (no requires_grad)."""
     return _rebuild_tensor_v2(storage, storage_offset, size, stride)

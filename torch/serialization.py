@@ -40,6 +40,7 @@ _SAFE_GLOBALS = {
     ("_codecs", "encode"): codecs.encode,  # bytes under protocol 2
     ("torch._utils", "_rebuild_tensor_v2"): _utils._rebuild_tensor_v2,
     ("torch._utils", "_rebuild_tensor"): _utils._rebuild_tensor,
+    ("torch._utils", "_rebuild_tensor_v3"): _utils._rebuild_tensor_v3,
     ("torch._utils", "_rebuild_parameter"): _utils._rebuild_parameter,
     ("torch._utils", "_rebuild_parameter_with_state"): _utils._rebuild_parameter_with_state,
 }
@@ -49,7 +50,8 @@ _SAFE_GLOBALS = {
 _STORAGE_DTYPES = {
     "DoubleStorage": _C.float64, "FloatStorage": _C.float32, "HalfStorage": _C.float16,
     "BFloat16Storage": _C.bfloat16, "LongStorage": _C.int64, "IntStorage": _C.int32, "ShortStorage": _C.int16,
-    "CharStorage": _C.int8, "ByteStorage": _C.uint8, "BoolStorage": _C.bool, "UntypedStorage": _C.uint8,
+    "CharStorage": _C.int8, "ByteStorage": _C.uint8, "BoolStorage": _C.bool, "ComplexFloatStorage": _C.complex64,
+    "ComplexDoubleStorage": _C.complex128, "UntypedStorage": _C.uint8,
 }  # fmt: skip
 
 
@@ -62,6 +64,7 @@ def _storage_class(name: str, dtype: torch.dtype) -> type:
 
 
 STORAGE_CLASSES = {name: _storage_class(name, dtype) for name, dtype in _STORAGE_DTYPES.items()}
+STORAGE_CLASSES["UntypedStorage"].__module__ = "torch.storage"  # pickled as upstream names it (torch/storage.py)
 _STORAGE_OF_DTYPE = {dtype: cls for cls in STORAGE_CLASSES.values() if cls.__name__ != "UntypedStorage"
                      for dtype in (cls.dtype,)}  # fmt: skip
 _ALIGNMENT = 64
@@ -93,10 +96,8 @@ class _ZipPickler(pickle.Pickler):
     def persistent_id(self, obj):
         if type(obj) is _StorageRef:
             storage = _STORAGE_OF_DTYPE.get(obj.flat.dtype)
-            if storage is None:
-                raise pickle.PicklingError(
-                    f"torch.save: tensors of {obj.flat.dtype} cannot be saved in PyTorch's format"
-                )
+            if storage is None:  # a dtype with no storage class (uint16, float8): its bytes, as upstream
+                return ("storage", STORAGE_CLASSES["UntypedStorage"], obj.key, obj.location, obj.flat.nbytes)
             return ("storage", storage, obj.key, obj.location, obj.flat.numel())
         return None
 
@@ -114,6 +115,8 @@ class _ZipPickler(pickle.Pickler):
             stride.append(acc)
             acc *= max(n, 1)
         args = (ref, 0, size, tuple(reversed(stride)), obj.requires_grad, collections.OrderedDict())
+        if obj.dtype not in _STORAGE_OF_DTYPE:  # an untyped storage: the dtype goes with the tensor
+            return (_utils._rebuild_tensor_v3, (*args, obj.dtype))
         return (_utils._rebuild_tensor_v2, args)
 
 
@@ -214,6 +217,8 @@ class _Unpickler(pickle.Unpickler):
         if (module, name) == ("torch._tensor", "_rebuild"):
             return self._rebuild
         if module == "torch" and name in STORAGE_CLASSES:
+            return STORAGE_CLASSES[name]
+        if (module, name) == ("torch.storage", "UntypedStorage"):
             return STORAGE_CLASSES[name]
         if (module, name) in _SAFE_GLOBALS:
             return _SAFE_GLOBALS[module, name]

@@ -24,13 +24,18 @@ WRITE = """
 import collections, sys, numpy as np, torch
 v = {"w": np.arange(12.0).reshape(3, 4), "i": np.array([3, -1, 7]), "h": np.linspace(-1, 1, 5)}
 sd = collections.OrderedDict(w=torch.from_numpy(v["w"]).float(), i=torch.from_numpy(v["i"]),
-                             h=torch.from_numpy(v["h"]).half(), p=torch.nn.Parameter(torch.ones(2)))
+                             h=torch.from_numpy(v["h"]).half(), p=torch.nn.Parameter(torch.ones(2)),
+                             c=torch.tensor([1 + 2j, -3.5j], dtype=torch.complex64),
+                             u=torch.from_numpy(np.array([0, 65535, 7], dtype=np.uint16)),
+                             f=torch.tensor([0.5, -448.0, 3.5]).to(torch.float8_e4m3fn))
 torch.save(sd, sys.argv[1])
 """
 READ = """
 import json, sys, torch
 sd = torch.load(sys.argv[1], weights_only=True)
-rows = {k: [str(t.dtype), list(t.shape), t.float().flatten().tolist(), t.requires_grad] for k, t in sd.items()}
+z = {k: t.detach().to(torch.complex128).flatten() for k, t in sd.items()}
+rows = {k: [str(t.dtype), list(t.shape), z[k].real.tolist(), z[k].imag.tolist(), t.requires_grad]
+        for k, t in sd.items()}
 print(json.dumps(rows))
 """
 
@@ -46,10 +51,13 @@ def _other_python() -> str | None:
 
 def _expected():
     return {
-        "w": ["torch.float32", [3, 4], VALUES["w"].flatten().tolist(), False],
-        "i": ["torch.int64", [3], VALUES["i"].astype(float).tolist(), False],
-        "h": ["torch.float16", [5], np.float16(VALUES["h"]).astype(float).tolist(), False],
-        "p": ["torch.float32", [2], [1.0, 1.0], True],
+        "w": ["torch.float32", [3, 4], VALUES["w"].flatten().tolist(), [0.0] * 12, False],
+        "i": ["torch.int64", [3], VALUES["i"].astype(float).tolist(), [0.0] * 3, False],
+        "h": ["torch.float16", [5], np.float16(VALUES["h"]).astype(float).tolist(), [0.0] * 5, False],
+        "p": ["torch.float32", [2], [1.0, 1.0], [0.0, 0.0], True],
+        "c": ["torch.complex64", [2], [1.0, 0.0], [2.0, -3.5], False],
+        "u": ["torch.uint16", [3], [0.0, 65535.0, 7.0], [0.0] * 3, False],
+        "f": ["torch.float8_e4m3fn", [3], [0.5, -448.0, 3.5], [0.0] * 3, False],
     }
 
 

@@ -32,9 +32,12 @@ void bind_dtypes(nb::module_& m) {
       .def(
           "to_complex", [](const DType& d) { return th::to_complex_type(d.type); },
           "The complex dtype of this precision (complex64 for float32).")
-      .def_prop_ro(
-          "is_signed",
-          [](const DType& d) { return d.type != th::ScalarType::Byte && d.type != th::ScalarType::Bool; })
+      .def_prop_ro("is_signed",
+                   [](const DType& d) {
+                     using S = th::ScalarType;
+                     return d.type != S::Byte && d.type != S::Bool && d.type != S::UInt16 &&
+                            d.type != S::UInt32 && d.type != S::UInt64;
+                   })
       .def_prop_ro("itemsize", [](const DType& d) { return th::element_size(d.type); })
       .def("__repr__", [](const DType& d) { return std::string("torch.") + th::scalar_type_name(d.type); })
       .def("__reduce__", [](const DType& d) { return std::string(th::scalar_type_name(d.type)); });
@@ -53,6 +56,11 @@ void bind_dtypes(nb::module_& m) {
       {S::BFloat16, {"bfloat16"}},
       {S::ComplexFloat, {"complex64", "cfloat"}},
       {S::ComplexDouble, {"complex128", "cdouble"}},
+      {S::UInt16, {"uint16"}},
+      {S::UInt32, {"uint32"}},
+      {S::UInt64, {"uint64"}},
+      {S::Float8_e4m3fn, {"float8_e4m3fn"}},
+      {S::Float8_e5m2, {"float8_e5m2"}},
   };
   for (const auto& [type, aliases] : names) {
     nb::object obj = nb::cast(DType{type});

@@ -8,6 +8,7 @@
 #include <complex>
 #include <type_traits>
 
+#include "Float8.h"
 #include "Half.h"
 #include "Macros.h"
 
@@ -99,15 +100,21 @@ template <typename T>
 using real_t = typename real_type<T>::type;
 
 /// The value of `v` as a D, the conversion copy_ does: a complex to a real type keeps the real part
-/// (to bool: whether it is nonzero), a real number becomes a complex with imaginary part 0.
+/// (to bool: whether it is nonzero), a real number becomes a complex with imaginary part 0; a floating
+/// value becomes an unsigned integer through int64 (c10's: -3.7 is 2^32 - 3 as a uint32).
 template <typename D, typename S>
 TH_HOST_DEVICE D convert(S v) {
   if constexpr (is_complex_v<S> && !is_complex_v<D>) {
     if constexpr (std::is_same_v<D, bool>) {
       return bool(v);
     } else {
-      return static_cast<D>(v.re);
+      return convert<D>(v.re);
     }
+  } else if constexpr (std::is_unsigned_v<D> && !std::is_same_v<D, bool> &&
+                       (is_floating_v<S> || is_float8_v<S>)) {
+    return static_cast<D>(static_cast<int64_t>(static_cast<opmath_t<S>>(v)));
+  } else if constexpr (is_float8_v<D> && !std::is_same_v<S, float>) {
+    return D(static_cast<float>(static_cast<opmath_t<S>>(v)));
   } else {
     return static_cast<D>(v);
   }

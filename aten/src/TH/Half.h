@@ -132,27 +132,33 @@ TH_HOST_DEVICE T next_toward(T from, T to) {
 
 }  // namespace th
 
-namespace std {
-/// finfo-style limits of the 16-bit floats (the values torch.finfo reports), given as bit patterns.
-#define TH_FLOAT16_LIMITS(Name, digits_, min_exp_, max_exp_, min_, max_, lowest_, eps_, denorm_, inf_, nan_) \
-  template <>                                                                                                \
-  class numeric_limits<th::Name> {                                                                           \
-    using T = th::Name;                                                                                      \
-                                                                                                             \
-   public:                                                                                                   \
-    static constexpr bool is_specialized = true, is_signed = true, is_integer = false, is_exact = false,     \
-                          has_infinity = true, has_quiet_NaN = true, is_iec559 = false;                      \
-    static constexpr int digits = digits_, min_exponent = min_exp_, max_exponent = max_exp_;                 \
-    static constexpr TH_HOST_DEVICE T min() { return T(min_, th::from_bits); }                               \
-    static constexpr TH_HOST_DEVICE T max() { return T(max_, th::from_bits); }                               \
-    static constexpr TH_HOST_DEVICE T lowest() { return T(lowest_, th::from_bits); }                         \
-    static constexpr TH_HOST_DEVICE T epsilon() { return T(eps_, th::from_bits); }                           \
-    static constexpr TH_HOST_DEVICE T denorm_min() { return T(denorm_, th::from_bits); }                     \
-    static constexpr TH_HOST_DEVICE T infinity() { return T(inf_, th::from_bits); }                          \
-    static constexpr TH_HOST_DEVICE T quiet_NaN() { return T(nan_, th::from_bits); }                         \
+/// std::numeric_limits of a small float type Name stored as `Bits` (uint16_t, uint8_t): the values
+/// torch.finfo reports, given as bit patterns (Half.h and Float8.h; a type without infinities gives its NaN
+/// for one).
+#define TH_SMALL_FLOAT_LIMITS(Name, Bits, inf, digits_, min_exp_, max_exp_, min_, max_, lowest_, eps_,   \
+                              denorm_, inf_, nan_)                                                       \
+  template <>                                                                                            \
+  class numeric_limits<th::Name> {                                                                       \
+    using T = th::Name;                                                                                  \
+                                                                                                         \
+   public:                                                                                               \
+    static constexpr bool is_specialized = true, is_signed = true, is_integer = false, is_exact = false, \
+                          has_infinity = inf, has_quiet_NaN = true, is_iec559 = false;                   \
+    static constexpr int digits = digits_, min_exponent = min_exp_, max_exponent = max_exp_;             \
+    static constexpr TH_HOST_DEVICE T min() { return T(Bits(min_), th::from_bits); }                     \
+    static constexpr TH_HOST_DEVICE T max() { return T(Bits(max_), th::from_bits); }                     \
+    static constexpr TH_HOST_DEVICE T lowest() { return T(Bits(lowest_), th::from_bits); }               \
+    static constexpr TH_HOST_DEVICE T epsilon() { return T(Bits(eps_), th::from_bits); }                 \
+    static constexpr TH_HOST_DEVICE T denorm_min() { return T(Bits(denorm_), th::from_bits); }           \
+    static constexpr TH_HOST_DEVICE T infinity() { return T(Bits(inf_), th::from_bits); }                \
+    static constexpr TH_HOST_DEVICE T quiet_NaN() { return T(Bits(nan_), th::from_bits); }               \
   };
-//                name     digits min_exp max_exp min    max     lowest  eps     denorm  inf     nan
-TH_FLOAT16_LIMITS(Half, 11, -13, 16, 0x0400, 0x7bff, 0xfbff, 0x1400, 0x0001, 0x7c00, 0x7e00)
-TH_FLOAT16_LIMITS(BFloat16, 8, -125, 128, 0x0080, 0x7f7f, 0xff7f, 0x3c00, 0x0001, 0x7f80, 0x7fc0)
-#undef TH_FLOAT16_LIMITS
+
+namespace std {
+//                    name      bits      inf   digits min_exp max_exp min    max     lowest  eps     denorm
+//                    inf     nan
+TH_SMALL_FLOAT_LIMITS(Half, uint16_t, true, 11, -13, 16, 0x0400, 0x7bff, 0xfbff, 0x1400, 0x0001, 0x7c00,
+                      0x7e00)
+TH_SMALL_FLOAT_LIMITS(BFloat16, uint16_t, true, 8, -125, 128, 0x0080, 0x7f7f, 0xff7f, 0x3c00, 0x0001, 0x7f80,
+                      0x7fc0)
 }  // namespace std

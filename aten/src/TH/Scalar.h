@@ -48,6 +48,9 @@ class Scalar {
       if (bad)
         throw Error(
             detail::str("value cannot be converted to type ", cpp_type_name<T>(), " without overflow"));
+      if constexpr (std::is_unsigned_v<T>) {  // a negative float wraps through int64, as c10's
+        return floating ? static_cast<T>(static_cast<int64_t>(d_)) : static_cast<T>(i_);
+      }
       return floating ? static_cast<T>(d_) : static_cast<T>(i_);
     }
   }
@@ -79,6 +82,8 @@ class Scalar {
     using limits = std::numeric_limits<T>;
     if constexpr (is_floating_v<T>) {
       return double(v) < double(limits::lowest()) || double(v) > double(limits::max());
+    } else if constexpr (std::is_unsigned_v<T> && sizeof(T) == 8) {
+      return false;  // every int64 has a uint64 (a negative one wraps, as upstream's)
     } else if constexpr (std::is_unsigned_v<T>) {
       return v > int64_t(limits::max()) || v < -int64_t(limits::max());
     } else {
@@ -93,6 +98,9 @@ class Scalar {
     if constexpr (std::is_same_v<T, int16_t>) return "int16_t";
     if constexpr (std::is_same_v<T, int32_t>) return "int";
     if constexpr (std::is_same_v<T, int64_t>) return "int64_t";
+    if constexpr (std::is_same_v<T, uint16_t>) return "uint16_t";
+    if constexpr (std::is_same_v<T, uint32_t>) return "uint32_t";
+    if constexpr (std::is_same_v<T, uint64_t>) return "uint64_t";
     if constexpr (std::is_same_v<T, float>) return "float";
     if constexpr (std::is_same_v<T, double>) return "double";
     return "?";

@@ -6,13 +6,18 @@ size_t element_size(ScalarType t) {
   switch (t) {
     case ScalarType::Byte:
     case ScalarType::Char:
+    case ScalarType::Float8_e5m2:
+    case ScalarType::Float8_e4m3fn:
     case ScalarType::Bool: return 1;
     case ScalarType::Short:
+    case ScalarType::UInt16:
     case ScalarType::Half:
     case ScalarType::BFloat16: return 2;
     case ScalarType::Int:
+    case ScalarType::UInt32:
     case ScalarType::Float: return 4;
     case ScalarType::Long:
+    case ScalarType::UInt64:
     case ScalarType::Double:
     case ScalarType::ComplexFloat: return 8;
     case ScalarType::ComplexDouble: return 16;
@@ -34,6 +39,11 @@ const char* scalar_type_name(ScalarType t) {
     case ScalarType::Bool: return "bool";
     case ScalarType::ComplexFloat: return "complex64";
     case ScalarType::ComplexDouble: return "complex128";
+    case ScalarType::UInt16: return "uint16";
+    case ScalarType::UInt32: return "uint32";
+    case ScalarType::UInt64: return "uint64";
+    case ScalarType::Float8_e4m3fn: return "float8_e4m3fn";
+    case ScalarType::Float8_e5m2: return "float8_e5m2";
     default: return "undefined";
   }
 }
@@ -52,13 +62,18 @@ const char* scalar_type_cpp_name(ScalarType t) {
     case ScalarType::Bool: return "Bool";
     case ScalarType::ComplexFloat: return "ComplexFloat";
     case ScalarType::ComplexDouble: return "ComplexDouble";
+    case ScalarType::UInt16: return "UInt16";
+    case ScalarType::UInt32: return "UInt32";
+    case ScalarType::UInt64: return "UInt64";
+    case ScalarType::Float8_e4m3fn: return "Float8_e4m3fn";
+    case ScalarType::Float8_e5m2: return "Float8_e5m2";
     default: return "Undefined";
   }
 }
 
 bool is_floating_point(ScalarType t) {
   return t == ScalarType::Float || t == ScalarType::Double || t == ScalarType::Half ||
-         t == ScalarType::BFloat16;
+         t == ScalarType::BFloat16 || t == ScalarType::Float8_e4m3fn || t == ScalarType::Float8_e5m2;
 }
 
 bool is_integral(ScalarType t, bool include_bool) {
@@ -67,7 +82,10 @@ bool is_integral(ScalarType t, bool include_bool) {
     case ScalarType::Char:
     case ScalarType::Short:
     case ScalarType::Int:
-    case ScalarType::Long: return true;
+    case ScalarType::Long:
+    case ScalarType::UInt16:
+    case ScalarType::UInt32:
+    case ScalarType::UInt64: return true;
     case ScalarType::Bool: return include_bool;
     default: return false;
   }
@@ -96,6 +114,15 @@ int index_of(ScalarType t) {
 
 ScalarType promote_types(ScalarType a, ScalarType b) {
   using S = ScalarType;
+  if (a == b) return a;
+  // upstream's two refusals, in its words
+  const auto is_float8 = [](S t) { return t == S::Float8_e4m3fn || t == S::Float8_e5m2; };
+  TH_CHECK(!is_float8(a) && !is_float8(b),
+           "Promotion for Float8 Types is not supported, attempted to promote ", scalar_type_cpp_name(a),
+           " and ", scalar_type_cpp_name(b));
+  TH_CHECK(!is_barebones(a) && !is_barebones(b),
+           "Promotion for uint16, uint32, uint64 types is not supported, attempted to promote ",
+           scalar_type_cpp_name(a), " and ", scalar_type_cpp_name(b));
   constexpr S u1 = S::Byte, i1 = S::Char, i2 = S::Short, i4 = S::Int, i8 = S::Long, f4 = S::Float,
               f8 = S::Double, b1 = S::Bool, f2 = S::Half, bf = S::BFloat16, c4 = S::ComplexFloat,
               c8 = S::ComplexDouble;
@@ -124,7 +151,8 @@ ScalarType default_dtype = ScalarType::Float;
 ScalarType get_default_dtype() { return default_dtype; }
 
 void set_default_dtype(ScalarType t) {
-  TH_CHECK_T(TypeError, is_floating_point(t), "only floating-point types are supported as the default type");
+  TH_CHECK_T(TypeError, is_floating_point(t) && !is_barebones(t),
+             "only floating-point types are supported as the default type");
   default_dtype = t;
 }
 

@@ -5,6 +5,7 @@
 
 #include "Complex.h"
 #include "Exception.h"
+#include "Float8.h"
 #include "Half.h"
 
 namespace th {
@@ -23,10 +24,23 @@ enum class ScalarType : int8_t {
   ComplexDouble = 10,  // complex128
   Bool = 11,
   BFloat16 = 15,
+  Float8_e5m2 = 23,    // float8_e5m2
+  Float8_e4m3fn = 24,  // float8_e4m3fn
+  UInt16 = 27,         // uint16
+  UInt32 = 28,         // uint32
+  UInt64 = 29,         // uint64
   Undefined = -1,
 };
 
-constexpr int kNumScalarTypes = 16;
+constexpr int kNumScalarTypes = 30;
+
+/// The "barebones" dtypes (upstream's name for uint16/32/64; float8 alike): made, copied, indexed and
+/// converted like every dtype, but no arithmetic kernel takes them (its dispatch raises "not implemented
+/// for 'UInt16'", as upstream's), and they promote with no other dtype.
+inline bool is_barebones(ScalarType t) {
+  return t == ScalarType::UInt16 || t == ScalarType::UInt32 || t == ScalarType::UInt64 ||
+         t == ScalarType::Float8_e5m2 || t == ScalarType::Float8_e4m3fn;
+}
 
 /// Size in bytes of one element of `t`.
 size_t element_size(ScalarType t);
@@ -34,7 +48,7 @@ size_t element_size(ScalarType t);
 const char* scalar_type_name(ScalarType t);
 /// c10's C++ name ("Float", "Long"), which PyTorch's messages use.
 const char* scalar_type_cpp_name(ScalarType t);
-/// True for the floating types (float16, bfloat16, float32, float64).
+/// True for the floating types (float16, bfloat16, float32, float64, the float8s).
 bool is_floating_point(ScalarType t);
 /// True for complex64 and complex128.
 inline bool is_complex(ScalarType t) {
@@ -84,6 +98,11 @@ TH_SCALAR_TYPE_OF(BFloat16, BFloat16)
 TH_SCALAR_TYPE_OF(bool, Bool)
 TH_SCALAR_TYPE_OF(complex<float>, ComplexFloat)
 TH_SCALAR_TYPE_OF(complex<double>, ComplexDouble)
+TH_SCALAR_TYPE_OF(uint16_t, UInt16)
+TH_SCALAR_TYPE_OF(uint32_t, UInt32)
+TH_SCALAR_TYPE_OF(uint64_t, UInt64)
+TH_SCALAR_TYPE_OF(Float8_e4m3fn, Float8_e4m3fn)
+TH_SCALAR_TYPE_OF(Float8_e5m2, Float8_e5m2)
 #undef TH_SCALAR_TYPE_OF
 
 }  // namespace th
@@ -111,6 +130,12 @@ TH_SCALAR_TYPE_OF(complex<double>, ComplexDouble)
   TH_PRIVATE_CASE(Short, int16_t, __VA_ARGS__) \
   TH_PRIVATE_CASE(Int, int32_t, __VA_ARGS__)   \
   TH_PRIVATE_CASE(Long, int64_t, __VA_ARGS__)
+#define TH_PRIVATE_BAREBONES_CASES(...)                            \
+  TH_PRIVATE_CASE(UInt16, uint16_t, __VA_ARGS__)                   \
+  TH_PRIVATE_CASE(UInt32, uint32_t, __VA_ARGS__)                   \
+  TH_PRIVATE_CASE(UInt64, uint64_t, __VA_ARGS__)                   \
+  TH_PRIVATE_CASE(Float8_e4m3fn, ::th::Float8_e4m3fn, __VA_ARGS__) \
+  TH_PRIVATE_CASE(Float8_e5m2, ::th::Float8_e5m2, __VA_ARGS__)
 #define TH_PRIVATE_DISPATCH(type, name, cases)                                                        \
   [&] {                                                                                               \
     const ::th::ScalarType _st = (type);                                                              \
@@ -127,6 +152,12 @@ TH_SCALAR_TYPE_OF(complex<double>, ComplexDouble)
   TH_PRIVATE_DISPATCH(type, name,                                                                   \
                       TH_PRIVATE_FLOATING_CASES(__VA_ARGS__) TH_PRIVATE_INTEGRAL_CASES(__VA_ARGS__) \
                           TH_PRIVATE_CASE(Bool, bool, __VA_ARGS__) TH_PRIVATE_COMPLEX_CASES(__VA_ARGS__))
+/// Every dtype, the barebones ones too: the kernels that move and convert values (copy_, fill_, take, put).
+#define TH_DISPATCH_ALL_TYPES_AND_BAREBONES(type, name, ...)                                             \
+  TH_PRIVATE_DISPATCH(type, name,                                                                        \
+                      TH_PRIVATE_FLOATING_CASES(__VA_ARGS__) TH_PRIVATE_INTEGRAL_CASES(__VA_ARGS__)      \
+                          TH_PRIVATE_CASE(Bool, bool, __VA_ARGS__) TH_PRIVATE_COMPLEX_CASES(__VA_ARGS__) \
+                              TH_PRIVATE_BAREBONES_CASES(__VA_ARGS__))
 #define TH_DISPATCH_COMPLEX_TYPES(type, name, ...) \
   TH_PRIVATE_DISPATCH(type, name, TH_PRIVATE_COMPLEX_CASES(__VA_ARGS__))
 #define TH_DISPATCH_FLOATING_AND_COMPLEX_TYPES(type, name, ...) \

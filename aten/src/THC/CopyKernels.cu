@@ -8,9 +8,9 @@ namespace thc {
 namespace {
 
 void copy_kernel(th::TensorIterator& iter) {
-  TH_DISPATCH_ALL_TYPES_AND_COMPLEX(iter.dtype(0), "copy_cuda", [&] {
+  TH_DISPATCH_ALL_TYPES_AND_BAREBONES(iter.dtype(0), "copy_cuda", [&] {
     using dst_t = scalar_t;
-    TH_DISPATCH_ALL_TYPES_AND_COMPLEX(iter.dtype(1), "copy_cuda", [&] {
+    TH_DISPATCH_ALL_TYPES_AND_BAREBONES(iter.dtype(1), "copy_cuda", [&] {
       Pointers<2> ptrs{{iter.data_ptr(0), iter.data_ptr(1)}};
       launch<2>(iter, [=] __device__(const int64_t (&off)[2]) {
         *reinterpret_cast<dst_t*>(ptrs.p[0] + off[0]) =

@@ -11,7 +11,7 @@ namespace thc {
 namespace {
 
 void fill_kernel(th::TensorIterator& iter, const th::Scalar& value) {
-  TH_DISPATCH_ALL_TYPES_AND_COMPLEX(iter.dtype(0), "fill_cuda", [&] {
+  TH_DISPATCH_ALL_TYPES_AND_BAREBONES(iter.dtype(0), "fill_cuda", [&] {
     const scalar_t v = value.to<scalar_t>();
     gpu_kernel<scalar_t, 0>(iter, [v] __device__() { return v; });
   });

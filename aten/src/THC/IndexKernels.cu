@@ -74,7 +74,7 @@ void take_kernel(const th::Tensor& self, const th::Tensor& index, const th::Tens
   DeviceGuard guard(self.device());
   const int64_t n = index.numel();
   if (n == 0) return;
-  TH_DISPATCH_ALL_TYPES_AND_COMPLEX(self.dtype(), "take_cuda", [&] {
+  TH_DISPATCH_ALL_TYPES_AND_BAREBONES(self.dtype(), "take_cuda", [&] {
     take_impl<scalar_t><<<grid_for(n, 256), 256, 0, thc::current_stream()>>>(
         reinterpret_cast<const scalar_t*>(self.data_ptr()),
         reinterpret_cast<const int64_t*>(index.data_ptr()), reinterpret_cast<scalar_t*>(out.data_ptr()), n,

@@ -12,8 +12,8 @@ namespace {
 /// dst[k] = src[k] for k < n; float <-> 16-bit float through the conversion instructions (`cv`).
 template <typename D, typename S>
 void convert_dense(const S* src, D* dst, int64_t n, cpu::vec_convert_fn cv) {
-  if constexpr ((std::is_same_v<D, float> && !std::is_same_v<S, opmath_t<S>>) ||
-                (std::is_same_v<S, float> && !std::is_same_v<D, opmath_t<D>>)) {
+  if constexpr ((std::is_same_v<D, float> && sizeof(S) == 2 && !std::is_same_v<S, opmath_t<S>>) ||
+                (std::is_same_v<S, float> && sizeof(D) == 2 && !std::is_same_v<D, opmath_t<D>>)) {
     cpu::convert_16bit(src, dst, n, cv);
   } else {
     for (int64_t k = 0; k < n; ++k) dst[k] = convert<D>(th::load(src + k));
@@ -30,9 +30,9 @@ void copy_kernel(TensorIterator& iter) {
     });
     return;
   }
-  TH_DISPATCH_ALL_TYPES_AND_COMPLEX(iter.dtype(0), "copy_cpu", [&] {
+  TH_DISPATCH_ALL_TYPES_AND_BAREBONES(iter.dtype(0), "copy_cpu", [&] {
     using dst_t = scalar_t;
-    TH_DISPATCH_ALL_TYPES_AND_COMPLEX(iter.dtype(1), "copy_cpu", [&] {
+    TH_DISPATCH_ALL_TYPES_AND_BAREBONES(iter.dtype(1), "copy_cpu", [&] {
       if (iter.is_contiguous()) {  // a dense conversion loop the compiler vectorizes (16-bit floats too)
         auto* dst = reinterpret_cast<dst_t*>(iter.data_ptr(0));
         const auto* src = reinterpret_cast<const scalar_t*>(iter.data_ptr(1));

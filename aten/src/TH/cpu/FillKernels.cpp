@@ -6,7 +6,7 @@ namespace th {
 namespace {
 
 void fill_kernel(TensorIterator& iter, const Scalar& value) {
-  TH_DISPATCH_ALL_TYPES_AND_COMPLEX(iter.dtype(0), "fill_cpu", [&] {
+  TH_DISPATCH_ALL_TYPES_AND_BAREBONES(iter.dtype(0), "fill_cpu", [&] {
     const scalar_t v = value.to<scalar_t>();
     cpu::cpu_kernel<scalar_t, 0>(iter, [v]() { return v; });
   });

@@ -10,7 +10,7 @@ namespace {
 void take_kernel(const Tensor& self, const Tensor& index, const Tensor& out) {
   const LogicalToStorage where(self);
   const auto* idx = reinterpret_cast<const int64_t*>(index.data_ptr());
-  TH_DISPATCH_ALL_TYPES_AND_COMPLEX(self.dtype(), "take_cpu", [&] {
+  TH_DISPATCH_ALL_TYPES_AND_BAREBONES(self.dtype(), "take_cpu", [&] {
     const auto* src = reinterpret_cast<const scalar_t*>(self.data_ptr());
     auto* dst = reinterpret_cast<scalar_t*>(out.data_ptr());
     parallel_for(index.numel(), kGrainSize, [&](int64_t begin, int64_t end) {
@@ -23,7 +23,7 @@ void put_kernel(const Tensor& self, const Tensor& index, const Tensor& source, b
   const LogicalToStorage where(self);
   const auto* idx = reinterpret_cast<const int64_t*>(index.data_ptr());
   const int64_t n = index.numel();
-  TH_DISPATCH_ALL_TYPES_AND_COMPLEX(self.dtype(), "put_cpu", [&] {
+  TH_DISPATCH_ALL_TYPES_AND_BAREBONES(self.dtype(), "put_cpu", [&] {
     auto* dst = reinterpret_cast<scalar_t*>(self.data_ptr());
     const auto* src = reinterpret_cast<const scalar_t*>(source.data_ptr());
     for (int64_t i = 0; i < n; ++i) {  // sequential: duplicates accumulate / the last one wins
