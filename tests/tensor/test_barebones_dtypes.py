@@ -59,6 +59,15 @@ def test_unsigned_make_convert_and_numpy(name):
     assert a[0] == 9
 
 
+def test_uint64_from_python_ints_past_int64():
+    t = torch.tensor([[2**64 - 1, 0], [2**63, 5]], dtype=torch.uint64)
+    assert t.shape == (2, 2) and t.tolist() == [[2**64 - 1, 0], [2**63, 5]]
+    with pytest.raises(OverflowError, match="can't convert negative int to unsigned"):
+        torch.tensor([-1], dtype=torch.uint64)
+    with pytest.raises(OverflowError, match="int too big to convert"):
+        torch.tensor([2**64], dtype=torch.uint64)
+
+
 def _e4m3fn_value(bits: int) -> float:
     sign = -1.0 if bits & 0x80 else 1.0
     exp, man = (bits >> 3) & 0xF, bits & 0x7

@@ -96,7 +96,15 @@ def _checked_astype(arr: np.ndarray, want: torch.dtype) -> np.ndarray:
     if arr.dtype == object:  # Python ints exactly; the floats among them as a float array is converted
         flat = arr.ravel()
         ints = [isinstance(x, int) for x in flat]
-        if not all(-(2**63) <= x < 2**63 for x, i in zip(flat, ints) if i):
+        if info.max == 2**64 - 1:  # uint64 takes Python ints up to 2**64 - 1 and no negative one, as upstream
+            if any(x < 0 for x, i in zip(flat, ints) if i):
+                raise OverflowError("can't convert negative int to unsigned")
+            if any(x >= 2**64 for x, i in zip(flat, ints) if i):
+                raise OverflowError("int too big to convert")
+            top = 2**64
+        else:
+            top = 2**63
+        if not all(-(2**63) <= x < top for x, i in zip(flat, ints) if i):
             raise ValueError("Overflow when unpacking long long")  # a Python int past int64, as PyTorch
         if not all(low <= x <= int(info.max) for x, i in zip(flat, ints) if i):
             raise RuntimeError(f"value cannot be converted to type {np.dtype(target).name} without overflow")
@@ -105,7 +113,7 @@ def _checked_astype(arr: np.ndarray, want: torch.dtype) -> np.ndarray:
         out[ints] = [x % (int(info.max) + 1) if unsigned and x < 0 else x for x, i in zip(flat, ints) if i]
         floats = [not i for i in ints]
         out[floats] = _checked_astype(np.array([x for x, i in zip(flat, ints) if not i], np.float64), want)
-        return out
+        return out.reshape(arr.shape)
     with np.errstate(invalid="ignore"):
         inside = (arr >= low) & (arr <= int(info.max))
     if not np.all(inside):
@@ -135,6 +143,8 @@ def _infer(data, want: torch.dtype | None = None) -> tuple[np.ndarray, torch.dty
             if (want.is_complex or dtype.is_complex)
             else np.float64
             if (want.is_floating_point or dtype.is_floating_point)
+            else object
+            if want == _C.uint64  # Python ints past int64 parse exactly, then convert once
             else TO_NUMPY.get(dtype)
         )
     try:
