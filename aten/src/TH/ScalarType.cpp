@@ -114,7 +114,7 @@ int index_of(ScalarType t) {
 
 ScalarType promote_types(ScalarType a, ScalarType b) {
   using S = ScalarType;
-  if (a == b) return a;
+  if (a == b && a != S::Undefined) return a;  // a barebones dtype promotes with itself only
   // upstream's two refusals, in its words
   const auto is_float8 = [](S t) { return t == S::Float8_e4m3fn || t == S::Float8_e5m2; };
   TH_CHECK(!is_float8(a) && !is_float8(b),

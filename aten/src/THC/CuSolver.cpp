@@ -5,10 +5,9 @@
 #ifdef THC_HAVE_CUSOLVER
 #include <TH/Exception.h>
 
-#include <unordered_map>
-
 #include "Exception.h"
 #include "Stream.h"
+#include "VendorHandle.h"
 
 namespace thc {
 
@@ -39,17 +38,12 @@ const char* status_name(cusolverStatus_t status) {
 }
 
 cusolverDnHandle_t cusolver_handle() {
-  int device = 0;
-  THC_CHECK(cudaGetDevice(&device));
-  thread_local std::unordered_map<int, cusolverDnHandle_t> handles;
-  auto it = handles.find(device);
-  if (it == handles.end()) {
+  return thread_device_handle<cusolverDnHandle_t>([] {
     static auto* create = cusolver().function<decltype(cusolverDnCreate)>("cusolverDnCreate");
     cusolverDnHandle_t h = nullptr;
     cusolver_check(create(&h), "cusolverDnCreate");
-    it = handles.emplace(device, h).first;  // kept for the thread's life (the driver frees it at exit)
-  }
-  return it->second;
+    return h;
+  });
 }
 
 }  // namespace

@@ -6,11 +6,11 @@
 
 #include <map>
 #include <mutex>
-#include <unordered_map>
 #include <utility>
 
 #include "Exception.h"
 #include "Stream.h"
+#include "VendorHandle.h"
 
 namespace thc {
 
@@ -30,17 +30,12 @@ void cublas_check(cublasStatus_t status, const char* call) {
 namespace {
 
 cublasHandle_t cublas_handle() {
-  int device = 0;
-  THC_CHECK(cudaGetDevice(&device));
-  thread_local std::unordered_map<int, cublasHandle_t> handles;
-  auto it = handles.find(device);
-  if (it == handles.end()) {
+  return thread_device_handle<cublasHandle_t>([] {
     static auto* create = cublas().function<decltype(cublasCreate_v2)>("cublasCreate_v2");
     cublasHandle_t h = nullptr;
     cublas_check(create(&h), "cublasCreate");
-    it = handles.emplace(device, h).first;  // kept for the thread's life (the driver frees it at exit)
-  }
-  return it->second;
+    return h;
+  });
 }
 
 /// cuBLAS's workspace for `stream` on the current device, taken from the caching allocator on that stream

@@ -114,6 +114,8 @@ THC_SOLVER_BIND(double, D, orgqr, syevd)
 THC_SOLVER_BIND(th::complex<float>, C, ungqr, heevd)
 THC_SOLVER_BIND(th::complex<double>, Z, ungqr, heevd)
 #undef THC_SOLVER_BIND
+#undef THC_SOLVER_ROUTINE
+#undef THC_BLAS_ROUTINE
 
 /// A workspace of `n` elements of like's dtype on its device, from the caching allocator: freed when the
 /// kernel returns, after its routines are queued on the current stream (the allocator reuses it on that

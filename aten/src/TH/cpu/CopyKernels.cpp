@@ -12,8 +12,9 @@ namespace {
 /// dst[k] = src[k] for k < n; float <-> 16-bit float through the conversion instructions (`cv`).
 template <typename D, typename S>
 void convert_dense(const S* src, D* dst, int64_t n, cpu::vec_convert_fn cv) {
-  if constexpr ((std::is_same_v<D, float> && sizeof(S) == 2 && !std::is_same_v<S, opmath_t<S>>) ||
-                (std::is_same_v<S, float> && sizeof(D) == 2 && !std::is_same_v<D, opmath_t<D>>)) {
+  constexpr bool s16 = std::is_same_v<S, Half> || std::is_same_v<S, BFloat16>;
+  constexpr bool d16 = std::is_same_v<D, Half> || std::is_same_v<D, BFloat16>;
+  if constexpr ((std::is_same_v<D, float> && s16) || (std::is_same_v<S, float> && d16)) {
     cpu::convert_16bit(src, dst, n, cv);
   } else {
     for (int64_t k = 0; k < n; ++k) dst[k] = convert<D>(th::load(src + k));
