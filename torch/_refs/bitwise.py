@@ -42,9 +42,21 @@ def _by_powers_of_two(a: Tensor, s, op):
     return op(op(a, (2**h).to(a.dtype)), (2 ** (s - h)).to(a.dtype))
 
 
-@register(method=True, inplace=True)
-def bitwise_left_shift(input, other) -> Tensor:
-    """input << other elementwise (wrapping; 0 for shifts < 0 or >= the bit width)."""
+def _into(out: Tensor | None, result: Tensor) -> Tensor:
+    """result, or written into out (an elementwise op's out=: the result must cast to out's dtype; out is
+    resized to the result's shape)."""
+    if out is None:
+        return result
+    if not torch.can_cast(result.dtype, out.dtype):
+        raise RuntimeError(
+            f"result type {scalar_type(result.dtype)} can't be cast to the desired output type {scalar_type(out.dtype)}"
+        )
+    if out.shape != result.shape:
+        out.resize_(result.shape)
+    return out.copy_(result)
+
+
+def _left_shift(input, other) -> Tensor:
     a, s, dtype = _operands(input, other, "lshift_cpu")
     bits = dtype.itemsize * 8
     if type(s) is int:
@@ -53,10 +65,7 @@ def bitwise_left_shift(input, other) -> Tensor:
     return torch.where((s >= 0) & (s < bits), shifted, torch.zeros((), dtype=dtype, device=shifted.device))
 
 
-@register(method=True, inplace=True)
-def bitwise_right_shift(input, other) -> Tensor:
-    """input >> other elementwise (arithmetic for signed types; the sign fill for shifts < 0 or >= the
-    bit width)."""
+def _right_shift(input, other) -> Tensor:
     a, s, dtype = _operands(input, other, "rshift_cpu")
     bits = dtype.itemsize * 8
     if type(s) is int and 0 <= s < bits:
@@ -68,11 +77,24 @@ def bitwise_right_shift(input, other) -> Tensor:
     return torch.where((s >= 0) & (s < bits), shifted, fill)
 
 
+@register(method=True, inplace=True)
+def bitwise_left_shift(input, other, *, out: Tensor | None = None) -> Tensor:
+    """input << other elementwise (wrapping; 0 for shifts < 0 or >= the bit width)."""
+    return _into(out, _left_shift(input, other))
+
+
+@register(method=True, inplace=True)
+def bitwise_right_shift(input, other, *, out: Tensor | None = None) -> Tensor:
+    """input >> other elementwise (arithmetic for signed types; the sign fill for shifts < 0 or >= the
+    bit width)."""
+    return _into(out, _right_shift(input, other))
+
+
 def _operator(fn, reflected: bool = False):
     """The operator method over fn (`a << b`, or `b << a` reflected); NotImplemented for what it does not take."""
 
     def method(self: Tensor, other):
-        if not isinstance(other, (Tensor, int)):
+        if not isinstance(other, (Tensor, int, float)):  # a float reaches the op: its NotImplementedError
             return NotImplemented
         return fn(other, self) if reflected else fn(self, other)
 

@@ -5,6 +5,8 @@ isreal, and mH/adjoint (the conjugate transpose)."""
 
 from __future__ import annotations
 
+import warnings
+
 import torch
 from torch import _C
 from torch._C import Tensor
@@ -116,14 +118,25 @@ def adjoint(input: Tensor) -> Tensor:
     return input.transpose(-2, -1).conj()
 
 
-register(property(adjoint, doc="The conjugate transpose of the last two dims."), name="mH", function=False,
+def _mH(input: Tensor) -> Tensor:
+    """adjoint, with upstream's own message for 1-D and its deprecated identity for 0-D."""
+    if input.dim() == 0:
+        warnings.warn("Tensor.mH is deprecated on 0-D tensors. Consider using x.conj().", UserWarning, stacklevel=2)
+        return input.conj()
+    if input.dim() < 2:
+        raise RuntimeError("tensor.mH is only supported on matrices or batches of matrices. Got 1-D tensor.")
+    return adjoint(input)
+
+
+register(property(_mH, doc="The conjugate transpose of the last two dims."), name="mH", function=False,
          method=True)  # fmt: skip
 
 
 def _matrix_H(input: Tensor) -> Tensor:
     """The conjugate transpose of a matrix (2-D tensor); a 0-D tensor itself."""
     if input.dim() == 0:
-        return input
+        warnings.warn("Tensor.H is deprecated on 0-D tensors. Consider using x.conj().", UserWarning, stacklevel=2)
+        return input.conj()
     if input.dim() != 2:
         hint = " For batches of matrices, consider using tensor.mH" if input.dim() > 2 else ""
         raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {input.dim()}-D tensor.{hint}")

@@ -114,6 +114,8 @@ def _checked_astype(arr: np.ndarray, want: torch.dtype) -> np.ndarray:
         floats = [not i for i in ints]
         out[floats] = _checked_astype(np.array([x for x, i in zip(flat, ints) if not i], np.float64), want)
         return out.reshape(arr.shape)
+    if arr.dtype.kind == "f" and info.min == 0:  # a float has no wrap into an unsigned type: -1.0 is refused
+        low = 0
     with np.errstate(invalid="ignore"):
         inside = (arr >= low) & (arr <= int(info.max))
     if not np.all(inside):
@@ -144,7 +146,7 @@ def _infer(data, want: torch.dtype | None = None) -> tuple[np.ndarray, torch.dty
             else np.float64
             if (want.is_floating_point or dtype.is_floating_point)
             else object
-            if want == _C.uint64  # Python ints past int64 parse exactly, then convert once
+            if want in (_C.uint64, _C.bool)  # Python ints past int64 parse exactly, then convert once
             else TO_NUMPY.get(dtype)
         )
     try:

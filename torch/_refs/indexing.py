@@ -14,10 +14,13 @@ import warnings
 
 import torch
 from torch._C import Tensor
+from torch._C import masked_fill as _masked_fill
 from torch._C import nonzero as _nonzero
 from torch._C import where as _where
 from torch._dtypes import scalar_type
 from torch._registry import register
+
+_masked_fill_ = Tensor.masked_fill_  # the generated method (number values), before the registry replaces it
 
 
 def _as_index(item):
@@ -40,12 +43,37 @@ def _as_mask(item):
     return item
 
 
-def _split(self: Tensor, key) -> tuple:
-    """(basic key with full slices for the advanced items, [(view dim, int64 index tensor)])."""
-    items = [_as_mask(it) for it in (list(key) if isinstance(key, tuple) else [key])]
+class _Bool:
+    """A Python bool, or a 0-dim bool/uint8 tensor, in a subscript: upstream adds a dim of size 1 there and
+    indexes it with [0] (True) or [] (False), as NumPy does."""
+
+    def __init__(self, value: bool) -> None:
+        self.value = value
+
+
+def _scalar_item(it):
+    """Upstream's reading of one subscript item that is a number in disguise: a 0-dim integer tensor is an
+    int (a select, so `x[torch.tensor(0), :, [1]]` places the advanced dims as `x[0, :, [1]]` does); a
+    Python bool or a 0-dim bool/uint8 tensor is a _Bool."""
+    if isinstance(it, bool):
+        return _Bool(it)
+    if isinstance(it, Tensor) and it.dim() == 0:
+        if it.dtype in (torch.bool, torch.uint8):
+            return _Bool(bool(it.item()))
+        if not it.dtype.is_floating_point and not it.dtype.is_complex:
+            return int(it.item())
+    return it
+
+
+def _split(self: Tensor, key, subscript: bool = True) -> tuple:
+    """(basic key with full slices for the advanced items, [(view dim, int64 index tensor)]). A subscript
+    (`x[key]`) reads numbers in disguise as upstream's subscripts do (_scalar_item); index_put_'s tuple of
+    tensors is read as tensors."""
+    items = list(key) if isinstance(key, tuple) else [key]
+    items = [_as_mask(_scalar_item(it) if subscript else it) for it in items]
     consumed = 0
     for it in items:
-        if it is None or it is Ellipsis:
+        if it is None or it is Ellipsis or isinstance(it, _Bool):
             continue
         t = _as_index(it)
         consumed += t.dim() if t is not None and t.dtype == torch.bool else 1
@@ -53,8 +81,12 @@ def _split(self: Tensor, key) -> tuple:
         raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
     basic, advanced, out_dim, src_dim = [], [], 0, 0
     for it in items:
-        t = _as_index(it) if it is not None and it is not Ellipsis else None
-        if it is Ellipsis:
+        t = _as_index(it) if it is not None and it is not Ellipsis and not isinstance(it, _Bool) else None
+        if isinstance(it, _Bool):
+            basic.append(None)
+            advanced.append((out_dim, torch.zeros(int(it.value), dtype=torch.int64)))
+            out_dim += 1
+        elif it is Ellipsis:
             n = self.dim() - consumed
             basic.append(Ellipsis)
             out_dim += n
@@ -130,6 +162,8 @@ def getitem(self: Tensor, key) -> Tensor:
     """self[key] for a key with index tensors or lists (a copy, as in PyTorch)."""
     basic, advanced = _split(self, key)
     view = self[basic] if basic else self
+    if not advanced:  # only numbers in disguise (0-dim integer tensors): a view, as upstream
+        return view
     pos, _ = _positions(view, advanced)
     return view.take(pos)
 
@@ -145,9 +179,12 @@ def index_put_(self: Tensor, key, value, accumulate: bool = False) -> Tensor:
     return _put(self, key, value, accumulate)
 
 
-def _put(self: Tensor, key, value, accumulate: bool) -> Tensor:
+def _put(self: Tensor, key, value, accumulate: bool, subscript: bool = False) -> Tensor:
     key = tuple(key) if isinstance(key, list) and any(isinstance(k, Tensor) for k in key) else key
-    basic, advanced = _split(self, key)
+    basic, advanced = _split(self, key, subscript)
+    if not advanced:  # only numbers in disguise (0-dim integer tensors): a basic assignment
+        self[basic] = value
+        return self
     view = self[basic] if basic else self
     pos, out_shape = _positions(view, advanced)
     if isinstance(value, Tensor):
@@ -160,7 +197,7 @@ def _put(self: Tensor, key, value, accumulate: bool) -> Tensor:
 
 def setitem(self: Tensor, key, value) -> None:
     """self[key] = value for advanced keys (a tensor value of another dtype is converted)."""
-    _put(self, key, value, False)
+    _put(self, key, value, False, subscript=True)
 
 
 @register(name="index_put_", function=False, method=True)
@@ -283,3 +320,42 @@ def diagonal_scatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0,
     out = input.clone()
     out.diagonal(offset, dim1, dim2).copy_(src)
     return out
+
+
+def _fill_value(value, name: str = "masked_fill_"):
+    """masked_fill's value: a number, or a 0-dim tensor (upstream's masked_fill.Tensor) read as its number."""
+    if isinstance(value, Tensor):
+        if value.dim() != 0:
+            raise RuntimeError(
+                f"{name} only supports a 0-dimensional value tensor, but got tensor with {value.dim()} dimension(s)."
+            )
+        return value.item()
+    return value
+
+
+@register(method=True)
+def masked_fill(input: Tensor, mask: Tensor, value) -> Tensor:
+    """input with value written where the (broadcast) bool mask is true; value is a number or a 0-dim tensor
+    (converted to input's dtype; a value that requires grad gets the sum of the gradient where mask is)."""
+    if isinstance(value, Tensor) and value.requires_grad and torch.is_grad_enabled():
+        _fill_value(value)  # the 0-dim check
+        if mask.dtype != torch.bool:
+            raise RuntimeError(
+                f"masked_fill_ only supports boolean masks, but got mask with dtype {scalar_type(mask.dtype)}"
+            )
+        return torch.where(mask, value.to(input.device, input.dtype), input)
+    return _masked_fill(input, mask, _fill_value(value))
+
+
+@register(function=False, method=True)
+def masked_fill_(self: Tensor, mask: Tensor, value) -> Tensor:
+    """masked_fill in place (value: a number or a 0-dim tensor)."""
+    if isinstance(value, Tensor) and value.requires_grad and torch.is_grad_enabled():
+        out = masked_fill(self, mask, value)
+        if out.shape != self.shape:
+            raise RuntimeError(
+                f"masked_fill_: mask of shape {list(mask.shape)} cannot be broadcast to self of shape "
+                f"{list(self.shape)}"
+            )
+        return self.copy_(out)
+    return _masked_fill_(self, mask, _fill_value(value))

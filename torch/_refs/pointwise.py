@@ -10,6 +10,7 @@ from torch._C import Tensor
 from torch._C import clamp as _clamp
 from torch._C import clamp_ as _clamp_
 from torch._dtypes import scalar_type, signed_integer
+from torch._refs.promotion import common_dtype
 from torch._registry import in_place, register
 
 # ---- clamp / clip: number bounds go straight to the generated kernel; tensor bounds (PyTorch's
@@ -37,7 +38,10 @@ def _overload(min, max) -> tuple:
 
 
 def _clamp_tensors(input: Tensor, min: Tensor | None, max: Tensor | None) -> Tensor:
-    # a NaN bound gives NaN, and on a tie the input wins (its gradient, PyTorch's convention)
+    # the three promote at once (a 0-dim bound does not outrank a dimensioned one of its category); a NaN
+    # bound gives NaN, and on a tie the input wins (its gradient, PyTorch's convention)
+    dtype = common_dtype(input, min, max)
+    input, min, max = (b if b is None or b.dtype == dtype else b.to(dtype) for b in (input, min, max))
     out = input
     if min is not None:
         out = torch.where((out < min) | min.isnan(), min, out)

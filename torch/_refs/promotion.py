@@ -34,8 +34,16 @@ def result_type(tensor1, tensor2) -> torch.dtype:
     """The dtype of an elementwise op of tensor1 and tensor2 (Tensors or Python numbers): the tensors with
     dimensions promote among themselves; a 0-dim tensor, then a Python number (as int64, or the default float
     dtype), counts only where its category (bool < integer < floating) is above the result so far."""
+    return common_dtype(tensor1, tensor2)
+
+
+def common_dtype(*operands) -> torch.dtype:
+    """result_type's rule over any number of operands at once (as TensorIterator promotes an op's inputs:
+    clamp's three); None operands are skipped."""
     groups: tuple[list, list, list] = ([], [], [])  # dimensioned tensors, 0-dim tensors, numbers
-    for x in (tensor1, tensor2):
+    for x in operands:
+        if x is None:
+            continue
         if isinstance(x, Tensor):
             groups[0 if x.dim() > 0 else 1].append(x.dtype)
         else:

@@ -4,6 +4,8 @@ in-place view methods (t_, transpose_, ...). Each tensor they return shares its 
 
 from __future__ import annotations
 
+import warnings
+
 import torch
 from torch._C import Tensor, transpose
 from torch._refs._dims import wrap_dim
@@ -29,6 +31,8 @@ def movedim(input: Tensor, source, destination) -> Tensor:
     src, dst = [wrap_dim(d, n) for d in src], [wrap_dim(d, n) for d in dst]
     if len(set(src)) != len(src) or len(set(dst)) != len(dst):
         raise RuntimeError("movedim: repeated dim in `source` or `destination`")
+    if n == 0:  # dim 0 (or -1) of a 0-dim tensor: itself, as a view
+        return input.view(())
     order = [None] * n
     for s, d in zip(src, dst):
         order[d] = s
@@ -120,8 +124,16 @@ def T(self: Tensor) -> Tensor:
 @register(function=False, method=True)
 @property
 def mT(self: Tensor) -> Tensor:
-    """The last two dims swapped."""
-    return self.transpose(-2, -1)
+    """The last two dims swapped (a 0-D tensor: itself, deprecated upstream)."""
+    if self.dim() < 2:
+        if self.dim() == 1:
+            raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
+        warnings.warn(
+            "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases.",
+            UserWarning,
+            stacklevel=2,
+        )
+    return self.transpose(-2, -1) if self.dim() else self.view(())
 
 
 def _inplace_view(view, name: str):

@@ -26,24 +26,17 @@ th::Tensor index_view(const th::Tensor& self, nb::handle index) {
     items.push_back(index);
   }
   int64_t specified = 0;
-  bool ellipsis = false;
   for (nb::handle h : items) {
-    if (h.ptr() == Py_Ellipsis) {
-      TH_CHECK_T(th::IndexError, !ellipsis, "an index can only have a single ellipsis ('...')");
-      ellipsis = true;
-    } else if (!h.is_none()) {
-      ++specified;
-    }
+    if (h.ptr() != Py_Ellipsis && !h.is_none()) ++specified;
   }
   TH_CHECK_T(th::IndexError, specified <= self.dim(), "too many indices for tensor of dimension ",
              self.dim());
   th::Tensor r = self;
-  int64_t dim = 0, consumed = 0;  // position in r; ints and slices applied so far
+  int64_t dim = 0;  // position in r
   for (nb::handle h : items) {
     PyObject* o = h.ptr();
     if (is_int(o)) {
       r = th::select(r, dim, PyLong_AsLongLong(o));
-      ++consumed;
     } else if (PySlice_Check(o)) {
       Py_ssize_t start, stop, step;
       if (PySlice_Unpack(o, &start, &stop, &step) < 0) throw nb::python_error();
@@ -51,12 +44,13 @@ th::Tensor index_view(const th::Tensor& self, nb::handle index) {
       PySlice_AdjustIndices(r.sizes()[dim], &start, &stop, step);
       r = th::slice(r, dim, start, std::max(start, stop), step);
       ++dim;
-      ++consumed;
     } else if (h.is_none()) {
       r = th::unsqueeze(r, dim);
       ++dim;
     } else if (o == Py_Ellipsis) {
-      dim = r.dim() - (specified - consumed);  // the indices after ... take the last dims
+      // the indices after ... take the last dims; each further ... skips as many again (upstream's rule,
+      // so x[..., ...] is x)
+      dim += self.dim() - specified;
     } else {
       throw th::IndexError(
           "only integers, slices (`:`), ellipsis (`...`) and None are valid indices (advanced indexing with "
@@ -68,9 +62,12 @@ th::Tensor index_view(const th::Tensor& self, nb::handle index) {
 
 }  // namespace
 
-/// Whether `index` has an advanced item (an index tensor or a list), which torch/_refs/indexing.py handles.
+/// Whether `index` has an advanced item (an index tensor, a list or a bool), which torch/_refs/indexing.py
+/// handles.
 bool is_advanced(nb::handle index) {
-  auto advanced = [](nb::handle h) { return nb::isinstance<th::Tensor>(h) || PyList_Check(h.ptr()); };
+  auto advanced = [](nb::handle h) {
+    return nb::isinstance<th::Tensor>(h) || PyList_Check(h.ptr()) || PyBool_Check(h.ptr());
+  };
   if (PyTuple_Check(index.ptr())) {
     for (nb::handle h : nb::borrow<nb::tuple>(index))
       if (advanced(h) || PyTuple_Check(h.ptr())) return true;
@@ -119,9 +116,12 @@ void bind_indexing(nb::handle tensor_cls) {
           return;
         }
         th::Tensor view = index_view(self, index);
-        if (value.t.impl()->wrapped_number) {  // a Python number: the checked conversion of fill_
+        const th::ScalarType dt = view.dtype();
+        const bool reduced = dt == th::ScalarType::Half || dt == th::ScalarType::BFloat16 ||
+                             dt == th::ScalarType::Float8_e4m3fn || dt == th::ScalarType::Float8_e5m2;
+        if (value.t.impl()->wrapped_number && !reduced) {  // a Python number: the checked conversion of fill_
           th::fill_(view, nb::cast<th::Scalar>(value.obj));
-        } else {
+        } else {  // a tensor, or a number into a reduced float: rounded as upstream's setitem (1e6 is inf)
           th::copy_(view, value.t);  // broadcasts, converts the dtype, crosses devices
         }
       },

@@ -28,8 +28,9 @@ class Scalar {
   /// The value converted to T. A value T cannot hold raises PyTorch's "value cannot be converted
   /// to type uint8_t without overflow" (as c10's checked Scalar::to): an int may wrap into an
   /// unsigned type from as low as -max (uint8: -1 is 255, -256 is refused); infinities and NaN
-  /// convert to the floating types only. Converting to bool is never refused, nor to the 16-bit
-  /// floats, which round out-of-range values to infinity (torch.full((1,), 1e5, dtype=float16)).
+  /// convert to the floating types only, and a finite value past a floating type's largest finite one
+  /// is refused (c10's rule for every floating type: 65505.0 into float16, 449.0 into float8_e4m3fn).
+  /// Converting to bool is never refused.
   template <typename T>
   T to() const {
     if constexpr (is_complex_v<T>) {
@@ -42,9 +43,7 @@ class Scalar {
       // a complex number converts to a real type only without an imaginary part (c10's checked to<T>)
       const bool floating = kind_ == Kind::Float || kind_ == Kind::Complex;
       bool bad = kind_ == Kind::Complex && im_ != 0;
-      if constexpr (std::is_same_v<T, opmath_t<T>>) {
-        bad = bad || (floating ? overflows<T>(d_) : kind_ == Kind::Int && overflows<T>(i_));
-      }
+      bad = bad || (floating ? overflows<T>(d_) : kind_ == Kind::Int && overflows<T>(i_));
       if (bad)
         throw Error(
             detail::str("value cannot be converted to type ", cpp_type_name<T>(), " without overflow"));
@@ -70,7 +69,7 @@ class Scalar {
   template <typename T>
   static bool overflows(double v) {
     using limits = std::numeric_limits<T>;
-    if constexpr (is_floating_v<T>) {
+    if constexpr (is_floating_v<T> || is_float8_v<T>) {
       return std::isfinite(v) && (v < double(limits::lowest()) || v > double(limits::max()));
     } else {
       // 2^63 itself does not fit int64 (its max rounds up to it as a double)
@@ -80,7 +79,7 @@ class Scalar {
   template <typename T>
   static bool overflows(int64_t v) {
     using limits = std::numeric_limits<T>;
-    if constexpr (is_floating_v<T>) {
+    if constexpr (is_floating_v<T> || is_float8_v<T>) {
       return double(v) < double(limits::lowest()) || double(v) > double(limits::max());
     } else if constexpr (std::is_unsigned_v<T> && sizeof(T) == 8) {
       return false;  // every int64 has a uint64 (a negative one wraps, as upstream's)
@@ -90,7 +89,7 @@ class Scalar {
       return v < int64_t(limits::lowest()) || v > int64_t(limits::max());
     }
   }
-  /// The C++ type names PyTorch's overflow error gives (the 16-bit floats are never checked).
+  /// The C++ type names PyTorch's overflow error gives.
   template <typename T>
   static const char* cpp_type_name() {
     if constexpr (std::is_same_v<T, uint8_t>) return "uint8_t";
@@ -103,6 +102,10 @@ class Scalar {
     if constexpr (std::is_same_v<T, uint64_t>) return "uint64_t";
     if constexpr (std::is_same_v<T, float>) return "float";
     if constexpr (std::is_same_v<T, double>) return "double";
+    if constexpr (std::is_same_v<T, Half>) return "c10::Half";
+    if constexpr (std::is_same_v<T, BFloat16>) return "c10::BFloat16";
+    if constexpr (std::is_same_v<T, Float8_e4m3fn>) return "c10::Float8_e4m3fn";
+    if constexpr (std::is_same_v<T, Float8_e5m2>) return "c10::Float8_e5m2";
     return "?";
   }
 

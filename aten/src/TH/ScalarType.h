@@ -108,7 +108,8 @@ TH_SCALAR_TYPE_OF(Float8_e5m2, Float8_e5m2)
 }  // namespace th
 
 // TH_DISPATCH_ALL_TYPES(type, "op", [&] { ... scalar_t ... }) runs the lambda with
-// scalar_t bound to the C++ type of `type`; unsupported types raise a TypeError.
+// scalar_t bound to the C++ type of `type`; unsupported types raise upstream's NotImplementedError
+// ("\"op\" not implemented for 'Bool'", c10's type name).
 #define TH_PRIVATE_CASE(enum_name, ctype, ...) \
   case ::th::ScalarType::enum_name: {          \
     using scalar_t = ctype;                    \
@@ -136,13 +137,13 @@ TH_SCALAR_TYPE_OF(Float8_e5m2, Float8_e5m2)
   TH_PRIVATE_CASE(UInt64, uint64_t, __VA_ARGS__)                   \
   TH_PRIVATE_CASE(Float8_e4m3fn, ::th::Float8_e4m3fn, __VA_ARGS__) \
   TH_PRIVATE_CASE(Float8_e5m2, ::th::Float8_e5m2, __VA_ARGS__)
-#define TH_PRIVATE_DISPATCH(type, name, cases)                                                        \
-  [&] {                                                                                               \
-    const ::th::ScalarType _st = (type);                                                              \
-    switch (_st) {                                                                                    \
-      cases default : throw ::th::TypeError(::th::detail::str("\"", name, "\" not implemented for '", \
-                                                              ::th::scalar_type_name(_st), "'"));     \
-    }                                                                                                 \
+#define TH_PRIVATE_DISPATCH(type, name, cases)                                                            \
+  [&] {                                                                                                   \
+    const ::th::ScalarType _st = (type);                                                                  \
+    switch (_st) {                                                                                        \
+      cases default : throw ::th::NotImplementedError(::th::detail::str(                                  \
+                          "\"", name, "\" not implemented for '", ::th::scalar_type_cpp_name(_st), "'")); \
+    }                                                                                                     \
   }()
 #define TH_DISPATCH_ALL_TYPES(type, name, ...)                                                      \
   TH_PRIVATE_DISPATCH(type, name,                                                                   \

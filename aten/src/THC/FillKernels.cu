@@ -18,19 +18,39 @@ void fill_kernel(th::TensorIterator& iter, const th::Scalar& value) {
 }
 
 template <typename T>
-__global__ void range_rows(int64_t n, T* out, double start, double step, double end, bool linspace) {
+__global__ void arange_rows(int64_t n, T* out, th::math::arange_acc_t<T> start,
+                            th::math::arange_acc_t<T> step) {
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
        i += int64_t(blockDim.x) * gridDim.x) {
-    out[i] = th::math::range_value<T>(i, n, start, step, end, linspace);
+    out[i] = th::math::arange_value<T>(i, start, step);
   }
 }
 
-void range_kernel(const th::Tensor& out, double start, double step, double end, bool linspace) {
+template <typename T>
+__global__ void linspace_rows(int64_t n, T* out, double start, double end) {
+  for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += int64_t(blockDim.x) * gridDim.x) {
+    out[i] = th::math::linspace_value<T>(i, n, start, end);
+  }
+}
+
+void arange_kernel(const th::Tensor& out, const th::Scalar& start, const th::Scalar& step) {
   const int64_t n = out.numel();
   DeviceGuard guard(out.device());
-  TH_DISPATCH_NUMERIC_TYPES(out.dtype(), "range_cuda", [&] {
-    range_rows<scalar_t><<<grid_for(n, 256), 256, 0, thc::current_stream()>>>(
-        n, reinterpret_cast<scalar_t*>(out.data_ptr()), start, step, end, linspace);
+  TH_DISPATCH_NUMERIC_TYPES(out.dtype(), "arange_cuda", [&] {
+    using acc_t = th::math::arange_acc_t<scalar_t>;
+    arange_rows<scalar_t><<<grid_for(n, 256), 256, 0, thc::current_stream()>>>(
+        n, reinterpret_cast<scalar_t*>(out.data_ptr()), start.to<acc_t>(), step.to<acc_t>());
+  });
+  THC_CHECK(cudaGetLastError());
+}
+
+void linspace_kernel(const th::Tensor& out, double start, double end) {
+  const int64_t n = out.numel();
+  DeviceGuard guard(out.device());
+  TH_DISPATCH_NUMERIC_TYPES(out.dtype(), "linspace_cuda", [&] {
+    linspace_rows<scalar_t><<<grid_for(n, 256), 256, 0, thc::current_stream()>>>(
+        n, reinterpret_cast<scalar_t*>(out.data_ptr()), start, end);
   });
   THC_CHECK(cudaGetLastError());
 }
@@ -38,6 +58,7 @@ void range_kernel(const th::Tensor& out, double start, double step, double end, 
 }  // namespace
 
 TH_REGISTER_KERNEL(th::fill_stub, CUDA, fill_kernel);
-TH_REGISTER_KERNEL(th::range_stub, CUDA, range_kernel);
+TH_REGISTER_KERNEL(th::arange_stub, CUDA, arange_kernel);
+TH_REGISTER_KERNEL(th::linspace_stub, CUDA, linspace_kernel);
 
 }  // namespace thc

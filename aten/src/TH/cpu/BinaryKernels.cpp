@@ -9,7 +9,9 @@ namespace {
 void add_kernel(TensorIterator& iter, const Scalar& alpha) {
   TH_DISPATCH_ALL_TYPES_AND_COMPLEX(iter.common_dtype(), "add_cpu", [&] {
     using op_t = opmath_t<scalar_t>;
-    cpu::cpu_kernel<scalar_t, 2>(iter, math::Add<op_t>{alpha.to<op_t>()});
+    // alpha is read at the dtype (checked, then rounded: 1e-8 is 0 in float16), as upstream's CPU kernel;
+    // its CUDA kernel reads it at opmath_t (THC/BinaryKernels.cu)
+    cpu::cpu_kernel<scalar_t, 2>(iter, math::Add<op_t>{static_cast<op_t>(alpha.to<scalar_t>())});
   });
 }
 

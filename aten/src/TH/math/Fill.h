@@ -9,14 +9,26 @@
 
 namespace th::math {
 
-/// Element i of arange (start + i * step, in double, then cast to T) or, when `linspace`, of
-/// PyTorch's linspace(start, end, n), bit for bit: start and end are cast to T first, the step
-/// (end - start) / (n - 1) is computed in T (double for integers), and element i is counted from the
+/// The type arange computes in (c10's CPU acc_type): int64 for the integral dtypes (exact past 2^53; the
+/// cast to T wraps), float for the 16-bit floats, double for float and double.
+template <typename T>
+using arange_acc_t =
+    std::conditional_t<is_floating_v<T>, std::conditional_t<std::is_same_v<T, opmath_t<T>>, double, float>,
+                       int64_t>;
+
+/// Element i of arange: start + i * step in arange_acc_t<T>, cast to T (start and step already converted
+/// to that type, truncated for the integral dtypes as upstream's Scalar::to).
+template <typename T>
+TH_HOST_DEVICE T arange_value(int64_t i, arange_acc_t<T> start, arange_acc_t<T> step) {
+  return static_cast<T>(start + step * static_cast<arange_acc_t<T>>(i));
+}
+
+/// Element i of PyTorch's linspace(start, end, n), bit for bit: start and end are cast to T first, the
+/// step (end - start) / (n - 1) is computed in T (double for integers), and element i is counted from the
 /// nearer end (so both ends are exact): one fused multiply-add for float and double; for the 16-bit
 /// floats every operation rounds to T, as c10::Half's operators do (the step, i, the product, the sum).
 template <typename T>
-TH_HOST_DEVICE T range_value(int64_t i, int64_t n, double start, double step, double end, bool linspace) {
-  if (!linspace) return static_cast<T>(start + step * double(i));
+TH_HOST_DEVICE T linspace_value(int64_t i, int64_t n, double start, double end) {
   if constexpr (!std::is_same_v<T, opmath_t<T>>) {
     auto r = [](float v) { return float(T(v)); };  // one rounding to T
     const float s = float(static_cast<T>(start)), e = float(static_cast<T>(end));

@@ -7,7 +7,8 @@
 
 namespace th {
 
-TH_DEFINE_STUB(range_fn, range_stub);
+TH_DEFINE_STUB(arange_fn, arange_stub);
+TH_DEFINE_STUB(linspace_fn, linspace_stub);
 
 namespace {
 /// A new tensor filled with `value`: at version 0, as if it had been created with it.
@@ -74,15 +75,27 @@ Tensor arange(const Scalar& end, std::optional<ScalarType> dtype, std::optional<
 
 Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::optional<ScalarType> dtype,
               std::optional<Device> device) {
+  // upstream's arange_check_bounds and compute_arange_size: the bounds are checked in double; an int64
+  // result counts its elements from the truncated ends and step, any other from the doubles.
   const double s = start.to<double>(), e = end.to<double>(), d = step.to<double>();
   TH_CHECK(d != 0, "step must be nonzero");
   TH_CHECK(std::isfinite(s) && std::isfinite(e), "unsupported range: ", s, " -> ", e);
   TH_CHECK((d > 0 && e >= s) || (d < 0 && e <= s), "upper bound and lower bound inconsistent with step sign");
   bool floating = start.is_floating_point() || end.is_floating_point() || step.is_floating_point();
   ScalarType t = dtype.value_or(floating ? get_default_dtype() : ScalarType::Long);
-  const auto n = static_cast<int64_t>(std::ceil((e - s) / d));
-  Tensor out = empty_tensor({n}, t, device.value_or(default_device()));
-  if (n > 0) range_stub[out.device().type](out, s, d, e, false);
+  double size;
+  if (t == ScalarType::Long) {
+    const int64_t xs = start.to<int64_t>(), xe = end.to<int64_t>(), xd = step.to<int64_t>();
+    TH_CHECK_T(ValueError, xd != 0, "step must be nonzero");  // a fractional step truncated to 0
+    const int64_t sign = (xd > 0) - (xd < 0);
+    size = std::ceil(double((__int128(xe) - xs + xd - sign) / xd));  // in 128 bits: the ends may be far apart
+  } else {
+    size = std::ceil((e - s) / d);
+  }
+  TH_CHECK(size >= 0 && size < 9223372036854775808.0,  // 2^63: the cast below must not overflow
+           "invalid size, possible overflow?");
+  Tensor out = empty_tensor({static_cast<int64_t>(size)}, t, device.value_or(default_device()));
+  if (out.numel() > 0) arange_stub[out.device().type](out, start, step);
   return out;
 }
 
@@ -91,11 +104,12 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::opti
   TH_CHECK(steps >= 0, "number of steps must be non-negative");
   Tensor out = empty_tensor({steps}, dtype.value_or(get_default_dtype()), device.value_or(default_device()));
   if (steps == 0) return out;
+  if (steps == 1) return fill_(out, start);  // upstream's: start alone, any dtype (bool too), end unread
   TH_DISPATCH_NUMERIC_TYPES(out.dtype(), "linspace", [&] {  // the ends must fit the dtype (Scalar::to)
     (void)start.to<scalar_t>();
     (void)end.to<scalar_t>();
   });
-  range_stub[out.device().type](out, start.to<double>(), 0.0, end.to<double>(), /*linspace=*/true);
+  linspace_stub[out.device().type](out, start.to<double>(), end.to<double>());
   return out;
 }
 

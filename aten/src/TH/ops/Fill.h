@@ -10,11 +10,14 @@ namespace th {
 
 /// Every element of the iterator's output = value.
 using fill_fn = void(TensorIterator&, const Scalar& value);
-/// arange into a contiguous 1-D out (out[i] = start + i * step), or linspace(start, end, out.numel())
-/// when `linspace` (step unused; see math::range_value).
-using range_fn = void(const Tensor& out, double start, double step, double end, bool linspace);
+/// arange into a contiguous 1-D out: out[i] = start + i * step, computed in math::arange_acc_t of out's
+/// dtype (start and step converted to it as Scalar::to converts).
+using arange_fn = void(const Tensor& out, const Scalar& start, const Scalar& step);
+/// linspace(start, end, out.numel()) into a contiguous 1-D out (math::linspace_value).
+using linspace_fn = void(const Tensor& out, double start, double end);
 
 TH_DECLARE_STUB(fill_fn, fill_stub);
-TH_DECLARE_STUB(range_fn, range_stub);
+TH_DECLARE_STUB(arange_fn, arange_stub);
+TH_DECLARE_STUB(linspace_fn, linspace_stub);
 
 }  // namespace th

@@ -200,14 +200,18 @@ Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor&
   TH_CHECK(source.dim() == 0 ? n == 1 : source.size(d) == n, "index_add_(): Number of indices (", n,
            ") should be equal to source.size(dim) (", source.dim() ? source.size(d) : 1, ")");
   Tensor idx = checked_positions(view(index, {-1}), self.dim() ? self.size(d) : 1, d, IndexRule::Select);
+  const bool unit = !alpha.is_complex() && alpha.to<double>() == 1.0;
+  if (n == 0 || source.numel() == 0) return self;  // nothing to add (upstream reads no alpha then either)
+  // alpha is read at self's dtype first, as upstream's alpha.to<scalar_t>() (1.7 is 1 for an integer self)
+  const Tensor a = scalar_tensor(alpha, self.dtype());
   if (self.dim() == 0) {
-    Tensor v = contiguous(to_dtype(mul(view(source, {1}), wrap_number(alpha)), self.dtype()));
+    Tensor v = contiguous(to_dtype(mul(view(source, {1}), a), self.dtype()));
     return put_(self, idx, v, true);
   }
   IntList ishape(size_t(self.dim()), 1);
   ishape[size_t(d)] = n;
   Tensor pos = positions(source.sizes(), self.sizes(), d, view(idx, ishape));
-  Tensor values = alpha.to<double>() == 1.0 ? source : mul(source, wrap_number(alpha));
+  Tensor values = unit ? source : mul(source, a);
   return put_(self, pos, contiguous(to_dtype(values, self.dtype())), true);
 }
 

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "../Functions.h"
+#include "../Warning.h"
 
 namespace th {
 
@@ -12,18 +13,28 @@ namespace {
 int64_t reduced_count(const Tensor& self, const std::optional<IntList>& dim) {
   if (!dim || dim->empty()) return self.numel();
   int64_t n = 1;
-  for (int64_t k : *dim) n *= self.size(wrap_dim(k, self.dim()));
+  for (int64_t k : *dim) {
+    const int64_t d = wrap_dim(k, self.dim());  // a 0-dim tensor takes dim 0 (or -1): one element
+    n *= self.dim() ? self.size(d) : 1;
+  }
   return n;
 }
 
-/// var in the dtype it is computed in: float32 for float16/bfloat16 input (its callers round once).
-Tensor var_computed(const Tensor& self, const std::optional<IntList>& dim,
+/// var in the dtype it is computed in (wider for float16/bfloat16 input: its callers round once).
+Tensor var_computed(const char* name, const Tensor& self, const std::optional<IntList>& dim,
                     const std::optional<Scalar>& correction, bool keepdim) {
   TH_CHECK(is_floating_point(self.dtype()) || is_complex(self.dtype()),
            "std and var only support floating point and complex dtypes");
-  const Tensor x = is_reduced_floating_point(self.dtype()) ? to_dtype(self, ScalarType::Float) : self;
+  // float16/bfloat16 compute in float32 on CUDA and in float64 on the CPU (upstream's CPU kernel accumulates
+  // in double: a bfloat16 column near its largest value has a std in range, whose square float32 cannot hold)
+  const ScalarType wide = self.device().type == DeviceType::CPU ? ScalarType::Double : ScalarType::Float;
+  const Tensor x = is_reduced_floating_point(self.dtype()) ? to_dtype(self, wide) : self;
   const double c = correction ? correction->to<double>() : 1.0;
   const int64_t n = reduced_count(x, dim);
+  if (double(n) - c <= 0)
+    TH_WARN(name,
+            "(): degrees of freedom is <= 0. Correction should be strictly less than the reduction factor ",
+            "(input numel divided by output numel).");
   Tensor centered = sub(x, mean(x, dim, true, std::nullopt), Scalar(int64_t(1)));
   if (is_complex(centered.dtype())) centered = complex_abs(centered);  // |x - mean|^2: a real variance
   Tensor sq = sum(mul(centered, centered), dim, keepdim, std::nullopt);
@@ -34,12 +45,12 @@ Tensor var_computed(const Tensor& self, const std::optional<IntList>& dim,
 
 Tensor var(const Tensor& self, const std::optional<IntList>& dim, const std::optional<Scalar>& correction,
            bool keepdim) {
-  return to_dtype(var_computed(self, dim, correction, keepdim), to_real_type(self.dtype()));
+  return to_dtype(var_computed("var", self, dim, correction, keepdim), to_real_type(self.dtype()));
 }
 
 Tensor std(const Tensor& self, const std::optional<IntList>& dim, const std::optional<Scalar>& correction,
            bool keepdim) {
-  return to_dtype(sqrt(var_computed(self, dim, correction, keepdim)), to_real_type(self.dtype()));
+  return to_dtype(sqrt(var_computed("std", self, dim, correction, keepdim)), to_real_type(self.dtype()));
 }
 
 }  // namespace th
@@ -53,9 +64,12 @@ Tensor var(const Tensor& self, bool unbiased) {
 Tensor var(const Tensor& self, const std::optional<IntList>& dim, bool unbiased, bool keepdim) {
   return var(self, dim, Scalar(int64_t(unbiased ? 1 : 0)), keepdim);
 }
-Tensor std(const Tensor& self, bool unbiased) { return sqrt(var(self, unbiased)); }
+// (the square root is taken before the 16-bit floats round: a variance past float16's range has a std in it)
+Tensor std(const Tensor& self, bool unbiased) {
+  return std(self, std::nullopt, Scalar(int64_t(unbiased ? 1 : 0)), false);
+}
 Tensor std(const Tensor& self, const std::optional<IntList>& dim, bool unbiased, bool keepdim) {
-  return sqrt(var(self, dim, unbiased, keepdim));
+  return std(self, dim, Scalar(int64_t(unbiased ? 1 : 0)), keepdim);
 }
 
 }  // namespace th

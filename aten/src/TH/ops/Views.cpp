@@ -93,8 +93,8 @@ Tensor reshape(const Tensor& self, const IntList& shape) {
 }
 
 Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {
+  int64_t s = wrap_dim(start_dim, self.dim()), e = wrap_dim(end_dim, self.dim());  // checked for 0-dim too
   if (self.dim() == 0) return reshape(self, {1});
-  int64_t s = wrap_dim(start_dim, self.dim()), e = wrap_dim(end_dim, self.dim());
   TH_CHECK(s <= e, "flatten() has invalid args: start_dim cannot come after end_dim");
   IntList shape(self.sizes().begin(), self.sizes().begin() + s);
   int64_t n = 1;
@@ -179,7 +179,14 @@ std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
 std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
   TH_CHECK(self.dim() > 0, "chunk expects at least a 1-dimensional tensor");
   TH_CHECK(chunks > 0, "chunk expects `chunks` to be greater than 0, got: ", chunks);
-  int64_t n = self.sizes()[wrap_dim(dim, self.dim())];
+  int64_t d = wrap_dim(dim, self.dim()), n = self.sizes()[d];
+  // An empty dim gives `chunks` empty pieces, as upstream (split would give one: any number of
+  // empty pieces sums to 0).
+  if (n == 0) {
+    std::vector<Tensor> out;
+    for (int64_t i = 0; i < chunks; ++i) out.push_back(narrow(self, d, 0, 0));
+    return out;
+  }
   return split(self, (n + chunks - 1) / chunks, dim);
 }
 

@@ -1,0 +1,260 @@
+"""Behaviours where this library answered differently from upstream PyTorch (found by the differential fuzz,
+`python -m tools.fuzz`, and listed as "ours:" in tools/fuzz/known.txt until fixed). Each test states upstream's
+behaviour, so it also passes against upstream 2.13 (`nox -s tests-reference`)."""
+
+from __future__ import annotations
+
+import pytest
+
+import torch
+
+HALF_OVERFLOW = "value cannot be converted to type c10::Half without overflow"
+
+
+# ---- chunk / arange ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("shape", "dim"), [((0,), 0), ((0, 2), 0), ((2, 0), 1)])
+def test_chunk_of_an_empty_dim_gives_every_chunk(shape, dim):
+    pieces = torch.empty(shape).chunk(3, dim)
+    assert len(pieces) == 3
+    assert all(p.shape == torch.Size(shape) for p in pieces)
+    assert pieces[0] is not pieces[1]  # distinct views
+
+
+@pytest.mark.parametrize(
+    ("args", "dtype", "expected"),
+    [
+        ((0.1,), torch.int64, []),  # the end is truncated first for int64
+        ((0, 5, 1.5), torch.int64, [0, 1, 2, 3, 4]),  # so is the step
+        ((0.5, 5.7, 1.5), torch.int64, [0, 1, 2, 3, 4]),
+        ((-2.5, 3), torch.int32, [-2, -1, 0, 1, 2, 3]),  # other integer dtypes count in double
+        ((0, 5, 0.5), torch.int32, [0] * 10),  # ... and step by the truncated step
+        ((0.5, 3.5, 1.0), torch.int32, [0, 1, 2]),
+        ((0, 300, 100), torch.uint8, [0, 100, 200]),
+        ((2**60, 2**60 + 3), torch.int64, [2**60, 2**60 + 1, 2**60 + 2]),  # exact past 2^53
+    ],
+)
+def test_arange_with_an_integer_dtype(args, dtype, expected):
+    t = torch.arange(*args, dtype=dtype)
+    assert t.dtype == dtype
+    assert t.tolist() == expected
+
+
+def test_arange_errors():
+    with pytest.raises(ValueError, match="step must be nonzero"):
+        torch.arange(0, 5, 0.5, dtype=torch.int64)  # the step truncates to 0
+    with pytest.raises(RuntimeError, match="step must be nonzero"):
+        torch.arange(0, 5, 0)
+    with pytest.raises(RuntimeError, match="upper bound and lower bound inconsistent with step sign"):
+        torch.arange(0, 5, -1)
+    with pytest.raises(RuntimeError, match="value cannot be converted to type int64_t without overflow"):
+        torch.arange(0, 1e300, dtype=torch.int64)
+    with pytest.raises(NotImplementedError, match="not implemented for 'Bool'"):
+        torch.arange(0, 5, dtype=torch.bool)
+
+
+def test_linspace_of_one_step_is_its_start():
+    assert torch.linspace(7, -2.75, 1, dtype=torch.uint8).tolist() == [7]
+    assert torch.linspace(0, 1e6, 1, dtype=torch.float16).tolist() == [0.0]
+    assert torch.linspace(-5.5, float("nan"), 1, dtype=torch.bool).tolist() == [True]
+    assert torch.linspace(1e30, 1e30, 1, dtype=torch.float16).tolist() == [float("inf")]  # one CPU element: unchecked
+
+
+# ---- subscripts: numbers in disguise --------------------------------------------------------------------------
+
+
+def test_a_0dim_integer_tensor_subscript_is_an_int():
+    x = torch.arange(24).reshape(2, 3, 4)
+    assert x[torch.tensor(0), :, [1]].shape == (3, 1)  # as x[0, :, [1]]: no advanced-dims move
+    assert x[:, torch.tensor(0), [1]].shape == (2, 1)
+    assert x[torch.tensor(1), ..., torch.tensor(2)].shape == (3,)
+    v = x[torch.tensor(1)]  # a view, as x[1]
+    v[0, 0] = 100
+    assert x[1, 0, 0].item() == 100
+    y = torch.zeros(3)
+    y[torch.tensor(1)] = 5
+    assert y.tolist() == [0.0, 5.0, 0.0]
+    with pytest.raises(IndexError, match="tensors used as indices must be long, int, byte or bool tensors"):
+        x[torch.tensor(1.5)]
+
+
+def test_bool_subscripts_add_a_dim():
+    x = torch.arange(24).reshape(2, 3, 4)
+    assert x[True].shape == (1, 2, 3, 4)
+    assert x[False].shape == (0, 2, 3, 4)
+    assert x[0, True].shape == (1, 3, 4)
+    assert x[[0, 1], True].shape == (2, 3, 4)
+    assert x[torch.tensor(True)].shape == (1, 2, 3, 4)
+    y = torch.tensor([[-6, 11]], dtype=torch.int32)
+    y[True, ::2, ..., None, ...] = 65
+    assert y.tolist() == [[65, 65]]
+
+
+def test_several_ellipses():
+    x = torch.arange(24).reshape(2, 3, 4)
+    assert x[..., ...].shape == (2, 3, 4)
+    assert torch.tensor(3)[..., ...].item() == 3
+
+
+def test_index_put_reads_0dim_indices_as_tensors():
+    x = torch.tensor([[-0.75, -0.25, 0.25], [-2.75, 0.5, -3.75]])
+    x.index_put_((torch.tensor(1),), torch.tensor(-2.25), accumulate=True)
+    assert x.tolist() == [[-0.75, -0.25, 0.25], [-5.0, -1.75, -6.0]]
+    i8 = torch.int8
+    y = torch.index_put(
+        torch.tensor([[64]], dtype=i8), (torch.tensor(-1),), torch.tensor([2], dtype=i8), accumulate=True
+    )
+    assert y.tolist() == [[66]]
+
+
+# ---- numbers written into the 16-bit and 8-bit floats ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: torch.full((2,), 65505.0, dtype=torch.float16),
+        lambda: torch.zeros(2, dtype=torch.float16).fill_(1e6),
+        lambda: torch.zeros(2, dtype=torch.float16).masked_fill(torch.tensor([True, False]), -1e9),
+        lambda: torch.tensor([1.0, 2.0], dtype=torch.float16).clamp(max=1e6),
+        lambda: torch.zeros(2, dtype=torch.float16).add(torch.ones(2, dtype=torch.float16), alpha=1e6),
+        lambda: torch.tensor([2.0], dtype=torch.float16) ** 1e6,
+    ],
+)
+def test_a_number_past_float16_is_refused(call):
+    with pytest.raises(RuntimeError, match=HALF_OVERFLOW):
+        call()
+
+
+def test_other_reduced_floats_are_checked():
+    with pytest.raises(RuntimeError, match="c10::BFloat16 without overflow"):
+        torch.full((2,), 3.4e38, dtype=torch.bfloat16)
+    with pytest.raises(RuntimeError, match="c10::Float8_e4m3fn without overflow"):
+        torch.full((2,), 449.0, dtype=torch.float8_e4m3fn)
+    assert torch.full((2,), 448.0, dtype=torch.float8_e4m3fn).float().tolist() == [448.0, 448.0]
+    assert torch.full((2,), float("inf"), dtype=torch.float16).tolist() == [float("inf")] * 2
+    with pytest.raises(RuntimeError, match="value cannot be converted to type int8_t without overflow"):
+        torch.tensor([2], dtype=torch.int8) ** 1000
+
+
+def test_setitem_rounds_a_number_into_a_reduced_float():
+    for dtype, value, expected in [
+        (torch.float16, 1e6, float("inf")),
+        (torch.float16, 65505.0, 65504.0),
+        (torch.bfloat16, 1e39, float("inf")),
+        (torch.float8_e4m3fn, 1000.0, 448.0),
+    ]:
+        x = torch.zeros(2, dtype=dtype)
+        x[0] = value
+        assert x.float().tolist() == [expected, 0.0]
+    x = torch.zeros(2, dtype=torch.uint8)
+    with pytest.raises(RuntimeError, match="uint8_t without overflow"):
+        x[0] = 300
+
+
+def test_add_reads_alpha_at_the_dtype_on_the_cpu():
+    a = torch.zeros(2, dtype=torch.float16)
+    assert a.add(torch.ones(2, dtype=torch.float16), alpha=1e-8).tolist() == [0.0, 0.0]  # 1e-8 is 0 in float16
+
+
+def test_index_add_reads_alpha_at_the_dtype():
+    x = torch.zeros(3, dtype=torch.int64).index_add(0, torch.tensor([0, 1]), torch.tensor([3, 4]), alpha=1.7)
+    assert x.tolist() == [3, 4, 0]
+    y = torch.full((4, 2), 8).index_add_(-1, torch.zeros(0, dtype=torch.int64), torch.zeros(4, 0, dtype=torch.int64),
+                                         alpha=3.4e38)  # fmt: skip
+    assert y.tolist() == [[8, 8]] * 4  # nothing added: alpha is not read
+
+
+# ---- 0-dim tensors and the matrix views -----------------------------------------------------------------------
+
+
+def test_matrix_views_of_0dim_and_1d_tensors():
+    s = torch.tensor(5.0)
+    with pytest.warns(UserWarning, match="Tensor.mT is deprecated on 0-D tensors"):
+        assert s.mT.item() == 5.0
+    with pytest.warns(UserWarning, match="Tensor.mH is deprecated on 0-D tensors"):
+        assert s.mH.item() == 5.0
+    with pytest.warns(UserWarning, match="Tensor.H is deprecated on 0-D tensors"):
+        assert s.H.item() == 5.0
+    with pytest.raises(RuntimeError, match="tensor.mT is only supported on matrices or batches of matrices. Got 1-D"):
+        _ = torch.ones(3).mT
+    with pytest.raises(RuntimeError, match="tensor.mH is only supported on matrices or batches of matrices. Got 1-D"):
+        _ = torch.ones(3).mH
+    assert torch.tensor(7).movedim(0, -1).item() == 7
+    assert torch.tensor(7).flatten(-1, 0).tolist() == [7]
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        torch.tensor(7).flatten(0, 1)
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        torch.tensor(7).movedim(1, 0)
+
+
+def test_var_and_std_over_dim_0_of_a_0dim_tensor():
+    s = torch.tensor(-3.0, dtype=torch.float64)
+    with pytest.warns(UserWarning, match="degrees of freedom is <= 0"):
+        assert torch.isnan(s.var(0))
+    with pytest.warns(UserWarning, match="degrees of freedom is <= 0"):
+        assert torch.isnan(s.std(-1))
+    assert s.var(0, correction=0).item() == 0.0
+
+
+def test_bfloat16_std_near_its_largest_value():
+    x = torch.tensor([-1.25, -0.25, -3.3895313892515355e38], dtype=torch.bfloat16)
+    assert x.std().item() == pytest.approx(1.9539652e38, rel=1e-2)  # the variance is past float32's range
+
+
+def test_float16_std_takes_the_root_before_rounding():
+    x = torch.tensor([300.0, -300.0], dtype=torch.float16)  # the variance (180000) is past float16's range
+    for std in (x.std(), x.std(0), x.std(unbiased=True)):
+        assert std.item() == pytest.approx(424.25, abs=0.25)
+
+
+# ---- promotion, conversion, fill values, shifts ---------------------------------------------------------------
+
+
+def test_clamp_promotes_its_three_operands_at_once():
+    out = torch.clip(
+        torch.tensor([True, False]),
+        min=torch.tensor(0.0, dtype=torch.float64),
+        max=torch.tensor([0.5, 2.0], dtype=torch.float16),
+    )
+    assert out.dtype == torch.float16  # a 0-dim float64 bound does not outrank the dimensioned float16 one
+    assert out.tolist() == [0.5, 0.0]
+
+
+def test_tensor_from_python_numbers():
+    assert torch.tensor([10**20], dtype=torch.bool).tolist() == [True]
+    assert torch.tensor(1.5, dtype=torch.int64).item() == 1
+    assert torch.tensor(-1, dtype=torch.uint8).item() == 255  # an int wraps into an unsigned dtype
+    with pytest.raises(RuntimeError, match="without overflow"):
+        torch.tensor(-1.0, dtype=torch.uint8)  # a float does not
+
+
+def test_masked_fill_with_a_0dim_tensor_value():
+    mask = torch.tensor([True, False, True])
+    assert torch.zeros(3).masked_fill(mask, torch.tensor(2, dtype=torch.int64)).tolist() == [2.0, 0.0, 2.0]
+    assert torch.tensor(3, dtype=torch.int8).masked_fill(torch.tensor(True), torch.tensor(-4.7)).item() == -4
+    x = torch.zeros(3)
+    x.masked_fill_(mask, torch.tensor(float("-inf")))
+    assert x.tolist() == [float("-inf"), 0.0, float("-inf")]
+    v = torch.tensor(2.0, requires_grad=True)
+    r = torch.zeros(3).masked_fill(mask, v)
+    r.sum().backward()
+    assert r.tolist() == [2.0, 0.0, 2.0]
+    assert v.grad.item() == 2.0
+    with pytest.raises(RuntimeError, match="only supports a 0-dimensional value tensor, but got tensor with 1 dim"):
+        torch.zeros(3).masked_fill(mask, torch.tensor([1.0]))
+    with pytest.raises(RuntimeError, match="int8_t without overflow"):
+        torch.tensor(3, dtype=torch.int8).masked_fill(torch.tensor(True), torch.tensor(300))
+
+
+def test_shifts_take_out_and_refuse_floats():
+    out = torch.empty(0, dtype=torch.int64)
+    r = torch.bitwise_left_shift(torch.tensor([1, 2]), 1, out=out)
+    assert r is out
+    assert out.tolist() == [2, 4]
+    out = torch.empty(0, dtype=torch.int64)
+    torch.bitwise_right_shift(torch.tensor([[[-8]]]), -8, out=out)
+    assert out.tolist() == [[[-1]]]
+    with pytest.raises(NotImplementedError, match="not implemented for 'Float'"):
+        torch.tensor([1]) << 1.5
