@@ -97,7 +97,8 @@ _OPERATORS = {
 }
 
 for _dunder, (_op, _commutative) in _OPERATORS.items():
-    register(getattr(Tensor, _op), name=f"__{_dunder}__", function=False, method=True)
+    # the op's method, NotImplemented for an operand that is neither a tensor nor a number (torch/csrc/Operators.cpp)
+    register(_C._operator(getattr(Tensor, _op), f"__{_dunder}__"), name=f"__{_dunder}__", function=False, method=True)
     register(
         _reflected(_commutative or _op, commutative=_commutative is not None),
         name=f"__r{_dunder}__",
@@ -105,7 +106,8 @@ for _dunder, (_op, _commutative) in _OPERATORS.items():
         method=True,
     )
     if hasattr(Tensor, _op + "_"):  # `a @= b` falls back to `a = a @ b`, as in PyTorch
-        register(getattr(Tensor, _op + "_"), name=f"__i{_dunder}__", function=False, method=True)
+        register(_C._operator(getattr(Tensor, _op + "_"), f"__i{_dunder}__"), name=f"__i{_dunder}__", function=False,
+                 method=True)  # fmt: skip
 for _op in ("eq", "ne", "lt", "le", "gt", "ge"):
     register(_comparison(_op), function=False, method=True)
 register(object.__hash__, name="__hash__", function=False, method=True)  # defining __eq__ would drop it

@@ -258,3 +258,48 @@ def test_shifts_take_out_and_refuse_floats():
     assert out.tolist() == [[[-1]]]
     with pytest.raises(NotImplementedError, match="not implemented for 'Float'"):
         torch.tensor([1]) << 1.5
+
+
+# ---- operators hand unknown operands to their reflected methods ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("op", "reflected"),
+    [
+        ("__add__", "__radd__"),
+        ("__sub__", "__rsub__"),
+        ("__mul__", "__rmul__"),
+        ("__truediv__", "__rtruediv__"),
+        ("__floordiv__", "__rfloordiv__"),
+        ("__mod__", "__rmod__"),
+        ("__pow__", "__rpow__"),
+        ("__matmul__", "__rmatmul__"),
+        ("__and__", "__rand__"),
+        ("__or__", "__ror__"),
+        ("__xor__", "__rxor__"),
+    ],
+)
+def test_an_unknown_operand_gets_its_reflected_method(op, reflected):
+    import operator
+
+    class Operand:
+        pass
+
+    setattr(Operand, reflected, lambda self, other: (reflected, other))
+    t = torch.ones(2, dtype=torch.int64)
+    name, other = getattr(operator, op)(t, Operand())
+    assert name == reflected and other is t
+    # in place: Python falls back to the reflected method too
+    u = torch.ones(2, dtype=torch.int64)
+    name, other = getattr(operator, "__i" + op[2:])(u, Operand())
+    assert name == reflected
+
+
+def test_operand_errors_stay_errors():
+    t = torch.ones(2)
+    with pytest.raises(TypeError):
+        t + None
+    with pytest.raises(TypeError):
+        t + [1, 2]
+    with pytest.raises(RuntimeError):  # a tensor operand's own error is not hidden
+        t + torch.ones(3)

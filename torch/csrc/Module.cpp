@@ -46,6 +46,7 @@ NB_MODULE(_C, m) {
   torch::bind_c_api(m, tensor);
   torch::bind_cuda(m);
   torch::bind_indexing(tensor);
+  torch::bind_operators(m, tensor);
   torch::autograd::bind_autograd(m, tensor);
   m.def("get_num_threads", &th::get_num_threads, "Threads used by CPU ops.");
   m.def("set_num_threads", &th::set_num_threads, "n"_a, "Sets the threads used by CPU ops.");

@@ -81,6 +81,8 @@ void bind_build_info(nb::module_& m);
 void bind_c_api(nb::module_& m, nb::handle tensor);
 void bind_cuda(nb::module_& m);
 void bind_indexing(nb::handle tensor_cls);
+/// torch._C._operator: the binary operator methods (Operators.cpp).
+void bind_operators(nb::module_& m, nb::handle tensor_cls);
 
 namespace bindings {
 /// Defined by the generated register_all.cpp.
