@@ -113,7 +113,14 @@ for _op in ("eq", "ne", "lt", "le", "gt", "ge"):
 register(object.__hash__, name="__hash__", function=False, method=True)  # defining __eq__ would drop it
 register(Tensor.neg, name="__neg__", function=False, method=True)
 register(Tensor.abs, name="__abs__", function=False, method=True)
-register(Tensor.bitwise_not, name="__invert__", function=False, method=True)
+
+
+@register(name="__invert__", function=False, method=True)
+def _invert(self: Tensor) -> Tensor:
+    """~t: bitwise_not of an integer or bool tensor (upstream's TypeError for the others)."""
+    if self.dtype.is_floating_point or self.dtype.is_complex:
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return self.bitwise_not()
 
 
 @register(name="__pos__", function=False, method=True)

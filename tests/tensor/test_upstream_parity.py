@@ -303,3 +303,36 @@ def test_operand_errors_stay_errors():
         t + [1, 2]
     with pytest.raises(RuntimeError):  # a tensor operand's own error is not hidden
         t + torch.ones(3)
+
+
+# ---- exception classes --------------------------------------------------------------------------------------
+
+
+def test_exception_classes_are_upstreams():
+    x = torch.zeros(3, 4)
+    with pytest.raises(RuntimeError, match=r"index_select\(\): Expected dtype int32 or int64 for index"):
+        x.index_select(0, torch.tensor([1], dtype=torch.uint8))
+    with pytest.raises(RuntimeError, match="Expected dtype int32/int64 for index"):
+        x.gather(0, torch.tensor([[1]], dtype=torch.int16))
+    with pytest.raises(RuntimeError, match="split expects at least a 1-dimensional tensor"):
+        torch.tensor(5).split([1], dim=0)
+    with pytest.raises(IndexError, match="Dimension specified as 0 but tensor has no dimensions"):
+        torch.tensor(4).unbind(0)
+    with pytest.raises(ValueError, match="expected a non-empty list of Tensors"):
+        torch.cat(())
+    with pytest.raises(IndexError, match="Expected source and index to have the same number of elements"):
+        torch.zeros(2).put_(torch.tensor([0, 1, 1]), torch.ones(2))
+    with pytest.raises(RuntimeError, match="selected index k out of range"):
+        torch.topk(torch.ones(4), 5)
+    with pytest.raises(IndexError, match="Expected reduction dim to be specified for input.numel"):
+        torch.argmax(torch.zeros(2, 0))
+    with pytest.raises(
+        IndexError, match=r"shape mismatch: indexing tensors could not be broadcast together with shapes \[2\], \[3\]"
+    ):
+        x[[0, 1], [0, 1, 2]]
+    with pytest.raises(NotImplementedError, match="\"bitwise_not_cpu\" not implemented for 'Float'"):
+        torch.tensor([1.0]).bitwise_not()
+    with pytest.raises(
+        TypeError, match=r"~ \(operator.invert\) is only implemented on integer and Boolean-type tensors"
+    ):
+        ~torch.tensor([1.0])

@@ -131,7 +131,14 @@ def _positions(view: Tensor, advanced: list) -> tuple:
             if lo < -n or hi >= n:  # PyTorch numbers the dims of the indexed subspace
                 bad = hi if hi >= n else lo
                 raise IndexError(f"index {bad} is out of bounds for dimension {j} with size {n}")
-    shape = torch.broadcast_shapes(*[tuple(i.shape) for _, i in advanced])
+    shapes = [tuple(i.shape) for _, i in advanced]
+    try:
+        shape = torch.broadcast_shapes(*shapes)
+    except RuntimeError:
+        listed = ", ".join(str(list(s)) for s in shapes)
+        raise IndexError(
+            f"shape mismatch: indexing tensors could not be broadcast together with shapes {listed}"
+        ) from None
     rest = [d for d in range(view.dim()) if d not in dims]
     adjacent = dims == list(range(dims[0], dims[0] + len(dims)))
     # result layout: rest dims before the first indexed dim, the broadcast dims, the other rest dims

@@ -176,6 +176,8 @@ def split(tensor: Tensor, split_size_or_sections, dim: int = 0) -> tuple:
     ):
         return _split(tensor, int(split_size_or_sections), dim)
     sizes = [int(s) for s in split_size_or_sections]
+    if tensor.dim() == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     n = tensor.size(dim)
     if sum(sizes) != n or any(s < 0 for s in sizes):
         raise RuntimeError(

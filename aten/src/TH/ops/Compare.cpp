@@ -90,8 +90,8 @@ bool equal(const Tensor& self, const Tensor& other) {
 
 Tensor bitwise_not(const Tensor& self) {
   if (self.dtype() == ScalarType::Bool) return logical_not(self);
-  TH_CHECK(!is_floating_point(self.dtype()), "\"bitwise_not_cpu\" not implemented for '",
-           scalar_type_name(self.dtype()), "'");
+  TH_CHECK_T(NotImplementedError, !is_floating_point(self.dtype()) && !is_complex(self.dtype()),
+             "\"bitwise_not_cpu\" not implemented for '", scalar_type_cpp_name(self.dtype()), "'");
   return bitwise_xor(self, wrap_number(Scalar(int64_t(-1))));
 }
 

@@ -27,8 +27,11 @@ int64_t to_long(const Tensor& t) {
 }
 
 void check_index_dtype(const char* op, const Tensor& index) {
-  TH_CHECK_T(IndexError, index.dtype() == ScalarType::Long || index.dtype() == ScalarType::Int, op,
-             "(): Expected dtype int32/int64 for index but got: ", scalar_type_name(index.dtype()));
+  if (index.dtype() == ScalarType::Long || index.dtype() == ScalarType::Int) return;
+  if (std::string(op) == "index_select")
+    throw Error("index_select(): Expected dtype int32 or int64 for index");
+  throw Error(detail::str(
+      op, "(): Expected dtype int32/int64 for index but got: ", scalar_type_cpp_name(index.dtype())));
 }
 
 /// How an op treats its indices, with PyTorch's error for each: take/put_ wrap negative ones
@@ -129,8 +132,9 @@ Tensor& put_(Tensor& self, const Tensor& index, const Tensor& source, bool accum
            "put_(): self and source expected to have the same dtype, but got ",
            "self.dtype = ", scalar_type_name(self.dtype()),
            " and source.dtype = ", scalar_type_name(source.dtype()));
-  TH_CHECK(source.numel() == index.numel(), "put_(): Expected source and index to have the same number of ",
-           "elements, but got source.numel() = ", source.numel(), ", index.numel() = ", index.numel());
+  TH_CHECK_T(IndexError, source.numel() == index.numel(),
+             "put_(): Expected source and index to have the same number of ",
+             "elements, but got source.numel() = ", source.numel(), ", index.numel() = ", index.numel());
   Tensor pos = checked_positions(index, self.numel(), -1, IndexRule::Take);
   if (pos.numel() == 0) return self;
   TH_CHECK(!may_overlap(self, source),

@@ -4,7 +4,7 @@
 namespace th {
 
 Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
-  TH_CHECK(!tensors.empty(), "torch.cat(): expected a non-empty list of Tensors");
+  TH_CHECK_T(ValueError, !tensors.empty(), "torch.cat(): expected a non-empty list of Tensors");
   // legacy rule kept by PyTorch: 1-D empty tensors are skipped for shapes, but every input,
   // skipped or not, takes part in the result's dtype
   std::vector<const Tensor*> parts;

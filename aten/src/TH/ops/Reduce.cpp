@@ -103,7 +103,8 @@ std::tuple<Tensor, Tensor> arg_reduce(const Tensor& self, int64_t dim, bool keep
 
 Tensor flat_arg(const Tensor& self, std::optional<int64_t> dim, bool keepdim, bool is_max, const char* name) {
   if (dim) return std::get<1>(arg_reduce(self, *dim, keepdim, is_max, name));
-  TH_CHECK(self.numel() > 0, name, "(): Expected reduction dim to be specified for input.numel() == 0.");
+  TH_CHECK_T(IndexError, self.numel() > 0, name,
+             "(): Expected reduction dim to be specified for input.numel() == 0.");
   Tensor flat = view(contiguous(self), {self.numel()});
   Tensor idx = std::get<1>(arg_reduce(flat, 0, false, is_max, name));
   if (!keepdim) return idx;

@@ -52,7 +52,7 @@ std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool
   check_not(self.dtype() == ScalarType::Bool, self, "topk", "bool");
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
   const int64_t n = self.dim() ? self.size(d) : 1;
-  TH_CHECK_T(IndexError, k >= 0 && k <= n, "selected index k out of range");
+  TH_CHECK(k >= 0 && k <= n, "selected index k out of range");
   auto [values, indices] = sort(self, std::nullopt, d, largest);
   if (self.dim() == 0) return {values, indices};
   return {contiguous(narrow(values, d, 0, k)), contiguous(narrow(indices, d, 0, k))};

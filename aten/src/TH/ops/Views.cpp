@@ -191,7 +191,7 @@ std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
 }
 
 std::vector<Tensor> unbind(const Tensor& self, int64_t dim) {
-  TH_CHECK(self.dim() > 0, "Dimension specified as 0 but tensor has no dimensions");
+  TH_CHECK_T(IndexError, self.dim() > 0, "Dimension specified as 0 but tensor has no dimensions");
   int64_t d = wrap_dim(dim, self.dim());
   std::vector<Tensor> out;
   for (int64_t i = 0; i < self.sizes()[d]; ++i) out.push_back(select(self, d, i));
