@@ -336,3 +336,27 @@ def test_exception_classes_are_upstreams():
         TypeError, match=r"~ \(operator.invert\) is only implemented on integer and Boolean-type tensors"
     ):
         ~torch.tensor([1.0])
+
+
+def test_setitem_drops_the_values_extra_leading_unit_dims():
+    x = torch.zeros(2)
+    x[0:2] = torch.ones(1, 2)
+    assert x.tolist() == [1.0, 1.0]
+    y = torch.zeros(2, 3)
+    y[0] = torch.arange(3.0).reshape(1, 1, 3)
+    assert y.tolist() == [[0.0, 1.0, 2.0], [0.0, 0.0, 0.0]]
+    y[[0, 1]] = torch.ones(1, 2, 3)
+    assert y.tolist() == [[1.0] * 3] * 2
+    z = torch.zeros(3)
+    z[torch.tensor([True, False, True])] = torch.ones(1, 2)
+    assert z.tolist() == [1.0, 0.0, 1.0]
+    s = torch.zeros(())
+    s[...] = torch.ones(1, 1)
+    assert s.item() == 1.0
+    with pytest.raises(RuntimeError):
+        y[0] = torch.ones(2, 3)  # a leading dim that is not 1 stays an error
+    w = torch.zeros(2, 3, requires_grad=True).clone()
+    v = torch.ones(1, 3, requires_grad=True)
+    w[1] = v * 2
+    w.sum().backward()
+    assert v.grad.tolist() == [[2.0, 2.0, 2.0]]

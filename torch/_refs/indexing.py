@@ -195,6 +195,8 @@ def _put(self: Tensor, key, value, accumulate: bool, subscript: bool = False) ->
     view = self[basic] if basic else self
     pos, out_shape = _positions(view, advanced)
     if isinstance(value, Tensor):
+        while subscript and value.dim() > len(out_shape) and value.shape[0] == 1:  # upstream's setitem drops them
+            value = value[0]
         values = value.to(self.dtype).expand(out_shape).contiguous()
     else:
         values = torch.full(out_shape, value, dtype=self.dtype, device=self.device)

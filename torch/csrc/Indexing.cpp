@@ -60,6 +60,14 @@ th::Tensor index_view(const th::Tensor& self, nb::handle index) {
   return r;
 }
 
+/// How many leading size-1 dims of an assigned value go beyond the target's dims: upstream drops them
+/// (x[0] = row.unsqueeze(0) writes the row).
+int64_t leading_ones(const th::Tensor& value, int64_t target_dim) {
+  int64_t k = 0;
+  while (value.dim() - k > target_dim && value.sizes()[size_t(k)] == 1) ++k;
+  return k;
+}
+
 }  // namespace
 
 /// Whether `index` has an advanced item (an index tensor, a list or a bool), which torch/_refs/indexing.py
@@ -112,7 +120,10 @@ void bind_indexing(nb::handle tensor_cls) {
         const th::Tensor& self = *nb::inst_ptr<th::Tensor>(self_obj);
         if (autograd::recording(self, value)) {  // view + copy_, both recorded: the engine rebases self
           nb::object view = self_obj.attr("__getitem__")(index);
-          view.attr("copy_")(value.obj);
+          nb::object v = nb::borrow(value.obj);
+          for (int64_t k = leading_ones(value.t, nb::cast<const th::Tensor&>(view).dim()); k > 0; --k)
+            v = v.attr("select")(0, 0);
+          view.attr("copy_")(v);
           return;
         }
         th::Tensor view = index_view(self, index);
@@ -122,7 +133,9 @@ void bind_indexing(nb::handle tensor_cls) {
         if (value.t.impl()->wrapped_number && !reduced) {  // a Python number: the checked conversion of fill_
           th::fill_(view, nb::cast<th::Scalar>(value.obj));
         } else {  // a tensor, or a number into a reduced float: rounded as upstream's setitem (1e6 is inf)
-          th::copy_(view, value.t);  // broadcasts, converts the dtype, crosses devices
+          th::Tensor v = value.t;
+          for (int64_t k = leading_ones(v, view.dim()); k > 0; --k) v = th::select(v, 0, 0);
+          th::copy_(view, v);  // broadcasts, converts the dtype, crosses devices
         }
       },
       "index"_a.none(), "value"_a);
