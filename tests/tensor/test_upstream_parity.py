@@ -360,3 +360,12 @@ def test_setitem_drops_the_values_extra_leading_unit_dims():
     w[1] = v * 2
     w.sum().backward()
     assert v.grad.tolist() == [[2.0, 2.0, 2.0]]
+
+
+def test_softmax_of_an_integer_tensor():
+    for fn in (torch.softmax, torch.log_softmax):
+        empty = fn(torch.empty(2, 0, dtype=torch.int32), 1)
+        assert empty.dtype == torch.int32 and empty.shape == (2, 0)  # returned as it is
+        with pytest.raises(NotImplementedError, match="not implemented for 'Long'"):
+            fn(torch.ones(2, dtype=torch.int64), 0)
+        assert fn(torch.ones(2, dtype=torch.int64), 0, dtype=torch.float64).dtype == torch.float64
