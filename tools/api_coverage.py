@@ -65,7 +65,7 @@ OUT_OF_SCOPE = re.compile(
     r"^smm|^saddmm|^spadd|^grad_fn$|^is_leaf$|^output_nr$|^data$|^dim_order|^untyped|^storage|"
     # TorchScript's and the C++ bindings' classes (the Tensor types stay), functionalization's *_copy ops,
     # exotic dtypes, TorchScript/compiler helpers
-    r"^(?!Size$|Tensor$|\w+Tensor$)[A-Z]|_copy$|^float8|^float4|^u?int[1-7]$|^bits|complex32|chalf|"
+    r"^(?!Size$|Tensor$|\w+Tensor$)[A-Z]|_copy$|^float8|^float4|^u?int[1-7]$|^bits?$|^bits|complex32|chalf|"
     r"parse_|import_ir|merge_type|unify_type|^fork$|^wait$|while_loop|^cond$|thread_safe|classproperty|"
     r"prepare_multiprocessing|get_file_path|hash_tensor|nonzero_static|from_file|jagged|per_channel|per_tensor|"
     r"qscheme|choose_qparams|int_repr|^has_|init_num_threads|"

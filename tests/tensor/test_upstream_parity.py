@@ -369,3 +369,13 @@ def test_softmax_of_an_integer_tensor():
         with pytest.raises(NotImplementedError, match="not implemented for 'Long'"):
             fn(torch.ones(2, dtype=torch.int64), 0)
         assert fn(torch.ones(2, dtype=torch.int64), 0, dtype=torch.float64).dtype == torch.float64
+
+
+def test_slice_inverse_is_the_sources_geometry_over_the_slices_storage():
+    x = torch.arange(10.0)
+    s = x[2:8:2]
+    for r in (torch.slice_inverse(s, x, 0, 2, 8, 2), s.slice_inverse(x, 0, 2, 8, 2)):
+        assert r.shape == (10,) and r.stride() == (1,) and r.storage_offset() == 0
+        assert r.data_ptr() == x.data_ptr()
+    with pytest.raises(RuntimeError, match="out of bounds for storage"):
+        torch.slice_inverse(torch.ones(3, 2), torch.zeros(3, 4), 1, 1, 3)

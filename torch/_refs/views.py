@@ -155,6 +155,13 @@ register(_inplace_view(Tensor.transpose, "swapaxes_"), aliases=("swapdims_",), f
 
 
 @register(method=True)
+def slice_inverse(input: Tensor, src: Tensor, dim: int = 0, start=None, end=None, step: int = 1) -> Tensor:
+    """The inverse of `input = src[start:end:step]` along dim, as functionalization uses it: the view of input's
+    storage with src's sizes, strides and offset (upstream's: out of input's storage bounds is an error)."""
+    return input.as_strided(src.shape, src.stride(), src.storage_offset())
+
+
+@register(method=True)
 def ravel(input: Tensor) -> Tensor:
     """input flattened to 1-D: a view where its strides allow, else a contiguous copy."""
     return input.reshape(-1)
