@@ -379,3 +379,18 @@ def test_slice_inverse_is_the_sources_geometry_over_the_slices_storage():
         assert r.data_ptr() == x.data_ptr()
     with pytest.raises(RuntimeError, match="out of bounds for storage"):
         torch.slice_inverse(torch.ones(3, 2), torch.zeros(3, 4), 1, 1, 3)
+
+
+def test_review_cases():
+    x = torch.zeros(4, dtype=torch.float16)
+    x[[0, 1]] = 1e6  # an advanced assignment rounds a number into float16, as a basic one does
+    assert x.tolist() == [float("inf"), float("inf"), 0.0, 0.0]
+    y = torch.zeros(4, dtype=torch.float16)
+    y[torch.tensor([True, True, False, False])] = 1e6
+    assert y.tolist() == [float("inf"), float("inf"), 0.0, 0.0]
+    with pytest.raises(RuntimeError, match="without overflow"):
+        torch.zeros(2, dtype=torch.float16)[0] = 1 + 2j  # the imaginary part is not dropped
+    with pytest.raises(RuntimeError, match="c10::Float8_e4m3fn without overflow"):
+        torch.full((2,), float("inf"), dtype=torch.float8_e4m3fn)  # a type without an infinity
+    with pytest.raises(IndexError, match="too many indices for tensor of dimension 2"):
+        torch.zeros(2, 3)[..., ..., [0]]

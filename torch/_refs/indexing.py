@@ -198,7 +198,11 @@ def _put(self: Tensor, key, value, accumulate: bool, subscript: bool = False) ->
         while subscript and value.dim() > len(out_shape) and value.shape[0] == 1:  # upstream's setitem drops them
             value = value[0]
         values = value.to(self.dtype).expand(out_shape).contiguous()
-    else:
+    elif self.dtype.is_floating_point and self.dtype.itemsize <= 2 and type(value) in (int, float):
+        # a real number into a 16- or 8-bit float rounds (1e6 is inf), as upstream's setitem and the basic path
+        exact = torch.tensor(value, dtype=torch.float64 if isinstance(value, float) else torch.int64)
+        values = exact.to(self.device, self.dtype).expand(out_shape).contiguous()
+    else:  # checked: 300 into uint8 raises
         values = torch.full(out_shape, value, dtype=self.dtype, device=self.device)
     view.put_(pos, values, accumulate)
     return self

@@ -41,6 +41,7 @@ th::Tensor index_view(const th::Tensor& self, nb::handle index) {
       Py_ssize_t start, stop, step;
       if (PySlice_Unpack(o, &start, &stop, &step) < 0) throw nb::python_error();
       TH_CHECK_T(th::ValueError, step > 0, "step must be greater than zero");
+      TH_CHECK_T(th::IndexError, dim < r.dim(), "too many indices for tensor of dimension ", self.dim());
       PySlice_AdjustIndices(r.sizes()[dim], &start, &stop, step);
       r = th::slice(r, dim, start, std::max(start, stop), step);
       ++dim;
@@ -128,8 +129,9 @@ void bind_indexing(nb::handle tensor_cls) {
         }
         th::Tensor view = index_view(self, index);
         const th::ScalarType dt = view.dtype();
-        const bool reduced = dt == th::ScalarType::Half || dt == th::ScalarType::BFloat16 ||
-                             dt == th::ScalarType::Float8_e4m3fn || dt == th::ScalarType::Float8_e5m2;
+        const bool reduced = (dt == th::ScalarType::Half || dt == th::ScalarType::BFloat16 ||
+                              dt == th::ScalarType::Float8_e4m3fn || dt == th::ScalarType::Float8_e5m2) &&
+                             !PyComplex_Check(value.obj.ptr());
         if (value.t.impl()->wrapped_number && !reduced) {  // a Python number: the checked conversion of fill_
           th::fill_(view, nb::cast<th::Scalar>(value.obj));
         } else {  // a tensor, or a number into a reduced float: rounded as upstream's setitem (1e6 is inf)

@@ -70,7 +70,9 @@ class Scalar {
   static bool overflows(double v) {
     using limits = std::numeric_limits<T>;
     if constexpr (is_floating_v<T> || is_float8_v<T>) {
-      return std::isfinite(v) && (v < double(limits::lowest()) || v > double(limits::max()));
+      if (std::isinf(v))
+        return !limits::has_infinity;  // c10: inf fits a type with one (float8_e4m3fn has none)
+      return !std::isnan(v) && (v < double(limits::lowest()) || v > double(limits::max()));
     } else {
       // 2^63 itself does not fit int64 (its max rounds up to it as a double)
       return !std::isfinite(v) || v < double(limits::lowest()) || v >= std::ldexp(1.0, limits::digits);

@@ -20,7 +20,12 @@ using arange_acc_t =
 /// to that type, truncated for the integral dtypes as upstream's Scalar::to).
 template <typename T>
 TH_HOST_DEVICE T arange_value(int64_t i, arange_acc_t<T> start, arange_acc_t<T> step) {
-  return static_cast<T>(start + step * static_cast<arange_acc_t<T>>(i));
+  if constexpr (std::is_integral_v<arange_acc_t<T>>) {  // two's complement wrap, defined (int64 would
+                                                        // overflow)
+    return static_cast<T>(static_cast<int64_t>(uint64_t(start) + uint64_t(step) * uint64_t(i)));
+  } else {
+    return static_cast<T>(start + step * static_cast<arange_acc_t<T>>(i));
+  }
 }
 
 /// Element i of PyTorch's linspace(start, end, n), bit for bit: start and end are cast to T first, the

@@ -31,9 +31,13 @@ Tensor clamp_value(const Tensor& self, const std::optional<Scalar>& min, const s
   for (const auto& bound : {min, max})
     if (bound) operands.push_back(wrap_number(*bound));
   const ScalarType t = result_type(operands);
+  // upstream's CPU kernel reads the bounds at the dtype (checked), its CUDA kernel at opmath (float for
+  // float16/bfloat16: clamp(max=1e5) of a CUDA half tensor is no change, a CPU one raises)
+  const ScalarType read =
+      self.device().type != DeviceType::CPU && is_reduced_floating_point(t) ? ScalarType::Float : t;
   Tensor r = self;
-  if (min) r = maximum(r, scalar_tensor(*min, t));
-  if (max) r = minimum(r, scalar_tensor(*max, t));
+  if (min) r = maximum(r, scalar_tensor(*min, read));
+  if (max) r = minimum(r, scalar_tensor(*max, read));
   return r;
 }
 }  // namespace
