@@ -63,6 +63,21 @@ def test_linspace_on_the_gpu_is_the_cpus_bit_for_bit(dtype):
         assert torch.equal(got.cpu(), torch.linspace(start, end, steps, dtype=dtype))
 
 
+@pytest.mark.parametrize("dtype", [torch.int8, torch.int32, I64, F16, F32])
+def test_arange_on_the_gpu_is_the_cpus(dtype):
+    # integer dtypes step in int64 on both devices (fractional ends and steps truncated as upstream's)
+    for args in ((0, 5, 1.5), (-2.5, 3), (0.5, 3.5, 1.0), (0, 100, 7)):
+        assert torch.equal(torch.arange(*args, dtype=dtype, device="cuda").cpu(), torch.arange(*args, dtype=dtype))
+    assert torch.arange(2**60, 2**60 + 3, device="cuda").tolist() == [2**60, 2**60 + 1, 2**60 + 2]
+
+
+def test_clamp_of_a_half_tensor_reads_number_bounds_at_float_on_the_gpu():
+    # upstream's CUDA kernel reads the bounds at opmath (float): a bound past float16's range is no bound
+    h = torch.tensor([1.0, -2.0], dtype=F16, device="cuda")
+    assert h.clamp(max=1e5).tolist() == [1.0, -2.0]
+    assert h.clamp(min=-1e5, max=0.5).tolist() == [0.5, -2.0]
+
+
 def test_random_on_the_gpu():
     torch.manual_seed(3)
     a = torch.rand(1000, device="cuda")

@@ -10,6 +10,7 @@ import torch
 from torch._C import Tensor
 from torch._C import bitwise_not as _bitwise_not
 from torch._dtypes import scalar_type
+from torch._refs.promotion import cast_into
 from torch._registry import in_place, register
 
 
@@ -42,20 +43,6 @@ def _by_powers_of_two(a: Tensor, s, op):
     return op(op(a, (2**h).to(a.dtype)), (2 ** (s - h)).to(a.dtype))
 
 
-def _into(out: Tensor | None, result: Tensor) -> Tensor:
-    """result, or written into out (an elementwise op's out=: the result must cast to out's dtype; out is
-    resized to the result's shape)."""
-    if out is None:
-        return result
-    if not torch.can_cast(result.dtype, out.dtype):
-        raise RuntimeError(
-            f"result type {scalar_type(result.dtype)} can't be cast to the desired output type {scalar_type(out.dtype)}"
-        )
-    if out.shape != result.shape:
-        out.resize_(result.shape)
-    return out.copy_(result)
-
-
 def _left_shift(input, other) -> Tensor:
     a, s, dtype = _operands(input, other, "lshift_cpu")
     bits = dtype.itemsize * 8
@@ -80,14 +67,14 @@ def _right_shift(input, other) -> Tensor:
 @register(method=True, inplace=True)
 def bitwise_left_shift(input, other, *, out: Tensor | None = None) -> Tensor:
     """input << other elementwise (wrapping; 0 for shifts < 0 or >= the bit width)."""
-    return _into(out, _left_shift(input, other))
+    return cast_into(out, _left_shift(input, other))
 
 
 @register(method=True, inplace=True)
 def bitwise_right_shift(input, other, *, out: Tensor | None = None) -> Tensor:
     """input >> other elementwise (arithmetic for signed types; the sign fill for shifts < 0 or >= the
     bit width)."""
-    return _into(out, _right_shift(input, other))
+    return cast_into(out, _right_shift(input, other))
 
 
 def _operator(fn, reflected: bool = False):

@@ -198,12 +198,10 @@ def _put(self: Tensor, key, value, accumulate: bool, subscript: bool = False) ->
         while subscript and value.dim() > len(out_shape) and value.shape[0] == 1:  # upstream's setitem drops them
             value = value[0]
         values = value.to(self.dtype).expand(out_shape).contiguous()
-    elif self.dtype.is_floating_point and self.dtype.itemsize <= 2 and type(value) in (int, float):
-        # a real number into a 16- or 8-bit float rounds (1e6 is inf), as upstream's setitem and the basic path
-        exact = torch.tensor(value, dtype=torch.float64 if isinstance(value, float) else torch.int64)
-        values = exact.to(self.device, self.dtype).expand(out_shape).contiguous()
-    else:  # checked: 300 into uint8 raises
-        values = torch.full(out_shape, value, dtype=self.dtype, device=self.device)
+    else:  # a number is written as the basic path writes it (checked, or rounded into a 16- or 8-bit float)
+        one = self.new_empty(())
+        one[()] = value
+        values = one.expand(out_shape).contiguous()
     view.put_(pos, values, accumulate)
     return self
 
@@ -335,12 +333,13 @@ def diagonal_scatter(input: Tensor, src: Tensor, offset: int = 0, dim1: int = 0,
     return out
 
 
-def _fill_value(value, name: str = "masked_fill_"):
+def _fill_value(value):
     """masked_fill's value: a number, or a 0-dim tensor (upstream's masked_fill.Tensor) read as its number."""
     if isinstance(value, Tensor):
         if value.dim() != 0:
             raise RuntimeError(
-                f"{name} only supports a 0-dimensional value tensor, but got tensor with {value.dim()} dimension(s)."
+                f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.dim()} "
+                "dimension(s)."
             )
         return value.item()
     return value

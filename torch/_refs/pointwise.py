@@ -10,7 +10,7 @@ from torch._C import Tensor
 from torch._C import clamp as _clamp
 from torch._C import clamp_ as _clamp_
 from torch._dtypes import scalar_type, signed_integer
-from torch._refs.promotion import common_dtype
+from torch._refs.promotion import cast_into, common_dtype
 from torch._registry import in_place, register
 
 # ---- clamp / clip: number bounds go straight to the generated kernel; tensor bounds (PyTorch's
@@ -66,14 +66,7 @@ def clamp(input: Tensor, min=None, max=None, *, out: Tensor | None = None) -> Te
             "clamp(): functions with out=... arguments don't support automatic differentiation, "
             "but one of the arguments requires grad."
         )
-    result = _clamp_tensors(input, min, max)
-    if not torch.can_cast(result.dtype, out.dtype):  # this overload casts into out, as PyTorch's
-        raise RuntimeError(
-            f"result type {scalar_type(result.dtype)} can't be cast to the desired output type {scalar_type(out.dtype)}"
-        )
-    if out.shape != result.shape:
-        out.resize_(result.shape)
-    return out.copy_(result)
+    return cast_into(out, _clamp_tensors(input, min, max))  # this overload casts into out, as PyTorch's
 
 
 @register(method=True, aliases=("clip_",))

@@ -6,6 +6,7 @@ import functools
 
 import torch
 from torch._C import Tensor
+from torch._dtypes import scalar_type
 from torch._registry import register
 
 
@@ -62,3 +63,17 @@ def common_dtype(*operands) -> torch.dtype:
                 result.to_complex() if dtype.is_complex and result is not None and result.is_floating_point else dtype
             )
     return result
+
+
+def cast_into(out: Tensor | None, result: Tensor) -> Tensor:
+    """result, or written into out as an elementwise op's out= is (TensorIterator's rule: the result must cast
+    to out's dtype; out is resized to the result's shape)."""
+    if out is None:
+        return result
+    if not torch.can_cast(result.dtype, out.dtype):
+        raise RuntimeError(
+            f"result type {scalar_type(result.dtype)} can't be cast to the desired output type {scalar_type(out.dtype)}"
+        )
+    if out.shape != result.shape:
+        out.resize_(result.shape)
+    return out.copy_(result)

@@ -133,16 +133,15 @@ def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None
     return x
 
 
-def _floating(input: Tensor, dtype, dim: int, op: str) -> Tensor | None:
-    """input (cast to dtype) for a floating kernel; None for an empty non-floating one (upstream returns it as
-    it is); upstream's NotImplementedError for a non-empty one."""
+def _floating(input: Tensor, dtype, dim: int, op: str) -> Tensor:
+    """input cast to dtype: floating for the kernel, or an empty non-floating tensor (upstream returns it as it
+    is); upstream's NotImplementedError for a non-empty non-floating one."""
     x = input if dtype is None else input.to(dtype)
     if not x.dtype.is_floating_point:
-        d = wrap_dim(dim, x.dim())
-        if x.numel() == 0:
-            return None
-        kernel = f"{op}_lastdim_kernel_impl" if d == max(x.dim() - 1, 0) else f"{op}_kernel_impl"
-        raise NotImplementedError(f"\"{kernel}\" not implemented for '{scalar_type(x.dtype)}'")
+        d = wrap_dim(dim, x.dim())  # checked for an empty one too
+        if x.numel() != 0:
+            kernel = f"{op}_lastdim_kernel_impl" if d == max(x.dim() - 1, 0) else f"{op}_kernel_impl"
+            raise NotImplementedError(f"\"{kernel}\" not implemented for '{scalar_type(x.dtype)}'")
     return x
 
 
@@ -150,14 +149,14 @@ def _floating(input: Tensor, dtype, dim: int, op: str) -> Tensor | None:
 def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     """log(softmax(input)) along dim: x - max - log(sum(exp(x - max))), one fused kernel (THNN/THCUNN)."""
     x = _floating(input, dtype, dim, "log_softmax")
-    return (input if dtype is None else input.to(dtype)).clone() if x is None else torch._log_softmax(x, dim, False)
+    return torch._log_softmax(x, dim, False) if x.dtype.is_floating_point else x.clone()
 
 
 @register(method=True)
 def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     """exp(input) normalized to sum to 1 along dim (the max subtracted first), one fused kernel."""
     x = _floating(input, dtype, dim, "softmax")
-    return (input if dtype is None else input.to(dtype)).clone() if x is None else torch._softmax(x, dim, False)
+    return torch._softmax(x, dim, False) if x.dtype.is_floating_point else x.clone()
 
 
 def _spacing_steps(spacing, dims, input):

@@ -129,9 +129,9 @@ void bind_indexing(nb::handle tensor_cls) {
         }
         th::Tensor view = index_view(self, index);
         const th::ScalarType dt = view.dtype();
-        const bool reduced = (dt == th::ScalarType::Half || dt == th::ScalarType::BFloat16 ||
-                              dt == th::ScalarType::Float8_e4m3fn || dt == th::ScalarType::Float8_e5m2) &&
-                             !PyComplex_Check(value.obj.ptr());
+        // a real number into a 16- or 8-bit float rounds (upstream's setitem); anything else converts checked
+        const bool reduced =
+            th::is_floating_point(dt) && th::element_size(dt) <= 2 && !PyComplex_Check(value.obj.ptr());
         if (value.t.impl()->wrapped_number && !reduced) {  // a Python number: the checked conversion of fill_
           th::fill_(view, nb::cast<th::Scalar>(value.obj));
         } else {  // a tensor, or a number into a reduced float: rounded as upstream's setitem (1e6 is inf)

@@ -9,7 +9,7 @@ TH_DEFINE_STUB(fill_fn, fill_stub);
 Tensor& fill_(Tensor& self, const Scalar& value) {
   const ScalarType t = self.dtype();
   if (self.device().type == DeviceType::CPU && self.numel() == 1 && !value.is_complex() &&
-      (is_reduced_floating_point(t) || t == ScalarType::Float8_e4m3fn || t == ScalarType::Float8_e5m2)) {
+      is_floating_point(t) && element_size(t) <= 2) {
     // upstream fills one CPU element of a 16- or 8-bit float without the range check (its scalar_fill:
     // torch.full((1,), 1e6, dtype=torch.float16) is inf, (2,) raises): the number is rounded as a copy rounds
     return copy_(self, wrap_number(value));

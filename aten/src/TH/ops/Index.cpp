@@ -27,11 +27,8 @@ int64_t to_long(const Tensor& t) {
 }
 
 void check_index_dtype(const char* op, const Tensor& index) {
-  if (index.dtype() == ScalarType::Long || index.dtype() == ScalarType::Int) return;
-  if (std::string(op) == "index_select")
-    throw Error("index_select(): Expected dtype int32 or int64 for index");
-  throw Error(detail::str(
-      op, "(): Expected dtype int32/int64 for index but got: ", scalar_type_cpp_name(index.dtype())));
+  TH_CHECK(index.dtype() == ScalarType::Long || index.dtype() == ScalarType::Int, op,
+           "(): Expected dtype int32/int64 for index but got: ", scalar_type_cpp_name(index.dtype()));
 }
 
 /// How an op treats its indices, with PyTorch's error for each: take/put_ wrap negative ones
@@ -146,7 +143,8 @@ Tensor& put_(Tensor& self, const Tensor& index, const Tensor& source, bool accum
 }
 
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
-  check_index_dtype("index_select", index);
+  TH_CHECK(index.dtype() == ScalarType::Long || index.dtype() == ScalarType::Int,
+           "index_select(): Expected dtype int32 or int64 for index");  // upstream's own wording
   TH_CHECK_T(IndexError, index.dim() <= 1, "index_select(): Index is supposed to be a vector");
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
   Tensor idx = checked_positions(view(index, {-1}), self.dim() ? self.size(d) : 1, d, IndexRule::Select);
