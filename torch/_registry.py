@@ -39,14 +39,18 @@ def _put(table: dict, name: str, obj) -> None:
 _DECORATOR = object()  # register's obj when it is used as a decorator with arguments (a value may be None)
 
 
-def register(obj=_DECORATOR, /, *, name=None, function=True, method=False, inplace=False, aliases=()):
+def register(obj=_DECORATOR, /, *, name=None, function=True, method=False, inplace=False, aliases=(), numbers=True):
     """Registers obj (a function, class, property or value) under its __name__ (or `name`) and each of
     `aliases`: as torch.<name> unless function=False, as the method Tensor.<name> with method=True, and
-    with inplace=True also as Tensor.<name>_, its checked in-place form (in_place). Returns obj: a
-    decorator with or without arguments."""
+    with inplace=True also as Tensor.<name>_, its checked in-place form (in_place). numbers=False: the
+    parameters annotated `Tensor` take tensors only (upstream has no Scalar overload: a number is its
+    TypeError), as `numbers: False` in native_functions.yaml. Returns obj: a decorator with or without
+    arguments."""
 
     def add(obj):
         own = name or (obj.fget if isinstance(obj, property) else obj).__name__
+        if not numbers:
+            obj = tensors_only(obj, own)
         obj = numpy_names(obj)
         for n in (own, *aliases):
             if function:
@@ -88,6 +92,31 @@ def numpy_names(fn):
         return fn(*args, **kwargs)
 
     return accepting_numpy_names
+
+
+def tensors_only(fn, name: str):
+    """fn, raising upstream's TypeError ("fmax(): argument 'other' (position 2) must be Tensor, not int")
+    when a parameter annotated `Tensor` gets anything else."""
+    import functools  # noqa: PLC0415
+    import inspect  # noqa: PLC0415
+
+    from torch._C import Tensor  # noqa: PLC0415
+
+    checked = [
+        (i, p.name)
+        for i, p in enumerate(inspect.signature(fn).parameters.values())
+        if p.annotation in ("Tensor", Tensor)
+    ]
+
+    @functools.wraps(fn)
+    def taking_tensors(*args, **kwargs):
+        for i, n in checked:
+            v = args[i] if i < len(args) else kwargs.get(n, Tensor)
+            if not isinstance(v, Tensor) and v is not Tensor:
+                raise TypeError(f"{name}(): argument '{n}' (position {i + 1}) must be Tensor, not {type(v).__name__}")
+        return fn(*args, **kwargs)
+
+    return taking_tensors
 
 
 def in_place(fn, name: str):

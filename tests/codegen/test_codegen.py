@@ -119,7 +119,10 @@ def test_bool_returns_are_plain_python_bools(tmp_path):
     funcs = load(p)
     assert bindings.prototype(funcs[0])[1] == "bool same(const th::Tensor& self, const th::Tensor& other);"
     text = "".join(bindings.render_shards([bindings.shard_entry(f) for f in funcs], 1).values())
-    assert "return nb::bool_(torch::without_gil_if_long({&(self.t), &(other.t)}, [&] { return th::same(" in text
+    assert (
+        "return nb::bool_(torch::without_gil_if_long({&(self.tensor()), &(other.tensor())}, [&] { return th::same("
+        in text
+    )
     assert "autograd::record" not in text
 
 
@@ -131,8 +134,11 @@ def test_calls_release_the_gil_when_a_tensor_argument_is_long(tmp_path):
     )
     text = "".join(bindings.render_shards([bindings.shard_entry(f) for f in load(p)], 1).values())
     # plain tensor arguments decide (optional and list ones are not looked at); the result is cast after
-    assert "nb::cast(torch::without_gil_if_long({&(self.t)}, [&] { return th::f(self.t, w, many, n); }))" in text
-    assert "torch::without_gil_if_long({&(*nb::inst_ptr<th::Tensor>(self_obj)), &(other.t)}" in text
+    assert (
+        "nb::cast(torch::without_gil_if_long({&(self.tensor())}, [&] { return th::f(self.tensor(), w, many, n); }))"
+        in text
+    )
+    assert "torch::without_gil_if_long({&(*nb::inst_ptr<th::Tensor>(self_obj)), &(other.tensor())}" in text
     p.write_text("- func: f(Tensor self) -> int\n")
     with pytest.raises(CodegenError, match="only Tensor and bool returns are supported"):
         bindings.render_shards([bindings.shard_entry(f) for f in load(p)], 1)
@@ -230,3 +236,19 @@ def test_memo_is_salted_with_the_generator_sources(tmp_path, monkeypatch):
     assert memo_mod.Memo(tmp_path / "m.marshal").get("k", lambda: "recomputed") == "v1"
     (sources / "model.py").write_text("# v2: the generator changed\n")
     assert memo_mod.Memo(tmp_path / "m.marshal").get("k", lambda: "recomputed") == "recomputed"
+
+
+def test_numbers_false_makes_tensor_arguments_tensors_only(tmp_path):
+    p = tmp_path / "nf.yaml"
+    p.write_text(
+        "- func: f(Tensor self, Tensor other, Scalar s) -> Tensor\n  numbers: False\n  inplace: method\n  out: True\n"
+        "- func: g(Tensor self, Tensor other, Scalar s) -> Tensor\n"
+    )
+    funcs = load(p)
+    assert [f.numbers for f in funcs] == [False, False, False, True]  # the derived forms inherit it
+    text = "".join(bindings.render_shards([bindings.shard_entry(f) for f in funcs], 1).values())
+    assert "const torch::StrictTensorArg& self, const torch::StrictTensorArg& other, torch::ScalarArg s" in text
+    assert "const torch::TensorArg& self, const torch::TensorArg& other, torch::ScalarArg s" in text
+    p.write_text("- func: f(Tensor self) -> Tensor\n  numbers: maybe\n")
+    with pytest.raises(CodegenError, match="'numbers:' is True or False"):
+        load(p)

@@ -394,3 +394,198 @@ def test_review_cases():
         torch.full((2,), float("inf"), dtype=torch.float8_e4m3fn)  # a type without an infinity
     with pytest.raises(IndexError, match="too many indices for tensor of dimension 2"):
         torch.zeros(2, 3)[..., ..., [0]]
+
+
+# ---- Python ints past int64 ---------------------------------------------------------------------------------
+
+U63, U64 = 2**63, 2**64 - 1  # a Python int in [2^63, 2^64) is a uint64 Scalar (c10's HAS_u)
+
+
+@pytest.mark.parametrize(
+    ("dtype", "value", "expected"),
+    [
+        (torch.int64, U63, [-(2**63)] * 2),  # the wrapped number is cast, so it wraps
+        (torch.int64, U64, [-1] * 2),
+        (torch.int32, U64, [-1] * 2),
+        (torch.int8, U63, [0] * 2),
+        (torch.uint8, U64, [255] * 2),
+        (torch.float64, U64, [float(U64)] * 2),
+        (torch.float32, U63, [float(U63)] * 2),
+    ],
+)
+def test_an_int_past_int64_is_a_uint64_number(dtype, value, expected):
+    x = torch.zeros(2, dtype=dtype)
+    r = x + value
+    assert r.dtype == dtype and r.tolist() == expected
+    assert torch.result_type(x, value) == dtype
+
+
+def test_an_int_past_int64_fills_a_uint64_or_floating_tensor_and_is_refused_elsewhere():
+    assert torch.full((2,), U64, dtype=torch.uint64).tolist() == [U64] * 2
+    assert torch.zeros(1, dtype=torch.uint64).fill_(U63).item() == U63
+    assert torch.full((1,), U64, dtype=torch.float64).item() == float(U64)
+    assert torch.full((1,), U64, dtype=torch.bool).item() is True
+    assert torch.full_like(torch.zeros(2, dtype=torch.uint64), U63).tolist() == [U63] * 2
+    for dtype in (torch.int64, torch.int32, torch.uint8):  # checked, as c10's Scalar::to
+        with pytest.raises(RuntimeError, match="without overflow"):
+            torch.full((2,), U64, dtype=dtype)
+    with pytest.raises(RuntimeError, match="int64_t without overflow"):
+        torch.full((2,), U63)  # an int fill value means int64
+    with pytest.raises(RuntimeError, match="int64_t without overflow"):
+        torch.zeros(2, dtype=torch.int64).masked_fill(torch.ones(2, dtype=torch.bool), U63)
+    with pytest.raises(RuntimeError, match="Promotion for uint16, uint32, uint64 types is not supported"):
+        torch.zeros(2, dtype=torch.bool) + U63
+
+
+def test_an_int_past_uint64_is_an_overflow_error():
+    x = torch.zeros(3)
+    for call in (
+        lambda: x + 2**64,
+        lambda: x * 2**64,
+        lambda: x.add(1, alpha=2**64),
+        lambda: x.fill_(2**64),
+        lambda: torch.full((2,), 2**70),
+        lambda: x.pow(2**64),
+    ):
+        with pytest.raises(OverflowError, match="int too big to convert"):
+            call()
+    with pytest.raises(OverflowError, match="can't convert negative int to unsigned"):
+        x.clamp(max=-(2**63) - 1)  # below int64: Python's message for its uint64 try
+    with pytest.raises(ValueError, match="Overflow when unpacking long long"):
+        x[0] = 2**63  # setitem unpacks an int as int64, whatever the dtype
+    with pytest.raises(ValueError, match="Overflow when unpacking long long"):
+        torch.zeros(2, dtype=torch.uint64)[0] = 2**64
+
+
+@pytest.mark.parametrize(
+    ("dtype", "value", "expected"),
+    [
+        (torch.int64, 2.0**63, -(2**63)),  # c10 compares with max rounded to double: 2^63 passes and wraps
+        (torch.int64, -(2.0**63), -(2**63)),
+        (torch.int64, -3.5, -3),
+        (torch.uint64, 1e19, 10**19),  # a float past int64 into uint64 is exact (not through int64)
+        (torch.uint64, 2.0**63, 2**63),
+        (torch.uint64, 2.0**64, 0),
+    ],
+)
+def test_a_float_fills_a_64_bit_integer_tensor_as_c10_converts(dtype, value, expected):
+    assert torch.zeros(1, dtype=dtype).fill_(value).item() == expected
+
+
+def test_a_float_tensor_past_int64_casts_exactly_to_uint64():
+    assert torch.tensor([1e19]).to(torch.uint64).item() == 9999999980506447872  # float32's 1e19
+    assert torch.tensor([1e19], dtype=torch.float64).to(torch.uint64).item() == 10**19
+    assert torch.tensor([-1.0]).to(torch.uint64).item() == U64  # a negative one wraps through int64
+
+
+# ---- writes, indices and dtypes -----------------------------------------------------------------------------
+
+
+def test_fill_and_zero_write_into_an_expanded_tensor():
+    base = torch.zeros(3)
+    base.expand(2, 3).fill_(1)
+    assert base.tolist() == [1.0, 1.0, 1.0]
+    base.expand(2, 3).zero_()
+    assert base.tolist() == [0.0, 0.0, 0.0]
+    col = torch.zeros(2, 1)
+    col.expand(2, 4)[:, 1:3].fill_(5)
+    assert col.tolist() == [[5.0], [5.0]]
+    with pytest.raises(RuntimeError, match="single memory location"):
+        torch.zeros(3).expand(2, 3).add_(1)  # an op that reads and writes still refuses
+    with pytest.raises(RuntimeError, match="single memory location"):
+        torch.zeros(3).expand(2, 3)[:, 0] = 1  # and so does setitem (upstream writes a number with copy_)
+
+
+@pytest.mark.parametrize("dtype", [torch.int8, torch.int16])
+def test_index_tensors_are_long_int_byte_or_bool(dtype):
+    x = torch.arange(4.0)
+    idx = torch.tensor([0, 2], dtype=dtype)
+    with pytest.raises(IndexError, match="tensors used as indices must be long, int, byte or bool tensors"):
+        x[idx]
+    with pytest.raises(IndexError, match="tensors used as indices must be long, int, byte or bool tensors"):
+        x[idx] = 1.0
+    assert x[idx.to(torch.int32)].tolist() == [0.0, 2.0]
+
+
+def test_index_add_and_scatter_want_self_s_dtype():
+    x = torch.zeros(3)
+    src = torch.ones(1, dtype=torch.float64)
+    with pytest.raises(RuntimeError, match=r"index_add_\(\): self \(Float\) and source \(Double\) must have the same"):
+        x.index_add(0, torch.tensor([0]), src)
+    with pytest.raises(RuntimeError, match=r"index_add_\(\): self \(Float\) and source \(Double\)"):
+        x.index_add(0, torch.tensor([7]), src)  # before the index range
+    for call in (
+        lambda: x.scatter(0, torch.tensor([0]), src),
+        lambda: x.scatter_add(0, torch.tensor([0]), src),  # upstream names scatter for the family
+        lambda: x.scatter_(0, torch.tensor([5]), src),  # before the index range
+    ):
+        with pytest.raises(RuntimeError, match=r"scatter\(\): Expected self.dtype to be equal to src.dtype"):
+            call()
+    assert x.scatter(0, torch.tensor([1]), 2.5).tolist() == [0.0, 2.5, 0.0]  # a number is converted
+
+
+def test_advanced_assignment_wants_the_destinations_dtype_unless_one_value_through_one_mask():
+    x = torch.zeros(3)
+    for key, value in (
+        ([0, 1], torch.tensor([1, 2])),
+        (torch.tensor([0, 1]), torch.tensor(5)),
+        ((torch.tensor([0, 1]), None), torch.tensor([5], dtype=torch.float64)),
+        (torch.tensor([True, False, True]), torch.tensor([5, 6])),  # two values: not a masked fill
+    ):
+        with pytest.raises(RuntimeError, match="Index put requires the source and destination dtypes match"):
+            x[key] = value
+    with pytest.raises(RuntimeError, match="Index put requires the source and destination dtypes match"):
+        x.index_put_((torch.tensor([0]),), torch.tensor([5], dtype=torch.float64))
+    x[torch.tensor([True, False, True])] = torch.tensor(5)  # upstream's masked_fill_ converts
+    assert x.tolist() == [5.0, 0.0, 5.0]
+    x.index_put_((torch.tensor([False, True, False]),), torch.tensor([7], dtype=torch.int64))
+    assert x.tolist() == [5.0, 7.0, 5.0]
+    x[torch.tensor([0, 1])] = 5  # a number is converted
+    x[[True, False, True]] = torch.tensor([[2]], dtype=torch.int32)  # a list of bools is a mask too
+    assert x.tolist() == [2.0, 5.0, 2.0]
+    x[torch.tensor(1)] = torch.tensor(3, dtype=torch.int64)  # a 0-dim index is a number: a basic assignment
+    assert x.tolist() == [2.0, 3.0, 2.0]
+    with pytest.raises(RuntimeError, match="masked_fill_ only supports boolean masks"):
+        x[torch.tensor([1, 1, 0], dtype=torch.uint8)] = 5
+    with pytest.raises(IndexError, match="The shape of the mask"):
+        x[torch.tensor([1, 1], dtype=torch.uint8)] = 5
+
+
+@pytest.mark.parametrize("name", ["maximum", "minimum", "atan2", "fmax", "fmin", "hypot", "logaddexp", "nextafter"])
+def test_ops_without_a_scalar_overload_refuse_a_number(name):
+    x = torch.ones(3)
+    with pytest.raises(TypeError):
+        getattr(torch, name)(x, 2)
+    with pytest.raises(TypeError):
+        getattr(x, name)(2.0)
+    getattr(torch, name)(x, torch.tensor(2.0))  # a 0-dim tensor is fine
+
+
+def test_checks_that_hold_for_empty_operands_too():
+    with pytest.raises(RuntimeError, match=r"The size of tensor a \(0\) must match the size of tensor b \(2\)"):
+        torch.zeros(1, 0).copy_(torch.ones(2))  # src must broadcast even into nothing
+    x = torch.zeros(1, 3)
+    with pytest.raises(RuntimeError, match="The expanded size of the tensor"):
+        x[:, 5:] = torch.ones(2)  # setitem's value too
+    assert torch.zeros(3).as_strided((3, 0), (0, 6)).mul_(2).shape == (3, 0)  # an empty write never overlaps
+    e = torch.zeros(0, dtype=torch.int64)
+    with pytest.raises(RuntimeError, match="c10::BFloat16 without overflow"):
+        torch.zeros(2, dtype=torch.bfloat16).index_add_(0, e, torch.zeros(0, dtype=torch.bfloat16), alpha=3.4e38)
+    wide = torch.zeros(2, 0, dtype=torch.bfloat16)  # upstream's kernel for more dims reads alpha only to add
+    wide.index_add_(0, torch.tensor([0]), torch.zeros(1, 0, dtype=torch.bfloat16), alpha=3.4e38)
+    with pytest.raises(RuntimeError, match=r"scatter\(\): Expected self.dtype to be equal to src.dtype"):
+        torch.zeros(3).scatter(0, e, torch.zeros(0, dtype=torch.float64), reduce="add")
+
+
+def test_one_value_through_a_mask_converts_checked():
+    x = torch.zeros(3, dtype=torch.uint8)
+    mask = torch.tensor([False, False, True])
+    with pytest.raises(RuntimeError, match="uint8_t without overflow"):
+        x[mask] = torch.tensor(300)  # masked_fill_(mask, value.item()), checked
+    with pytest.raises(RuntimeError, match="uint8_t without overflow"):
+        x[mask] = 300
+    with pytest.raises(RuntimeError, match="c10::Half without overflow"):
+        torch.zeros(3, dtype=torch.float16)[mask] = torch.tensor(1e6)
+    h = torch.zeros(3, dtype=torch.float16)
+    h[mask] = 1e6  # a number is made a float16 tensor first, as setitem does: inf
+    assert h[2].item() == float("inf")

@@ -87,8 +87,9 @@ def prototype(f: NativeFunction) -> str:
     return ns, f"{cpp_return_type(f)} {name}({params});"
 
 
-def binding_param(a: Argument, is_self: bool) -> tuple[str, str]:
-    """(lambda parameter declaration, expression passed to the entry point)."""
+def binding_param(a: Argument, is_self: bool, numbers: bool = True) -> tuple[str, str]:
+    """(lambda parameter declaration, expression passed to the entry point); `numbers`: whether a
+    Tensor argument also takes a Python number (NativeFunction.numbers)."""
     t, n = a.type, a.name
     if t.base == "Tensor" and t.is_list:
         return f"const std::vector<th::Tensor>& {n}", n
@@ -99,12 +100,15 @@ def binding_param(a: Argument, is_self: bool) -> tuple[str, str]:
             return f"std::optional<th::Tensor> {n}", n
         if is_self:  # a method's self is always a tensor
             return f"const th::Tensor& {n}", n
-        return f"const torch::TensorArg& {n}", f"{n}.t"  # tensors or Python numbers
+        if not numbers:  # a tensor only, still with its Python object for autograd
+            return f"const torch::StrictTensorArg& {n}", f"{n}.t"
+        return f"const torch::TensorArg& {n}", f"{n}.tensor()"  # tensors or Python numbers
     if t.is_list:
         if t.optional:
             return f"std::optional<torch::IntArg> {n}", f"({n} ? std::optional<th::IntList>({n}->v) : std::nullopt)"
         return f"const torch::IntArg& {n}", f"{n}.v"
-    base = _SIMPLE[t.base]
+    # a number is a ScalarArg: an int past uint64 raises OverflowError when the op reads it
+    base = "torch::ScalarArg" if t.base == "Scalar" else _SIMPLE[t.base]
     return (f"std::optional<{base}> {n}" if t.optional else f"{base} {n}"), n
 
 
@@ -276,7 +280,7 @@ def binding(f: NativeFunction, method: bool, varargs: bool, rename: dict | None 
             params.append(f"nb::args {a.name}")
             exprs[a.name] = f'torch::int_list_from_args({a.name}, "{f.schema.name}", "{a.name}")'
         else:
-            decl, expr = binding_param(a, is_self=method and a is args[0])
+            decl, expr = binding_param(a, is_self=method and a is args[0], numbers=f.numbers)
             params.append(decl)
             exprs[a.name] = expr
     annotated = args[1:] if method else args

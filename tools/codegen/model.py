@@ -162,6 +162,9 @@ class NativeFunction:
     doc: str
     line: int
     python_module: str = ""  # "nn": bound in torch._C._nn (torch.nn.functional's kernels), not on torch
+    # whether a Tensor argument also takes a Python number (a wrapped number); `numbers: False` for the
+    # ops upstream has no Scalar overload of, whose tensors must be tensors (torch.maximum(x, 1) is a TypeError)
+    numbers: bool = True
 
     @property
     def cpp_name(self) -> str:
@@ -247,7 +250,7 @@ def parse_entry(entry: dict, where: str) -> NativeFunction:
     """Validates and converts one YAML entry."""
     line = entry.pop("__line__", 0)
     loc = f"{where}:{line}"
-    unknown = set(entry) - {"func", "variants", "dispatch", "doc", "inplace", "out", "python_module"}
+    unknown = set(entry) - {"func", "variants", "dispatch", "doc", "inplace", "out", "python_module", "numbers"}
     if unknown:
         raise CodegenError(f"{loc}: unknown key(s) {sorted(unknown)}")
     if "func" not in entry:
@@ -278,7 +281,10 @@ def parse_entry(entry: dict, where: str) -> NativeFunction:
         raise CodegenError(f"{loc}: python_module is 'nn' or absent, got '{python_module}'")
     if python_module and variants != {"function"}:
         raise CodegenError(f"{loc}: an op of python_module 'nn' is a function only")
-    return NativeFunction(schema, variants, dispatch, str(entry.get("doc", "")).strip(), line, python_module)
+    numbers = entry.get("numbers", True)
+    if numbers not in (True, False):
+        raise CodegenError(f"{loc}: 'numbers:' is True or False, got {numbers!r}")
+    return NativeFunction(schema, variants, dispatch, str(entry.get("doc", "")).strip(), line, python_module, numbers)
 
 
 def parse_entries(entry: dict, where: str) -> list[NativeFunction]:
@@ -315,7 +321,8 @@ def _inplace_form(f: NativeFunction, variants: str, loc: str) -> NativeFunction:
     schema = replace(
         f.schema, name=f.schema.name + "_", arguments=(replace(args[0], type=mutable), *args[1:]), returns=(mutable,)
     )
-    return parse_entry({"func": str(schema), "variants": variants, "__line__": f.line}, loc.rsplit(":", 1)[0])
+    entry = {"func": str(schema), "variants": variants, "numbers": f.numbers, "__line__": f.line}
+    return parse_entry(entry, loc.rsplit(":", 1)[0])
 
 
 def _out_form(f: NativeFunction, loc: str) -> NativeFunction:
@@ -324,7 +331,7 @@ def _out_form(f: NativeFunction, loc: str) -> NativeFunction:
     mutable = Type("Tensor", alias="a", mutable=True)
     out = Argument("out", mutable, None, kwarg_only=True)
     schema = replace(f.schema, overload="out", arguments=(*f.schema.arguments, out), returns=(mutable,))
-    return parse_entry({"func": str(schema), "__line__": f.line}, loc.rsplit(":", 1)[0])
+    return parse_entry({"func": str(schema), "numbers": f.numbers, "__line__": f.line}, loc.rsplit(":", 1)[0])
 
 
 def inplace_name(full_name: str) -> str:

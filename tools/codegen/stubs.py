@@ -88,12 +88,13 @@ _PY = {
 }
 
 
-def py_type(t: Type) -> str:
-    """The annotation of a schema type (a plain Tensor argument also takes a Python number)."""
+def py_type(t: Type, numbers: bool = True) -> str:
+    """The annotation of a schema type (a plain Tensor argument also takes a Python number, unless the
+    op says `numbers: False`)."""
     base = "Sequence[int] | int" if t.is_list else _PY[t.base]
     if t.base == "Tensor" and t.is_list:
         base = "Sequence[Tensor]"
-    elif t.base == "Tensor" and not t.alias and not t.optional:
+    elif t.base == "Tensor" and not t.alias and not t.optional and numbers:
         base = "Tensor | Number"
     return f"{base} | None" if t.optional else base
 
@@ -108,7 +109,7 @@ def signature(f: NativeFunction, method: bool) -> str:
         if a.kwarg_only and not star:
             parts.append("*")
             star = True
-        parts.append(param(a))
+        parts.append(param(a, f.numbers))
     rets = [
         ("tuple[Tensor, ...]" if t.is_list else "Tensor") if t.base == "Tensor" else py_type(t)
         for t in f.schema.returns
@@ -117,8 +118,8 @@ def signature(f: NativeFunction, method: bool) -> str:
     return f"def {f.schema.name}({', '.join(parts)}) -> {ret}: ..."
 
 
-def param(a: Argument) -> str:
-    return f"{a.name}: {py_type(a.type)}" + (" = ..." if a.default is not None else "")
+def param(a: Argument, numbers: bool = True) -> str:
+    return f"{a.name}: {py_type(a.type, numbers)}" + (" = ..." if a.default is not None else "")
 
 
 def stub_entry(f: NativeFunction) -> tuple[str, str | None, str | None]:

@@ -65,7 +65,7 @@ def vdot(input: Tensor, other: Tensor) -> Tensor:
     return torch.dot(input, other)
 
 
-@register(method=True)
+@register(method=True, numbers=False)
 def dist(input: Tensor, other: Tensor, p=2) -> Tensor:
     """The p-norm of input - other (broadcast)."""
     return torch.norm(input - other, p)

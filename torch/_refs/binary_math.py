@@ -47,7 +47,7 @@ def copysign(input: Tensor, other) -> Tensor:
     return torch.where(negative, -a.abs(), a.abs())
 
 
-@register(method=True, inplace=True)
+@register(method=True, inplace=True, numbers=False)
 def hypot(input: Tensor, other: Tensor) -> Tensor:
     """sqrt(input**2 + other**2) without overflow or underflow in between (scaled by the larger magnitude, as
     C's hypot); floating types only."""
@@ -61,7 +61,7 @@ def hypot(input: Tensor, other: Tensor) -> Tensor:
     return torch.where(inf, m, torch.where(m == 0, 0 * r, r))
 
 
-@register(method=True)
+@register(method=True, numbers=False)
 def fmax(input: Tensor, other: Tensor) -> Tensor:
     """The elementwise maximum, a NaN losing to a number (NumPy's fmax; maximum propagates NaN). On a tie the
     gradient goes to input, as in PyTorch."""
@@ -72,7 +72,7 @@ def fmax(input: Tensor, other: Tensor) -> Tensor:
     return torch.where((a >= b) | b.isnan(), a, b)
 
 
-@register(method=True)
+@register(method=True, numbers=False)
 def fmin(input: Tensor, other: Tensor) -> Tensor:
     """The elementwise minimum, a NaN losing to a number (NumPy's fmin; minimum propagates NaN)."""
     dtype = torch.result_type(input, other)
@@ -104,7 +104,7 @@ def xlogy(input, other) -> Tensor:
     return x_times_log(input, other, torch.log, 0.0)
 
 
-@register(method=True, inplace=True)
+@register(method=True, inplace=True, numbers=False)
 def heaviside(input: Tensor, values: Tensor) -> Tensor:
     """The step function: 0 where input < 0 (and NaN), values where input == 0, 1 where input > 0. input and
     values must have one dtype, as in PyTorch."""
@@ -113,7 +113,7 @@ def heaviside(input: Tensor, values: Tensor) -> Tensor:
     return torch.where(input == 0, values, (input > 0).to(input.dtype))
 
 
-@register(method=True, inplace=True)
+@register(method=True, inplace=True, numbers=False)
 def ldexp(input: Tensor, other: Tensor) -> Tensor:
     """input * 2 ** other (integers give the default float dtype; complex input scales both parts)."""
     if input.is_complex():
@@ -146,7 +146,7 @@ def float_power_(self: Tensor, exponent) -> Tensor:
     return self.copy_(float_power(self, exponent))
 
 
-@register(method=True)
+@register(method=True, numbers=False)
 def logaddexp2(input: Tensor, other: Tensor) -> Tensor:
     """log2(2 ** input + 2 ** other) without overflow (floating types only)."""
     dtype = torch.result_type(input, other)
@@ -173,7 +173,7 @@ def _integers_only(name: str, dtype: torch.dtype, device) -> None:
         raise NotImplementedError(f"\"{name}_{device.type}\" not implemented for '{scalar_type(dtype)}'")
 
 
-@register(method=True, inplace=True)
+@register(method=True, inplace=True, numbers=False)
 def gcd(input: Tensor, other: Tensor) -> Tensor:
     """The greatest common divisor (non-negative; gcd(0, 0) is 0) of integer tensors, by Euclid's algorithm run
     on every element at once."""
@@ -188,7 +188,7 @@ def gcd(input: Tensor, other: Tensor) -> Tensor:
     return a
 
 
-@register(method=True, inplace=True)
+@register(method=True, inplace=True, numbers=False)
 def lcm(input: Tensor, other: Tensor) -> Tensor:
     """The least common multiple (non-negative; 0 if either is 0) of integer tensors."""
     g = gcd(input, other)

@@ -62,7 +62,7 @@ def sgn_(self: Tensor) -> Tensor:
     return self.copy_(sgn(self.clone()))  # sgn saves its input, which copy_ then overwrites
 
 
-@register
+@register(numbers=False)
 def polar(abs: Tensor, angle: Tensor) -> Tensor:
     """The complex tensor with modulus abs and argument angle: abs * (cos(angle) + i sin(angle))."""
     if abs.dtype != angle.dtype:

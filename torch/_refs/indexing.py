@@ -112,7 +112,7 @@ def _split(self: Tensor, key, subscript: bool = True) -> tuple:
                 out_dim += 1
             src_dim += t.dim()
         else:
-            if t.dtype not in (torch.int64, torch.int32, torch.int16, torch.int8):
+            if t.dtype not in (torch.int64, torch.int32):  # upstream's: int8/int16 are refused too
                 raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
             basic.append(slice(None))
             advanced.append((out_dim, t.to(torch.int64)))
@@ -177,13 +177,37 @@ def getitem(self: Tensor, key) -> Tensor:
 
 def index_put_(self: Tensor, key, value, accumulate: bool = False) -> Tensor:
     """self[key] = value (or += with accumulate, duplicates summing) for advanced keys; a tensor
-    value must have self's dtype, as in PyTorch (setitem converts it first)."""
-    if isinstance(value, Tensor) and value.dtype != self.dtype:
+    value must have self's dtype, as in PyTorch, unless it is one value written through one mask."""
+    return _put(self, key, value, accumulate)
+
+
+def _one_mask(key) -> Tensor | None:
+    """The key's mask when its only advanced entry is one bool/uint8 tensor, else None."""
+    items = key if isinstance(key, tuple) else (key,)
+    adv = [k for k in items if isinstance(k, (list, Tensor)) and not (isinstance(k, Tensor) and k.dim() == 0)]
+    if len(adv) != 1:
+        return None
+    if isinstance(adv[0], list) and adv[0] and all(isinstance(b, bool) for b in adv[0]):
+        return torch.tensor(adv[0])  # a list of Python bools is a mask, as upstream reads it
+    return adv[0] if isinstance(adv[0], Tensor) and adv[0].dtype in (torch.bool, torch.uint8) else None
+
+
+def _check_put_value(self: Tensor, key, value, accumulate: bool) -> None:
+    """Upstream's index_put_ on its value: one CPU value written through one mask is its masked_fill_
+    (a uint8 mask is refused there, and the value converts checked: 300 into uint8 raises), anything else
+    must have self's dtype."""
+    mask = _one_mask(key)
+    one = not isinstance(value, Tensor) or (value.numel() == 1 and value.device.type == "cpu")
+    if not accumulate and one and mask is not None:
+        if mask.dtype == torch.uint8:
+            raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
+        if isinstance(value, Tensor) and value.dtype != self.dtype:  # masked_fill_'s checked conversion
+            torch.empty((), dtype=self.dtype).masked_fill_(torch.tensor(True), value.item())
+    elif isinstance(value, Tensor) and value.dtype != self.dtype:
         raise RuntimeError(
             "Index put requires the source and destination dtypes match, got "
             f"{scalar_type(self.dtype)} for the destination and {scalar_type(value.dtype)} for the source."
         )
-    return _put(self, key, value, accumulate)
 
 
 def _put(self: Tensor, key, value, accumulate: bool, subscript: bool = False) -> Tensor:
@@ -192,6 +216,7 @@ def _put(self: Tensor, key, value, accumulate: bool, subscript: bool = False) ->
     if not advanced:  # only numbers in disguise (0-dim integer tensors): a basic assignment
         self[basic] = value
         return self
+    _check_put_value(self, key, value, accumulate)
     view = self[basic] if basic else self
     pos, out_shape = _positions(view, advanced)
     if isinstance(value, Tensor):
@@ -207,7 +232,8 @@ def _put(self: Tensor, key, value, accumulate: bool, subscript: bool = False) ->
 
 
 def setitem(self: Tensor, key, value) -> None:
-    """self[key] = value for advanced keys (a tensor value of another dtype is converted)."""
+    """self[key] = value for advanced keys: a tensor value must have self's dtype (upstream's index_put_),
+    unless it is one value written through one bool mask."""
     _put(self, key, value, False, subscript=True)
 
 

@@ -307,7 +307,7 @@ def _polygamma_method(self: Tensor, n: int) -> Tensor:
     return polygamma(n, self)
 
 
-@register(method=True, inplace=True)
+@register(method=True, inplace=True, numbers=False)
 def nextafter(input: Tensor, other: Tensor) -> Tensor:
     """The next floating-point value after input towards other (other itself where they are equal; NaN if
     either is): input's bits stepped by one (from 0: the smallest subnormal with other's sign)."""

@@ -149,7 +149,7 @@ def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tens
     return input + value * tensor1 / tensor2
 
 
-@register(method=True)
+@register(method=True, numbers=False)
 def logaddexp(input: Tensor, other: Tensor) -> Tensor:
     """log(exp(input) + exp(other)) without overflow: max + log1p(exp(-|input - other|)); equal infinities
     give that infinity."""

@@ -26,7 +26,7 @@ def _scaled_sum(input: Tensor, product: Tensor, beta, alpha) -> Tensor:
     return out + (input if beta == 1 else input * beta)
 
 
-@register(method=True)
+@register(method=True, numbers=False)
 def kron(input: Tensor, other: Tensor) -> Tensor:
     """The Kronecker product: the block tensor whose block i is input[i] * other (the shorter operand gets
     leading dims of size 1); its shape is the elementwise product of the two shapes."""
@@ -150,7 +150,7 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
 register(in_place(_addmm, "addmm_"), name="addmm_", function=False, method=True)
 
 
-@register(method=True)
+@register(method=True, numbers=False)
 def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
     """The cross product of 3-vectors along dim (broadcast); without dim, the first dim of size 3 (PyTorch's
     deprecated default)."""

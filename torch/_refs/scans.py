@@ -127,7 +127,7 @@ def searchsorted(sorted_sequence: Tensor, input, *, out_int32: bool = False, rig
     return result if out is None else out.resize_(result.shape).copy_(result)
 
 
-@register
+@register(numbers=False)
 def bucketize(input, boundaries: Tensor, *, out_int32: bool = False, right: bool = False,
               out: Tensor | None = None) -> Tensor:  # fmt: skip
     """The bucket of each of input's values among the sorted 1-D boundaries: i with boundaries[i-1] < x <=
@@ -152,7 +152,7 @@ def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
     if index.dtype != torch.int64:
         raise RuntimeError("scatter_reduce(): Expected dtype int64 for index")
     if input.dtype != src.dtype:
-        raise RuntimeError("scatter_reduce(): Expected self.dtype to be equal to src.dtype")
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")  # upstream's wording
     d = wrap_dim(dim, max(input.dim(), 1))
     if index.dim() != input.dim() or src.dim() != input.dim():
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
@@ -204,7 +204,9 @@ def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
 def _scatter_with(reduce: str, input: Tensor, dim: int, index: Tensor, src) -> Tensor:
     if reduce not in ("add", "multiply"):
         raise RuntimeError("reduce argument must be either add or multiply.")
-    values = src.to(input.dtype) if isinstance(src, Tensor) else torch.full(
+    if isinstance(src, Tensor) and src.dtype != input.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    values = src if isinstance(src, Tensor) else torch.full(
         tuple(index.shape), src, dtype=input.dtype, device=input.device)  # fmt: skip
     return scatter_reduce(input, dim, index, values, "sum" if reduce == "add" else "prod")
 

@@ -114,6 +114,9 @@ void bind_indexing(nb::handle tensor_cls) {
   def_method(
       tensor_cls, "__setitem__",
       [](nb::handle_t<th::Tensor> self_obj, nb::handle index, const TensorArg& value) {
+        // upstream's setitem unpacks a Python int as an int64, whatever the dtype: 2**63 is its ValueError
+        if (value.overflow || (value.t.impl()->wrapped_number && value.t.dtype() == th::ScalarType::UInt64))
+          throw th::ValueError("Overflow when unpacking long long");
         if (is_advanced(index)) {
           advanced_indexing("setitem")(self_obj, index, value.obj);
           return;
@@ -133,11 +136,19 @@ void bind_indexing(nb::handle tensor_cls) {
         const bool reduced =
             th::is_floating_point(dt) && th::element_size(dt) <= 2 && !PyComplex_Check(value.obj.ptr());
         if (value.t.impl()->wrapped_number && !reduced) {  // a Python number: the checked conversion of fill_
+          // ... but upstream's setitem writes it with copy_, which refuses an expanded view (fill_ allows
+          // one)
+          for (int64_t d = 0; d < view.dim(); ++d)
+            TH_CHECK(
+                view.strides()[d] != 0 || view.sizes()[d] <= 1,
+                "unsupported operation: more than one element of the written-to tensor refers to a single "
+                "memory location. Please clone() the tensor before performing the operation.");
           th::fill_(view, nb::cast<th::Scalar>(value.obj));
         } else {  // a tensor, or a number into a reduced float: rounded as upstream's setitem (1e6 is inf)
           th::Tensor v = value.t;
           for (int64_t k = leading_ones(v, view.dim()); k > 0; --k) v = th::select(v, 0, 0);
-          th::copy_(view, v);  // broadcasts, converts the dtype, crosses devices
+          // upstream's copy_to expands the value first: it must fit even an empty target
+          th::copy_(view, th::expand(v, view.sizes()));  // converts the dtype, crosses devices
         }
       },
       "index"_a.none(), "value"_a);

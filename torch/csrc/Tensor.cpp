@@ -7,6 +7,8 @@
 
 #include <TH/Exception.h>
 
+#include <torch/python_errors.h>
+
 #include "bind.h"
 
 namespace torch {
@@ -72,6 +74,8 @@ th::IntList int_list_from_args(const nb::args& args, const char* fn, const char*
   }
   return out;
 }
+
+void raise_int_overflow(const char* message) { throw OverflowError(message); }
 
 nb::handle bind_tensor(nb::module_& m) {
   nb::class_<th::Tensor> cls(m, "Tensor", nb::dynamic_attr(), nb::is_weak_referenceable());

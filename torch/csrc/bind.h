@@ -25,11 +25,38 @@ struct IntArg {
   th::IntList v;
 };
 
+/// Raises upstream's OverflowError for a Python int no 64-bit integer holds: `message` is Python's own
+/// ("int too big to convert", or "can't convert negative int to unsigned" below int64).
+[[noreturn]] void raise_int_overflow(const char* message);
+
 /// A `Tensor` argument: a tensor, or a Python number (a 0-dim "wrapped number" with weak
 /// dtype, as PyTorch's argument parser makes: torch.add(x, 2), torch.pow(2, x)).
 struct TensorArg {
   th::Tensor t;
   nb::handle obj;  ///< the Python object it came from (borrowed for the call)
+  /// Set for an int no 64-bit integer holds: Python's OverflowError message; t is a placeholder 0
+  const char* overflow = nullptr;
+  /// The tensor, checked: an int past 64 bits raises OverflowError here, in the op's body (a caster
+  /// cannot raise, and refusing the match would make it nanobind's TypeError).
+  const th::Tensor& tensor() const {
+    if (overflow) raise_int_overflow(overflow);
+    return t;
+  }
+};
+
+/// A `Tensor` argument of an op that takes no Python number there (upstream has no Scalar overload of it:
+/// torch.maximum(x, 1) is a TypeError); a TensorArg, so autograd reads it the same way.
+struct StrictTensorArg : TensorArg {};
+
+/// A `Scalar` argument of a generated binding: a Python number, or an int past 64 bits that raises
+/// upstream's OverflowError when the op reads it (converting to th::Scalar), as TensorArg.
+struct ScalarArg {
+  th::Scalar s;
+  const char* overflow = nullptr;  ///< as TensorArg's
+  operator const th::Scalar&() const {
+    if (overflow) raise_int_overflow(overflow);
+    return s;
+  }
 };
 
 /// The Python dtype object for `t` (one shared instance per dtype: `x.dtype is torch.float32`).
@@ -103,13 +130,7 @@ struct type_caster<th::Scalar> {
       value = th::Scalar(o == Py_True);
       return true;
     }
-    if (PyLong_Check(o)) {
-      int overflow = 0;
-      long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-      if (overflow) return false;
-      value = th::Scalar(static_cast<int64_t>(v));
-      return true;
-    }
+    if (PyLong_Check(o)) return from_int(o);
     if (PyFloat_Check(o)) {
       value = th::Scalar(PyFloat_AS_DOUBLE(o));
       return true;
@@ -119,10 +140,11 @@ struct type_caster<th::Scalar> {
       return true;
     }
     if ((flags & (uint8_t)cast_flags::convert) && PyIndex_Check(o)) {  // NumPy integers
-      long long v = PyLong_AsLongLong(o);
-      if (v == -1 && PyErr_Occurred()) return PyErr_Clear(), false;
-      value = th::Scalar(static_cast<int64_t>(v));
-      return true;
+      PyObject* i = PyNumber_Index(o);
+      if (!i) return PyErr_Clear(), false;
+      const bool ok = from_int(i);
+      Py_DECREF(i);
+      return ok;
     }
     if ((flags & (uint8_t)cast_flags::convert) && Py_TYPE(o)->tp_as_number &&
         Py_TYPE(o)->tp_as_number->nb_float) {  // NumPy floats
@@ -133,14 +155,56 @@ struct type_caster<th::Scalar> {
     }
     return false;
   }
+  /// A Python int: an int64, or a uint64 Scalar in [2^63, 2^64) (c10's HAS_u); past that, no match.
+  bool from_int(PyObject* o) noexcept {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow > 0) {
+      const unsigned long long u = PyLong_AsUnsignedLongLong(o);
+      if (u == static_cast<unsigned long long>(-1) && PyErr_Occurred()) return PyErr_Clear(), false;
+      value = th::Scalar(static_cast<uint64_t>(u));
+      return true;
+    }
+    if (overflow) return false;
+    value = th::Scalar(static_cast<int64_t>(v));
+    return true;
+  }
   static handle from_cpp(const th::Scalar& s, rv_policy, cleanup_list*) noexcept {
     if (s.is_bool()) return PyBool_FromLong(s.to<int64_t>());
+    if (s.is_uint64()) return PyLong_FromUnsignedLongLong(s.to<uint64_t>());
     if (s.is_integral()) return PyLong_FromLongLong(s.to<int64_t>());
     if (s.is_complex()) {
       const th::complex<double> z = s.to_complex();
       return PyComplex_FromDoubles(z.re, z.im);
     }
     return PyFloat_FromDouble(s.to<double>());
+  }
+};
+
+template <>
+struct type_caster<torch::ScalarArg> {
+  NB_TYPE_CASTER(torch::ScalarArg, const_name("Number"))
+
+  bool from_python(handle src, uint8_t flags, cleanup_list* cleanup) noexcept {
+    type_caster<th::Scalar> number;
+    if (number.from_python(src, flags, cleanup)) {
+      value = {number.value, nullptr};
+      return true;
+    }
+    value = {th::Scalar(), overflow_message(src)};  // an int the Scalar caster refused is past 64 bits
+    return value.overflow != nullptr;
+  }
+  static handle from_cpp(const torch::ScalarArg& a, rv_policy policy, cleanup_list* cleanup) noexcept {
+    // an int past uint64 is seen only by a recording made before the op raises on it
+    return make_caster<th::Scalar>::from_cpp(a.s, policy, cleanup);
+  }
+  /// Python's OverflowError message for an int past 64 bits (nullptr for anything else), as upstream
+  /// reports it (its parser tries int64, then uint64).
+  static const char* overflow_message(handle src) noexcept {
+    if (!PyLong_Check(src.ptr()) || PyBool_Check(src.ptr())) return nullptr;
+    int overflow = 0;
+    PyLong_AsLongLongAndOverflow(src.ptr(), &overflow);  // -1 below int64, +1 above
+    return overflow < 0 ? "can't convert negative int to unsigned" : "int too big to convert";
   }
 };
 
@@ -155,8 +219,13 @@ struct type_caster<torch::TensorArg> {
       return true;
     }
     type_caster<th::Scalar> number;
-    if (PyTuple_Check(src.ptr()) || PyList_Check(src.ptr()) || !number.from_python(src, flags, cleanup))
-      return false;
+    if (PyTuple_Check(src.ptr()) || PyList_Check(src.ptr())) return false;
+    value.overflow = nullptr;
+    if (!number.from_python(src, flags, cleanup)) {
+      value.overflow = type_caster<torch::ScalarArg>::overflow_message(src);
+      if (!value.overflow) return false;
+      number.value = th::Scalar(int64_t(0));  // a placeholder: tensor() raises
+    }
     try {
       value.t = th::wrap_number(number.value);
     } catch (...) {
@@ -165,6 +234,21 @@ struct type_caster<torch::TensorArg> {
     return true;
   }
   static handle from_cpp(const torch::TensorArg& a, rv_policy policy, cleanup_list* cleanup) noexcept {
+    return make_caster<th::Tensor>::from_cpp(a.t, policy, cleanup);
+  }
+};
+
+template <>
+struct type_caster<torch::StrictTensorArg> {
+  NB_TYPE_CASTER(torch::StrictTensorArg, const_name("Tensor"))
+
+  bool from_python(handle src, uint8_t, cleanup_list*) noexcept {
+    if (!nanobind::isinstance<th::Tensor>(src)) return false;
+    value.obj = src;
+    value.t = *nanobind::inst_ptr<th::Tensor>(src);
+    return true;
+  }
+  static handle from_cpp(const torch::StrictTensorArg& a, rv_policy policy, cleanup_list* cleanup) noexcept {
     return make_caster<th::Tensor>::from_cpp(a.t, policy, cleanup);
   }
 };

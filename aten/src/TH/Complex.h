@@ -101,7 +101,8 @@ using real_t = typename real_type<T>::type;
 
 /// The value of `v` as a D, the conversion copy_ does: a complex to a real type keeps the real part
 /// (to bool: whether it is nonzero), a real number becomes a complex with imaginary part 0; a floating
-/// value becomes an unsigned integer through int64 (c10's: -3.7 is 2^32 - 3 as a uint32).
+/// value becomes an unsigned integer through int64 (c10's: -3.7 is 2^32 - 3 as a uint32), except a
+/// uint64 past int64's range, which it holds (1e19 is 10^19, not 2^63).
 template <typename D, typename S>
 TH_HOST_DEVICE D convert(S v) {
   if constexpr (is_complex_v<S> && !is_complex_v<D>) {
@@ -112,7 +113,11 @@ TH_HOST_DEVICE D convert(S v) {
     }
   } else if constexpr (std::is_unsigned_v<D> && !std::is_same_v<D, bool> &&
                        (is_floating_v<S> || is_float8_v<S>)) {
-    return static_cast<D>(static_cast<int64_t>(static_cast<opmath_t<S>>(v)));
+    const auto f = static_cast<opmath_t<S>>(v);
+    if constexpr (sizeof(D) == 8) {
+      if (f >= opmath_t<S>(9223372036854775808.0)) return static_cast<D>(f);
+    }
+    return static_cast<D>(static_cast<int64_t>(f));
   } else if constexpr (is_float8_v<D> && !std::is_same_v<S, float>) {
     return D(static_cast<float>(static_cast<opmath_t<S>>(v)));
   } else {

@@ -157,7 +157,7 @@ Tensor make_view(const Tensor& base, IntList sizes, IntList strides, int64_t off
 
 Tensor wrap_number(const Scalar& value) {
   Tensor t = empty_tensor({}, value.type(), Device());
-  TH_DISPATCH_ALL_TYPES_AND_COMPLEX(value.type(), "wrap_number", [&] {
+  TH_DISPATCH_ALL_TYPES_AND_BAREBONES(value.type(), "wrap_number", [&] {  // uint64: an int past int64
     *reinterpret_cast<scalar_t*>(t.data_ptr()) = value.to<scalar_t>();
   });
   t.impl()->wrapped_number = true;

@@ -211,7 +211,7 @@ void TensorIterator::allocate_outputs(const TensorIteratorConfig& cfg) {
                " doesn't match the broadcast shape ", shape_str(result_shape));
       resize_(given, result_shape);
     }
-    for (int64_t d = 0; d < given.dim(); ++d) {
+    for (int64_t d = 0; d < given.dim() && given.numel() > 0; ++d) {  // an empty tensor writes nothing
       TH_CHECK(given.strides()[d] != 0 || given.sizes()[d] <= 1,
                "unsupported operation: more than one element of the written-to tensor refers to a "
                "single memory location. Please clone() the tensor before performing the operation.");

@@ -35,7 +35,7 @@ Tensor binary(DispatchStub<binary_fn>& stub, const Tensor& a, const Tensor& b, c
 }
 
 void check_alpha(const Tensor& a, const Tensor& b, const Scalar& alpha) {
-  ScalarType t = promote_types(a.dtype(), b.dtype());
+  const ScalarType t = result_type({a, b});  // the common dtype (upstream's iter.dtype())
   TH_CHECK(is_complex(t) || !alpha.is_complex(),
            "For non-complex input tensors, argument alpha must not be a complex number.");
   TH_CHECK(is_floating_point(t) || is_complex(t) || !alpha.is_floating_point(),
@@ -49,7 +49,9 @@ Scalar negate(const Scalar& s) {
   TH_CHECK(!s.is_bool(),
            "Subtraction, the `-` operator, with two bool tensors is not supported. "
            "Use the `^` or `logical_xor()` operator instead.");
-  return Scalar(-s.to<int64_t>());
+  // an int is negated in 64 bits, wrapping as c10's -v.i (-(2**63) is itself; 2**63, a uint64, is -2**63)
+  const uint64_t bits = s.is_uint64() ? s.to<uint64_t>() : static_cast<uint64_t>(s.to<int64_t>());
+  return Scalar(static_cast<int64_t>(uint64_t(0) - bits));
 }
 
 void check_sub(const Tensor& a, const Tensor& b) {

@@ -12,7 +12,11 @@ namespace th {
 TH_DEFINE_STUB(copy_fn, copy_stub);
 
 Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking) {
-  if (self.is_same(src) || self.numel() == 0) return self;
+  if (self.is_same(src)) return self;
+  if (self.numel() == 0) {  // nothing to write, but src must still broadcast to self (upstream's check)
+    (void)broadcast_shapes(self.sizes(), src.sizes());
+    return self;
+  }
   static std::atomic<bool> warned{false};  // once per process, as upstream's TORCH_WARN_ONCE
   if (is_complex(src.dtype()) && !is_complex(self.dtype()) && self.dtype() != ScalarType::Bool &&
       !warned.exchange(true))  // to bool nothing is discarded: nonzero is nonzero

@@ -37,9 +37,11 @@ Tensor ones(const IntList& size, std::optional<ScalarType> dtype, std::optional<
 
 Tensor full(const IntList& size, const Scalar& fill_value, std::optional<ScalarType> dtype,
             std::optional<Device> device) {
-  // like PyTorch: the dtype follows the fill value (bool, int64, the default float or its complex type)
+  // like PyTorch: the dtype follows the fill value (bool, int64 for any int, even one past it, the
+  // default float or its complex type)
   ScalarType inferred = fill_value.is_floating_point() ? get_default_dtype()
                         : fill_value.is_complex()      ? to_complex_type(get_default_dtype())
+                        : fill_value.is_integral()     ? ScalarType::Long
                                                        : fill_value.type();
   Tensor t = empty(size, dtype.value_or(inferred), device);
   return filled(t, fill_value);

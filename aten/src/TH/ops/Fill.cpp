@@ -14,7 +14,12 @@ Tensor& fill_(Tensor& self, const Scalar& value) {
     // torch.full((1,), 1e6, dtype=torch.float16) is inf, (2,) raises): the number is rounded as a copy rounds
     return copy_(self, wrap_number(value));
   }
-  TensorIterator iter = TensorIteratorConfig().add_output(self).build();
+  // upstream's fill_ skips the internal-overlap check: an expanded tensor (stride 0) is filled through
+  // the view that keeps one element per memory location, which writes every location it shares
+  Tensor target = self;
+  for (int64_t d = 0; d < self.dim(); ++d)
+    if (self.strides()[d] == 0 && self.sizes()[d] > 1) target = narrow(target, d, 0, 1);
+  TensorIterator iter = TensorIteratorConfig().add_output(target).build();
   fill_stub[iter.device().type](iter, value);
   return self;
 }

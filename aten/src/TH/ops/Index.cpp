@@ -84,6 +84,8 @@ Tensor positions(const IntList& shape, const IntList& full, int64_t dim, const T
 Tensor scatter_impl(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, bool accumulate,
                     bool inplace) {
   check_index_dtype("scatter", index);
+  // upstream names scatter in the message for every op of the family (scatter_add, scatter_reduce)
+  TH_CHECK(self.dtype() == src.dtype(), "scatter(): Expected self.dtype to be equal to src.dtype");
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
   TH_CHECK(index.dim() == self.dim() || (self.dim() == 0 && index.dim() <= 1),
            "Index tensor must have the same number of dimensions as self tensor");
@@ -197,23 +199,28 @@ Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor&
                    const Scalar& alpha) {
   check_index_dtype("index_add_", index);
   TH_CHECK_T(IndexError, index.dim() <= 1, "index_add_(): Index is supposed to be a vector");
+  TH_CHECK(self.dtype() == source.dtype(), "index_add_(): self (", scalar_type_cpp_name(self.dtype()),
+           ") and source (", scalar_type_cpp_name(source.dtype()), ") must have the same scalar type");
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
   const int64_t n = index.numel();
   TH_CHECK(source.dim() == 0 ? n == 1 : source.size(d) == n, "index_add_(): Number of indices (", n,
            ") should be equal to source.size(dim) (", source.dim() ? source.size(d) : 1, ")");
   Tensor idx = checked_positions(view(index, {-1}), self.dim() ? self.size(d) : 1, d, IndexRule::Select);
   const bool unit = !alpha.is_complex() && alpha.to<double>() == 1.0;
-  if (n == 0 || source.numel() == 0) return self;  // nothing to add (upstream reads no alpha then either)
-  // alpha is read at self's dtype first, as upstream's alpha.to<scalar_t>() (1.7 is 1 for an integer self)
-  const Tensor a = scalar_tensor(alpha, self.dtype());
+  // alpha is read at self's dtype, checked, as upstream's alpha.to<scalar_t>() (1.7 is 1 for an integer
+  // self): its kernel for a self of at most one dim reads it first, the one for more dims only when it adds
+  std::optional<Tensor> a;
+  if (self.dim() <= 1) a = scalar_tensor(alpha, self.dtype());
+  if (n == 0 || source.numel() == 0) return self;
+  if (!a) a = scalar_tensor(alpha, self.dtype());
   if (self.dim() == 0) {
-    Tensor v = contiguous(to_dtype(mul(view(source, {1}), a), self.dtype()));
+    Tensor v = contiguous(to_dtype(mul(view(source, {1}), *a), self.dtype()));
     return put_(self, idx, v, true);
   }
   IntList ishape(size_t(self.dim()), 1);
   ishape[size_t(d)] = n;
   Tensor pos = positions(source.sizes(), self.sizes(), d, view(idx, ishape));
-  Tensor values = unit ? source : mul(source, a);
+  Tensor values = unit ? source : mul(source, *a);
   return put_(self, pos, contiguous(to_dtype(values, self.dtype())), true);
 }
 
