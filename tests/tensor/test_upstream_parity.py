@@ -494,6 +494,8 @@ def test_fill_and_zero_write_into_an_expanded_tensor():
         torch.zeros(3).expand(2, 3).add_(1)  # an op that reads and writes still refuses
     with pytest.raises(RuntimeError, match="single memory location"):
         torch.zeros(3).expand(2, 3)[:, 0] = 1  # and so does setitem (upstream writes a number with copy_)
+    e = torch.zeros(1, 1, 1).expand(4, 1, 3)
+    e[None, 6:-3, -1] = -9  # ... unless the view is empty
 
 
 @pytest.mark.parametrize("dtype", [torch.int8, torch.int16])
@@ -545,6 +547,11 @@ def test_advanced_assignment_wants_the_destinations_dtype_unless_one_value_throu
     assert x.tolist() == [2.0, 5.0, 2.0]
     x[torch.tensor(1)] = torch.tensor(3, dtype=torch.int64)  # a 0-dim index is a number: a basic assignment
     assert x.tolist() == [2.0, 3.0, 2.0]
+    with pytest.raises(RuntimeError, match="Index put requires the source and destination dtypes match"):
+        x[torch.tensor([True, False, True]), True] = torch.tensor(1, dtype=torch.int64)  # a bool is a 2nd index
+    y = torch.zeros(2, 3)
+    y[0, torch.tensor(1, dtype=torch.uint8)] = 2.0  # a 0-dim uint8 index is no mask (no masked_fill_ error)
+    assert y.sum().item() == 6.0
     with pytest.raises(RuntimeError, match="masked_fill_ only supports boolean masks"):
         x[torch.tensor([1, 1, 0], dtype=torch.uint8)] = 5
     with pytest.raises(IndexError, match="The shape of the mask"):

@@ -184,12 +184,19 @@ def index_put_(self: Tensor, key, value, accumulate: bool = False) -> Tensor:
 def _one_mask(key) -> Tensor | None:
     """The key's mask when its only advanced entry is one bool/uint8 tensor, else None."""
     items = key if isinstance(key, tuple) else (key,)
-    adv = [k for k in items if isinstance(k, (list, Tensor)) and not (isinstance(k, Tensor) and k.dim() == 0)]
+
+    def advanced(k) -> bool:  # a Python bool or 0-dim bool tensor is an index tensor to upstream here too
+        if isinstance(k, Tensor) and k.dim() == 0:
+            return k.dtype in (torch.bool, torch.uint8)
+        return isinstance(k, (list, Tensor, bool))
+
+    adv = [k for k in items if advanced(k)]
     if len(adv) != 1:
         return None
     if isinstance(adv[0], list) and adv[0] and all(isinstance(b, bool) for b in adv[0]):
         return torch.tensor(adv[0])  # a list of Python bools is a mask, as upstream reads it
-    return adv[0] if isinstance(adv[0], Tensor) and adv[0].dtype in (torch.bool, torch.uint8) else None
+    k = adv[0]  # a 0-dim bool tensor is an int64 index to upstream here, not a mask
+    return k if isinstance(k, Tensor) and k.dim() > 0 and k.dtype in (torch.bool, torch.uint8) else None
 
 
 def _check_put_value(self: Tensor, key, value, accumulate: bool) -> None:

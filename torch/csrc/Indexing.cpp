@@ -138,7 +138,7 @@ void bind_indexing(nb::handle tensor_cls) {
         if (value.t.impl()->wrapped_number && !reduced) {  // a Python number: the checked conversion of fill_
           // ... but upstream's setitem writes it with copy_, which refuses an expanded view (fill_ allows
           // one)
-          for (int64_t d = 0; d < view.dim(); ++d)
+          for (int64_t d = 0; d < view.dim() && view.numel() > 0; ++d)  // an empty view writes nothing
             TH_CHECK(
                 view.strides()[d] != 0 || view.sizes()[d] <= 1,
                 "unsupported operation: more than one element of the written-to tensor refers to a single "

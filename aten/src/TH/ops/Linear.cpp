@@ -39,7 +39,7 @@ void check_same(const char* a_name, const Tensor& a, const char* b_name, const T
   TH_CHECK(a.device() == b.device(),
            "Expected all tensors to be on the same device, but found at least two devices, ",
            a.device().str(), " and ", b.device().str(), "!");
-  TH_CHECK(a.dtype() != ScalarType::Bool, "\"addmm_impl\" not implemented for 'Bool'");
+  TH_CHECK_T(NotImplementedError, a.dtype() != ScalarType::Bool, "\"addmm_impl\" not implemented for 'Bool'");
 }
 
 /// The complex gemm_into: (ar + i ai)(br + i bi) = (ar br - ai bi) + i (ar bi + ai br), four products of
