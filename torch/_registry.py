@@ -108,11 +108,13 @@ def tensors_only(fn, name: str):
         if p.annotation in ("Tensor", Tensor)
     ]
 
+    missing = object()  # a parameter left to its default
+
     @functools.wraps(fn)
     def taking_tensors(*args, **kwargs):
         for i, n in checked:
-            v = args[i] if i < len(args) else kwargs.get(n, Tensor)
-            if not isinstance(v, Tensor) and v is not Tensor:
+            v = args[i] if i < len(args) else kwargs.get(n, missing)
+            if v is not missing and not isinstance(v, Tensor):
                 raise TypeError(f"{name}(): argument '{n}' (position {i + 1}) must be Tensor, not {type(v).__name__}")
         return fn(*args, **kwargs)
 

@@ -419,3 +419,15 @@ def test_nonzero_and_masked_select_on_the_device_match_the_cpu(shape):
     assert torch.equal(torch.tensor(3, device="cuda").nonzero().cpu(), torch.tensor(3).nonzero())
     raw = torch.tensor([0, 7, 0, 255], dtype=torch.uint8).view(torch.bool)  # any nonzero byte is true
     assert raw.cuda().nonzero().flatten().tolist() == [1, 3]
+
+
+def test_float_to_uint64_and_expanded_fill_match_the_cpu():
+    # the cast kernel is shared (th::convert): a float past int64 converts exactly, a negative one wraps
+    for dtype in (F32, F64):
+        cpu = torch.tensor([1e19, 2.0**63, -1.0, 3.5], dtype=dtype)
+        assert cpu.cuda().to(torch.uint64).cpu().tolist() == cpu.to(torch.uint64).tolist()
+    base = torch.zeros(3, device="cuda")
+    base.expand(2, 3).fill_(7)  # fill_ writes into an expanded view, one element per location
+    assert base.cpu().tolist() == [7.0, 7.0, 7.0]
+    with pytest.raises(RuntimeError, match="single memory location"):
+        torch.zeros(3, device="cuda").expand(2, 3)[:, 0] = 1

@@ -181,8 +181,9 @@ def index_put_(self: Tensor, key, value, accumulate: bool = False) -> Tensor:
     return _put(self, key, value, accumulate)
 
 
-def _one_mask(key) -> Tensor | None:
-    """The key's mask when its only advanced entry is one bool/uint8 tensor, else None."""
+def _mask_dtype(key):
+    """The dtype of the key's mask (torch.bool or torch.uint8) when its only advanced entry is one mask, else
+    None."""
     items = key if isinstance(key, tuple) else (key,)
 
     def advanced(k) -> bool:  # a Python bool or 0-dim bool tensor is an index tensor to upstream here too
@@ -193,20 +194,21 @@ def _one_mask(key) -> Tensor | None:
     adv = [k for k in items if advanced(k)]
     if len(adv) != 1:
         return None
-    if isinstance(adv[0], list) and adv[0] and all(isinstance(b, bool) for b in adv[0]):
-        return torch.tensor(adv[0])  # a list of Python bools is a mask, as upstream reads it
-    k = adv[0]  # a 0-dim bool tensor is an int64 index to upstream here, not a mask
-    return k if isinstance(k, Tensor) and k.dim() > 0 and k.dtype in (torch.bool, torch.uint8) else None
+    k = adv[0]
+    if isinstance(k, list):  # a list of Python bools is a mask, as upstream reads it
+        return torch.bool if k and all(isinstance(b, bool) for b in k) else None
+    # a 0-dim bool tensor is an int64 index to upstream here, not a mask
+    return k.dtype if isinstance(k, Tensor) and k.dim() > 0 and k.dtype in (torch.bool, torch.uint8) else None
 
 
 def _check_put_value(self: Tensor, key, value, accumulate: bool) -> None:
     """Upstream's index_put_ on its value: one CPU value written through one mask is its masked_fill_
     (a uint8 mask is refused there, and the value converts checked: 300 into uint8 raises), anything else
     must have self's dtype."""
-    mask = _one_mask(key)
+    mask = _mask_dtype(key)
     one = not isinstance(value, Tensor) or (value.numel() == 1 and value.device.type == "cpu")
     if not accumulate and one and mask is not None:
-        if mask.dtype == torch.uint8:
+        if mask == torch.uint8:
             raise RuntimeError("masked_fill_ only supports boolean masks, but got mask with dtype unsigned char")
         if isinstance(value, Tensor) and value.dtype != self.dtype:  # masked_fill_'s checked conversion
             torch.empty((), dtype=self.dtype).masked_fill_(torch.tensor(True), value.item())

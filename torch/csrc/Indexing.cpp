@@ -2,6 +2,7 @@
 // (select, slice, unsqueeze). Ints, slices with steps, None and ... make views; assigning
 // copies a tensor (broadcast) or fills a number into the indexed view.
 #include <TH/Functions.h>
+#include <TH/Overlap.h>
 
 #include "Autograd.h"
 #include "bind.h"
@@ -138,11 +139,7 @@ void bind_indexing(nb::handle tensor_cls) {
         if (value.t.impl()->wrapped_number && !reduced) {  // a Python number: the checked conversion of fill_
           // ... but upstream's setitem writes it with copy_, which refuses an expanded view (fill_ allows
           // one)
-          for (int64_t d = 0; d < view.dim() && view.numel() > 0; ++d)  // an empty view writes nothing
-            TH_CHECK(
-                view.strides()[d] != 0 || view.sizes()[d] <= 1,
-                "unsupported operation: more than one element of the written-to tensor refers to a single "
-                "memory location. Please clone() the tensor before performing the operation.");
+          th::assert_no_internal_overlap(view);
           th::fill_(view, nb::cast<th::Scalar>(value.obj));
         } else {  // a tensor, or a number into a reduced float: rounded as upstream's setitem (1e6 is inf)
           th::Tensor v = value.t;

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "Functions.h"
+#include "Overlap.h"
 
 namespace th {
 
@@ -211,11 +212,7 @@ void TensorIterator::allocate_outputs(const TensorIteratorConfig& cfg) {
                " doesn't match the broadcast shape ", shape_str(result_shape));
       resize_(given, result_shape);
     }
-    for (int64_t d = 0; d < given.dim() && given.numel() > 0; ++d) {  // an empty tensor writes nothing
-      TH_CHECK(given.strides()[d] != 0 || given.sizes()[d] <= 1,
-               "unsupported operation: more than one element of the written-to tensor refers to a "
-               "single memory location. Please clone() the tensor before performing the operation.");
-    }
+    assert_no_internal_overlap(given);
     for (const Tensor& in : cfg.inputs_) {
       bool identical =
           in.data_ptr() == given.data_ptr() && in.strides() == given.strides() && in.sizes() == given.sizes();

@@ -209,18 +209,19 @@ Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor&
   const bool unit = !alpha.is_complex() && alpha.to<double>() == 1.0;
   // alpha is read at self's dtype, checked, as upstream's alpha.to<scalar_t>() (1.7 is 1 for an integer
   // self): its kernel for a self of at most one dim reads it first, the one for more dims only when it adds
-  std::optional<Tensor> a;
-  if (self.dim() <= 1) a = scalar_tensor(alpha, self.dtype());
-  if (n == 0 || source.numel() == 0) return self;
-  if (!a) a = scalar_tensor(alpha, self.dtype());
+  if (n == 0 || source.numel() == 0) {
+    if (self.dim() <= 1) (void)scalar_tensor(alpha, self.dtype());  // the check alone
+    return self;
+  }
+  const Tensor a = scalar_tensor(alpha, self.dtype());
   if (self.dim() == 0) {
-    Tensor v = contiguous(to_dtype(mul(view(source, {1}), *a), self.dtype()));
+    Tensor v = contiguous(to_dtype(mul(view(source, {1}), a), self.dtype()));
     return put_(self, idx, v, true);
   }
   IntList ishape(size_t(self.dim()), 1);
   ishape[size_t(d)] = n;
   Tensor pos = positions(source.sizes(), self.sizes(), d, view(idx, ishape));
-  Tensor values = unit ? source : mul(source, *a);
+  Tensor values = unit ? source : mul(source, a);
   return put_(self, pos, contiguous(to_dtype(values, self.dtype())), true);
 }
 
