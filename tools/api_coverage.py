@@ -5,8 +5,9 @@
 Each library is asked in its own interpreter (both are `torch`) for the public names of torch, torch.Tensor,
 torch.nn.functional, torch.linalg, torch.fft and torch.special (a module this torch lacks counts as empty).
 Out of scope, as the issue says: sparse, quantized, nested, named-tensor, backend-specific (mkldnn, mps, xpu,
-vulkan, ...), JIT/compiler internals and deprecated names (OUT_OF_SCOPE below). Prints, per module, the
-in-scope names upstream has, how many of them exist here, and the coverage; --missing lists one module's gaps.
+vulkan, ...), JIT/compiler internals, functorch's first-class dims and deprecated names (OUT_OF_SCOPE below).
+Prints, per module, the in-scope names upstream has, how many of them exist here, and the coverage; --missing
+lists one module's gaps.
 """
 
 from __future__ import annotations
@@ -69,6 +70,8 @@ OUT_OF_SCOPE = re.compile(
     r"parse_|import_ir|merge_type|unify_type|^fork$|^wait$|while_loop|^cond$|thread_safe|classproperty|"
     r"prepare_multiprocessing|get_file_path|hash_tensor|nonzero_static|from_file|jagged|per_channel|per_tensor|"
     r"qscheme|choose_qparams|int_repr|^has_|init_num_threads|"
+    # functorch.dim's first-class dimensions (Tensor.index binds positional dims to Dim objects)
+    r"^index$|"
     # the docstring fragments that upstream's modules keep as attributes (strings, not API)
     r"common_args$|common_notes$|multi_dim_common$|_notes$"
 )

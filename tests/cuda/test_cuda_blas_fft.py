@@ -1,8 +1,9 @@
 """Matrix products (cuBLAS where the build has it, THC's gemm otherwise) and FFTs (cuFFT, or the host
 round trip) on the GPU against the CPU: every BLAS layout (row-major, column-major, a single row or
 column, broadcast batches), the layouts cuBLAS cannot take (THC's kernel then), the 16-bit and integer
-dtypes, TF32 under torch.backends.cuda.matmul.allow_tf32, transforms over more dims than one cuFFT plan
-takes, and the plan cache. Skips, with one reason, where no GPU is present."""
+dtypes, float8 scaled products (torch._scaled_mm, F.scaled_mm), TF32 under
+torch.backends.cuda.matmul.allow_tf32, transforms over more dims than one cuFFT plan takes, and the plan cache.
+Skips, with one reason, where no GPU is present."""
 
 from __future__ import annotations
 
@@ -62,6 +63,21 @@ def test_bmm_of_every_layout_matches_the_cpu(dtype, a_layout, b_layout, mnk):
         torch.set_float32_matmul_precision(prev)
     want = torch.bmm(a.double(), b.double()).to(dtype) if dtype.is_floating_point else torch.bmm(a, b)
     _close(got, want, dtype, k)
+
+
+@pytest.mark.parametrize("rows", [False, True], ids=["tensorwise", "rowwise"])
+def test_float8_scaled_mm_matches_the_cpu(rows):
+    g = torch.Generator().manual_seed(3)
+    a = torch.randn(32, 48, generator=g).to(torch.float8_e4m3fn)
+    b = torch.randn(16, 48, generator=g).to(torch.float8_e4m3fn).t()  # column-major, as cuBLASLt wants it
+    sa, sb = (torch.rand(32, 1, generator=g), torch.rand(1, 16, generator=g)) if rows else (torch.tensor(0.5),) * 2
+    bias = torch.randn(16, generator=g).bfloat16()
+    want = torch._scaled_mm(a, b, sa, sb, bias=bias, out_dtype=torch.bfloat16)
+    got = torch._scaled_mm(a.cuda(), b.cuda(), sa.cuda(), sb.cuda(), bias=bias.cuda(), out_dtype=torch.bfloat16)
+    _close(got, want, BF16, 48)
+    kind = torch.nn.functional.ScalingType.RowWise if rows else torch.nn.functional.ScalingType.TensorWise
+    f = torch.nn.functional.scaled_mm(a.cuda(), b.cuda(), sa.cuda(), kind, sb.cuda(), kind, output_dtype=F32)
+    _close(f, torch._scaled_mm(a, b, sa, sb, out_dtype=F32), F32, 48)
 
 
 @pytest.mark.parametrize("dtype", [F32, F64, F16])

@@ -4,6 +4,8 @@ every device come from the ops they are made of. One module per family, named af
     pointwise    clamp/clip (tensor bounds), square, addcmul, addcdiv, logaddexp, deg2rad, signbit, ...
     promotion    result_type
     products     kron, tensordot, inner, addmv, addr, addbmm, baddbmm, vander, trapezoid
+    grouped_mm   torch._grouped_mm: one matrix product per group of a jagged operand (Mixture-of-Experts)
+    scaled_mm    torch._scaled_mm, torch._scaled_grouped_mm: products of float8 operands decoded by scales
     structure    block_diag, diag_embed, diagflat, triu_indices, tril_indices, combinations
     counting     bincount, histc
     scans        cummax, cummin, logcumsumexp (log-step scans), searchsorted, bucketize (binary search)
@@ -38,6 +40,7 @@ from torch._refs import (  # noqa: F401
     conjugation,
     counting,
     creation,
+    grouped_mm,
     indexing,
     joins,
     linalg,
@@ -51,6 +54,7 @@ from torch._refs import (  # noqa: F401
     reductions,
     rnn,
     sampling,
+    scaled_mm,
     scans,
     settings,
     spectral,

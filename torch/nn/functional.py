@@ -29,6 +29,9 @@ from torch.nn._functional.padding import *  # noqa: F403
 from torch.nn._functional.padding import __all__ as _padding
 from torch.nn._functional.pooling import *  # noqa: F403
 from torch.nn._functional.pooling import __all__ as _pooling
+from torch.nn._functional.scaled_mm import *  # noqa: F403
+from torch.nn._functional.scaled_mm import __all__ as _scaled_mm
+from torch.nn._functional.scaled_mm import _ScalingType, _SwizzleType  # noqa: F401  (upstream's names too)
 from torch.nn._functional.sparse import *  # noqa: F403
 from torch.nn._functional.sparse import __all__ as _sparse
 from torch.nn._functional.vision import *  # noqa: F403
@@ -36,5 +39,5 @@ from torch.nn._functional.vision import __all__ as _vision
 
 __all__ = sorted(
     _activation + _attention + _conv + _distance + _dropout + _grouped_mm + _linear + _linear_cross_entropy + _loss
-    + _normalization + _padding + _pooling + _sparse + _vision
+    + _normalization + _padding + _pooling + _scaled_mm + _sparse + _vision
 )  # fmt: skip
