@@ -596,3 +596,89 @@ def test_one_value_through_a_mask_converts_checked():
     h = torch.zeros(3, dtype=torch.float16)
     h[mask] = 1e6  # a number is made a float16 tensor first, as setitem does: inf
     assert h[2].item() == float("inf")
+
+
+# ---- shifts, where's numbers, any/all of uint8, bool operands -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("dtype", "values", "count", "right", "left"),
+    [
+        (torch.uint8, [1, 128, 255], 257, [0, 64, 127], [2, 0, 254]),  # the count wraps into uint8: 1
+        (torch.uint8, [1, 128, 255], 2**40, [1, 128, 255], [1, 128, 255]),  # 0
+        (torch.int8, [1, -128, 127], 2**32 + 2, [0, -32, 31], [4, 0, -4]),  # 2
+        (torch.int8, [1, -128, 127], 200, [0, -1, 0], [0, 0, 0]),  # -56: a negative count
+        (torch.int32, [1, -5, 2**30], 2**40, [1, -5, 2**30], [1, -5, 2**30]),  # 0
+        (torch.int64, [1, -5, 2**62], 64, [0, -1, 0], [0, 0, 0]),  # the width: 0 or the sign fill
+    ],
+)
+def test_a_shift_count_is_converted_into_the_dtype_first(dtype, values, count, right, left):
+    x = torch.tensor(values, dtype=dtype)
+    assert (x >> count).tolist() == right and (x << count).tolist() == left
+    assert (x >> torch.tensor(count)).tolist() == right  # a 0-dim int64 tensor: the same rule
+
+
+def test_a_shifted_python_int_wraps_into_the_tensors_dtype():
+    counts = torch.tensor([1, 2], dtype=torch.int32)
+    assert torch.bitwise_right_shift(2**40, counts).tolist() == [0, 0]  # 2**40 is 0 as an int32
+    assert (300 << torch.tensor([1, 2], dtype=torch.uint8)).tolist() == [88, 176]  # 300 is 44 as a uint8
+
+
+@pytest.mark.parametrize(
+    ("dtype", "value", "message"),
+    [
+        (torch.uint8, 300, "type uint8_t "),
+        (torch.uint8, -256, "type uint8_t "),
+        (torch.int8, 200, "type int8_t "),
+        (torch.int32, 2**40, "type int "),
+        (torch.float32, 1e300, "type float "),
+    ],
+)
+def test_where_converts_a_number_checked(dtype, value, message):
+    mask = torch.tensor([True, False])
+    x = torch.zeros(2, dtype=dtype)
+    for call in (
+        lambda: torch.where(mask, x, value),
+        lambda: torch.where(mask, value, x),
+        lambda: x.where(mask, value),
+    ):
+        with pytest.raises(RuntimeError, match=f"value cannot be converted to {message}"):
+            call()
+
+
+def test_where_takes_numbers_that_fit_and_16_bit_floats_take_any():
+    mask = torch.tensor([True, False])
+    assert torch.where(mask, torch.zeros(2, dtype=torch.uint8), -1).tolist() == [0, 255]
+    assert torch.where(mask, torch.zeros(2, dtype=torch.float16), 1e300).tolist() == [0.0, float("inf")]
+    assert torch.where(mask, torch.zeros(2, dtype=torch.uint8), 1.5).dtype == torch.float32  # promotes
+
+
+def test_any_and_all_of_uint8_are_uint8():
+    u = torch.tensor([[0, 3], [1, 2]], dtype=torch.uint8)
+    assert u.all().dtype == u.any(0).dtype == torch.all(u, dim=(0, 1)).dtype == torch.uint8
+    assert u.all(1).tolist() == [0, 1] and u.any().item() == 1
+    assert u.int().all().dtype == torch.bool and u.bool().any().dtype == torch.bool
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda b, f: b - f,
+        lambda b, f: f - b,
+        lambda b, f: f - True,
+        lambda b, f: True - f.to(torch.uint8),
+        lambda b, f: torch.rsub(f, True),
+        lambda b, f: f.clone().sub_(b),
+    ],
+)
+def test_subtracting_a_bool_is_refused(call):
+    with pytest.raises(RuntimeError, match="with a bool tensor is not supported"):
+        call(torch.tensor([True, False]), torch.tensor([1.0, 2.0]))
+
+
+@pytest.mark.parametrize("name", ["argmax", "argmin"])
+def test_argmax_and_argmin_refuse_bool(name):
+    b = torch.tensor([True, False])
+    for call in (lambda: getattr(b, name)(), lambda: getattr(torch, name)(b, dim=0), lambda: getattr(b[:0], name)()):
+        with pytest.raises(RuntimeError, match=f"{name}\\(\\): does not support bool input"):
+            call()

@@ -1,8 +1,9 @@
 """Bit shifts (`<<`, `>>`, bitwise_left_shift / bitwise_right_shift and their in-place forms) on
 integer tensors, written with multiply / floor_divide by powers of two, so every integer dtype and
 device comes for free. PyTorch's semantics: the result dtype follows type promotion (Python ints are
-weak), left shifts wrap, a shift by a negative amount or by the width or more gives 0 (left) or the
-sign fill (right, arithmetic for signed types)."""
+weak), both operands are converted into it first (wrapping, as casts do: a uint8 shifted by 257 is
+shifted by 1), left shifts wrap, a shift by a negative amount or by the width or more gives 0 (left) or
+the sign fill (right, arithmetic for signed types)."""
 
 from __future__ import annotations
 
@@ -22,16 +23,28 @@ def _promotion_proxy(x):
     return x
 
 
+def _wrapped(value: int, dtype) -> int:
+    """A Python int converted into an integer dtype as a cast does (two's complement wrap)."""
+    bits = dtype.itemsize * 8
+    value &= (1 << bits) - 1
+    return value - (1 << bits) if dtype.is_signed and value >= 1 << (bits - 1) else value
+
+
 def _operands(a, b, name: str):
-    """(a as a tensor of the result dtype, b: an int64 tensor or a Python int, the result dtype)."""
+    """(a as a tensor of the result dtype, b: an int64 tensor or a Python int, the result dtype). Both
+    operands are converted into the result dtype first, wrapping as casts do (upstream's kernels read
+    them there: 2**40 >> int32 is 0 >> ..., a uint8 shifted by 257 is shifted by 1)."""
     pa, pb = _promotion_proxy(a), _promotion_proxy(b)
     dtype = (pa + pb).dtype if isinstance(a, Tensor) else (pb + pa).dtype
     if dtype._differentiable:
         raise NotImplementedError(f"\"{name}\" not implemented for '{scalar_type(dtype)}'")
-    a = a.to(dtype) if isinstance(a, Tensor) else torch.tensor(a, dtype=dtype, device=b.device)
+    if isinstance(a, Tensor):
+        a = a.to(dtype)
+    else:
+        a = torch.tensor(_wrapped(int(a), dtype) if dtype != torch.bool else a, dtype=dtype, device=b.device)
     if isinstance(b, Tensor):
-        b = b.to(torch.int64)
-    return a, int(b) if isinstance(b, (bool, int)) else b, dtype
+        return a, b.to(dtype).to(torch.int64), dtype
+    return a, _wrapped(int(b), dtype) if dtype != torch.bool else int(b), dtype
 
 
 def _by_powers_of_two(a: Tensor, s, op):

@@ -58,6 +58,11 @@ void check_sub(const Tensor& a, const Tensor& b) {
   TH_CHECK(a.dtype() != ScalarType::Bool || b.dtype() != ScalarType::Bool,
            "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
            "or `logical_xor()` operator instead.");
+  // one bool operand (a Python bool too) is refused as well, as upstream's sub_check
+  TH_CHECK(
+      a.dtype() != ScalarType::Bool && b.dtype() != ScalarType::Bool,
+      "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a "
+      "mask, use the `~` or `logical_not()` operator instead.");
 }
 
 Tensor& binary_op_into(Tensor& out, const Tensor& self, const Tensor& other, BinaryOp op, const char* name) {

@@ -102,6 +102,7 @@ std::tuple<Tensor, Tensor> arg_reduce(const Tensor& self, int64_t dim, bool keep
 }
 
 Tensor flat_arg(const Tensor& self, std::optional<int64_t> dim, bool keepdim, bool is_max, const char* name) {
+  TH_CHECK(self.dtype() != ScalarType::Bool, name, "(): does not support bool input");  // as upstream's
   if (dim) return std::get<1>(arg_reduce(self, *dim, keepdim, is_max, name));
   TH_CHECK_T(IndexError, self.numel() > 0, name,
              "(): Expected reduction dim to be specified for input.numel() == 0.");
@@ -158,19 +159,27 @@ Tensor amin(const Tensor& self, const IntList& dim, bool keepdim) {
   return reduce(self, dim, keepdim, self.dtype(), ReduceOp::Min, "amin");
 }
 
-Tensor all(const Tensor& self) { return reduce(self, {}, false, ScalarType::Bool, ReduceOp::All, "all"); }
+namespace {
+/// all/any: a bool result, but a uint8 one for a uint8 input (PyTorch's rule, kept from NumPy-era code).
+Tensor logical_reduce(const Tensor& self, const IntList& dims, bool keepdim, ReduceOp op, const char* name) {
+  Tensor r = reduce(self, dims, keepdim, ScalarType::Bool, op, name);
+  return self.dtype() == ScalarType::Byte ? to_dtype(r, ScalarType::Byte) : r;
+}
+}  // namespace
+
+Tensor all(const Tensor& self) { return logical_reduce(self, {}, false, ReduceOp::All, "all"); }
 Tensor all(const Tensor& self, int64_t dim, bool keepdim) {
-  return reduce(self, {dim}, keepdim, ScalarType::Bool, ReduceOp::All, "all");
+  return logical_reduce(self, {dim}, keepdim, ReduceOp::All, "all");
 }
 Tensor all(const Tensor& self, const std::optional<IntList>& dim, bool keepdim) {
-  return reduce(self, dims_of(dim), keepdim, ScalarType::Bool, ReduceOp::All, "all");
+  return logical_reduce(self, dims_of(dim), keepdim, ReduceOp::All, "all");
 }
-Tensor any(const Tensor& self) { return reduce(self, {}, false, ScalarType::Bool, ReduceOp::Any, "any"); }
+Tensor any(const Tensor& self) { return logical_reduce(self, {}, false, ReduceOp::Any, "any"); }
 Tensor any(const Tensor& self, int64_t dim, bool keepdim) {
-  return reduce(self, {dim}, keepdim, ScalarType::Bool, ReduceOp::Any, "any");
+  return logical_reduce(self, {dim}, keepdim, ReduceOp::Any, "any");
 }
 Tensor any(const Tensor& self, const std::optional<IntList>& dim, bool keepdim) {
-  return reduce(self, dims_of(dim), keepdim, ScalarType::Bool, ReduceOp::Any, "any");
+  return logical_reduce(self, dims_of(dim), keepdim, ReduceOp::Any, "any");
 }
 
 Tensor isinf(const Tensor& self);  // ops/Compare.cpp (declared by the bindings)

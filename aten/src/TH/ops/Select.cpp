@@ -6,11 +6,37 @@ namespace th {
 
 TH_DEFINE_STUB(where_fn, where_stub);
 
+namespace {
+/// Checks that the Python number a wrapped-number tensor holds (a Bool, Long, UInt64, Double or
+/// ComplexDouble one: wrap_number's) converts into `t` as fill_ converts it. A number tensor of another
+/// dtype (scalar_tensor's: masked_fill's value) was converted checked when it was made.
+void check_number_fits(const Tensor& wrapped, ScalarType t) {
+  if (wrapped.dtype() == t) return;
+  const void* p = wrapped.data_ptr();
+  switch (wrapped.dtype()) {
+    case ScalarType::Bool: (void)scalar_tensor(Scalar(*static_cast<const bool*>(p)), t); break;
+    case ScalarType::Long: (void)scalar_tensor(Scalar(*static_cast<const int64_t*>(p)), t); break;
+    case ScalarType::UInt64: (void)scalar_tensor(Scalar(*static_cast<const uint64_t*>(p)), t); break;
+    case ScalarType::Double: (void)scalar_tensor(Scalar(*static_cast<const double*>(p)), t); break;
+    case ScalarType::ComplexDouble:
+      (void)scalar_tensor(Scalar(*static_cast<const complex<double>*>(p)), t);
+      break;
+    default: break;
+  }
+}
+}  // namespace
+
 Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
   TH_CHECK(condition.dtype() == ScalarType::Bool || condition.dtype() == ScalarType::Byte,
            "where expected condition to be a boolean tensor, but got a tensor with dtype ",
            scalar_type_name(condition.dtype()));
   ScalarType t = result_type({self, other});
+  // a Python number becomes a tensor of the result dtype, checked as fill_ converts (upstream's Scalar
+  // overloads: where(m, uint8, 300) raises, -1 is 255), except into the 16- and 8-bit floats, which
+  // upstream converts unchecked (where(m, half, 1e300) is inf)
+  if (element_size(t) > 2 || !is_floating_point(t))
+    for (const Tensor* x : {&self, &other})
+      if (x->impl()->wrapped_number) check_number_fits(*x, t);
   TensorIterator iter = TensorIteratorConfig()
                             .add_output(Tensor())
                             .add_input(condition)
