@@ -4,6 +4,8 @@ behaviour, so it also passes against upstream 2.13 (`nox -s tests-reference`).""
 
 from __future__ import annotations
 
+import warnings
+
 import pytest
 
 import torch
@@ -682,3 +684,160 @@ def test_argmax_and_argmin_refuse_bool(name):
     for call in (lambda: getattr(b, name)(), lambda: getattr(torch, name)(b, dim=0), lambda: getattr(b[:0], name)()):
         with pytest.raises(RuntimeError, match=f"{name}\\(\\): does not support bool input"):
             call()
+
+
+# ---- index_copy / index_fill / index_select / index_add: values, messages, check order ---------------------
+
+
+def test_index_copy_copies_slices_it_does_not_add_differences():
+    inf, nan = float("inf"), float("nan")
+    got = torch.tensor([inf, nan, 0.0]).index_copy(0, torch.tensor([0, 1]), torch.tensor([1.0, 2.0]))
+    assert got.tolist() == [1.0, 2.0, 0.0]  # not inf - inf or nan + ...
+    half = torch.tensor([60000.0, 0.0], dtype=torch.float16)
+    assert half.index_copy(0, torch.tensor([0]), torch.tensor([-60000.0], dtype=torch.float16)).tolist() == [-60000, 0]
+    b = torch.zeros(2, dtype=torch.bool).index_copy(0, torch.tensor([1]), torch.tensor([True]))
+    assert b.tolist() == [False, True]
+    assert torch.zeros(3).index_copy(0, torch.tensor([1, 1]), torch.tensor([5.0, 7.0])).tolist() == [0, 7, 0]
+    m = torch.zeros(2, 3).index_copy(1, torch.tensor([2, 0]), torch.arange(4.0).reshape(2, 2))
+    assert m.tolist() == [[1, 0, 0], [3, 0, 2]]
+    assert torch.tensor(0.0).index_copy(0, torch.tensor([0]), torch.tensor([4.0])).item() == 4.0
+
+
+def test_index_copy_gradients():
+    x, s = torch.zeros(3, requires_grad=True), torch.ones(1, requires_grad=True)
+    x.index_copy(0, torch.tensor([1]), s * 2).sum().backward()
+    assert x.grad.tolist() == [1.0, 0.0, 1.0] and s.grad.tolist() == [2.0]
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: torch.zeros(3).index_copy(0, torch.tensor([-1]), torch.ones(1)), IndexError,
+         r"index_copy_\(\): index -1 is out of bounds for dimension 0 with size 3"),
+        (lambda: torch.zeros(3).index_copy(0, torch.tensor([0, 9, -9]), torch.ones(3)), IndexError, "index 9 is"),
+        (lambda: torch.zeros(3).index_copy(0, torch.tensor([[0]]), torch.ones(1)), IndexError,
+         r"Index should have dimension 1 or 0 \(got 2\)"),
+        (lambda: torch.zeros(3).index_copy(0, torch.tensor([0, 1]), torch.ones(1)), IndexError,
+         r"Number of indices \(2\) should be equal to source.size\(dim\) \(1\)"),
+        (lambda: torch.zeros(3, 2).index_copy(0, torch.tensor([0]), torch.ones(2)), IndexError,
+         "their dimensionality must match"),
+        (lambda: torch.zeros(3, 2).index_copy(0, torch.tensor([0]), torch.ones(1, 3)), RuntimeError,
+         "Destination slice shape: 2 at dimension 0 and source slice shape: 3 at dimension 0"),
+        (lambda: torch.zeros(3).index_copy(0, torch.tensor([0], dtype=torch.int32), torch.ones(1).double()),
+         RuntimeError, "Expected a long tensor for index, but got Int"),
+        (lambda: torch.zeros(3).index_copy(0, torch.tensor([0]), torch.ones(1).double()), RuntimeError,
+         r"\(self\) Float and \(source\) Double"),
+        (lambda: torch.zeros(2, 3).index_fill(1, torch.tensor([0, -4, 5]), 1.0), IndexError,
+         "index -4 is out of bounds for dimension 1 with size 3"),
+        (lambda: torch.zeros(2, 3).index_fill(1, torch.tensor([0], dtype=torch.int32), 1.0), IndexError,
+         r"index_fill_\(\): Expected dtype int64 for index"),
+        (lambda: torch.zeros(2, 3).index_fill(1, torch.tensor([[0]]), 1.0), RuntimeError, "Index has to be a vector"),
+        (lambda: torch.zeros(2, 3).index_fill(1, torch.tensor([0]), torch.tensor([1.0])), RuntimeError,
+         "index_fill_ only supports a 0-dimensional value tensor"),
+        # upstream's CPU index_select names the index along dim 1 of a matrix or more, and index_add along
+        # the first or last dim of one; elsewhere "index out of range in self"
+        (lambda: torch.zeros(3, 4).index_select(1, torch.tensor([0, 7, -1])), RuntimeError,
+         "INDICES element is out of DATA bounds, id=7 axis_dim=4"),
+        (lambda: torch.zeros(3, 4).index_select(0, torch.tensor([7])), IndexError, "index out of range in self"),
+        (lambda: torch.zeros(2, 2, 2).index_select(2, torch.tensor([7])), IndexError, "index out of range in self"),
+        (lambda: torch.zeros(2, 0, 2).index_select(1, torch.tensor([0])), RuntimeError,
+         "self indexing axis dim should be positive"),
+        (lambda: torch.zeros(2, 2, 2).index_add(0, torch.tensor([0, 9, -9]), torch.ones(3, 2, 2)), RuntimeError,
+         "index 9 is out of bounds for dimension 0 with size 2"),
+        (lambda: torch.zeros(2, 2, 2).index_add(2, torch.tensor([-1]), torch.ones(2, 2, 1)), RuntimeError,
+         "index -1 is out of bounds for dimension 2 with size 2"),
+        (lambda: torch.zeros(2, 2, 2).index_add(1, torch.tensor([9]), torch.ones(2, 1, 2)), IndexError,
+         "index out of range in self"),
+        # the dim is checked before the dtypes
+        (lambda: torch.tensor([True]).scatter_add_(1, torch.tensor([0]), torch.tensor([1.0])), IndexError,
+         "Dimension out of range"),
+        (lambda: torch.zeros(2, 2).index_select(-3, torch.tensor([0.0])), IndexError, "Dimension out of range"),
+        (lambda: torch.zeros(2, 2).gather(2, torch.tensor([[0]], dtype=torch.uint8)), IndexError,
+         "Dimension out of range"),
+    ],
+)  # fmt: skip
+def test_index_ops_errors(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+@pytest.mark.parametrize(
+    ("index", "alpha", "error"),
+    [
+        (torch.tensor([9]), 1, RuntimeError),  # int64, unit alpha: the error names the dim
+        (torch.tensor([0, -1]), 1.0, RuntimeError),
+        (torch.tensor([9], dtype=torch.int32), 1, IndexError),  # an int32 index: "index out of range in self"
+        (torch.tensor([9]), 2, IndexError),
+        (torch.tensor([-1]), True, IndexError),  # True is no unit alpha (c10's Scalar.equal)
+    ],
+)
+def test_index_add_error_follows_upstreams_kernel_paths(index, alpha, error):
+    source = torch.ones(index.numel(), 2)
+    with pytest.raises(error, match="out of"):
+        torch.zeros(2, 2).index_add(0, index, source, alpha=alpha)
+
+
+def test_index_add_of_an_empty_matrix_checks_no_index():
+    x = torch.zeros(4, 0)
+    assert x.index_add_(0, torch.tensor([-2]), torch.ones(1, 0)).shape == (4, 0)
+
+
+def test_index_select_of_a_0_dim_tensor_takes_one_index():
+    with pytest.raises(RuntimeError, match=r"Index to scalar can have only 1 value, got 3 value\(s\)"):
+        torch.tensor(3.0).index_select(0, torch.tensor([0, 0, -1]))
+    assert torch.tensor(3.0).index_select(0, torch.tensor([0])).item() == 3.0
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda x: x.permute(),
+        lambda x: x.reshape(),
+        lambda x: x.expand(),
+        lambda x: x.repeat(),
+        lambda x: x.flip(),
+        lambda x: torch.permute(x),
+        lambda x: torch.zeros(),
+    ],
+)
+def test_a_size_or_dims_argument_left_out_is_a_type_error(call):
+    for x in (torch.ones(2), torch.tensor(1.0)):  # a 0-dim tensor too (an empty list is another matter)
+        with pytest.raises(TypeError, match="missing 1 required positional argument"):
+            call(x)
+    assert torch.tensor(1.0).permute([]).shape == ()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # upstream: Tensor.T of a 0-dim tensor is deprecated
+        assert torch.tensor(1.0).T.shape == ()
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda x: x.__setitem__(5, 1e30), "value cannot be converted to type uint8_t"),  # before the index
+        (lambda x: x.__setitem__(([0], 0), -(2**63)), "value cannot be converted to type uint8_t"),
+        (lambda x: x.__setitem__((0, 0, 0), 300), "value cannot be converted to type uint8_t"),
+    ],
+)
+def test_setitem_converts_a_number_before_reading_the_key(call, message):
+    with pytest.raises(RuntimeError, match=message):
+        call(torch.zeros(3, dtype=torch.uint8))
+
+
+def _ones_int8(*shape):
+    return torch.ones(shape, dtype=torch.int8)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: torch.tensor([[True, False]]).topk(0, dim=7), IndexError, "Dimension out of range"),
+        (lambda: torch.tensor(1.0).index_select(0, torch.tensor([[0, 0]])), IndexError, "supposed to be a vector"),
+        (lambda: torch.ones(3).index_select(0, torch.tensor([[0.0]])), IndexError, "supposed to be a vector"),
+        # alpha is read (checked) before the indices
+        (lambda: torch.zeros(3, 3, dtype=torch.int8).index_add(0, torch.tensor([0, 9]), _ones_int8(2, 3), alpha=1000),
+         RuntimeError, "int8_t without overflow"),
+    ],
+)  # fmt: skip
+def test_check_order(call, error, message):
+    with pytest.raises(error, match=message):
+        call()

@@ -134,22 +134,94 @@ register(property(lambda self: self.device.type == "cpu", doc="Whether the tenso
          function=False, method=True)  # fmt: skip
 
 
+def _first_out_of_bounds(index: Tensor, size: int, negative: bool):
+    """The first element of index (in order) outside [-size, size) (negative) or [0, size), or None."""
+    lowest = -size if negative else 0
+    bad = (index < lowest) | (index >= size)
+    return int(index[bad][0]) if bool(bad.any()) else None
+
+
 @register(method=True, inplace=True)
 def index_fill(input: Tensor, dim: int, index: Tensor, value) -> Tensor:
-    """input with the slices `index` along dim set to value (a number or a 0-dim tensor)."""
-    n = input.shape[dim] if input.dim() else 1
+    """input with the slices `index` (int64; negative ones count from the end) along dim set to value (a
+    number or a 0-dim tensor)."""
+    if index.dtype != torch.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if index.dim() > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    if isinstance(value, Tensor) and value.dim() != 0:
+        raise RuntimeError(
+            f"index_fill_ only supports a 0-dimensional value tensor, but got tensor with {value.dim()} dimension(s)."
+        )
+    d = dim % max(input.dim(), 1) if -max(input.dim(), 1) <= dim < max(input.dim(), 1) else dim
+    n = input.shape[d] if input.dim() else 1
+    index = index.reshape(-1)
+    bad = _first_out_of_bounds(index, n, negative=True)
+    if bad is not None:
+        raise IndexError(f"index {bad} is out of bounds for dimension {d} with size {n}")
     mask = torch.zeros(n, dtype=torch.bool, device=input.device)
-    mask[index.reshape(-1)] = True
+    mask[index] = True
     shape = [1] * input.dim()
     if input.dim():
-        shape[dim] = n
+        shape[d] = n
     return input.masked_fill(mask.reshape(shape), value)
+
+
+def _check_index_copy(input: Tensor, d: int, index: Tensor, source: Tensor) -> None:
+    """index_copy's checks, in upstream's order and with its messages."""
+    if index.dim() > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {index.dim()})")
+    if source.dim() and input.dim() and source.dim() != input.dim():
+        raise IndexError(
+            "index_copy_(): When source and destination are not scalars, their dimensionality must match. "
+            f"Source dimensionality ({source.dim()}), destination dimensionality ({input.dim()})"
+        )
+    n = index.numel()
+    along = source.shape[d] if source.dim() else 1
+    if n != along:
+        raise IndexError(f"index_copy_(): Number of indices ({n}) should be equal to source.size(dim) ({along})")
+    if source.dim() and input.dim():
+        dst = [s for k, s in enumerate(input.shape) if k != d]
+        src = [s for k, s in enumerate(source.shape) if k != d]
+        if dst != src:
+            raise RuntimeError(
+                "index_copy_(): Source/destination tensor must have same slice shapes. Destination slice shape: "
+                f"{' '.join(map(str, dst))} at dimension {d} and source slice shape: {' '.join(map(str, src))} "
+                "at dimension 0."
+            )
+    if index.dtype != torch.int64:
+        raise RuntimeError(f"index_copy_(): Expected a long tensor for index, but got {scalar_type(index.dtype)}")
+    if input.dtype != source.dtype:
+        raise RuntimeError(
+            "index_copy_(): self and source expected to have the same dtype, but got (self) "
+            f"{scalar_type(input.dtype)} and (source) {scalar_type(source.dtype)}"
+        )
+    size = input.shape[d] if input.dim() else 1
+    bad = _first_out_of_bounds(index.reshape(-1), size, negative=False)
+    if bad is not None:
+        raise IndexError(f"index_copy_(): index {bad} is out of bounds for dimension {d} with size {size}")
 
 
 @register(method=True, inplace=True)
 def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
-    """input with its slices `index` along dim replaced by source's slices, in order."""
-    return input.index_add(dim, index, source - input.index_select(dim, index))
+    """input with its slices `index` (int64, in [0, size)) along dim replaced by source's slices, in order: a
+    repeated index takes the last of its slices. A copy (an assignment through the index), so values are not
+    combined: infinities and NaN in input do not reach the result."""
+    rank = max(input.dim(), 1)
+    if not -rank <= dim < rank:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {dim})")
+    d = dim % rank
+    _check_index_copy(input, d, index, source)
+    out = input.clone()
+    if index.numel() == 0:
+        return out
+    if input.dim() == 0:
+        out[...] = source.reshape(())
+        return out
+    shape = list(input.shape)
+    shape[d] = index.numel()
+    out[(slice(None),) * d + (index.reshape(-1),)] = source.reshape(shape)
+    return out
 
 
 @register(method=True, inplace=True)

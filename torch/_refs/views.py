@@ -118,7 +118,7 @@ def reshape_as(self: Tensor, other: Tensor) -> Tensor:
 @property
 def T(self: Tensor) -> Tensor:
     """Dims reversed."""
-    return self.permute(*reversed(range(self.dim())))
+    return self.permute(list(reversed(range(self.dim()))))
 
 
 @register(function=False, method=True)

@@ -118,6 +118,13 @@ void bind_indexing(nb::handle tensor_cls) {
         // upstream's setitem unpacks a Python int as an int64, whatever the dtype: 2**63 is its ValueError
         if (value.overflow || (value.t.impl()->wrapped_number && value.t.dtype() == th::ScalarType::UInt64))
           throw th::ValueError("Overflow when unpacking long long");
+        // a number converts into the dtype (checked) before the key is read, as upstream's setitem does;
+        // a real number into a 16- or 8-bit float rounds instead (x[0] = 1e6 is inf for float16)
+        const th::ScalarType dt = nb::inst_ptr<th::Tensor>(self_obj)->dtype();
+        const bool reduced =
+            th::is_floating_point(dt) && th::element_size(dt) <= 2 && !PyComplex_Check(value.obj.ptr());
+        if (value.t.impl()->wrapped_number && !reduced)
+          (void)th::scalar_tensor(nb::cast<th::Scalar>(value.obj), dt);
         if (is_advanced(index)) {
           advanced_indexing("setitem")(self_obj, index, value.obj);
           return;
@@ -132,10 +139,6 @@ void bind_indexing(nb::handle tensor_cls) {
           return;
         }
         th::Tensor view = index_view(self, index);
-        const th::ScalarType dt = view.dtype();
-        // a real number into a 16- or 8-bit float rounds (upstream's setitem); anything else converts checked
-        const bool reduced =
-            th::is_floating_point(dt) && th::element_size(dt) <= 2 && !PyComplex_Check(value.obj.ptr());
         if (value.t.impl()->wrapped_number && !reduced) {  // a Python number: the checked conversion of fill_
           // ... but upstream's setitem writes it with copy_, which refuses an expanded view (fill_ allows
           // one)

@@ -52,6 +52,9 @@ nb::handle return_type(const char* name, std::initializer_list<const char*> fiel
 }
 
 th::IntList int_list_from_args(const nb::args& args, const char* fn, const char* arg) {
+  // no argument at all is upstream's TypeError (x.permute(), torch.zeros()); an empty list is a list
+  if (args.size() == 0)
+    throw th::TypeError(th::detail::str(fn, "() missing 1 required positional arguments: \"", arg, "\""));
   if (args.size() == 1 && !PyLong_Check(args[0].ptr())) {
     IntArg a;
     if (!nb::try_cast(args[0], a))

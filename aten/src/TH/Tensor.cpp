@@ -166,7 +166,7 @@ Tensor wrap_number(const Scalar& value) {
 
 Tensor scalar_tensor(const Scalar& value, ScalarType dtype) {
   Tensor t = empty_tensor({}, dtype, Device());
-  TH_DISPATCH_ALL_TYPES_AND_COMPLEX(
+  TH_DISPATCH_ALL_TYPES_AND_BAREBONES(
       dtype, "scalar_tensor", [&] { *reinterpret_cast<scalar_t*>(t.data_ptr()) = value.to<scalar_t>(); });
   t.impl()->wrapped_number = true;
   return t;

@@ -33,23 +33,30 @@ void check_index_dtype(const char* op, const Tensor& index) {
 
 /// How an op treats its indices, with PyTorch's error for each: take/put_ wrap negative ones
 /// (IndexError naming the element count), index_select/index_add refuse them (IndexError "index out
-/// of range in self"), gather/scatter refuse them (RuntimeError naming the dim).
-enum class IndexRule { Take, Select, Gather };
+/// of range in self"; upstream's index_select along dim 1 of a matrix or more names the index and the
+/// dim's size in a RuntimeError, its index_add along the first or last dim of one the dim), gather/scatter
+/// refuse them (RuntimeError naming the dim).
+enum class IndexRule { Take, Select, SelectDim1, Gather };
 
 /// `index` as contiguous int64 positions in [0, size) (negative ones wrapped where `rule` allows
-/// them); raises `rule`'s error if any is out of range.
+/// them); raises `rule`'s error for the first (in order) that is out of range.
 Tensor checked_positions(const Tensor& index, int64_t size, int64_t dim, IndexRule rule) {
   Tensor idx = contiguous(to_dtype(index, ScalarType::Long));
   if (idx.numel() == 0) return idx;
   const int64_t lo = to_long(amin(idx, {}, false)), hi = to_long(amax(idx, {}, false));
   const int64_t lowest = rule == IndexRule::Take ? -size : 0;
   if (lo < lowest || hi >= size) {
-    const int64_t bad = hi >= size ? hi : lo;
+    const Tensor flat = view(idx, {-1});
+    const Tensor outside =
+        logical_or(lt(flat, wrap_number(Scalar(lowest))), ge(flat, wrap_number(Scalar(size))));
+    const int64_t bad = to_long(take(flat, view(narrow(view(nonzero(outside), {-1}), 0, 0, 1), {})));
     switch (rule) {
       case IndexRule::Take:
         throw IndexError(
             detail::str("out of range: tried to access index ", bad, " on a tensor of ", size, " elements."));
       case IndexRule::Select: throw IndexError("index out of range in self");
+      case IndexRule::SelectDim1:
+        throw Error(detail::str("INDICES element is out of DATA bounds, id=", bad, " axis_dim=", size));
       case IndexRule::Gather:
         throw Error(detail::str("index ", bad, " is out of bounds for dimension ", dim, " with size ", size));
     }
@@ -83,10 +90,11 @@ Tensor positions(const IntList& shape, const IntList& full, int64_t dim, const T
 
 Tensor scatter_impl(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src, bool accumulate,
                     bool inplace) {
+  // the dim first, as upstream checks it before the dtypes
+  const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
   check_index_dtype("scatter", index);
   // upstream names scatter in the message for every op of the family (scatter_add, scatter_reduce)
   TH_CHECK(self.dtype() == src.dtype(), "scatter(): Expected self.dtype to be equal to src.dtype");
-  const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
   TH_CHECK(index.dim() == self.dim() || (self.dim() == 0 && index.dim() <= 1),
            "Index tensor must have the same number of dimensions as self tensor");
   TH_CHECK(src.dim() == index.dim() || (index.dim() <= 1 && src.dim() <= 1),
@@ -145,11 +153,19 @@ Tensor& put_(Tensor& self, const Tensor& index, const Tensor& source, bool accum
 }
 
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
+  // the dim first, as upstream checks it before the dtypes
+  const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
+  TH_CHECK_T(IndexError, index.dim() <= 1, "index_select(): Index is supposed to be a vector");
+  TH_CHECK(self.dim() > 0 || index.numel() == 1,
+           "index_select(): Index to scalar can have only 1 value, got ", index.numel(), " value(s)");
   TH_CHECK(index.dtype() == ScalarType::Long || index.dtype() == ScalarType::Int,
            "index_select(): Expected dtype int32 or int64 for index");  // upstream's own wording
-  TH_CHECK_T(IndexError, index.dim() <= 1, "index_select(): Index is supposed to be a vector");
-  const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
-  Tensor idx = checked_positions(view(index, {-1}), self.dim() ? self.size(d) : 1, d, IndexRule::Select);
+  // upstream's CPU paths for a matrix or more: an empty self (its dim must be non-empty) and dim 1 name the
+  // index and the dim's size
+  const bool empty_self = self.dim() > 1 && self.numel() == 0 && index.numel() > 0;
+  TH_CHECK(!empty_self || self.size(d) > 0, "index_select(): self indexing axis dim should be positive");
+  const IndexRule rule = self.dim() > 1 && (d == 1 || empty_self) ? IndexRule::SelectDim1 : IndexRule::Select;
+  Tensor idx = checked_positions(view(index, {-1}), self.dim() ? self.size(d) : 1, d, rule);
   if (self.dim() == 0) return take(self, view(idx, {}));
   IntList shape = self.sizes();
   shape[size_t(d)] = idx.numel();
@@ -159,8 +175,9 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
 }
 
 Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
-  check_index_dtype("gather", index);
+  // the dim first, as upstream checks it before the dtypes
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
+  check_index_dtype("gather", index);
   TH_CHECK(index.dim() == self.dim() || (self.dim() == 0 && index.dim() <= 1),
            "Index tensor must have the same number of dimensions as input tensor");
   for (int64_t k = 0; k < index.dim(); ++k)
@@ -197,23 +214,29 @@ Tensor& scatter_add_(Tensor& self, int64_t dim, const Tensor& index, const Tenso
 
 Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
                    const Scalar& alpha) {
+  // the dim first, as upstream checks it before the dtypes
+  const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
   check_index_dtype("index_add_", index);
   TH_CHECK_T(IndexError, index.dim() <= 1, "index_add_(): Index is supposed to be a vector");
   TH_CHECK(self.dtype() == source.dtype(), "index_add_(): self (", scalar_type_cpp_name(self.dtype()),
            ") and source (", scalar_type_cpp_name(source.dtype()), ") must have the same scalar type");
-  const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
   const int64_t n = index.numel();
   TH_CHECK(source.dim() == 0 ? n == 1 : source.size(d) == n, "index_add_(): Number of indices (", n,
            ") should be equal to source.size(dim) (", source.dim() ? source.size(d) : 1, ")");
-  Tensor idx = checked_positions(view(index, {-1}), self.dim() ? self.size(d) : 1, d, IndexRule::Select);
-  const bool unit = !alpha.is_complex() && alpha.to<double>() == 1.0;
+  // upstream's kernel for more than one dim checks no index when nothing is added
+  if (self.dim() > 1 && (n == 0 || self.numel() == 0)) return self;
   // alpha is read at self's dtype, checked, as upstream's alpha.to<scalar_t>() (1.7 is 1 for an integer
-  // self): its kernel for a self of at most one dim reads it first, the one for more dims only when it adds
-  if (n == 0 || source.numel() == 0) {
-    if (self.dim() <= 1) (void)scalar_tensor(alpha, self.dtype());  // the check alone
-    return self;
-  }
+  // self), before the indices
   const Tensor a = scalar_tensor(alpha, self.dtype());
+  if (n == 0 || source.numel() == 0) return self;
+  const bool unit = !alpha.is_complex() && alpha.to<double>() == 1.0;
+  // its error names the dim on its path for an int64 index, a unit alpha (not True: c10's equal(1)) and
+  // the first or last dim of a matrix or more; elsewhere "index out of range in self"
+  const bool named = self.dim() > 1 && (d == 0 || d == self.dim() - 1) && index.dtype() == ScalarType::Long &&
+                     !alpha.is_bool() &&
+                     (unit || (alpha.is_complex() && alpha.to_complex() == complex<double>(1)));
+  Tensor idx = checked_positions(view(index, {-1}), self.dim() ? self.size(d) : 1, d,
+                                 named ? IndexRule::Gather : IndexRule::Select);
   if (self.dim() == 0) {
     Tensor v = contiguous(to_dtype(mul(view(source, {1}), a), self.dtype()));
     return put_(self, idx, v, true);

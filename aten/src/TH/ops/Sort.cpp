@@ -47,10 +47,10 @@ Tensor argsort(const Tensor& self, bool stable, int64_t dim, bool descending) {
 }
 
 std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim, bool largest, bool sorted) {
-  (void)sorted;  // always sorted
+  (void)sorted;                                                       // always sorted
+  const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));  // before the dtype, as upstream
   check_not(is_complex(self.dtype()), self, "topk", "complex");
   check_not(self.dtype() == ScalarType::Bool, self, "topk", "bool");
-  const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
   const int64_t n = self.dim() ? self.size(d) : 1;
   TH_CHECK(k >= 0 && k <= n, "selected index k out of range");
   auto [values, indices] = sort(self, std::nullopt, d, largest);
