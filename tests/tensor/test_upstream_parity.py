@@ -841,3 +841,19 @@ def _ones_int8(*shape):
 def test_check_order(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+@pytest.mark.parametrize(
+    ("key", "message"),
+    [
+        ((0, 5), "index 5 is out of bounds for dimension 1 with size 3"),
+        ((None, 0, 5), "index 5 is out of bounds for dimension 2 with size 3"),  # the key's position
+        ((..., 9), "index 9 is out of bounds for dimension 1 with size 4"),
+        ((None, None, 3), "index 3 is out of bounds for dimension 2 with size 2"),
+    ],
+)
+def test_an_int_index_error_names_its_position_in_the_key(key, message):
+    x = torch.zeros(2, 3, 4)
+    for call in (lambda: x[key], lambda: x.__setitem__(key, 1.0)):
+        with pytest.raises(IndexError, match=message):
+            call()

@@ -33,11 +33,15 @@ th::Tensor index_view(const th::Tensor& self, nb::handle index) {
   TH_CHECK_T(th::IndexError, specified <= self.dim(), "too many indices for tensor of dimension ",
              self.dim());
   th::Tensor r = self;
-  int64_t dim = 0;  // position in r
+  int64_t dim = 0;   // position in r
+  int64_t item = 0;  // position in the key: upstream's error names it as the dimension
   for (nb::handle h : items) {
     PyObject* o = h.ptr();
     if (is_int(o)) {
-      r = th::select(r, dim, PyLong_AsLongLong(o));
+      const int64_t i = PyLong_AsLongLong(o), n = r.sizes()[size_t(dim)];
+      TH_CHECK_T(th::IndexError, i >= -n && i < n, "index ", i, " is out of bounds for dimension ", item,
+                 " with size ", n);
+      r = th::select(r, dim, i);
     } else if (PySlice_Check(o)) {
       Py_ssize_t start, stop, step;
       if (PySlice_Unpack(o, &start, &stop, &step) < 0) throw nb::python_error();
@@ -58,6 +62,7 @@ th::Tensor index_view(const th::Tensor& self, nb::handle index) {
           "only integers, slices (`:`), ellipsis (`...`) and None are valid indices (advanced indexing with "
           "tensors is not implemented yet)");
     }
+    ++item;
   }
   return r;
 }
