@@ -58,11 +58,14 @@ def test_fused_attention_low_precision(device, dtype):
     torch.testing.assert_close(out.float(), _math(q, k, v, None, True, 0.35), rtol=tol, atol=tol)
 
 
-def test_a_fully_masked_row_is_nan_as_the_softmax(device):
-    q, k, v = (torch.randn(1, 2, 3, device=device) for _ in range(3))
-    mask = torch.tensor([[-math.inf, -math.inf], [0.0, 0.0]], device=device)
+def test_a_fully_masked_row_attends_to_nothing(device):
+    """0, not the NaN of a plain softmax (upstream's attention uses a safe softmax), and 0 gradients there."""
+    q, k, v = (torch.randn(1, 2, 3, device=device, dtype=torch.float64, requires_grad=True) for _ in range(3))
+    mask = torch.tensor([[-math.inf, -math.inf], [0.0, 0.0]], device=device, dtype=torch.float64)
     out = torch._fused_attention(q, k, v, mask, False, 1.0)[0]
-    assert torch.isnan(out[0, 0]).all() and torch.isfinite(out[0, 1]).all()
+    assert (out[0, 0] == 0).all() and torch.isfinite(out[0, 1]).all()
+    out.sum().backward()
+    assert all(torch.isfinite(t.grad).all() for t in (q, k, v)) and (q.grad[0, 0] == 0).all()
 
 
 def test_sdpa_and_multihead_attention_take_the_kernel_past_the_threshold(device, monkeypatch):

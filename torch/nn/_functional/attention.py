@@ -20,6 +20,22 @@ def _mask_to_float(mask, dtype):
     return mask.to(dtype)
 
 
+def _safe_softmax(scores):
+    """softmax over the last dim, 0 (not NaN) for a row that is all -inf (every key masked): upstream's
+    _safe_softmax, which its attention uses so that a fully masked query attends to nothing."""
+    dead = (scores == -math.inf).all(-1, keepdim=True)
+    # the dead rows go through softmax as zeros, so neither the weights nor their gradients see a NaN
+    return torch.softmax(scores.masked_fill(dead, 0.0), -1).masked_fill(dead, 0.0)
+
+
+def _scaled_scores(query, key, scale: float):
+    """query @ key^T * scale, computed as (query * sqrt|scale|) @ (key * sqrt|scale|)^T (negated for a negative
+    scale), as upstream's math path does, so that the products of large queries and keys do not overflow
+    before they are scaled (a float16 score of 40s over 64 dims is 102400 unscaled)."""
+    root = math.sqrt(abs(scale))
+    return torch.matmul(query * (root if scale >= 0 else -root), key.transpose(-2, -1) * root)
+
+
 # Scores above this many elements (256 MiB of float32) go to the fused kernel, which keeps no [..., L, S] matrix;
 # below it the composite's batched gemms are faster on the CPU (the fused kernel's row-at-a-time loops are about
 # 7x slower than OpenBLAS at L = S = 256, E = 64).
@@ -59,13 +75,13 @@ def scaled_dot_product_attention(
     if _fused_pays(query, key, value, dropout_p):
         mask = _mask_to_float(attn_mask, query.dtype)
         return torch._fused_attention(query, key, value, mask, is_causal, scale_factor)[0]
-    scores = torch.matmul(query, key.transpose(-2, -1)) * scale_factor
+    scores = _scaled_scores(query, key, scale_factor)
     if is_causal:
         keep = torch.ones(L, S, dtype=torch.bool, device=query.device).tril()
         scores = scores.masked_fill(keep.logical_not(), -math.inf)
     if attn_mask is not None:
         scores = scores + _mask_to_float(attn_mask, scores.dtype)
-    weights = torch.softmax(scores, -1)
+    weights = _safe_softmax(scores) if attn_mask is not None or is_causal else torch.softmax(scores, -1)
     if dropout_p > 0.0:
         weights = dropout(weights, dropout_p, training=True)
     return torch.matmul(weights, value)
@@ -158,7 +174,9 @@ def multi_head_attention_forward(
         scores = torch.matmul(q * (1.0 / math.sqrt(head_dim)), k.transpose(-2, -1))
         if attn_mask is not None:
             scores = scores + attn_mask
-        weights = torch.softmax(scores, -1)
+        # without weights to return upstream runs scaled_dot_product_attention (a fully masked query gives
+        # 0); the weights it returns come from a plain softmax (NaN there)
+        weights = torch.softmax(scores, -1) if need_weights or attn_mask is None else _safe_softmax(scores)
         if dropout_p > 0.0 and training:
             weights = dropout(weights, dropout_p, training=True)
         out = torch.matmul(weights, v)  # (B*H, L, hd)

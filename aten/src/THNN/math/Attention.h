@@ -43,7 +43,8 @@ TH_HOST_DEVICE A attention_score(const T* q, const T* k, const T* mask, const At
 }
 
 /// Query row i: acc[i] = softmax(scores of row i) @ v and lse[i] = the scores' log-sum-exp. A row that sees
-/// no key gets NaN (0 / 0), as the softmax of a row of -inf does.
+/// no key (every score -inf) attends to nothing: its output is 0, as upstream's attention (_safe_softmax)
+/// gives, and its lse +inf, so that the backward's probabilities exp(score - lse) are 0 there.
 template <typename T, typename A>
 TH_HOST_DEVICE void attention_forward_row(const T* q, const T* k, const T* v, const T* mask, A* acc, A* lse,
                                           const AttentionShape& a, int64_t i) {
@@ -62,6 +63,10 @@ TH_HOST_DEVICE void attention_forward_row(const T* q, const T* k, const T* v, co
     const A p = std::exp(s - m);
     l += p;
     for (int64_t d = 0; d < a.Ev; ++d) o[d] += p * A(v[j * a.Ev + d]);
+  }
+  if (l == A(0)) {
+    lse[i] = INFINITY;
+    return;
   }
   for (int64_t d = 0; d < a.Ev; ++d) o[d] /= l;
   lse[i] = m + std::log(l);
