@@ -857,3 +857,39 @@ def test_an_int_index_error_names_its_position_in_the_key(key, message):
     for call in (lambda: x[key], lambda: x.__setitem__(key, 1.0)):
         with pytest.raises(IndexError, match=message):
             call()
+
+
+# ---- 16-bit floats: norms and RMS norm computed in float32 ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        (lambda x: torch.linalg.vector_norm(x), [500.0]),  # 300**2 + 400**2 overflows float16
+        (lambda x: torch.linalg.vector_norm(x, 3), [449.75]),
+        (lambda x: torch.norm(x), [500.0]),
+        (lambda x: torch.dist(x, torch.zeros_like(x)), [500.0]),
+        (lambda x: torch.nn.functional.normalize(x, dim=-1), [0.6, 0.8]),
+        (lambda x: torch.nn.functional.cosine_similarity(x, x, dim=-1), [1.0]),
+        (lambda x: torch.nn.functional.pairwise_distance(x[None], torch.zeros(1, 2, dtype=x.dtype)), [500.0]),
+        (lambda x: torch.renorm(torch.stack([x, x / 100]), 2, 0, 1000.0)[0], [300.0, 400.0]),
+        (lambda x: torch.nn.functional.embedding(torch.tensor([0]), x[None].clone(), max_norm=1.0), [0.6, 0.8]),
+    ],
+)
+def test_float16_norms_accumulate_in_float32(call, expected):
+    got = call(torch.tensor([300.0, 400.0], dtype=torch.float16))
+    assert got.dtype == torch.float16
+    assert got.float().flatten().tolist() == pytest.approx(expected, rel=2e-3)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_rms_norm_of_16_bit_floats_is_computed_in_float32(dtype):
+    small = torch.nn.functional.rms_norm(torch.tensor([0.01, 0.01], dtype=dtype), [2])  # eps: float32's
+    big = torch.nn.functional.rms_norm(torch.tensor([300.0, 300.0], dtype=dtype), [2])
+    assert small.dtype == big.dtype == dtype
+    assert small.float().tolist() == pytest.approx([1.0, 1.0], rel=1e-2)
+    assert big.float().tolist() == pytest.approx([1.0, 1.0], rel=1e-2)
+
+
+def test_nuclear_norm_through_torch_norm():
+    assert torch.norm(torch.tensor([[3.0, 0.0], [0.0, 4.0]]), "nuc").item() == pytest.approx(7.0)

@@ -164,25 +164,15 @@ def einsum(equation: str, *operands) -> Tensor:
 @register(method=True)
 def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     """The p-norm of input (over all elements, or over dim): p = 'fro' or 2, 1, inf, -inf, 0 or any
-    positive number."""
+    positive number (torch.linalg.vector_norm), or 'nuc' (the nuclear norm of the matrices over the two dims
+    dim, the last two by default: torch.linalg.matrix_norm)."""
+    import torch
+
     x = input if dtype is None else input.to(dtype)
-    if not (x.dtype.is_floating_point or x.dtype.is_complex):
-        raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got {x.dtype} instead.")
-    if x.is_complex():  # the norm of the moduli, a real tensor
-        x = x.abs()
-    dims = () if dim is None else dim
-    if p is None or p in ("fro", 2, 2.0):
-        return (x * x).sum(dims, keepdim=keepdim).sqrt()
-    a = x.abs()
-    if p == float("inf"):
-        return a.amax(dims, keepdim=keepdim)
-    if p == float("-inf"):
-        return a.amin(dims, keepdim=keepdim)
-    if p == 0:
-        return (a != 0).to(x.dtype).sum(dims, keepdim=keepdim)
-    if p == 1:
-        return a.sum(dims, keepdim=keepdim)
-    return (a**p).sum(dims, keepdim=keepdim) ** (1.0 / p)
+    if p == "nuc":
+        return torch.linalg.matrix_norm(x, "nuc", (-2, -1) if dim is None else dim, keepdim)
+    ord = 2 if p is None or p == "fro" else p
+    return torch.linalg.vector_norm(x, ord, dim, keepdim)
 
 
 @register

@@ -333,8 +333,7 @@ def renorm(input: Tensor, p, dim: int, maxnorm) -> Tensor:
         raise RuntimeError(f"renorm: non-positive-norm not supported")  # noqa: F541 (PyTorch's text)
     d = dim % max(input.dim(), 1)
     others = [k for k in range(input.dim()) if k != d]
-    a = input.abs()
-    norms = a.amax(others, keepdim=True) if p == math.inf else a.pow(p).sum(others, keepdim=True).pow(1 / p)
+    norms = torch.linalg.vector_norm(input, p, others, keepdim=True)  # 16-bit floats summed in float32
     factor = torch.where(norms > maxnorm, maxnorm / (norms + 1e-7), torch.ones_like(norms))
     return input * factor
 

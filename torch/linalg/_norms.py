@@ -48,8 +48,13 @@ def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None
         return (a != 0).to(a.dtype).sum(dims, keepdim=keepdim)
     if ord == 1:
         return a.sum(dims, keepdim=keepdim)
-    powers = x * x if ord == 2 and not x.is_complex() else a**ord
-    return _root((powers).sum(dims, keepdim=keepdim), ord)
+    # the powers of 16-bit floats are taken and summed in float32, as upstream's kernels do (300 ** 2
+    # overflows float16); the norm is the input's dtype
+    wide = x.dtype in (torch.float16, torch.bfloat16)
+    src, a = (x.float(), a.float()) if wide else (x, a)
+    powers = src * src if ord == 2 and not x.is_complex() else a**ord
+    out = _root(powers.sum(dims, keepdim=keepdim), ord)
+    return out.to(x.dtype) if wide else out
 
 
 def _root(s: Tensor, ord) -> Tensor:

@@ -2,28 +2,16 @@
 
 from __future__ import annotations
 
-import math
-
 import torch
+from torch._dtypes import scalar_type
 
 __all__ = ["cdist", "cosine_similarity", "normalize", "pairwise_distance", "pdist"]
 
 
 def _pnorm(x, p: float, dim, keepdim: bool = False):
-    """The p-norm of x over dim (p = inf: max |x|, p = 0: count of non-zeros); real for complex x."""
-    if x.is_complex():
-        x = x.abs()
-    if p == math.inf:
-        return x.abs().amax(dim, keepdim=keepdim)
-    if p == -math.inf:
-        return x.abs().amin(dim, keepdim=keepdim)
-    if p == 0:
-        return (x != 0).to(x.dtype).sum(dim, keepdim=keepdim)
-    if p == 2:
-        return (x * x).sum(dim, keepdim=keepdim).sqrt()
-    if p == 1:
-        return x.abs().sum(dim, keepdim=keepdim)
-    return x.abs().pow(p).sum(dim, keepdim=keepdim).pow(1.0 / p)
+    """The p-norm of x over dim (p = inf: max |x|, p = 0: count of non-zeros; real for complex x; 16-bit
+    floats summed in float32): torch.linalg.vector_norm."""
+    return torch.linalg.vector_norm(x, p, dim, keepdim)
 
 
 def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6, keepdim: bool = False):
@@ -37,6 +25,9 @@ def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6, keepdim: bool =
 def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
     """x1 . x2 / (max(||x1||, eps) * max(||x2||, eps)) along dim."""
     x1, x2 = torch.broadcast_tensors(x1, x2)
+    common = torch.result_type(x1, x2)
+    if not (common.is_floating_point or common.is_complex):
+        raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {scalar_type(common)}")
     n1 = _pnorm(x1, 2, dim, keepdim=True).clamp(min=eps)
     n2 = _pnorm(x2, 2, dim, keepdim=True).clamp(min=eps)
     return ((x1 / n1) * (x2 / n2)).sum(dim)

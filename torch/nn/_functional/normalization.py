@@ -89,9 +89,14 @@ def rms_norm(input, normalized_shape, weight=None, eps: float | None = None):
             f"Given normalized_shape={normalized_shape}, expected input with shape "
             f"[*, {', '.join(map(str, normalized_shape))}], but got input of size{list(input.shape)}"
         )
+    # as upstream: 16-bit floats are computed in float32, whose epsilon is the default eps, and the result is
+    # cast back before the weight multiplies it
+    wide = input.dtype in (torch.float16, torch.bfloat16)
+    x = input.float() if wide else input
     if eps is None:
-        eps = torch.finfo(input.dtype).eps
-    out = input * torch.rsqrt((input * input).mean(list(range(-k, 0)), keepdim=True) + eps)
+        eps = torch.finfo(x.dtype).eps
+    out = x * torch.rsqrt((x * x).mean(list(range(-k, 0)), keepdim=True) + eps)
+    out = out.to(input.dtype) if wide else out
     return out * weight if weight is not None else out
 
 

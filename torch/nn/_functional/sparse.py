@@ -20,7 +20,7 @@ def _renorm_(weight, input, max_norm: float, norm_type: float) -> None:
     with torch.no_grad():
         rows = torch.unique(input.reshape(-1))
         w = weight.index_select(0, rows)
-        norms = w.abs().pow(norm_type).sum(-1).pow(1.0 / norm_type)
+        norms = torch.linalg.vector_norm(w, norm_type, -1)  # 16-bit floats summed in float32
         scale = torch.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
         weight[rows] = w * scale.unsqueeze(-1)
 
