@@ -893,3 +893,90 @@ def test_rms_norm_of_16_bit_floats_is_computed_in_float32(dtype):
 
 def test_nuclear_norm_through_torch_norm():
     assert torch.norm(torch.tensor([[3.0, 0.0], [0.0, 4.0]]), "nuc").item() == pytest.approx(7.0)
+
+
+# ---- values at the edges (infinities, NaN, 16-bit floats, big integers) --------------------------------------
+
+_INF, _NAN = float("inf"), float("nan")
+
+
+def _same(got, expected):
+    got = got.tolist() if isinstance(got, torch.Tensor) else got
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected):
+        assert (g != g and e != e) or g == pytest.approx(e, rel=1e-6), (got, expected)
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        (lambda: torch.hypot(torch.tensor([_INF, _NAN, 3.0]), torch.tensor([_NAN, _INF, 4.0])), [_INF, _INF, 5.0]),
+        (lambda: torch.xlogy(torch.tensor([0.0, 0.0, 0.0]), torch.tensor([_INF, _NAN, 0.0])), [0.0, _NAN, 0.0]),
+        (lambda: torch.ldexp(torch.tensor([2.0**100]), torch.tensor([-200])), [2.0**-100]),
+        (lambda: torch.frexp(torch.tensor([1.7e308], dtype=torch.float64)).exponent, [1024]),
+        (lambda: torch.nn.functional.hardshrink(torch.tensor([_NAN, 0.2])), [_NAN, 0.0]),
+        (lambda: torch.nn.functional.softshrink(torch.tensor([_NAN, 0.2])), [_NAN, 0.0]),
+        (lambda: torch.searchsorted(torch.tensor([1.0, 2.0, _NAN]), torch.tensor([_NAN, 3.0, 1.0])), [3, 3, 0]),
+        (lambda: torch.bucketize(torch.tensor([_NAN, 1.0]), torch.tensor([1.0, 2.0]), right=True), [2, 1]),
+        (lambda: [torch.mode(torch.tensor([_NAN, _NAN, 1.0])).values.item()], [_NAN]),
+        (
+            lambda: torch.addmv(torch.tensor([1.0]), torch.tensor([[_INF, 1.0]]), torch.tensor([1.0, 1.0]), alpha=0),
+            [1.0],
+        ),  # fmt: skip
+        (
+            lambda: torch.addcmul(
+                torch.zeros(1, dtype=torch.float16),
+                torch.tensor([60000.0], dtype=torch.float16),
+                torch.tensor([0.001], dtype=torch.float16),
+                value=2,
+            ).float(),
+            [120.0625],
+        ),  # fmt: skip
+        (
+            lambda: (
+                torch.baddbmm(
+                    torch.zeros(1, 1, 1, dtype=torch.float16),
+                    torch.full((1, 1, 2), 300.0, dtype=torch.float16),
+                    torch.full((1, 2, 1), 200.0, dtype=torch.float16),
+                    alpha=0.5,
+                )
+                .flatten()
+                .float()
+            ),
+            [60000.0],
+        ),  # fmt: skip
+        (
+            lambda: torch.nn.functional.multilabel_soft_margin_loss(torch.tensor([[-_INF]]), torch.tensor([[1.0]]))[
+                None
+            ],
+            [_INF],
+        ),  # fmt: skip
+        (
+            lambda: torch.nn.functional.multi_margin_loss(torch.tensor([[1.0, _NAN, 3.0]]), torch.tensor([1]))[None],
+            [0.0],
+        ),  # fmt: skip
+        (lambda: torch.take_along_dim(torch.tensor([[1, 2], [3, 4]]), torch.tensor([[-1], [0]]), 1).flatten(), [2, 3]),
+    ],
+)
+def test_values_at_the_edges(call, expected):
+    _same(call(), expected)
+
+
+def test_cov_of_one_variable_is_0_dim():
+    assert torch.cov(torch.tensor([[1.0, 2.0, 4.0]])).shape == ()
+    assert torch.corrcoef(torch.tensor([[1.0, 2.0, 4.0]])).shape == ()
+
+
+def test_repeat_interleave_checks_output_size():
+    with pytest.raises(RuntimeError, match="allocated size does not match required size"):
+        torch.repeat_interleave(torch.tensor([1, 2]), torch.tensor([1, 1]), output_size=3)
+    with pytest.raises(RuntimeError, match="Invalid output_size, expected 4 but got 3"):
+        torch.repeat_interleave(torch.tensor([1, 2]), 2, output_size=3)
+
+
+def test_random_of_int64_past_2_53_is_exact():
+    x = torch.empty(4000, dtype=torch.int64)
+    assert set(x.random_(2**53 + 1, 2**53 + 3).tolist()) == {2**53 + 1, 2**53 + 2}
+    assert set(x.random_(2**60, 2**60 + 5).tolist()) == set(range(2**60, 2**60 + 5))
+    full = x.random_()
+    assert full.min() >= 0 and (full % 2 == 1).any() and full.max() > 2**62  # every bit random

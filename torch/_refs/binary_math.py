@@ -55,10 +55,10 @@ def hypot(input: Tensor, other: Tensor) -> Tensor:
     _floating_only("hypot", dtype, input.device)
     a, b = input.to(dtype).abs(), other.to(dtype).abs()
     m = torch.maximum(a, b)
-    inf = m.isinf()
-    safe = torch.where((m == 0) | inf, _one(m), m)
+    inf = a.isinf() | b.isinf()  # an infinity wins even over NaN (C's hypot(inf, nan) is inf)
+    safe = torch.where((m == 0) | inf | m.isnan(), _one(m), m)
     r = safe * torch.sqrt((a / safe) ** 2 + (b / safe) ** 2)
-    return torch.where(inf, m, torch.where(m == 0, 0 * r, r))
+    return torch.where(inf, torch.full_like(m, float("inf")), torch.where(m == 0, 0 * r, torch.where(m.isnan(), m, r)))
 
 
 @register(method=True, numbers=False)
@@ -85,13 +85,13 @@ def fmin(input: Tensor, other: Tensor) -> Tensor:
 def x_times_log(input, other, log, pole: float, name: str = "xlogy") -> Tensor:
     """input * log(other) (log: torch.log for xlogy, torch.log1p for xlog1py, whose logs are -inf at `pole`),
     either operand a number, integers as the default float dtype. log(other) is taken as 0 where input is 0 and
-    other <= pole (0 * -inf or 0 * NaN there): the value is then 0, and input's gradient is log(other) wherever
-    that is finite, as PyTorch's; other is made safe there first, so no infinity reaches its gradient."""
+    other <= pole or inf (0 * -inf, 0 * NaN, 0 * inf): the value is then 0, and input's gradient is log(other)
+    wherever that is finite, as PyTorch's; other is made safe there first, so no infinity reaches its gradient."""
     like = input if isinstance(input, Tensor) else other
     x, y = _as_tensor(input, like), _as_tensor(other, like)
     dtype = _float_dtype(x, y, name=name)
     x, y = x.to(dtype), y.to(dtype)
-    undefined = (x == 0) & (y <= pole)
+    undefined = (x == 0) & ((y <= pole) | (y == float("inf")))
     zero = torch.zeros((), dtype=dtype, device=like.device)
     safe = torch.where(undefined, torch.full((), pole + 1.0, dtype=dtype, device=like.device), y)
     return zero + x * torch.where(undefined, zero, log(safe))  # zero + : -0.0 becomes 0.0, as PyTorch's
@@ -119,7 +119,12 @@ def ldexp(input: Tensor, other: Tensor) -> Tensor:
     if input.is_complex():
         return input * torch.pow(2.0, other.to(input.dtype.to_real()))
     dtype = _float_dtype(input, other, name="ldexp")
-    return input.to(dtype) * torch.pow(torch.tensor(2.0, dtype=dtype, device=input.device), other.to(dtype))
+    # 2 ** other in two halves, so that a result that fits does not under- or overflow on the way (2**100 *
+    # 2**-200 is 2**-100, not 0 * 2**100)
+    two = torch.tensor(2.0, dtype=dtype, device=input.device)
+    e = other.to(dtype)
+    half = torch.trunc(e / 2)
+    return input.to(dtype) * torch.pow(two, half) * torch.pow(two, e - half)
 
 
 @register(method=True)
@@ -207,7 +212,8 @@ def frexp(input: Tensor):
     special = (x == 0) | ~torch.isfinite(x)
     safe = torch.where(special, torch.ones_like(x), x.abs())
     e = torch.floor(torch.log2(safe)) + 1
-    m = x / torch.pow(2.0, e)
+    half = torch.trunc(e / 2)
+    m = x / torch.pow(2.0, half) / torch.pow(2.0, e - half)  # 2**1024 (of 1.7e308) is past float64
     # log2 can be off by one just below a power of two: bring |m| back into [0.5, 1)
     high, low = m.abs() >= 1, m.abs() < 0.5
     e = torch.where(high, e + 1, torch.where(low, e - 1, e))

@@ -291,6 +291,8 @@ def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Te
             f"{input.dim()} dimensions for input, and {indices.dim()} dimensions for indices"
         )
     dim = dim % max(input.dim(), 1)
+    # a negative index counts from the end of dim (upstream wraps it once; gather checks the rest)
+    indices = torch.where(indices < 0, indices + input.shape[dim], indices) if input.dim() else indices
     common = []
     for d, (x, i) in enumerate(zip(input.shape, indices.shape)):
         if d != dim and x != i and 1 not in (x, i):
@@ -312,7 +314,9 @@ def _repeat_index(repeats: Tensor, n: int, output_size: int | None) -> Tensor:
     if repeats.numel() and repeats.min().item() < 0:
         raise RuntimeError("repeats can not be negative")
     r = repeats.to(torch.int64)
-    total = int(r.sum().item()) if output_size is None else output_size
+    total = int(r.sum().item())
+    if output_size is not None and output_size != total:  # upstream's check: a wrong size is no truncation
+        raise RuntimeError("allocated size does not match required size")
     starts = r.cumsum(0) - r
     keep = r > 0
     kept = torch.arange(n, device=r.device)[keep]  # elements repeated at least once: each steps the index
@@ -336,6 +340,8 @@ def repeat_interleave(input: Tensor, repeats=None, dim: int | None = None, *, ou
     if isinstance(repeats, int):
         if repeats < 0:
             raise RuntimeError("repeats can not be negative")
+        if output_size is not None and output_size != n * repeats:
+            raise RuntimeError(f"repeat_interleave: Invalid output_size, expected {n * repeats} but got {output_size}")
         index = torch.arange(n, device=x.device).unsqueeze(1).expand(n, repeats).reshape(-1)
     else:
         index = _repeat_index(repeats, n, output_size)

@@ -128,6 +128,8 @@ def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tens
         raise NotImplementedError(f"\"addcmul_{input.device.type}_out\" not implemented for 'Bool'")
     if not any(t.dtype.is_floating_point or t.dtype.is_complex for t in tensors):
         value = int(value)
+    if common_dtype(*tensors) in (torch.float16, torch.bfloat16):  # computed in float32, as upstream's kernel
+        return (input.float() + value * tensor1.float() * tensor2.float()).to(common_dtype(*tensors))
     return input + value * tensor1 * tensor2
 
 
@@ -146,6 +148,9 @@ def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tens
             "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the "
             "latter implementation: (input + value * tensor1 / tensor2), for all dtypes."
         )
+    dtype = common_dtype(input, tensor1, tensor2)
+    if dtype in (torch.float16, torch.bfloat16):  # computed in float32, as upstream's kernel
+        return (input.float() + value * tensor1.float() / tensor2.float()).to(dtype)
     return input + value * tensor1 / tensor2
 
 

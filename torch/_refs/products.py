@@ -20,10 +20,20 @@ def _scaled_sum(input: Tensor, product: Tensor, beta, alpha) -> Tensor:
             f"The expanded size of the input {list(input.shape)} must match the size of the product "
             f"{list(product.shape)}"
         )
-    out = product if alpha == 1 else product * alpha
+    # alpha == 0: the product is not read either (an inf or NaN in it does not make the result NaN)
+    out = product if alpha == 1 else torch.zeros_like(product) if alpha == 0 else product * alpha
     if beta == 0:
         return out
     return out + (input if beta == 1 else input * beta)
+
+
+def _wide(fn, input: Tensor, *operands: Tensor, beta, alpha) -> Tensor:
+    """beta * input + alpha * fn(*operands), in float32 for 16-bit float operands (upstream accumulates and
+    scales their products in float32 and rounds once: 300 * 200 * 2 * 0.5 in float16 is 60000, not inf)."""
+    dtype = operands[0].dtype
+    if dtype not in (torch.float16, torch.bfloat16):
+        return _scaled_sum(input, fn(*operands), beta, alpha)
+    return _scaled_sum(input.float(), fn(*(t.float() for t in operands)), beta, alpha).to(dtype)
 
 
 @register(method=True, numbers=False)
@@ -92,7 +102,7 @@ def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta=1, alpha=1) -> Tensor
     if not input.dtype == mat.dtype == vec.dtype:
         names = ", ".join(scalar_type(t.dtype) for t in (input, mat, vec)).rsplit(", ", 1)
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {', and '.join(names)}")
-    return _scaled_sum(input, torch.mv(mat, vec), beta, alpha)
+    return _wide(torch.mv, input, mat, vec, beta=beta, alpha=alpha)
 
 
 @register(method=True, inplace=True)
@@ -100,19 +110,19 @@ def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta=1, alpha=1) -> Tenso
     """beta * input + alpha * outer(vec1, vec2)."""
     if vec1.dim() != 1 or vec2.dim() != 1:
         raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {vec1.dim()}-D")
-    return _scaled_sum(input, torch.outer(vec1, vec2), beta, alpha)
+    return _wide(torch.outer, input, vec1, vec2, beta=beta, alpha=alpha)
 
 
 @register(method=True, inplace=True)
 def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
     """beta * input + alpha * (batch1 @ batch2), batch by batch."""
-    return _scaled_sum(input, torch.bmm(batch1, batch2), beta, alpha)
+    return _wide(torch.bmm, input, batch1, batch2, beta=beta, alpha=alpha)
 
 
 @register(method=True, inplace=True)
 def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
     """beta * input + alpha * the sum over the batch of batch1[i] @ batch2[i]."""
-    return _scaled_sum(input, torch.bmm(batch1, batch2).sum(0), beta, alpha)
+    return _wide(lambda a, b: torch.bmm(a, b).sum(0), input, batch1, batch2, beta=beta, alpha=alpha)
 
 
 @register

@@ -154,8 +154,34 @@ def random_(self: Tensor, from_=0, to=None, *, generator=None) -> Tensor:
             to = torch.iinfo(self.dtype).max + 1 if self.dtype != torch.bool else 2
     if not from_ < to:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={from_} >= to={to}")
+    if max(abs(from_), abs(to)) > 2**53 and not self.dtype.is_floating_point:  # past float64's integers
+        return self.copy_(_random_int64(tuple(self.shape), from_, to, generator, self.device))
     u = _uniform_like(self, generator, torch.float64)
     return self.copy_(torch.floor(u * (to - from_)) + from_)
+
+
+def _random_bits63(shape, generator, device) -> Tensor:
+    """Uniform int64 draws from [0, 2**63), assembled from 21-bit pieces of float64 uniforms (each exact)."""
+    out = torch.zeros(shape, dtype=torch.int64, device=device)
+    for bits in (21, 21, 21):
+        u = torch.rand(shape, generator=generator, dtype=torch.float64, device=device)
+        out = out * 2**bits + torch.floor(u * 2**bits).to(torch.int64)
+    return out
+
+
+def _random_int64(shape, low: int, high: int, generator, device) -> Tensor:
+    """Uniform int64 draws from [low, high) with bounds past 2**53 (float64 would round the low bits away): 63
+    random bits modulo the span (upstream's random64() % range); a span past 2**63 picks its lower 2**63 or
+    the rest in proportion, then a draw within."""
+    span = high - low
+    if span == 2**63:
+        return _random_bits63(shape, generator, device) + low
+    if span < 2**63:
+        return _random_bits63(shape, generator, device) % span + low
+    lower = _random_bits63(shape, generator, device) + low
+    upper = _random_bits63(shape, generator, device) % (span - 2**63) + (low + 2**63)
+    u = torch.rand(shape, generator=generator, dtype=torch.float64, device=device)
+    return torch.where(u < 2**63 / span, lower, upper)
 
 
 _BINOMIAL_DIRECT = 16  # counts up to this are summed Bernoulli draws

@@ -91,7 +91,8 @@ def _search(seq: Tensor, values: Tensor, right: bool) -> Tensor:
         mid = (lo + hi) // 2
         at = mid.clamp(max=n - 1)
         s = seq[at] if seq.dim() == 1 else seq.gather(-1, at)
-        go_right = (s <= values) if right else (s < values)
+        # upstream's bounds: right of s unless s > v (right) or s >= v (left); NaN sorts last either way
+        go_right = ~(s > values) if right else ~(s >= values)
         active = lo < hi
         lo = torch.where(active & go_right, mid + 1, lo)
         hi = torch.where(active & ~go_right, mid, hi)

@@ -110,7 +110,7 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None, a
     xc = x - mean
     xw = xc if w is None else xc * w
     c = torch.mm(xw, xc.t().conj()) / norm.clamp(min=0)
-    return c.reshape(()) if input.dim() < 2 else c
+    return c.squeeze()  # one variable (a 1-D input or a single row): a 0-dim result, as upstream's
 
 
 @register(method=True)
@@ -140,7 +140,7 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
     n = s.shape[-1]
     # run lengths: each element's count of equal values up to it in the sorted row
     new_run = torch.ones_like(s, dtype=torch.bool)
-    new_run[..., 1:] = s[..., 1:] != s[..., :-1]
+    new_run[..., 1:] = (s[..., 1:] != s[..., :-1]) & ~(s[..., 1:].isnan() & s[..., :-1].isnan())  # NaNs: one run
     position = torch.arange(n, device=s.device).expand(s.shape)
     run_start = torch.where(new_run, position, torch.zeros_like(position)).cummax(-1).values
     length = position - run_start + 1

@@ -156,14 +156,15 @@ def logsigmoid(input):
 
 def hardshrink(input, lambd: float = 0.5):
     """input where |input| > lambd, else 0."""
-    return torch.where((input > lambd) | (input < -lambd), input, 0.0)
+    return torch.where((input > lambd) | (input < -lambd) | input.isnan(), input, 0.0)  # NaN stays NaN
 
 
 def softshrink(input, lambd: float = 0.5):
     """input - lambd above lambd, input + lambd below -lambd, 0 between."""
     if lambd < 0:
         raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
-    return torch.where(input > lambd, input - lambd, torch.where(input < -lambd, input + lambd, 0.0))
+    inside = torch.where(input.isnan(), input, 0.0)  # NaN stays NaN
+    return torch.where(input > lambd, input - lambd, torch.where(input < -lambd, input + lambd, inside))
 
 
 def tanhshrink(input):

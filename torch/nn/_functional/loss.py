@@ -6,6 +6,7 @@ import math
 import warnings
 
 import torch
+from torch.nn._functional.activation import logsigmoid
 from torch.nn._functional.distance import pairwise_distance
 
 __all__ = [
@@ -350,7 +351,8 @@ def multi_margin_loss(
     t = target.reshape(-1)
     c = x.shape[1]
     xy = torch.gather(x, 1, t.unsqueeze(1))
-    terms = torch.clamp(margin - xy + x, min=0)
+    z = margin - xy + x
+    terms = torch.where(z > 0, z, 0.0)  # a term counts where z > 0 (a NaN z adds nothing, as upstream's kernel)
     if p == 2:
         terms = terms * terms
     if weight is not None:
@@ -395,9 +397,9 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     """-mean_c (y log sigmoid(x) + (1 - y) log sigmoid(-x)) per sample."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
-    log_sig = -(torch.clamp(-input, min=0) + torch.log1p(torch.exp(-torch.abs(input))))
-    log_sig_neg = log_sig - input
-    loss = -(target * log_sig + (1 - target) * log_sig_neg)
+    # upstream's form: log sigmoid(-x) taken directly (log sigmoid(x) - x is -inf + inf at x = -inf, and
+    # cancels to 0 for large negative x)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
     if weight is not None:
         loss = loss * weight
     loss = loss.sum(dim=input.dim() - 1) / input.shape[-1]
