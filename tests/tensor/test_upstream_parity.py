@@ -980,3 +980,26 @@ def test_random_of_int64_past_2_53_is_exact():
     assert set(x.random_(2**60, 2**60 + 5).tolist()) == set(range(2**60, 2**60 + 5))
     full = x.random_()
     assert full.min() >= 0 and (full % 2 == 1).any() and full.max() > 2**62  # every bit random
+
+
+def test_integer_average_pooling_is_int64_only_and_truncates():
+    x = torch.tensor([[[1, 2, 4, -7, 5]]])
+    got = torch.nn.functional.avg_pool1d(x, 2)
+    assert got.dtype == torch.int64 and got.tolist() == [[[1, -1]]]  # 3 // 2, -3 truncated to -1
+    assert torch.nn.functional.avg_pool1d(x, 2, padding=1).tolist() == [[[0, 3, -1]]]
+    assert torch.nn.functional.avg_pool1d(torch.tensor([[[2**53 + 1, 2**53 + 1]]]), 2).item() == 2**53 + 1
+    with pytest.raises(NotImplementedError, match="avg_pool2d\" not implemented for 'Int'"):
+        torch.nn.functional.avg_pool2d(x.int()[None], (1, 2))
+
+
+def test_result_dtypes_as_upstream():
+    assert torch.bincount(torch.tensor([0, 1]), weights=torch.ones(2, dtype=torch.float16)).dtype == torch.float64
+    assert torch.bincount(torch.tensor([0, 1]), weights=torch.ones(2)).dtype == torch.float32
+    ones16 = torch.ones(1, dtype=torch.float16)
+    assert torch.normal(torch.zeros(1, dtype=torch.float16), torch.ones(1)).dtype == torch.float16  # mean's
+    assert torch.normal(torch.zeros(1), ones16).dtype == torch.float32
+    loss = torch.nn.functional.margin_ranking_loss(torch.tensor([1]), torch.tensor([2]), torch.tensor([1]))
+    assert loss.dtype == torch.float32 and loss.item() == 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch.range is deprecated
+        assert torch.range(2**53, 2**53 + 2, dtype=torch.int64).tolist() == [2**53, 2**53 + 1, 2**53 + 2]

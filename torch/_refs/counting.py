@@ -27,7 +27,7 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
     if weights is None:
         counts = torch.zeros(n, dtype=torch.int64, device=input.device)
         return counts.index_add_(0, input.to(torch.int64), torch.ones_like(input, dtype=torch.int64))
-    dtype = weights.dtype if weights.dtype.is_floating_point else torch.float64
+    dtype = torch.float32 if weights.dtype == torch.float32 else torch.float64  # upstream's: float or double
     out = torch.zeros(n, dtype=dtype, device=input.device)
     return out.index_add_(0, input.to(torch.int64), weights.to(dtype))
 

@@ -89,8 +89,11 @@ def range_(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad:
     if end is None:
         start, end = 0, start
     count = int(math.floor((end - start) / step)) + 1
-    out = torch.arange(count, dtype=torch.float64, device=device) * step + start
-    return out.to(dtype or torch.get_default_dtype()).requires_grad_(requires_grad)
+    dtype = dtype or torch.get_default_dtype()
+    exact = not dtype.is_floating_point and not dtype.is_complex and all(type(v) is int for v in (start, step))
+    # integer values in integer arithmetic (float64 rounds past 2**53)
+    out = torch.arange(count, dtype=torch.int64 if exact else torch.float64, device=device) * step + start
+    return out.to(dtype).requires_grad_(requires_grad)
 
 
 @register

@@ -91,6 +91,8 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
         kind = torch.promote_types(*(t.dtype for t in tensors)) if len(tensors) == 2 else tensors[0].dtype
         z = torch.randn(shape, generator=generator, dtype=kind, device=ref.device)
         result = z * std + mean
+        if len(tensors) == 2:  # upstream's result is mean's dtype
+            result = result.to(mean.dtype)
     else:
         if size is None:
             raise TypeError("normal() with a number mean and std needs a size")

@@ -313,7 +313,8 @@ def margin_ranking_loss(input1, input2, target, margin: float = 0, size_average=
             f"margin_ranking_loss : All input tensors should have same dimension but got sizes: "
             f"input1: {input1.shape}, input2: {input2.shape}, target: {target.shape} "
         )
-    return _reduce(torch.clamp(-target * (input1 - input2) + margin, min=0), reduction)
+    # margin is a double (upstream's): integer inputs give a float loss
+    return _reduce(torch.clamp(-target * (input1 - input2) + float(margin), min=0), reduction)
 
 
 def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, reduce=None, reduction="mean"):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 
 import torch
+from torch._dtypes import scalar_type
 from torch.nn._functional._utils import _ntuple
 from torch.nn._functional.conv import _windows
 from torch.nn._functional.padding import _constant_pad
@@ -145,10 +146,14 @@ def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
             x, n, list(kernel), list(stride), list(padding), ceil_mode, count_include_pad, divisor_override
         )
         return result if batched else result.squeeze(0)
-    xp = _pad_for(x, kernel, stride, padding, dilation, out, 0.0)
+    if x.dtype != torch.int64:  # upstream's integer kernels: int64 only (sum / count, truncated)
+        raise NotImplementedError(
+            f"\"{'avg_pool3d_out_frame' if n == 3 else 'avg_pool2d'}\" not implemented for '{scalar_type(x.dtype)}'"
+        )
+    xp = _pad_for(x, kernel, stride, padding, dilation, out, 0)
     total = _crop_windows(xp, kernel, stride, dilation, out).sum(list(range(-n, 0)))
     if divisor_override is not None:
-        result = total / divisor_override
+        result = torch.div(total, divisor_override, rounding_mode="trunc")
     else:
         spatial = x.shape[2:]
         if count_include_pad:  # the window clipped to the padded input (not to ceil_mode's overhang)
@@ -158,7 +163,7 @@ def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
             ones = torch.ones([1, 1] + list(spatial), device=x.device)
             ones = _pad_for(ones, kernel, stride, padding, dilation, out, 0.0)
         count = _crop_windows(ones, kernel, stride, dilation, out).sum(list(range(-n, 0)))
-        result = total / count.to(total.dtype)
+        result = torch.div(total, count.to(total.dtype), rounding_mode="trunc")  # C's integer division
     return result if batched else result.squeeze(0)
 
 
