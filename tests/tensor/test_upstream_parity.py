@@ -1003,3 +1003,29 @@ def test_result_dtypes_as_upstream():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # torch.range is deprecated
         assert torch.range(2**53, 2**53 + 2, dtype=torch.int64).tolist() == [2**53, 2**53 + 1, 2**53 + 2]
+
+
+def test_histc_places_values_in_the_inputs_float_type():
+    got = torch.histc(torch.tensor([0.1, 0.2, 0.3, 0.7]), bins=10, min=0, max=1)
+    assert got.tolist() == [0, 1, 1, 1, 0, 0, 0, 1, 0, 0]  # float32 0.7 * 10 rounds to 7
+
+
+def test_complex_logaddexp_of_equal_infinities():
+    inf = float("inf")
+    got = torch.logaddexp(torch.tensor([-inf + 0j, inf + 0j]), torch.tensor([-inf + 0j, inf + 0j]))
+    assert got.tolist() == [complex(-inf, 0), complex(inf, 0)]
+    assert torch.logcumsumexp(torch.tensor([-inf + 0j, -inf + 0j, 0j]), 0).tolist() == [complex(-inf, 0)] * 2 + [0j]
+
+
+def test_einsum_without_a_sum_is_a_product_so_bool_works():
+    a, b = torch.tensor([True, False]), torch.tensor([True, True])
+    assert torch.einsum("i,j->ij", a, b).tolist() == [[True, True], [False, False]]
+    with pytest.raises(NotImplementedError):
+        torch.einsum("ij,jk->ik", a[None], b[:, None])  # a bool contraction: no bool matrix product
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_nextafter_of_16_bit_floats(dtype):
+    one = torch.tensor([1.0], dtype=dtype)
+    up = torch.nextafter(one, torch.tensor([2.0], dtype=dtype))
+    assert up.item() == 1.0 + torch.finfo(dtype).eps

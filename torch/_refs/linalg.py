@@ -120,7 +120,8 @@ def _prepare(t: Tensor, labels: str, keep: set) -> tuple[Tensor, str]:
 
 
 def _contract(a: Tensor, la: str, b: Tensor, lb: str, out: str) -> tuple[Tensor, str]:
-    """a (labels la) times b (labels lb), summed over the shared labels not in `out`, via bmm."""
+    """a (labels la) times b (labels lb), summed over the shared labels not in `out`, via bmm (a broadcast
+    product when nothing is summed)."""
     sizes = {**dict(zip(la, a.shape)), **dict(zip(lb, b.shape))}
     for c in set(la) & set(lb):
         na, nb = a.shape[la.index(c)], b.shape[lb.index(c)]
@@ -139,8 +140,9 @@ def _contract(a: Tensor, la: str, b: Tensor, lb: str, out: str) -> tuple[Tensor,
     nb_, nl, ns, nr = (math.prod(sizes[c] for c in g) for g in (batch, left, summed, right))
     pa = pa.expand([sizes[c] for c in batch + left + summed]).reshape(nb_, nl, ns)
     pb = pb.expand([sizes[c] for c in batch + summed + right]).reshape(nb_, ns, nr)
-    r = pa.bmm(pb).reshape([sizes[c] for c in batch + left + right])
-    return r, "".join(batch + left + right)
+    # nothing summed: a broadcast product (as upstream's, so that bool operands work: bmm has no bool kernel)
+    r = pa * pb if not summed else pa.bmm(pb)
+    return r.reshape([sizes[c] for c in batch + left + right]), "".join(batch + left + right)
 
 
 @register

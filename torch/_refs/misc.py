@@ -11,6 +11,7 @@ import warnings
 
 import torch
 from torch._C import Tensor, contiguous_format
+from torch._dtypes import scalar_type
 from torch._registry import register
 
 for _name, _value in (("e", math.e), ("pi", math.pi), ("inf", math.inf), ("nan", math.nan), ("newaxis", None)):
@@ -315,10 +316,10 @@ def nextafter(input: Tensor, other: Tensor) -> Tensor:
     """The next floating-point value after input towards other (other itself where they are equal; NaN if
     either is): input's bits stepped by one (from 0: the smallest subnormal with other's sign)."""
     dtype = torch.result_type(input, other)
-    if not dtype.is_floating_point or dtype in (torch.float16, torch.bfloat16):
-        raise NotImplementedError(f"\"nextafter_cpu\" not implemented for '{dtype}'")
+    if not dtype.is_floating_point or dtype.itemsize < 2:
+        raise NotImplementedError(f"\"nextafter_cpu\" not implemented for '{scalar_type(dtype)}'")
     x, y = torch.broadcast_tensors(input.to(dtype).detach(), other.to(dtype).detach())
-    bits_type = torch.int32 if dtype == torch.float32 else torch.int64
+    bits_type = {2: torch.int16, 4: torch.int32}.get(dtype.itemsize, torch.int64)  # float16/bfloat16 too
     bits = x.contiguous().view(bits_type)
     up = (y > x) == (x > 0)  # away from zero when moving the same way as x's sign
     stepped = torch.where(up, bits + 1, bits - 1).view(dtype)

@@ -163,7 +163,9 @@ def logaddexp(input: Tensor, other: Tensor) -> Tensor:
         a, b = input.to(dtype), other.to(dtype)
         first = a.real >= b.real
         m, rest = torch.where(first, a, b), torch.where(first, b, a)
-        return m + torch.log1p(torch.exp(rest - m))
+        # equal infinite real parts (-inf and -inf, inf and inf): m itself, not m + log1p(exp(nan))
+        same_inf = (a.real == b.real) & a.real.isinf()
+        return torch.where(same_inf, m, m + torch.log1p(torch.exp(torch.where(same_inf, m, rest) - m)))
     if not dtype.is_floating_point:
         raise NotImplementedError(f"\"logaddexp_{input.device.type}\" not implemented for '{scalar_type(dtype)}'")
     a, b = input.to(dtype), other.to(dtype)
