@@ -153,10 +153,18 @@ def float_power_(self: Tensor, exponent) -> Tensor:
 
 @register(method=True, numbers=False)
 def logaddexp2(input: Tensor, other: Tensor) -> Tensor:
-    """log2(2 ** input + 2 ** other) without overflow (floating types only)."""
+    """log2(2 ** input + 2 ** other) without overflow (floating types only): max + log2(1 + 2 ** -|input -
+    other|), upstream's form (16-bit floats in float32), with no round trip through natural logs."""
     dtype = torch.result_type(input, other)
     _floating_only("logaddexp2", dtype, input.device)
-    return torch.logaddexp(input.to(dtype) * math.log(2), other.to(dtype) * math.log(2)) / math.log(2)
+    wide = dtype in (torch.float16, torch.bfloat16)
+    a, b = input.to(dtype), other.to(dtype)
+    a, b = (a.float(), b.float()) if wide else (a, b)
+    m = torch.maximum(a, b)
+    same_inf = (a == b) & a.isinf()
+    d = torch.where(same_inf, torch.zeros_like(m), (a - b).abs())
+    out = torch.where(same_inf, m, m + torch.log1p(torch.exp2(-d)) / math.log(2))
+    return out.to(dtype) if wide else out
 
 
 @register(method=True, inplace=True)

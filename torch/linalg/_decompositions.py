@@ -102,7 +102,9 @@ def lu_unpack(LU_data: Tensor, LU_pivots: Tensor, unpack_data: bool = True, unpa
     m, n = LU_data.shape[-2], LU_data.shape[-1]
     k = min(m, n)
     if unpack_data:
-        L = LU_data[..., :, :k].tril(-1) + torch.eye(m, k, dtype=LU_data.dtype, device=LU_data.device)
+        # the unit diagonal set, not added (adding 0 to a -0.0 below it would make it 0.0)
+        unit = torch.eye(m, k, dtype=torch.bool, device=LU_data.device)
+        L = LU_data[..., :, :k].tril(-1).masked_fill(unit, 1)
         U = LU_data[..., :k, :].triu()
     else:
         L = U = torch.empty(0, dtype=LU_data.dtype, device=LU_data.device)
