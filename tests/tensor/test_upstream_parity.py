@@ -1029,3 +1029,36 @@ def test_nextafter_of_16_bit_floats(dtype):
     one = torch.tensor([1.0], dtype=dtype)
     up = torch.nextafter(one, torch.tensor([2.0], dtype=dtype))
     assert up.item() == 1.0 + torch.finfo(dtype).eps
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.int32, torch.int16, torch.int8, torch.uint8])
+def test_integer_convolutions(dtype):
+    g = torch.Generator().manual_seed(3)
+    x = torch.randint(0, 5, (2, 4, 6, 5), generator=g)
+    w = torch.randint(0, 3, (6, 2, 2, 3), generator=g)
+    want = torch.nn.functional.conv2d(x.double(), w.double(), stride=(2, 1), padding=1, groups=2)
+    got = torch.nn.functional.conv2d(x.to(dtype), w.to(dtype), stride=(2, 1), padding=1, groups=2)
+    assert got.dtype == dtype
+    assert torch.equal(got, want.to(torch.int64).to(dtype))  # values and wrapping as the dtype's
+    if dtype == torch.int64:  # upstream's dilated integer kernel is int64's only
+        want = torch.nn.functional.conv2d(x.double(), w.double(), padding=1, dilation=(1, 2), groups=2)
+        assert torch.equal(torch.nn.functional.conv2d(x, w, padding=1, dilation=(1, 2), groups=2).double(), want)
+    else:
+        with pytest.raises(NotImplementedError, match="slow_conv_dilated"):
+            torch.nn.functional.conv2d(x.to(dtype), w.to(dtype), dilation=2, groups=2)
+    big = torch.nn.functional.conv1d(torch.tensor([[[2**40, 2**40]]]), torch.tensor([[[2**30, 2**30]]]))
+    assert big.item() == 0  # 2 * 2**70 wraps to 0 in int64, as upstream's
+    with pytest.raises(RuntimeError, match="expected scalar type"):
+        torch.nn.functional.conv1d(torch.ones(1, 1, 3, dtype=dtype), torch.ones(1, 1, 2))
+
+
+def test_int64_transposed_convolution():
+    g = torch.Generator().manual_seed(4)
+    x = torch.randint(-5, 5, (2, 4, 5, 4), generator=g)
+    w = torch.randint(-3, 3, (4, 3, 3, 2), generator=g)
+    args = dict(stride=(2, 3), padding=(1, 0), output_padding=(1, 2), groups=2, dilation=(1, 2))
+    want = torch.nn.functional.conv_transpose2d(x.double(), w.double(), **args)
+    got = torch.nn.functional.conv_transpose2d(x, w, **args)
+    assert got.dtype == torch.int64 and torch.equal(got.double(), want)
+    with pytest.raises(NotImplementedError, match="not implemented for 'Int'"):
+        torch.nn.functional.conv_transpose2d(x.int(), w.int())

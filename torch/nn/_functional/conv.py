@@ -3,7 +3,10 @@ im2col + gemm; torch._convolution_transpose_nd: gemm + col2im), unfold and fold.
 
 from __future__ import annotations
 
+import math
+
 import torch
+from torch._dtypes import scalar_type
 from torch.nn._functional._utils import _ntuple
 from torch.nn._functional.padding import _constant_pad
 
@@ -46,6 +49,62 @@ def _complex_conv(kernel, x, weight, bias, args):
     if bias is not None:
         out = out + bias.reshape([1, -1] + [1] * (out.dim() - 2))
     return out
+
+
+def _integer_conv(x, weight, bias, stride, padding, dilation, groups: int):
+    """An integer convolution (upstream computes them on the CPU; no gradient): the windows of the padded input
+    (a strided view) against the weight, one integer matrix product per group, wrapping as integer sums do."""
+    if weight.dtype != x.dtype:
+        raise RuntimeError(f"expected scalar type {scalar_type(x.dtype)} but found {scalar_type(weight.dtype)}")
+    if any(d != 1 for d in dilation) and x.dtype != torch.int64:  # upstream's dilated kernel: int64 only
+        raise NotImplementedError(f"\"slow_conv_dilated<>\" not implemented for '{scalar_type(x.dtype)}'")
+    n = weight.dim() - 2
+    if any(padding):
+        x = _constant_pad(x, tuple(p for i in reversed(range(n)) for p in (padding[i], padding[i])), 0)
+    win = _windows(x, tuple(weight.shape[2:]), stride, dilation)  # (N, C, *out, *k)
+    N, out = x.shape[0], list(win.shape[2 : 2 + n])
+    cg, og = weight.shape[1], weight.shape[0] // groups
+    # (N, G, Cg, *out, *k) -> (G, N * prod(out), Cg * prod(k)) against (G, Cg * prod(k), og)
+    win = win.reshape([N, groups, cg] + out + list(weight.shape[2:]))
+    order = [1, 0] + [3 + i for i in range(n)] + [2] + [3 + n + i for i in range(n)]
+    cols = win.permute(order).reshape(groups, -1, cg * math.prod(weight.shape[2:]))
+    w = weight.reshape(groups, og, -1).transpose(1, 2)
+    y = torch.bmm(cols, w).reshape([groups, N] + out + [og])  # (G, N, *out, og)
+    y = y.permute([1, 0, n + 2] + [2 + i for i in range(n)]).reshape([N, groups * og] + out)
+    if bias is not None:
+        y = y + bias.to(y.dtype).reshape([1, -1] + [1] * n)
+    return y
+
+
+def _integer_conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups: int):
+    """An int64 transposed convolution (upstream's CPU has one for int64 only): the input spread out by the
+    stride (zeros between), padded by dilation * (k - 1) - padding (plus output_padding on the right; a
+    negative pad crops), convolved with the flipped weight whose in/out channels are swapped per group."""
+    n = weight.dim() - 2
+    if x.dtype != torch.int64:
+        raise NotImplementedError(
+            f"\"slow_conv_transpose{3 if n == 3 else 2}d_out_cpu\" not implemented for '{scalar_type(x.dtype)}'"
+        )
+    if weight.dtype != x.dtype:
+        raise RuntimeError(f"expected scalar type {scalar_type(x.dtype)} but found {scalar_type(weight.dtype)}")
+    spread = x.new_zeros(list(x.shape[:2]) + [(x.shape[2 + i] - 1) * stride[i] + 1 for i in range(n)])
+    spread[(slice(None), slice(None)) + tuple(slice(None, None, stride[i]) for i in range(n))] = x
+    for i in range(n):
+        reach = dilation[i] * (weight.shape[2 + i] - 1)
+        lo, hi = reach - padding[i], reach - padding[i] + output_padding[i]
+        d = 2 + i
+        if lo < 0:
+            spread = spread.narrow(d, -lo, spread.shape[d] + lo)
+        if hi < 0:
+            spread = spread.narrow(d, 0, spread.shape[d] + hi)
+        pad = [0, 0] * n
+        pad[2 * (n - 1 - i)], pad[2 * (n - 1 - i) + 1] = max(lo, 0), max(hi, 0)
+        if any(pad):
+            spread = _constant_pad(spread, tuple(pad), 0)
+    cin, og = weight.shape[0], weight.shape[1]
+    w = weight.reshape([groups, cin // groups, og] + list(weight.shape[2:])).transpose(1, 2)
+    w = w.flip(list(range(3, 3 + n))).reshape([groups * og, cin // groups] + list(weight.shape[2:]))
+    return _integer_conv(spread, w, bias, [1] * n, [0] * n, dilation, groups)
 
 
 def _conv(input, weight, bias, stride, padding, dilation, groups, n: int, name: str):
@@ -114,6 +173,8 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, n: int, name: 
     args = (list(stride), pad_arg, list(dilation), groups)
     if x.is_complex() and weight.is_complex():
         out = _complex_conv(torch._convolution_nd, x, weight, bias, args)
+    elif not (x.is_floating_point() or x.is_complex() or x.dtype == torch.bool):
+        out = _integer_conv(x, weight, bias, stride, pad_arg, dilation, groups)
     else:
         out = torch._convolution_nd(x, weight, bias, *args)
     return out if batched else out.squeeze(0)
@@ -166,6 +227,8 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
     args = (list(stride), list(padding), list(output_padding), list(dilation), groups)
     if x.is_complex() and weight.is_complex():
         out = _complex_conv(torch._convolution_transpose_nd, x, weight, bias, args)
+    elif not (x.is_floating_point() or x.is_complex() or x.dtype == torch.bool):
+        out = _integer_conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups)
     else:
         out = torch._convolution_transpose_nd(x, weight, bias, *args)
     return out if batched else out.squeeze(0)
