@@ -1062,3 +1062,31 @@ def test_int64_transposed_convolution():
     assert got.dtype == torch.int64 and torch.equal(got.double(), want)
     with pytest.raises(NotImplementedError, match="not implemented for 'Int'"):
         torch.nn.functional.conv_transpose2d(x.int(), w.int())
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: torch.linalg.vector_norm(torch.tensor([3, 4]), dtype=torch.float64), RuntimeError,
+         "Expected a floating point or complex tensor as input. Got Long"),  # checked before the cast
+        (lambda: torch.linalg.vecdot(torch.tensor([3, 4]), torch.tensor([1, 2])), RuntimeError, "Got Long"),
+        (lambda: torch.isin(torch.tensor([True, False]), torch.tensor([True])), RuntimeError,
+         "Unsupported input type encountered for isin\\(\\): Bool"),
+        (lambda: torch.nn.functional.hardshrink(torch.tensor([1, -2])), NotImplementedError, "hardshrink_cpu"),
+        (lambda: torch.nn.functional.softshrink(torch.tensor([1, -2])), NotImplementedError, "softshrink_check"),
+        (lambda: torch.nn.functional.rrelu(torch.tensor([1, -2])), NotImplementedError, "leaky_relu_cpu"),
+        (lambda: torch.special.gammainc(torch.tensor([1.0]), 2), TypeError, "must be Tensor, not int"),
+        (lambda: torch.special.gammaincc(2, torch.tensor([1.0])), TypeError, "must be Tensor, not int"),
+        (lambda: torch.linalg.vander(torch.tensor([1.0, 2.0]), N=1), RuntimeError, "N must be greater than 1"),
+        (lambda: torch.cov(torch.tensor([[1.0, 2.0, 4.0]]), aweights=torch.tensor([1, 2, 3])), RuntimeError,
+         "expected aweights to have floating point dtype"),
+        (lambda: torch.cov(torch.tensor([[1.0, 2.0, 4.0]]), fweights=torch.tensor([1.0, 2.0, 3.0])), RuntimeError,
+         "expected fweights to have integral dtype"),
+        (lambda: torch.tensor(1.0).unflatten(-2, (1, 1)), IndexError, "Dimension out of range"),
+        (lambda: torch.zeros(0).scatter_(-2, torch.zeros(0, dtype=torch.long), 1e300), IndexError,
+         "Dimension out of range"),  # the dim before the value
+    ],
+)  # fmt: skip
+def test_refusals_as_upstream(call, error, message):
+    with pytest.raises(error, match=message):
+        call()

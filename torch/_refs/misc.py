@@ -182,6 +182,9 @@ def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool =
     like = elements if isinstance(elements, Tensor) else test_elements
     e = elements if isinstance(elements, Tensor) else torch.tensor(elements, device=like.device)
     t = test_elements if isinstance(test_elements, Tensor) else torch.tensor(test_elements, device=like.device)
+    for x in (e, t):
+        if x.dtype == torch.bool or x.dtype.is_complex:
+            raise RuntimeError(f"Unsupported input type encountered for isin(): {scalar_type(x.dtype)}")
     dtype = torch.promote_types(e.dtype, t.dtype)
     s = t.reshape(-1).to(dtype).sort().values
     if s.numel() == 0:

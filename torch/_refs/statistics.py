@@ -92,6 +92,15 @@ def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None, a
     x = input.reshape(1, -1) if input.dim() < 2 else input
     x = x if x.dtype._differentiable else x.to(torch.get_default_dtype())
     real = x.dtype.to_real()  # weights and counts are real for complex variables too
+    if fweights is not None and (fweights.dtype.is_floating_point or fweights.dtype.is_complex):
+        raise RuntimeError(
+            f"cov(): expected fweights to have integral dtype but got fweights with {scalar_type(fweights.dtype)} dtype"
+        )
+    if aweights is not None and not aweights.dtype.is_floating_point:
+        raise RuntimeError(
+            "cov(): expected aweights to have floating point dtype but got aweights with "
+            f"{scalar_type(aweights.dtype)} dtype"
+        )
     w = None
     if fweights is not None:
         w = fweights.to(real)

@@ -16,11 +16,10 @@ _INF = math.inf
 
 
 def _floating(x: Tensor, fn: str, dtype) -> Tensor:
-    if dtype is not None:
-        x = x.to(dtype)
+    """x, checked to be floating or complex (before a dtype= cast, as upstream checks the input), cast."""
     if not x.dtype._differentiable:
         raise RuntimeError(f"{fn}: Expected a floating point or complex tensor as input. Got {scalar_type(x.dtype)}")
-    return x
+    return x if dtype is None else x.to(dtype)
 
 
 def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:

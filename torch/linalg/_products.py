@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 from torch._C import Tensor
+from torch._dtypes import scalar_type
 
 
 def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
@@ -12,7 +13,13 @@ def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
 
 
 def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
-    """The dot product of the vectors along dim (broadcast), conjugating x: sum(x.conj() * y), as upstream."""
+    """The dot product of the vectors along dim (broadcast), conjugating x: sum(x.conj() * y), as upstream
+    (floating and complex inputs only)."""
+    for t in (x, y):
+        if not t.dtype._differentiable:
+            raise RuntimeError(
+                f"linalg.vecdot: Expected a floating point or complex tensor as input. Got {scalar_type(t.dtype)}"
+            )
     return (x.conj() * y).sum(dim)
 
 
@@ -83,8 +90,6 @@ def vander(x: Tensor, *, N: int | None = None) -> Tensor:
         raise RuntimeError("linalg.vander: The input tensor x must have at least 1 dimension.")
     N = x.shape[-1] if N is None else N
     if N <= 1:
-        if N < 1:
-            raise RuntimeError("N must be greater than 1.")
-        return torch.ones_like(x).unsqueeze(-1)
+        raise RuntimeError("N must be greater than 1.")  # upstream's: N = 1 too
     powers = torch.cat([torch.ones_like(x).unsqueeze(-1), x.unsqueeze(-1).expand(*x.shape, N - 1)], -1)
     return powers.cumprod(-1)

@@ -190,10 +190,18 @@ def _as_tensor(value, like: Tensor) -> Tensor:
     return value if isinstance(value, Tensor) else torch.tensor(value, device=like.device)
 
 
-def _binary(name: str, doc: str):
-    """torch.special.<name>(input, other) over its kernel torch.<op>; either argument may be a number."""
+def _binary(name: str, doc: str, numbers: bool = True):
+    """torch.special.<name>(input, other) over its kernel torch.<op>; either argument may be a number (unless
+    numbers=False: upstream's gammainc/gammaincc take tensors only)."""
 
     def fn(input, other, *, out=None) -> Tensor:
+        if not numbers:
+            for position, (arg, value) in enumerate((("input", input), ("other", other)), 1):
+                if not isinstance(value, Tensor):
+                    raise TypeError(
+                        f"special_{fn.__name__}(): argument '{arg}' (position {position}) must be Tensor, not "
+                        f"{type(value).__name__}"
+                    )
         if not isinstance(input, Tensor) and not isinstance(other, Tensor):
             raise TypeError(f"{fn.__name__}(): expected a Tensor for input or other, got two numbers")
         like = input if isinstance(input, Tensor) else other
@@ -206,8 +214,12 @@ def _binary(name: str, doc: str):
 
 
 zeta = _binary("_special_zeta", "The Hurwitz zeta function: the sum over k >= 0 of (k + other) ** -input.")
-gammainc = _binary("igamma", "The regularized lower incomplete gamma function P(input, other) (torch.igamma).")
-gammaincc = _binary("igammac", "The regularized upper incomplete gamma function Q(input, other) (torch.igammac).")
+gammainc = _binary(
+    "igamma", "The regularized lower incomplete gamma function P(input, other) (torch.igamma).", numbers=False
+)
+gammaincc = _binary(
+    "igammac", "The regularized upper incomplete gamma function Q(input, other) (torch.igammac).", numbers=False
+)
 _POLYNOMIAL = "{} of degree n (an integer; 0 for n < 0) at input, by its three-term recurrence."
 chebyshev_polynomial_t = _binary("_special_chebyshev_polynomial_t", _POLYNOMIAL.format("The Chebyshev polynomial T"))
 chebyshev_polynomial_u = _binary("_special_chebyshev_polynomial_u", _POLYNOMIAL.format("The Chebyshev polynomial U"))

@@ -8,6 +8,7 @@ import warnings
 
 import torch
 from torch._C import _nn  # the THNN/THCUNN kernels (forward and fused backward)
+from torch._dtypes import scalar_type
 
 __all__ = [
     "celu", "celu_", "elu", "elu_", "gelu", "glu", "gumbel_softmax", "hardshrink", "hardsigmoid", "hardswish",
@@ -126,6 +127,7 @@ def prelu(input, weight):
 def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False, inplace: bool = False):
     """Randomized leaky relu: a slope drawn uniformly from [lower, upper] per element in training, their mean
     in evaluation."""
+    _floating_only(input, "leaky_relu_cpu")
     if training:
         slope = torch.empty_like(input).uniform_(lower, upper)
     else:
@@ -154,13 +156,21 @@ def logsigmoid(input):
     return _nn.log_sigmoid(input)
 
 
+def _floating_only(input, kernel: str) -> None:
+    """Upstream's NotImplementedError for an op whose kernels are floating only."""
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{scalar_type(input.dtype)}'")
+
+
 def hardshrink(input, lambd: float = 0.5):
     """input where |input| > lambd, else 0."""
+    _floating_only(input, "hardshrink_cpu")
     return torch.where((input > lambd) | (input < -lambd) | input.isnan(), input, 0.0)  # NaN stays NaN
 
 
 def softshrink(input, lambd: float = 0.5):
     """input - lambd above lambd, input + lambd below -lambd, 0 between."""
+    _floating_only(input, "softshrink_check")
     if lambd < 0:
         raise RuntimeError(f"lambda must be greater or equal to 0, but found to be {lambd}.")
     inside = torch.where(input.isnan(), input, 0.0)  # NaN stays NaN

@@ -197,10 +197,12 @@ Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& s
   return self;
 }
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  (void)wrap_dim(dim, std::max<int64_t>(self.dim(), 1));  // the dim before the value, as upstream
   return scatter_impl(self, dim, index, expand(scalar_tensor(value, self.dtype()), index.sizes()), false,
                       false);
 }
 Tensor& scatter_(Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  (void)wrap_dim(dim, std::max<int64_t>(self.dim(), 1));  // the dim before the value, as upstream
   scatter_impl(self, dim, index, expand(scalar_tensor(value, self.dtype()), index.sizes()), false, true);
   return self;
 }

@@ -105,8 +105,11 @@ Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {
 }
 
 Tensor unflatten(const Tensor& self, int64_t dim, const IntList& sizes) {
-  TH_CHECK(self.dim() > 0, "unflatten got an unexpected error:\nDimension specified as ", dim,
-           " but tensor has no dimensions");
+  if (self.dim() == 0) {
+    (void)wrap_dim(dim, 1);  // a dim outside [-1, 0] is the usual IndexError first (upstream's order)
+    TH_CHECK(false, "unflatten got an unexpected error:\nDimension specified as ", dim,
+             " but tensor has no dimensions");
+  }
   int64_t d = wrap_dim(dim, self.dim());
   TH_CHECK(!sizes.empty(), "unflatten: sizes must be non-empty");
   IntList inner = infer_size(sizes, self.sizes()[d]);
