@@ -956,6 +956,35 @@ def _same(got, expected):
             [0.0],
         ),  # fmt: skip
         (lambda: torch.take_along_dim(torch.tensor([[1, 2], [3, 4]]), torch.tensor([[-1], [0]]), 1).flatten(), [2, 3]),
+        (
+            lambda: torch.addcdiv(
+                torch.zeros(1, dtype=torch.float16),
+                torch.tensor([60000.0], dtype=torch.float16),
+                torch.tensor([4.0], dtype=torch.float16),
+                value=2,
+            ).float(),
+            [30000.0],
+        ),  # fmt: skip
+        (
+            lambda: (
+                torch.addr(
+                    torch.zeros(1, 1, dtype=torch.float16),
+                    torch.tensor([300.0], dtype=torch.float16),
+                    torch.tensor([300.0], dtype=torch.float16),
+                    alpha=0.5,
+                )
+                .flatten()
+                .float()
+            ),
+            [44992.0],
+        ),  # fmt: skip
+        # log2(2 * 2**60000) in float16: no round trip through natural logs (that gave 60032)
+        (
+            lambda: torch.logaddexp2(
+                torch.tensor([60000.0], dtype=torch.float16), torch.tensor([60000.0], dtype=torch.float16)
+            ).float(),
+            [60000.0],
+        ),  # fmt: skip
     ],
 )
 def test_values_at_the_edges(call, expected):
@@ -1090,3 +1119,8 @@ def test_int64_transposed_convolution():
 def test_refusals_as_upstream(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+def test_lu_keeps_a_negative_zero_below_the_diagonal():
+    L = torch.linalg.lu(torch.tensor([[1.0, 2.0], [-0.0, 3.0]])).L
+    assert torch.signbit(L[1, 0]) and L.diagonal().tolist() == [1.0, 1.0]

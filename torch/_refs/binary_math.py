@@ -11,6 +11,7 @@ from torch import return_types
 from torch._C import Tensor
 from torch._C import div as _div
 from torch._dtypes import scalar_type
+from torch._refs.promotion import in_float32
 from torch._registry import register
 
 
@@ -157,14 +158,14 @@ def logaddexp2(input: Tensor, other: Tensor) -> Tensor:
     other|), upstream's form (16-bit floats in float32), with no round trip through natural logs."""
     dtype = torch.result_type(input, other)
     _floating_only("logaddexp2", dtype, input.device)
-    wide = dtype in (torch.float16, torch.bfloat16)
-    a, b = input.to(dtype), other.to(dtype)
-    a, b = (a.float(), b.float()) if wide else (a, b)
-    m = torch.maximum(a, b)
-    same_inf = (a == b) & a.isinf()
-    d = torch.where(same_inf, torch.zeros_like(m), (a - b).abs())
-    out = torch.where(same_inf, m, m + torch.log1p(torch.exp2(-d)) / math.log(2))
-    return out.to(dtype) if wide else out
+
+    def log2_sum(a, b):
+        m = torch.maximum(a, b)
+        same_inf = (a == b) & a.isinf()
+        d = torch.where(same_inf, torch.zeros_like(m), (a - b).abs())
+        return torch.where(same_inf, m, m + torch.log1p(torch.exp2(-d)) / math.log(2))
+
+    return in_float32(log2_sum, dtype, input.to(dtype), other.to(dtype))
 
 
 @register(method=True, inplace=True)

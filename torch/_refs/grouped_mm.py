@@ -13,11 +13,28 @@ from torch._registry import register
 _DTYPES = ("Float", "BFloat16", "Half")  # scalar_type's names (torch's dtypes are not read at import)
 
 
-def _check(mat, name: str) -> None:
-    if mat.dim() not in (2, 3):
-        raise RuntimeError(f"{name} has to be 2 or 3d")
+def _check_dtype(mat, name: str) -> None:
     if scalar_type(mat.dtype) not in _DTYPES:
         raise RuntimeError(f"Expected {name} to be Float32, BFloat16 or Float16 matrix, got {scalar_type(mat.dtype)}")
+
+
+def check_operands(mat_a, mat_b, offs, bias, check_dtype) -> None:
+    """The checks of a grouped product's operands, with upstream's messages: each 2- or 3-D and of a dtype
+    check_dtype(mat, name) accepts, int32 offsets exactly when an operand is 2-D, no bias, a common
+    contraction dim (torch._scaled_grouped_mm shares them)."""
+    for mat, name in ((mat_a, "mat_a"), (mat_b, "mat_b")):
+        if mat.dim() not in (2, 3):
+            raise RuntimeError(f"{name} has to be 2 or 3d")
+        check_dtype(mat, name)
+    jagged = mat_a.dim() == 2 or mat_b.dim() == 2
+    if jagged != (offs is not None):
+        raise RuntimeError("Have to provide offsets if there is a 2d matrix, or no offset if both matrices are 3d")
+    if offs is not None and (scalar_type(offs.dtype) != "Int" or offs.dim() != 1):
+        raise RuntimeError("Offsets have to be int32")
+    if bias is not None:
+        raise RuntimeError("Bias not supported yet")
+    if mat_a.shape[-1] != mat_b.shape[-2]:
+        raise RuntimeError("contraction dimension of mat_a and mat_b must match")
 
 
 def _end(spans) -> int:
@@ -51,22 +68,12 @@ def _grouped_mm(self, mat2, offs=None, bias=None, out_dtype=None):
     supported (as upstream).
     """
     mat_a, mat_b = self, mat2
-    _check(mat_a, "mat_a")
-    _check(mat_b, "mat_b")
+    check_operands(mat_a, mat_b, offs, bias, _check_dtype)
     if mat_a.dtype != mat_b.dtype:
         raise RuntimeError(f"Expected mat_a and mat_b to have the same dtype, got {mat_a.dtype} and {mat_b.dtype}")
-    jagged = mat_a.dim() == 2 or mat_b.dim() == 2
-    if jagged != (offs is not None):
-        raise RuntimeError("Have to provide offsets if there is a 2d matrix, or no offset if both matrices are 3d")
-    if offs is not None and (offs.dtype != torch.int32 or offs.dim() != 1):
-        raise RuntimeError("Offsets have to be int32")
-    if bias is not None:
-        raise RuntimeError("Bias not supported yet")
     dtype = mat_a.dtype if out_dtype is None else out_dtype
     if dtype != mat_a.dtype and not (dtype == torch.float32 and mat_a.dtype in (torch.float16, torch.bfloat16)):
         raise RuntimeError("Grouped gemm output dtype must match `mat_a` dtype")
-    if mat_a.shape[-1] != mat_b.shape[-2]:
-        raise RuntimeError("contraction dimension of mat_a and mat_b must match")
     return grouped_products(mat_a.to(dtype), mat_b.to(dtype), offs)
 
 

@@ -10,7 +10,7 @@ from torch._C import Tensor
 from torch._C import clamp as _clamp
 from torch._C import clamp_ as _clamp_
 from torch._dtypes import scalar_type, signed_integer
-from torch._refs.promotion import cast_into, common_dtype
+from torch._refs.promotion import cast_into, common_dtype, in_float32
 from torch._registry import in_place, register
 
 # ---- clamp / clip: number bounds go straight to the generated kernel; tensor bounds (PyTorch's
@@ -128,9 +128,7 @@ def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tens
         raise NotImplementedError(f"\"addcmul_{input.device.type}_out\" not implemented for 'Bool'")
     if not any(t.dtype.is_floating_point or t.dtype.is_complex for t in tensors):
         value = int(value)
-    if common_dtype(*tensors) in (torch.float16, torch.bfloat16):  # computed in float32, as upstream's kernel
-        return (input.float() + value * tensor1.float() * tensor2.float()).to(common_dtype(*tensors))
-    return input + value * tensor1 * tensor2
+    return in_float32(lambda x, a, b: x + value * a * b, common_dtype(*tensors), *tensors)
 
 
 @register(method=True, inplace=True)
@@ -148,10 +146,7 @@ def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tens
             "(input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the "
             "latter implementation: (input + value * tensor1 / tensor2), for all dtypes."
         )
-    dtype = common_dtype(input, tensor1, tensor2)
-    if dtype in (torch.float16, torch.bfloat16):  # computed in float32, as upstream's kernel
-        return (input.float() + value * tensor1.float() / tensor2.float()).to(dtype)
-    return input + value * tensor1 / tensor2
+    return in_float32(lambda x, a, b: x + value * a / b, common_dtype(input, tensor1, tensor2), input, tensor1, tensor2)
 
 
 @register(method=True, numbers=False)
@@ -181,9 +176,7 @@ def _scaled(input: Tensor, factor: float) -> Tensor:
     if input.is_complex():
         raise RuntimeError("deg2rad and rad2deg are not supported for complex tensors.")
     x = _float_result(input)
-    if x.dtype in (torch.float16, torch.bfloat16):
-        return (x.float() * factor).to(x.dtype)
-    return x * factor
+    return in_float32(lambda t: t * factor, x.dtype, x)
 
 
 @register(method=True, inplace=True)

@@ -9,6 +9,7 @@ import torch
 from torch._C import Tensor
 from torch._C import addmm as _addmm
 from torch._dtypes import scalar_type
+from torch._refs.promotion import in_float32
 from torch._registry import in_place, register
 
 
@@ -30,10 +31,7 @@ def _scaled_sum(input: Tensor, product: Tensor, beta, alpha) -> Tensor:
 def _wide(fn, input: Tensor, *operands: Tensor, beta, alpha) -> Tensor:
     """beta * input + alpha * fn(*operands), in float32 for 16-bit float operands (upstream accumulates and
     scales their products in float32 and rounds once: 300 * 200 * 2 * 0.5 in float16 is 60000, not inf)."""
-    dtype = operands[0].dtype
-    if dtype not in (torch.float16, torch.bfloat16):
-        return _scaled_sum(input, fn(*operands), beta, alpha)
-    return _scaled_sum(input.float(), fn(*(t.float() for t in operands)), beta, alpha).to(dtype)
+    return in_float32(lambda x, *ops: _scaled_sum(x, fn(*ops), beta, alpha), operands[0].dtype, input, *operands)
 
 
 @register(method=True, numbers=False)

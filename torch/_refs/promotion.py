@@ -10,6 +10,14 @@ from torch._dtypes import scalar_type
 from torch._registry import register
 
 
+def in_float32(fn, dtype: torch.dtype, *tensors: Tensor) -> Tensor:
+    """fn(*tensors) in dtype; for the 16-bit floats computed in float32 and rounded once to dtype, as
+    upstream's kernels compute them (their opmath type: 300 ** 2 or 60000 * 2 does not overflow on the way)."""
+    if not (dtype.is_floating_point and dtype.itemsize == 2):
+        return fn(*tensors)
+    return fn(*(t.float() for t in tensors)).to(dtype)
+
+
 def _category(dtype: torch.dtype) -> int:
     """bool < integers < floating < complex types: an operand of a lower category never changes the result's."""
     if dtype == torch.bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import torch
 from torch._dtypes import scalar_type
-from torch._refs.grouped_mm import bounds, grouped_products
+from torch._refs.grouped_mm import bounds, check_operands, grouped_products
 from torch._registry import register
 from torch.autograd.function import Function
 
@@ -143,6 +143,11 @@ def _scaled_mm(
     )
 
 
+def _check_float8(mat, name: str) -> None:
+    if not is_float8(mat):
+        raise RuntimeError(f"Expected {name} to be a float8 matrix, got {scalar_type(mat.dtype)}")
+
+
 def _group_scale(scale, mat, dim: int, groups: int, name: str):
     """Checks a row-wise grouped scale: for a 2-D operand one float32 value per row (dim 0) or column (dim 1)
     of every group (`groups` copies when the contraction is cut), for a 3-D one a (G, rows or columns) matrix."""
@@ -188,22 +193,9 @@ def _scaled_grouped_mm(
     (G*N,). The result is out_dtype (default bfloat16), computed in float32. Upstream runs it on the GPU only
     (one fused kernel wanting a column-major mat_b); here any device and layout."""
     a, b = self, mat2
-    for t, name in ((a, "mat_a"), (b, "mat_b")):
-        if t.dim() not in (2, 3):
-            raise RuntimeError(f"{name} has to be 2 or 3d")
-        if not is_float8(t):
-            raise RuntimeError(f"Expected {name} to be a float8 matrix, got {scalar_type(t.dtype)}")
-    jagged = a.dim() == 2 or b.dim() == 2
-    if jagged != (offs is not None):
-        raise RuntimeError("Have to provide offsets if there is a 2d matrix, or no offset if both matrices are 3d")
-    if offs is not None and (scalar_type(offs.dtype) != "Int" or offs.dim() != 1):
-        raise RuntimeError("Offsets have to be int32")
-    if bias is not None:
-        raise RuntimeError("Bias not supported yet")
+    check_operands(a, b, offs, bias, _check_float8)
     if scale_result is not None:
         raise RuntimeError("Scale result not supported yet")
-    if a.shape[-1] != b.shape[-2]:
-        raise RuntimeError("contraction dimension of mat_a and mat_b must match")
     groups = offs.shape[0] if a.dim() == 2 and b.dim() == 2 else 1
     _group_scale(scale_a, a, 0, groups, "scale_a")
     _group_scale(scale_b, b, 1, groups, "scale_b")

@@ -128,8 +128,10 @@ void bind_indexing(nb::handle tensor_cls) {
         const th::ScalarType dt = nb::inst_ptr<th::Tensor>(self_obj)->dtype();
         const bool reduced =
             th::is_floating_point(dt) && th::element_size(dt) <= 2 && !PyComplex_Check(value.obj.ptr());
-        if (value.t.impl()->wrapped_number && !reduced)
-          (void)th::scalar_tensor(nb::cast<th::Scalar>(value.obj), dt);
+        const bool number = value.t.impl()->wrapped_number && !reduced;
+        const th::Scalar scalar = number ? nb::cast<th::Scalar>(value.obj) : th::Scalar();
+        if (number)  // the checked conversion alone (no tensor made): the basic path's fill_ writes it
+          TH_DISPATCH_ALL_TYPES_AND_BAREBONES(dt, "setitem", [&] { (void)scalar.to<scalar_t>(); });
         if (is_advanced(index)) {
           advanced_indexing("setitem")(self_obj, index, value.obj);
           return;
@@ -144,11 +146,11 @@ void bind_indexing(nb::handle tensor_cls) {
           return;
         }
         th::Tensor view = index_view(self, index);
-        if (value.t.impl()->wrapped_number && !reduced) {  // a Python number: the checked conversion of fill_
+        if (number) {  // a Python number: fill_'s conversion (checked above)
           // ... but upstream's setitem writes it with copy_, which refuses an expanded view (fill_ allows
           // one)
           th::assert_no_internal_overlap(view);
-          th::fill_(view, nb::cast<th::Scalar>(value.obj));
+          th::fill_(view, scalar);
         } else {  // a tensor, or a number into a reduced float: rounded as upstream's setitem (1e6 is inf)
           th::Tensor v = value.t;
           for (int64_t k = leading_ones(v, view.dim()); k > 0; --k) v = th::select(v, 0, 0);

@@ -9,6 +9,7 @@ import torch
 from torch import _C
 from torch._C import Tensor
 from torch._dtypes import scalar_type
+from torch._refs.promotion import in_float32
 from torch.linalg._decompositions import _result
 from torch.linalg._solvers import _square, _tolerance
 
@@ -47,13 +48,13 @@ def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None
         return (a != 0).to(a.dtype).sum(dims, keepdim=keepdim)
     if ord == 1:
         return a.sum(dims, keepdim=keepdim)
-    # the powers of 16-bit floats are taken and summed in float32, as upstream's kernels do (300 ** 2
-    # overflows float16); the norm is the input's dtype
-    wide = x.dtype in (torch.float16, torch.bfloat16)
-    src, a = (x.float(), a.float()) if wide else (x, a)
-    powers = src * src if ord == 2 and not x.is_complex() else a**ord
-    out = _root(powers.sum(dims, keepdim=keepdim), ord)
-    return out.to(x.dtype) if wide else out
+
+    def norm(src, a):
+        powers = src * src if ord == 2 and not src.is_complex() else a**ord
+        return _root(powers.sum(dims, keepdim=keepdim), ord)
+
+    # the powers of 16-bit floats are taken and summed in float32 (300 ** 2 overflows float16)
+    return in_float32(norm, x.dtype, x, a)
 
 
 def _root(s: Tensor, ord) -> Tensor:

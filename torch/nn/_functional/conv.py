@@ -85,8 +85,6 @@ def _integer_conv_transpose(x, weight, bias, stride, padding, output_padding, di
         raise NotImplementedError(
             f"\"slow_conv_transpose{3 if n == 3 else 2}d_out_cpu\" not implemented for '{scalar_type(x.dtype)}'"
         )
-    if weight.dtype != x.dtype:
-        raise RuntimeError(f"expected scalar type {scalar_type(x.dtype)} but found {scalar_type(weight.dtype)}")
     spread = x.new_zeros(list(x.shape[:2]) + [(x.shape[2 + i] - 1) * stride[i] + 1 for i in range(n)])
     spread[(slice(None), slice(None)) + tuple(slice(None, None, stride[i]) for i in range(n))] = x
     for i in range(n):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import torch
+from torch._refs.promotion import in_float32
 
 __all__ = ["batch_norm", "group_norm", "instance_norm", "layer_norm", "local_response_norm", "rms_norm"]
 
@@ -89,14 +90,13 @@ def rms_norm(input, normalized_shape, weight=None, eps: float | None = None):
             f"Given normalized_shape={normalized_shape}, expected input with shape "
             f"[*, {', '.join(map(str, normalized_shape))}], but got input of size{list(input.shape)}"
         )
-    # as upstream: 16-bit floats are computed in float32, whose epsilon is the default eps, and the result is
-    # cast back before the weight multiplies it
-    wide = input.dtype in (torch.float16, torch.bfloat16)
-    x = input.float() if wide else input
-    if eps is None:
-        eps = torch.finfo(x.dtype).eps
-    out = x * torch.rsqrt((x * x).mean(list(range(-k, 0)), keepdim=True) + eps)
-    out = out.to(input.dtype) if wide else out
+
+    def normalized(x):  # x in its compute type: float32 for the 16-bit floats, whose epsilon is the default eps
+        e = torch.finfo(x.dtype).eps if eps is None else eps
+        return x * torch.rsqrt((x * x).mean(list(range(-k, 0)), keepdim=True) + e)
+
+    # as upstream: cast back to input's dtype before the weight multiplies it
+    out = in_float32(normalized, input.dtype, input)
     return out * weight if weight is not None else out
 
 

@@ -57,6 +57,11 @@ def _recipe(value):
     return None if value is None else _ScalingType(value.value)
 
 
+def _scales(scale_a, recipe_a, scale_b, recipe_b):
+    """(scale_a, recipe_a, scale_b, recipe_b), each operand's single one (None where a list holds several)."""
+    return _single(scale_a), _recipe(recipe_a), _single(scale_b), _recipe(recipe_b)
+
+
 def scaled_mm(
     mat_a,
     mat_b,
@@ -76,8 +81,7 @@ def scaled_mm(
     (both recipes the same, as upstream). Plus bias (N values), cast to output_dtype (default bfloat16; None
     keeps mat_a's dtype). Computed in float32 (upstream's CPU emulation); swizzle_*, contraction_dim and
     use_fast_accum are accepted and ignored (options of the GPU kernels). No derivative, as upstream."""
-    sa, sb = _single(scale_a), _single(scale_b)
-    ra, rb = _recipe(scale_recipe_a), _recipe(scale_recipe_b)
+    sa, ra, sb, rb = _scales(scale_a, scale_recipe_a, scale_b, scale_recipe_b)
     if sa is None or sb is None or ra != rb or ra not in (_ScalingType.TensorWise, _ScalingType.RowWise):
         raise scaling_error(mat_a, _first(scale_a), mat_b, _first(scale_b))
     if ra == _ScalingType.TensorWise:
@@ -111,8 +115,7 @@ def scaled_grouped_mm(
     """F.grouped_mm of float8 operands decoded by row-wise scales (recipe RowWise for both): torch's
     _scaled_grouped_mm, whose docstring gives the scales' shapes per layout; output_dtype defaults to bfloat16.
     swizzle_*, contraction_dim and use_fast_accum are accepted and ignored. Upstream runs it on the GPU only."""
-    sa, sb = _single(scale_a), _single(scale_b)
-    ra, rb = _recipe(scale_recipe_a), _recipe(scale_recipe_b)
+    sa, ra, sb, rb = _scales(scale_a, scale_recipe_a, scale_b, scale_recipe_b)
     if sa is None or sb is None or not ra == rb == _ScalingType.RowWise:
         raise ValueError(f"scaled_grouped_mm: only the RowWise recipe is supported, got {ra} and {rb}")
     return torch._scaled_grouped_mm(mat_a, mat_b, sa, sb, offs=offs, bias=bias, out_dtype=output_dtype)

@@ -8,21 +8,22 @@ TH_DEFINE_STUB(where_fn, where_stub);
 
 namespace {
 /// Checks that the Python number a wrapped-number tensor holds (a Bool, Long, UInt64, Double or
-/// ComplexDouble one: wrap_number's) converts into `t` as fill_ converts it. A number tensor of another
-/// dtype (scalar_tensor's: masked_fill's value) was converted checked when it was made.
+/// ComplexDouble one: wrap_number's) converts into `t` as fill_ converts it (Scalar::to, checked; no tensor
+/// made). A number tensor of another dtype (scalar_tensor's: masked_fill's value) was converted checked when
+/// it was made.
 void check_number_fits(const Tensor& wrapped, ScalarType t) {
   if (wrapped.dtype() == t) return;
   const void* p = wrapped.data_ptr();
+  Scalar value;
   switch (wrapped.dtype()) {
-    case ScalarType::Bool: (void)scalar_tensor(Scalar(*static_cast<const bool*>(p)), t); break;
-    case ScalarType::Long: (void)scalar_tensor(Scalar(*static_cast<const int64_t*>(p)), t); break;
-    case ScalarType::UInt64: (void)scalar_tensor(Scalar(*static_cast<const uint64_t*>(p)), t); break;
-    case ScalarType::Double: (void)scalar_tensor(Scalar(*static_cast<const double*>(p)), t); break;
-    case ScalarType::ComplexDouble:
-      (void)scalar_tensor(Scalar(*static_cast<const complex<double>*>(p)), t);
-      break;
-    default: break;
+    case ScalarType::Bool: value = Scalar(*static_cast<const bool*>(p)); break;
+    case ScalarType::Long: value = Scalar(*static_cast<const int64_t*>(p)); break;
+    case ScalarType::UInt64: value = Scalar(*static_cast<const uint64_t*>(p)); break;
+    case ScalarType::Double: value = Scalar(*static_cast<const double*>(p)); break;
+    case ScalarType::ComplexDouble: value = Scalar(*static_cast<const complex<double>*>(p)); break;
+    default: return;
   }
+  TH_DISPATCH_ALL_TYPES_AND_BAREBONES(t, "where", [&] { (void)value.to<scalar_t>(); });
 }
 }  // namespace
 
