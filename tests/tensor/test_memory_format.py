@@ -99,6 +99,51 @@ def test_channels_last():
     assert not z.is_contiguous(memory_format=torch.channels_last)
 
 
+def test_to_memory_format():
+    x = torch.arange(120.0).reshape(2, 3, 4, 5)
+    y = x.to(memory_format=torch.channels_last)
+    assert y.stride() == (60, 1, 15, 3) and y is not x
+    np.testing.assert_array_equal(y.numpy(), x.numpy())
+    # nothing to change: self itself, as upstream's to() returns
+    assert y.to(memory_format=torch.channels_last) is y
+    assert x.to() is x and x.to(memory_format=torch.preserve_format) is x
+    assert y.to(memory_format=torch.contiguous_format).stride() == (60, 20, 5, 1)
+    # with a dtype, a device or another tensor
+    assert x.to(torch.float64, memory_format=torch.channels_last).stride() == (60, 1, 15, 3)
+    assert x.to("cpu", torch.float16, memory_format=torch.channels_last).stride() == (60, 1, 15, 3)
+    assert x.to(x, memory_format=torch.channels_last).stride() == (60, 1, 15, 3)
+    assert x.to(dtype=torch.float64).dtype == torch.float64 and x.to(device="cpu") is x
+    # copy=True copies even when the layout already matches; preserve_format keeps it
+    c = y.to(memory_format=torch.preserve_format, copy=True)
+    assert c is not y and c.stride() == (60, 1, 15, 3)
+    # row-major and channels-last at once ([N, C, 1, 1]): counts as row-major, so it is copied
+    t = torch.randn(2, 3, 1, 1)
+    assert t.to(memory_format=torch.channels_last) is not t
+    with pytest.raises(RuntimeError, match="required rank 4 tensor to use channels_last format"):
+        torch.randn(2, 3, 4).to(memory_format=torch.channels_last)
+
+
+def test_to_memory_format_gradient():
+    a = torch.randn(2, 3, 4, 5, dtype=torch.float64, requires_grad=True)
+    w = torch.arange(120.0, dtype=torch.float64).reshape(2, 3, 4, 5)
+    (a.to(memory_format=torch.channels_last) * w).sum().backward()
+    np.testing.assert_array_equal(a.grad.numpy(), w.numpy())
+
+
+def test_module_to_memory_format():
+    net = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.BatchNorm2d(4), torch.nn.Linear(2, 2))
+    weight = net[0].weight
+    assert net.to(memory_format=torch.channels_last) is net
+    # only 4-D (and 5-D) tensors change layout; the Parameter object stays the same
+    assert net[0].weight is weight and weight.stride() == (27, 1, 9, 3)
+    assert net[0].bias.stride() == (1,) and net[2].weight.stride() == (2, 1)
+    net.to(torch.float64, memory_format=torch.contiguous_format)
+    assert net[0].weight.stride() == (27, 9, 3, 1) and net[0].weight.dtype == torch.float64
+    assert net[1].num_batches_tracked.dtype == torch.int64
+    out = net.to(torch.float32, memory_format=torch.channels_last)(torch.randn(1, 3, 4, 4))
+    assert out.shape == (1, 4, 2, 2)
+
+
 def test_preserve_format_on_contiguous_calls():
     x = _base()
     assert x.contiguous(memory_format=torch.preserve_format) is x  # PyTorch returns self here

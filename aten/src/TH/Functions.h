@@ -42,8 +42,12 @@ Tensor eye(int64_t n, int64_t m, std::optional<ScalarType> dtype, std::optional<
 // filling and copying (ops/Fill.cpp, ops/Copy.cpp)
 Tensor& fill_(Tensor& self, const Scalar& value);
 Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking = false);
-Tensor to(const Tensor& self, ScalarType dtype, bool non_blocking, bool copy);
-Tensor to(const Tensor& self, Device device, std::optional<ScalarType> dtype, bool non_blocking, bool copy);
+/// `self` in `dtype` (and `memory_format`): self itself when nothing changes and `copy` is false.
+Tensor to(const Tensor& self, ScalarType dtype, bool non_blocking, bool copy,
+          std::optional<MemoryFormat> memory_format = std::nullopt);
+/// `self` on `device` (default: its own), in `dtype` and `memory_format` (default: preserved).
+Tensor to(const Tensor& self, std::optional<Device> device, std::optional<ScalarType> dtype,
+          bool non_blocking, bool copy, std::optional<MemoryFormat> memory_format = std::nullopt);
 /// `self` converted to `dtype` (self itself when it already has it).
 Tensor to_dtype(const Tensor& self, ScalarType dtype);
 /// `self` if already laid out in `memory_format`, else a copy that is.

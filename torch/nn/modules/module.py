@@ -453,11 +453,13 @@ class Module:
         return self
 
     def to(self, *args, **kwargs):
-        """Moves and/or casts parameters and buffers: to(device), to(dtype), to(device, dtype), to(tensor).
-        Only floating-point tensors change dtype."""
-        device, dtype = None, kwargs.pop("dtype", None)
+        """Moves and/or casts parameters and buffers: to(device), to(dtype), to(device, dtype), to(tensor),
+        to(memory_format=torch.channels_last). Only floating-point and complex tensors change dtype; only
+        4-D and 5-D ones change memory format."""
+        dtype = kwargs.pop("dtype", None)
         device = kwargs.pop("device", None)
-        kwargs.pop("non_blocking", None)
+        non_blocking = bool(kwargs.pop("non_blocking", False))
+        memory_format = kwargs.pop("memory_format", None)
         if kwargs:
             raise TypeError(f"to() received an invalid combination of arguments: {sorted(kwargs)}")
         for a in args:
@@ -467,6 +469,8 @@ class Module:
                 device, dtype = a.device, a.dtype
             elif isinstance(a, (str, torch.device, int)) or a is None:
                 device = a
+            elif isinstance(a, torch.memory_format):
+                memory_format = a
             else:
                 raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
         if dtype is not None and not (dtype.is_floating_point or getattr(dtype, "is_complex", False)):
@@ -477,9 +481,11 @@ class Module:
             device = torch.device("cuda", device)
 
         def convert(t):
-            if t.is_floating_point() and dtype is not None:
-                return t.to(device, dtype) if device is not None else t.to(dtype)
-            return t.to(device) if device is not None else t
+            cast = dtype if dtype is not None and (t.is_floating_point() or t.is_complex()) else None
+            fmt = memory_format if memory_format is not None and t.dim() in (4, 5) else None
+            if device is None and cast is None and fmt is None:
+                return t
+            return t.to(device, cast, non_blocking, memory_format=fmt)
 
         return self._apply(convert)
 

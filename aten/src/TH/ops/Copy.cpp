@@ -62,24 +62,37 @@ Tensor to_dtype(const Tensor& self, ScalarType dtype) {
   return copy_new(empty_tensor(self.sizes(), dtype, self.device()), self);
 }
 
-Tensor to(const Tensor& self, ScalarType dtype, bool non_blocking, bool copy) {
-  return to(self, self.device(), dtype, non_blocking, copy);
+namespace {
+/// Whether `self` is already laid out as `format` asks (upstream's suggest_memory_format() == format:
+/// a tensor that is both row-major and channels-last, like [N, 1, 1, 1], counts as row-major).
+bool laid_out_as(const Tensor& self, MemoryFormat format) {
+  if (format == MemoryFormat::Preserve) return true;
+  if (!self.is_contiguous(format)) return false;
+  return format == MemoryFormat::Contiguous || !self.is_contiguous();
+}
+}  // namespace
+
+Tensor to(const Tensor& self, ScalarType dtype, bool non_blocking, bool copy,
+          std::optional<MemoryFormat> memory_format) {
+  return to(self, self.device(), dtype, non_blocking, copy, memory_format);
 }
 
-Tensor to(const Tensor& self, Device device, std::optional<ScalarType> dtype, bool non_blocking, bool copy) {
-  device = with_index(device);
-  ScalarType dt = dtype.value_or(self.dtype());
-  if (!copy && device == self.device() && dt == self.dtype()) return self;
+Tensor to(const Tensor& self, std::optional<Device> device_arg, std::optional<ScalarType> dtype,
+          bool non_blocking, bool copy, std::optional<MemoryFormat> memory_format) {
+  const Device device = device_arg ? with_index(*device_arg) : self.device();
+  const ScalarType dt = dtype.value_or(self.dtype());
+  const MemoryFormat format = memory_format.value_or(MemoryFormat::Preserve);
+  if (!copy && device == self.device() && dt == self.dtype() && laid_out_as(self, format)) return self;
   // GPU to CPU without blocking: into pinned memory, where the copy really is asynchronous (upstream's)
   if (non_blocking && self.device().is_cuda() && device.is_cpu() && dt == self.dtype() &&
-      self.is_contiguous())
+      self.is_contiguous() && laid_out_as(self, format))
     return copy_new(empty_pinned(self.sizes(), dt), self, true);
-  return copy_new(empty_like_tensor(self, self.sizes(), dt, device, MemoryFormat::Preserve), self,
-                  non_blocking);
+  return copy_new(empty_like_tensor(self, self.sizes(), dt, device, format), self, non_blocking);
 }
 
-Tensor to(const Tensor& self, const Tensor& other, bool non_blocking, bool copy) {
-  return to(self, other.device(), other.dtype(), non_blocking, copy);
+Tensor to(const Tensor& self, const Tensor& other, bool non_blocking, bool copy,
+          std::optional<MemoryFormat> memory_format) {
+  return to(self, other.device(), other.dtype(), non_blocking, copy, memory_format);
 }
 
 Tensor pin_memory(const Tensor& self) {
