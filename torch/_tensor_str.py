@@ -133,5 +133,20 @@ def tensor_repr(t: torch.Tensor) -> str:
         suffix.append(f"grad_fn=<{type(grad_fn).__name__}>")
     elif t.requires_grad:
         suffix.append("requires_grad=True")
-    text = prefix + body + "".join(", " + s for s in suffix) + ")"
-    return text
+    return _add_suffixes(prefix + body, suffix, len(prefix))
+
+
+def _add_suffixes(text: str, suffixes: list, indent: int) -> str:
+    """`text`, its suffixes (dtype=..., grad_fn=...) and the closing parenthesis: a suffix that would take the
+    last line past the line width starts a new line, indented (upstream's _add_suffixes)."""
+    parts = [text]
+    last_line_len = len(text) - text.rfind("\n") + 1
+    for suffix in suffixes:
+        if last_line_len + len(suffix) + 2 > OPTIONS["linewidth"]:
+            parts.append(",\n" + " " * indent + suffix)
+            last_line_len = indent + len(suffix)
+        else:
+            parts.append(", " + suffix)
+            last_line_len += len(suffix) + 2
+    parts.append(")")
+    return "".join(parts)

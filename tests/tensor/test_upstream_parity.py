@@ -1124,3 +1124,195 @@ def test_refusals_as_upstream(call, error, message):
 def test_lu_keeps_a_negative_zero_below_the_diagonal():
     L = torch.linalg.lu(torch.tensor([[1.0, 2.0], [-0.0, 3.0]])).L
     assert torch.signbit(L[1, 0]) and L.diagonal().tolist() == [1.0, 1.0]
+
+
+# ---- xlogy's derivatives / unravel_index ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["xlogy", "xlog1py"])
+def test_xlogy_derivatives_at_the_edges_are_upstream_formulas(name):
+    fn = torch.xlogy if name == "xlogy" else torch.special.xlog1py
+    pole = 0.0 if name == "xlogy" else -1.0
+    x = torch.tensor([0.0, 0.0, 0.0, 2.0], dtype=torch.float64, requires_grad=True)
+    y = torch.tensor([pole, float("inf"), pole - 1, 3.0], dtype=torch.float64, requires_grad=True)
+    out = fn(x, y)
+    assert out[:3].tolist() == [0.0, 0.0, 0.0]
+    gx, gy = torch.autograd.grad(out.sum(), (x, y), create_graph=True)
+    # x's: log(y), 0 only where x is 0 and y <= pole (so inf at y = inf); y's: x / (y - pole), NaN at 0 / 0
+    assert gx[:3].tolist() == [0.0, float("inf"), 0.0]
+    assert torch.isnan(gy[0]) and gy[1:3].tolist() == [0.0, -0.0]
+    # the mixed second derivative, through x's derivative, is 1 / (y - pole)
+    (gyx,) = torch.autograd.grad(gx[3], y)
+    assert gyx[3].item() == pytest.approx(1 / (3.0 - pole))
+
+
+def test_xlogy_gradients_check_numerically():
+    x = torch.rand(3, 1, dtype=torch.float64, requires_grad=True)
+    y = (torch.rand(4, dtype=torch.float64) + 0.5).requires_grad_()
+    for fn in (torch.xlogy, torch.special.xlog1py):
+        assert torch.autograd.gradcheck(fn, (x, y))
+        assert torch.autograd.gradgradcheck(fn, (x, y))
+    assert torch.autograd.gradcheck(lambda b: torch.xlogy(2, b), (y,))
+
+
+@pytest.mark.parametrize(
+    ("indices", "shape", "expected"),
+    [
+        ([5, 7, 0, 22], (2, 3, 4), [[0, 0, 0, 1], [1, 1, 0, 2], [1, 3, 0, 2]]),
+        ([-1, 24, -5], (2, 3, 4), [[1, 0, 1], [2, 0, 1], [3, 0, 3]]),  # taken modulo each dim
+        ([2**63 - 1], (2**62, 2), [[2**62 - 1], [1]]),  # a size past int64's range
+        ([0], (2**40, 2**40), [[0], [0]]),
+        ([5], 7, [[5]]),
+    ],
+)
+def test_unravel_index_wraps_as_upstream(indices, shape, expected):
+    got = torch.unravel_index(torch.tensor(indices), shape)
+    assert [g.tolist() for g in got] == expected and all(g.dtype == torch.int64 for g in got)
+
+
+@pytest.mark.parametrize(
+    ("shape", "error", "message"),
+    [
+        ((2, -2), ValueError, "'shape' cannot have negative values"),
+        ((0,), RuntimeError, "ZeroDivisionError"),
+        (2.0, TypeError, "expected 'shape' to be int or sequence of ints"),
+        ((2, 2.0), TypeError, "expected 'shape' sequence to only contain ints"),
+    ],
+)
+def test_unravel_index_refusals(shape, error, message):
+    with pytest.raises(error, match=message):
+        torch.unravel_index(torch.tensor([1]), shape)
+    with pytest.raises(TypeError, match="expected 'indices' to be integer dtype"):
+        torch.unravel_index(torch.tensor([1.0]), (2,))
+
+
+# ---- factories' dtypes / printing ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "op"),
+    [
+        (lambda: torch.arange(9, 9, 0.5, dtype=torch.bool), "arange"),  # refused even when empty
+        (lambda: torch.arange(3, dtype=torch.complex64), "arange"),
+        (lambda: torch.linspace(0, 1, 3, dtype=torch.bool), "linspace"),
+        (lambda: torch.logspace(0, 1, 3, dtype=torch.bool), "logspace"),
+        (lambda: torch.range(0, 0, dtype=torch.bool), "range"),
+        (lambda: torch.range(0, 3, dtype=torch.complex64), "range"),
+    ],
+)
+def test_factories_refuse_the_dtypes_upstream_has_no_kernel_for(call, op):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # torch.range is deprecated
+        with pytest.raises(NotImplementedError, match=f'"{op}_cpu" not implemented for'):
+            call()
+
+
+def test_complex_linspace_and_logspace():
+    got = torch.linspace(1 + 2j, -3 + 0.5j, 5)  # complex ends: a complex result by default
+    assert got.dtype == torch.complex64
+    assert got.real.tolist() == [1.0, 0.0, -1.0, -2.0, -3.0] and got.imag.tolist() == [2.0, 1.625, 1.25, 0.875, 0.5]
+    got = torch.linspace(0, 10, 4, dtype=torch.complex128)
+    assert got.imag.tolist() == [0.0] * 4 and got.real[1].item() == pytest.approx(10 / 3)
+    assert torch.linspace(1j, 1, 1, dtype=torch.complex64).tolist() == [1j]
+    assert torch.logspace(0, 1j, 3, base=2.0, dtype=torch.complex128)[2].item() == pytest.approx(2**1j)
+    assert torch.linspace(0, 1, 1, dtype=torch.bool).tolist() == [False]  # one step: start alone, any dtype
+
+
+def test_a_long_repr_puts_its_suffix_on_a_new_line():
+    t = torch.tensor([1 + 2j, -1 / 3 + 1.5j, -5 / 3 + 1j, -3 + 0.5j], dtype=torch.complex128)
+    assert repr(t) == (
+        "tensor([ 1.0000+2.0000j, -0.3333+1.5000j, -1.6667+1.0000j, -3.0000+0.5000j],\n       dtype=torch.complex128)"
+    )
+    assert repr(torch.arange(3, dtype=torch.int16)) == "tensor([0, 1, 2], dtype=torch.int16)"
+
+
+# ---- scatter / index_reduce / indexing: which error comes first ---------------------------------------------------
+
+
+def test_scatter_with_a_reduction_takes_int32_indices_and_checks_in_upstreams_order():
+    x = torch.tensor([2.75, 2.0])
+    i32 = torch.tensor([0], dtype=torch.int32)
+    assert x.clone().scatter_reduce_(0, i32, torch.tensor([4.0]), "sum").tolist() == [6.75, 2.0]
+    assert x.clone().scatter_(0, i32, torch.tensor([4.0]), reduce="add").tolist() == [6.75, 2.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert x.clone().scatter_(0, i32, 2.0, reduce="add").tolist() == [4.75, 2.0]
+    src32 = torch.tensor([4], dtype=torch.int32)
+    with pytest.raises(IndexError, match="Dimension out of range"):  # the dim before the dtypes
+        x.clone().scatter_reduce_(-2, i32, src32, "bad")
+    with pytest.raises(RuntimeError, match="Expected dtype int32/int64 for index"):  # the index before the name
+        x.clone().scatter_reduce_(0, torch.tensor([0], dtype=torch.int16), src32, "bad")
+    with pytest.raises(RuntimeError, match="Expected self.dtype to be equal to src.dtype"):
+        x.clone().scatter_(0, torch.tensor([0]), src32, reduce="bad")
+    with pytest.raises(
+        RuntimeError, match=r"Expected index \[3\] to be no larger than self \[2\] apart from dimension"
+    ):
+        x.clone().scatter_(0, torch.tensor([0, 0, 0]), torch.tensor([1.0]), reduce="add")
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda x: x.index_reduce_(5, torch.tensor([1]), torch.ones(1, 3), "prod"), IndexError, "out of range"),
+        (lambda x: x.index_reduce_(0, torch.tensor([[1]]), torch.ones(1, 3), "prod"), IndexError,
+         "Index is supposed to be a vector"),
+        (lambda x: x.index_reduce_(0, torch.tensor([1.0]), torch.ones(1, 3), "prod"), RuntimeError,
+         "Expected dtype int32/int64 for index but got: Float"),
+        (lambda x: x.index_reduce_(0, torch.tensor([1]), torch.ones(1, 3, dtype=torch.float64), "prod"),
+         RuntimeError, r"self \(Float\) and source \(Double\) must have the same scalar type"),
+        (lambda x: x.index_reduce_(0, torch.tensor([1, 0]), torch.ones(1, 3), "prod"), RuntimeError,
+         r"should be equal to source.size\(dim\): \(1\), for dim: 0"),
+        (lambda x: x.index_reduce_(0, torch.tensor([1]), torch.ones(1, 4), "prod"), RuntimeError,
+         "source tensor shape must match self tensor shape"),
+        (lambda x: x.index_reduce_(0, torch.tensor([-1]), torch.ones(1, 3), "prod"), IndexError,
+         "index out of range in self"),
+        (lambda x: x.index_add_(0, torch.tensor([1]), torch.ones(2, 3)), RuntimeError,
+         r"should be equal to source.size\(dim\): \(2\), for dim: 0"),
+    ],
+)  # fmt: skip
+def test_index_reduce_checks_as_upstream(call, error, message):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # index_reduce is in beta upstream
+        with pytest.raises(error, match=message):
+            call(torch.arange(6.0).reshape(2, 3))
+
+
+def test_index_reduce_values():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        x = torch.arange(6.0).reshape(2, 3)
+        got = x.index_reduce(0, torch.tensor([1, 1, 0]), torch.arange(9.0).reshape(3, 3), "mean")
+        assert got.tolist() == [[3.0, 4.0, 5.0], [2.0, 3.0, 4.0]]
+        got = x.index_reduce(
+            1, torch.tensor([0, 2], dtype=torch.int32), torch.full((2, 2), 3.0), "amax", include_self=False
+        )
+        assert got.tolist() == [[3.0, 1.0, 3.0], [3.0, 4.0, 3.0]]
+        assert torch.tensor(5.0).index_reduce_(0, torch.tensor([0]), torch.tensor(2.0), "prod").item() == 10.0
+
+
+@pytest.mark.parametrize(
+    ("key", "error", "message"),
+    [
+        ((torch.tensor([-1, 0], dtype=torch.int8), slice(None, 3, 0)), ValueError, "slice step cannot be zero"),
+        ((torch.tensor([0], dtype=torch.int8), slice(None, 3, -1)), ValueError, "step must be greater than zero"),
+        ((torch.tensor([0], dtype=torch.int8), 5), IndexError, "index 5 is out of bounds for dimension 1 with size 3"),
+        ((torch.tensor([0], dtype=torch.int8), 1), IndexError, "tensors used as indices must be long, int, byte"),
+    ],
+)  # fmt: skip
+def test_an_index_reads_its_slices_and_numbers_before_its_tensors_dtype(key, error, message):
+    x = torch.zeros(1, 3, 1, 1)
+    with pytest.raises(error, match=message):
+        x[key]
+    with pytest.raises(error, match=message):
+        x[key] = 1.0
+
+
+def test_an_index_into_a_dim_of_size_0_is_refused_before_the_values_dtype():
+    z = torch.zeros((2, 0), dtype=torch.int16)
+    with pytest.raises(IndexError, match="index is out of bounds for dimension with size 0"):
+        z.index_put_((torch.tensor([1]), torch.tensor([0])), torch.tensor(4, dtype=torch.uint8))
+    with pytest.raises(IndexError, match="index is out of bounds for dimension with size 0"):
+        z[:, torch.tensor([0])]
+    with pytest.raises(RuntimeError, match="Index put requires the source and destination dtypes match"):
+        z.index_put_((torch.tensor([5]),), torch.tensor(4, dtype=torch.uint8))
+    assert z.index_put_((torch.tensor([], dtype=torch.long),), torch.tensor(4, dtype=torch.int16)).shape == (2, 0)

@@ -13,6 +13,8 @@ from torch._C import div as _div
 from torch._dtypes import scalar_type
 from torch._refs.promotion import in_float32
 from torch._registry import register
+from torch.autograd._formulas import sum_to
+from torch.autograd.function import Function
 
 
 def _as_tensor(x, like: Tensor) -> Tensor:
@@ -83,19 +85,38 @@ def fmin(input: Tensor, other: Tensor) -> Tensor:
     return torch.where((a <= b) | b.isnan(), a, b)
 
 
+class _TimesLog(Function):
+    """x * log(y) with upstream's derivatives: x's is xlogy(grad, y), 0 where x is 0 and y <= pole (so inf at
+    y = inf); y's is grad * x / (y - pole) (NaN at x = y - pole = 0)."""
+
+    @staticmethod
+    def forward(ctx, x, y, log, pole: float):
+        ctx.save_for_backward(x, y)
+        ctx.log, ctx.pole = log, pole
+        undefined = (x == 0) & ((y <= pole) | (y == float("inf")))
+        zero = torch.zeros((), dtype=x.dtype, device=x.device)
+        safe = torch.where(undefined, torch.full((), pole + 1.0, dtype=x.dtype, device=x.device), y)
+        return zero + x * torch.where(undefined, zero, log(safe))  # zero + : -0.0 becomes 0.0, as PyTorch's
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, y = ctx.saved_tensors
+        gx = gy = None
+        if ctx.needs_input_grad[0]:
+            gx = sum_to(_TimesLog.apply(grad, y, ctx.log, ctx.pole).masked_fill((x == 0) & (y <= ctx.pole), 0), x.shape)
+        if ctx.needs_input_grad[1]:
+            gy = sum_to(grad * x / (y - ctx.pole), y.shape)
+        return gx, gy, None, None
+
+
 def x_times_log(input, other, log, pole: float, name: str = "xlogy") -> Tensor:
     """input * log(other) (log: torch.log for xlogy, torch.log1p for xlog1py, whose logs are -inf at `pole`),
-    either operand a number, integers as the default float dtype. log(other) is taken as 0 where input is 0 and
-    other <= pole or inf (0 * -inf, 0 * NaN, 0 * inf): the value is then 0, and input's gradient is log(other)
-    wherever that is finite, as PyTorch's; other is made safe there first, so no infinity reaches its gradient."""
+    either operand a number, integers as the default float dtype. The value is 0 where input is 0 and other is
+    <= pole or inf (0 * -inf, 0 * inf); a NaN other gives NaN. The derivatives are upstream's (_TimesLog)."""
     like = input if isinstance(input, Tensor) else other
     x, y = _as_tensor(input, like), _as_tensor(other, like)
     dtype = _float_dtype(x, y, name=name)
-    x, y = x.to(dtype), y.to(dtype)
-    undefined = (x == 0) & ((y <= pole) | (y == float("inf")))
-    zero = torch.zeros((), dtype=dtype, device=like.device)
-    safe = torch.where(undefined, torch.full((), pole + 1.0, dtype=dtype, device=like.device), y)
-    return zero + x * torch.where(undefined, zero, log(safe))  # zero + : -0.0 becomes 0.0, as PyTorch's
+    return _TimesLog.apply(x.to(dtype), y.to(dtype), log, pole)
 
 
 @register(method=True, inplace=True)

@@ -10,6 +10,7 @@ computed row-major positions, so autograd and every device come from those two o
 
 from __future__ import annotations
 
+import operator
 import warnings
 
 import torch
@@ -80,7 +81,9 @@ def _split(self: Tensor, key, subscript: bool = True) -> tuple:
     if consumed > self.dim():
         raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
     basic, advanced, out_dim, src_dim = [], [], 0, 0
-    for it in items:
+    refused = False  # an index tensor of a refused dtype: raised after the slices are read, as upstream's
+    empty_dims = False  # an index into a dim of size 0: raised before any bounds or value check, as upstream's
+    for position, it in enumerate(items):
         t = _as_index(it) if it is not None and it is not Ellipsis and not isinstance(it, _Bool) else None
         if isinstance(it, _Bool):
             basic.append(None)
@@ -95,6 +98,16 @@ def _split(self: Tensor, key, subscript: bool = True) -> tuple:
             basic.append(None)
             out_dim += 1
         elif t is None:  # int or slice
+            if isinstance(it, slice) and it.step is not None:
+                step = operator.index(it.step)
+                if step == 0:
+                    raise ValueError("slice step cannot be zero")
+                if step < 0:
+                    raise ValueError("step must be greater than zero")
+            elif isinstance(it, int) and src_dim < self.dim() and not -self.shape[src_dim] <= it < self.shape[src_dim]:
+                raise IndexError(
+                    f"index {it} is out of bounds for dimension {position} with size {self.shape[src_dim]}"
+                )
             basic.append(it)
             out_dim += 0 if isinstance(it, int) else 1
             src_dim += 1
@@ -112,12 +125,16 @@ def _split(self: Tensor, key, subscript: bool = True) -> tuple:
                 out_dim += 1
             src_dim += t.dim()
         else:
-            if t.dtype not in (torch.int64, torch.int32):  # upstream's: int8/int16 are refused too
-                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            refused = refused or t.dtype not in (torch.int64, torch.int32)  # upstream's: int8/int16 too
+            empty_dims = empty_dims or (src_dim < self.dim() and self.shape[src_dim] == 0 and t.numel() > 0)
             basic.append(slice(None))
             advanced.append((out_dim, t.to(torch.int64)))
             out_dim += 1
             src_dim += 1
+    if refused:
+        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    if empty_dims:
+        raise IndexError("index is out of bounds for dimension with size 0")
     return tuple(basic), advanced
 
 

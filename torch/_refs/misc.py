@@ -6,12 +6,16 @@ adaptive_max_pool1d, max_pool1d_with_indices, rms_norm)."""
 
 from __future__ import annotations
 
+import itertools
 import math
+import operator
 import warnings
+from collections.abc import Sequence
 
 import torch
 from torch._C import Tensor, contiguous_format
 from torch._dtypes import scalar_type
+from torch._refs._dims import wrap_dim
 from torch._registry import register
 
 for _name, _value in (("e", math.e), ("pi", math.pi), ("inf", math.inf), ("nan", math.nan), ("newaxis", None)):
@@ -91,6 +95,9 @@ def range_(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad:
         start, end = 0, start
     count = int(math.floor((end - start) / step)) + 1
     dtype = dtype or torch.get_default_dtype()
+    if dtype == torch.bool or dtype.is_complex:
+        kind = torch.device(device).type if device is not None else torch.empty(0).device.type
+        raise NotImplementedError(f"\"range_{kind}\" not implemented for '{scalar_type(dtype)}'")
     exact = not dtype.is_floating_point and not dtype.is_complex and all(type(v) is int for v in (start, step))
     # integer values in integer arithmetic (float64 rounds past 2**53)
     out = torch.arange(count, dtype=torch.int64 if exact else torch.float64, device=device) * step + start
@@ -198,20 +205,28 @@ def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool =
 
 @register
 def unravel_index(indices, shape) -> tuple:
-    """The coordinates in a tensor of `shape` of flat (row-major) indices, one tensor per dim."""
-    idx = indices if isinstance(indices, Tensor) else torch.tensor(indices)
-    if idx.dtype.is_floating_point or idx.dtype == torch.bool:
-        raise TypeError("expected 'indices' to be integer dtype, but got a floating or bool tensor")
+    """The coordinates in a tensor of `shape` of flat (row-major) indices, one tensor per dim. As upstream's,
+    an index is taken modulo each dim (a negative or too-large index wraps around) and a 0 in shape raises."""
+    if not isinstance(indices, Tensor):
+        raise TypeError(f"expected 'indices' to be a Tensor, but got {type(indices)}")
+    if indices.dtype.is_floating_point or indices.dtype.is_complex or indices.dtype == torch.bool:
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+    if not isinstance(shape, (int, Sequence)) or isinstance(shape, bool):
+        raise TypeError(f"expected 'shape' to be int or sequence of ints, but got {type(shape)}")
     shape = (shape,) if isinstance(shape, int) else tuple(shape)
-    total = math.prod(shape)
-    if bool(((idx < -total) | (idx >= total)).any()):
-        raise RuntimeError(f"'indices' must be in range [-{total}, {total}), but got an index out of it")
-    flat = torch.where(idx < 0, idx + total, idx).to(torch.int64)
-    coords = []
-    for n in reversed(shape):
-        coords.append(flat % n)
-        flat = flat // n
-    return tuple(reversed(coords))
+    for n in shape:
+        if not isinstance(n, int):
+            raise TypeError(f"expected 'shape' sequence to only contain ints, but got a {type(n)}")
+    if any(n < 0 for n in shape):
+        raise ValueError(f"'shape' cannot have negative values, but got {shape}")
+    if 0 in shape:
+        raise RuntimeError("ZeroDivisionError")
+    # the stride of each dim (row-major); the last dim's coordinate is the index modulo its size
+    strides = list(itertools.accumulate(reversed(shape[1:] + (1,)), operator.mul))[::-1]
+    flat = indices.to(torch.int64).unsqueeze(-1)
+    coords = flat.div(torch.tensor(strides, device=indices.device), rounding_mode="floor")
+    coords = coords.remainder(torch.tensor(shape, dtype=torch.int64, device=indices.device))
+    return coords.unbind(-1)
 
 
 @register
@@ -352,7 +367,40 @@ def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce:
     together with input's own unless include_self=False (scatter_reduce with index spread over source)."""
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
-    d = dim % max(input.dim(), 1)
+    d = wrap_dim(dim, max(input.dim(), 1))
+    # upstream's index_func_meta_impl, in its order
+    if index.dim() > 1:
+        raise IndexError(
+            f"index_reduce_(): Index is supposed to be a vector, but got dim: {index.dim()} with type: "
+            f"{scalar_type(index.dtype)} and size: {list(index.shape)}"
+        )
+    if index.dtype not in (torch.int64, torch.int32):
+        raise RuntimeError(f"index_reduce_(): Expected dtype int32/int64 for index but got: {scalar_type(index.dtype)}")
+    if input.dtype != source.dtype:
+        raise RuntimeError(
+            f"index_reduce_(): self ({scalar_type(input.dtype)}) and source ({scalar_type(source.dtype)}) must have "
+            "the same scalar type"
+        )
+    along = source.shape[d] if source.dim() else 1
+    if index.numel() != along:
+        raise RuntimeError(
+            f"index_reduce_(): Number of indices ({index.numel()}) should be equal to source.size(dim): ({along}), "
+            f"for dim: {d}"
+        )
+    both = input.dim() > 0 and source.dim() > 0  # the sizes apart from dim must agree (all of them for a 0-dim)
+    if [n for k, n in enumerate(input.shape) if k != d or not both] != [
+        n for k, n in enumerate(source.shape) if k != d or not both
+    ]:
+        raise RuntimeError(
+            "source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = "
+            f"{list(input.shape)} source.shape = {list(source.shape)}"
+        )
+    size = input.shape[d] if input.dim() else 1
+    if index.numel() and bool(((index < 0) | (index >= size)).any()):
+        raise IndexError("index out of range in self")
+    if input.dim() == 0 or source.dim() == 0:
+        input, source, index = input.reshape(1), source.reshape(1), index.reshape(1)
+        return torch.scatter_reduce(input, 0, index, source, reduce, include_self=include_self).reshape(())
     shape = [1] * source.dim()
     shape[d] = -1
     spread = index.reshape(shape).expand(source.shape)

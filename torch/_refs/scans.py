@@ -147,16 +147,23 @@ def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
     amin), together with input's own value there unless include_self=False; untouched positions keep input's.
     Deterministic: the elements bound for one position are grouped by a stable sort and combined by a segmented
     log-step scan (mean of integers rounds down, as PyTorch's)."""
+    # upstream's order: the dim, the index's dtype, src's dtype, then the reduction's name
+    d = wrap_dim(dim, max(input.dim(), 1))
+    if index.dtype not in (torch.int64, torch.int32):
+        raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
+    if input.dtype != src.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")  # upstream's wording
     reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)  # PyTorch takes these older names too
     if reduce not in _REDUCTIONS:
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
-    if index.dtype != torch.int64:
-        raise RuntimeError("scatter_reduce(): Expected dtype int64 for index")
-    if input.dtype != src.dtype:
-        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")  # upstream's wording
-    d = wrap_dim(dim, max(input.dim(), 1))
     if index.dim() != input.dim() or src.dim() != input.dim():
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    if any(index.shape[k] > src.shape[k] or (k != d and index.shape[k] > input.shape[k]) for k in range(index.dim())):
+        raise RuntimeError(
+            f"Expected index {list(index.shape)} to be no larger than self {list(input.shape)} apart from "
+            f"dimension {d} and to be no larger size than src {list(src.shape)}"
+        )
+    index = index.to(torch.int64)
     out = input.contiguous().clone()
     if index.numel() == 0:
         return out
@@ -203,10 +210,13 @@ def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
 
 
 def _scatter_with(reduce: str, input: Tensor, dim: int, index: Tensor, src) -> Tensor:
-    if reduce not in ("add", "multiply"):
-        raise RuntimeError("reduce argument must be either add or multiply.")
+    wrap_dim(dim, max(input.dim(), 1))  # upstream's order: the dim, the dtypes, then the reduction's name
+    if index.dtype not in (torch.int64, torch.int32):
+        raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
     if isinstance(src, Tensor) and src.dtype != input.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
     values = src if isinstance(src, Tensor) else torch.full(
         tuple(index.shape), src, dtype=input.dtype, device=input.device)  # fmt: skip
     return scatter_reduce(input, dim, index, values, "sum" if reduce == "add" else "prod")

@@ -7,6 +7,8 @@
 
 namespace th {
 
+Tensor view_as_real(const Tensor& self);  // ops/ComplexParts.cpp
+
 TH_DEFINE_STUB(arange_fn, arange_stub);
 TH_DEFINE_STUB(linspace_fn, linspace_stub);
 
@@ -16,6 +18,14 @@ Tensor filled(Tensor t, const Scalar& value) {
   fill_(t, value);
   t.storage()->reset_version();
   return t;
+}
+
+/// Upstream's refusal of a dtype its `op` kernel has no case for ("arange_cpu" not implemented for
+/// 'Bool'), raised before any size is computed, so an empty result is refused too.
+void refuse_dtype(const char* op, ScalarType t, Device device, bool complex_ok) {
+  if (t != ScalarType::Bool && (complex_ok || !is_complex(t)) && !is_barebones(t)) return;
+  throw NotImplementedError(detail::str("\"", op, "_", device_type_name(device.type),
+                                        "\" not implemented for '", scalar_type_cpp_name(t), "'"));
 }
 }  // namespace
 
@@ -85,6 +95,7 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::o
   TH_CHECK((d > 0 && e >= s) || (d < 0 && e <= s), "upper bound and lower bound inconsistent with step sign");
   bool floating = start.is_floating_point() || end.is_floating_point() || step.is_floating_point();
   ScalarType t = dtype.value_or(floating ? get_default_dtype() : ScalarType::Long);
+  refuse_dtype("arange", t, device.value_or(default_device()), false);
   double size;
   if (t == ScalarType::Long) {
     const int64_t xs = start.to<int64_t>(), xe = end.to<int64_t>(), xd = step.to<int64_t>();
@@ -104,9 +115,23 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, std::o
 Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::optional<ScalarType> dtype,
                 std::optional<Device> device) {
   TH_CHECK(steps >= 0, "number of steps must be non-negative");
-  Tensor out = empty_tensor({steps}, dtype.value_or(get_default_dtype()), device.value_or(default_device()));
+  // complex ends make a complex result by default (upstream's), of the default dtype's precision
+  const bool complex_ends = start.is_complex() || end.is_complex();
+  const ScalarType fallback = complex_ends ? to_complex_type(get_default_dtype()) : get_default_dtype();
+  Tensor out = empty_tensor({steps}, dtype.value_or(fallback), device.value_or(default_device()));
   if (steps == 0) return out;
   if (steps == 1) return fill_(out, start);  // upstream's: start alone, any dtype (bool too), end unread
+  refuse_dtype("linspace", out.dtype(), out.device(), true);
+  if (is_complex(out.dtype())) {  // the real and imaginary parts are two real ramps
+    const complex<double> a = start.to_complex(), b = end.to_complex();
+    const ScalarType part = to_real_type(out.dtype());
+    Tensor parts = view_as_real(out);
+    Tensor re = select(parts, 1, 0), im = select(parts, 1, 1);
+    copy_(re, linspace(Scalar(a.re), Scalar(b.re), steps, part, out.device()));
+    copy_(im, linspace(Scalar(a.im), Scalar(b.im), steps, part, out.device()));
+    out.storage()->reset_version();
+    return out;
+  }
   TH_DISPATCH_NUMERIC_TYPES(out.dtype(), "linspace", [&] {  // the ends must fit the dtype (Scalar::to)
     (void)start.to<scalar_t>();
     (void)end.to<scalar_t>();
@@ -117,8 +142,11 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, std::opti
 
 Tensor logspace(const Scalar& start, const Scalar& end, int64_t steps, double base,
                 std::optional<ScalarType> dtype, std::optional<Device> device) {
-  ScalarType t = dtype.value_or(get_default_dtype());
-  Tensor exponents = linspace(start, end, steps, ScalarType::Double, device);
+  const bool complex_ends = start.is_complex() || end.is_complex();
+  ScalarType t = dtype.value_or(complex_ends ? to_complex_type(get_default_dtype()) : get_default_dtype());
+  if (steps > 1) refuse_dtype("logspace", t, device.value_or(default_device()), true);
+  Tensor exponents =
+      linspace(start, end, steps, complex_ends ? ScalarType::ComplexDouble : ScalarType::Double, device);
   Tensor out = pow(wrap_number(Scalar(base)), exponents);
   return to_dtype(out, t);
 }

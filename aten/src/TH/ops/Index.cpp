@@ -224,7 +224,7 @@ Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor&
            ") and source (", scalar_type_cpp_name(source.dtype()), ") must have the same scalar type");
   const int64_t n = index.numel();
   TH_CHECK(source.dim() == 0 ? n == 1 : source.size(d) == n, "index_add_(): Number of indices (", n,
-           ") should be equal to source.size(dim) (", source.dim() ? source.size(d) : 1, ")");
+           ") should be equal to source.size(dim): (", source.dim() ? source.size(d) : 1, "), for dim: ", d);
   // upstream's kernel for more than one dim checks no index when nothing is added
   if (self.dim() > 1 && (n == 0 || self.numel() == 0)) return self;
   // alpha is read at self's dtype, checked, as upstream's alpha.to<scalar_t>() (1.7 is 1 for an integer
