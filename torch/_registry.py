@@ -39,26 +39,35 @@ def _put(table: dict, name: str, obj) -> None:
 _DECORATOR = object()  # register's obj when it is used as a decorator with arguments (a value may be None)
 
 
-def register(obj=_DECORATOR, /, *, name=None, function=True, method=False, inplace=False, aliases=(), numbers=True):
+def register(
+    obj=_DECORATOR, /, *, name=None, function=True, method=False, inplace=False, aliases=(), numbers=True, out=None
+):
     """Registers obj (a function, class, property or value) under its __name__ (or `name`) and each of
     `aliases`: as torch.<name> unless function=False, as the method Tensor.<name> with method=True, and
     with inplace=True also as Tensor.<name>_, its checked in-place form (in_place). numbers=False: the
     parameters annotated `Tensor` take tensors only (upstream has no Scalar overload: a number is its
-    TypeError), as `numbers: False` in native_functions.yaml. Returns obj: a decorator with or without
-    arguments."""
+    TypeError), as `numbers: False` in native_functions.yaml. out="castable" or "exact": the function also
+    takes upstream's keyword out= (torch/_out.py's rules; the method and the in-place form do not). Returns
+    obj: a decorator with or without arguments."""
 
     def add(obj):
         own = name or (obj.fget if isinstance(obj, property) else obj).__name__
         if not numbers:
             obj = tensors_only(obj, own)
-        obj = numpy_names(obj)
+        plain = numpy_names(obj)  # the method and the in-place form: no out=
+        if out is not None:
+            from torch._out import with_out  # noqa: PLC0415
+
+            obj = numpy_names(with_out(own, out)(obj))
+        else:
+            obj = plain
         for n in (own, *aliases):
             if function:
                 _put(FUNCTIONS, n, obj)
             if method:
-                _put(METHODS, n, obj)
+                _put(METHODS, n, plain)
         if inplace:
-            _put(METHODS, own + "_", in_place(obj, own + "_"))
+            _put(METHODS, own + "_", in_place(plain, own + "_"))
         return obj
 
     return add if obj is _DECORATOR else add(obj)

@@ -44,7 +44,7 @@ def test_out_form_of_an_op_without_keyword_arguments(tmp_path):
 @pytest.mark.parametrize(
     "text,message",
     [
-        ("- func: f(Tensor self) -> Tensor\n  out: yes please\n", "'out:' is True or False"),
+        ("- func: f(Tensor self) -> Tensor\n  out: yes please\n", "'out:' is True, False, castable or exact"),
         ("- func: f(int n) -> Tensor\n  inplace: method\n", "needs 'Tensor self'"),
         ("- func: f(Tensor self) -> (Tensor a, Tensor b)\n  out: True\n", "returns one Tensor"),
         ("- func: f(Tensor self) -> Tensor\n  inplace: methd\n", "unknown variant"),
@@ -92,3 +92,26 @@ def test_python_module_nn_binds_in_torch_C_nn(tmp_path):
         _load(tmp_path, "- func: g(Tensor self) -> Tensor\n  python_module: nn\n  variants: function, method\n")
     with pytest.raises(CodegenError, match="'nn' or absent"):
         _load(tmp_path, "- func: g(Tensor self) -> Tensor\n  python_module: linalg\n")
+
+
+def test_out_castable_gives_the_function_an_out_overload(tmp_path):
+    """`out: castable|exact`: no out= schema (the op has no th::<name>_out), but the torch function's binding
+    gets a second overload, after the first, with a keyword-only out that write_out fills; the method has none.
+    A function's self is `input` to Python."""
+    from tools.codegen import bindings
+
+    (f,) = _load(
+        tmp_path,
+        "- func: cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor\n"
+        "  variants: function, method\n  out: castable\n",
+    )
+    assert f.out_rule == "castable" and not f.schema.is_out
+    shard = bindings.render_shards([bindings.shard_entry(f)], 1)["shard_0.cpp"]
+    defs = [line for line in shard.splitlines() if '"cumsum"' in line and '"dim"_a' in line]  # not the axis= forms
+    plain, with_out, method = defs
+    assert '"out"_a' not in plain and '"input"_a' in plain
+    assert 'torch::autograd::write_out("cumsum", out, res, "castable")' in with_out and '"out"_a.none()' in with_out
+    assert "if (!dtype && nb::isinstance<th::Tensor>(out)) dtype =" in with_out  # computed in out's dtype
+    assert "def_method" in method and '"out"_a' not in method and '"input"_a' not in method
+    with pytest.raises(CodegenError, match="function variant"):
+        _load(tmp_path, "- func: g(Tensor self) -> Tensor\n  variants: method\n  out: exact\n")

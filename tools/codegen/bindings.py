@@ -270,8 +270,31 @@ def call_body(f: NativeFunction, exprs: dict[str, str], method: bool, va: Argume
     return " ".join(lines)
 
 
-def binding(f: NativeFunction, method: bool, varargs: bool, rename: dict | None = None) -> str:
-    """One m.def / def_method statement (its keyword names changed by `rename`: the NumPy-named overload)."""
+def out_body(f: NativeFunction, exprs: dict[str, str], method: bool, va: Argument | None) -> str:
+    """The body of the out= overload of an `out: castable|exact` op: take out's dtype (and a factory's device)
+    where dtype= was left out (a castable op), compute the result and write it into out (torch::autograd::write_out:
+    torch/_out.py's checks, which refuse a result that requires grad as upstream's out= overloads do, then
+    resize and copy)."""
+    lines = []
+    takes = {a.name: a for a in f.schema.arguments}
+    for name, attr in (("dtype", "dtype"), ("device", "device")):
+        a = takes.get(name)
+        if a is None or not a.type.optional or a.type.base not in ("ScalarType", "Device") or f.out_rule != "castable":
+            continue
+        if name == "device" and "requires_grad" not in takes:  # only a factory places its result by out
+            continue
+        lines.append(
+            f"if (!{name} && nb::isinstance<th::Tensor>(out)) {name} = nb::cast<const th::Tensor&>(out).{attr}();"
+        )
+    lines.append(f"nb::object res = [&]() -> nb::object {{ {call_body(f, exprs, method, va)} }}();")
+    lines.append(f'return torch::autograd::write_out("{f.schema.name}", out, res, "{f.out_rule}");')
+    return " ".join(lines)
+
+
+def binding(f: NativeFunction, method: bool, varargs: bool, rename: dict | None = None, out: bool = False) -> str:
+    """One m.def / def_method statement (its keyword names changed by `rename`: the NumPy-named overload; with
+    `out`, the out= overload of an `out: castable|exact` op). A function's `self` is `input` to Python, as
+    upstream's (torch.add(input=x, other=y))."""
     args = list(f.schema.arguments)
     params, exprs = [], {}
     va = takes_varargs(args) if varargs else None
@@ -284,9 +307,18 @@ def binding(f: NativeFunction, method: bool, varargs: bool, rename: dict | None 
             params.append(decl)
             exprs[a.name] = expr
     annotated = args[1:] if method else args
+    if not method:
+        rename = {"self": "input", **(rename or {})}
     anns = annotations(f, annotated, varargs=va is not None, rename=rename)
+    body = call_body(f, exprs, method, va)
+    if out:
+        params.append("nb::handle out")
+        if not any(a.kwarg_only for a in annotated) and va is None:
+            anns.append("nb::kw_only()")
+        anns.append('"out"_a.none()')
+        body = out_body(f, exprs, method, va)
     doc = json.dumps(f.doc or str(f.schema))
-    lam = f"[]({', '.join(params)}) -> nb::object {{ {call_body(f, exprs, method, va)} }}"
+    lam = f"[]({', '.join(params)}) -> nb::object {{ {body} }}"
     extra = ", ".join([*anns, doc])
     if method:
         return f'  torch::def_method(tensor, "{f.schema.name}", {lam}, {extra});'
@@ -313,11 +345,14 @@ def shard_entry(f: NativeFunction) -> tuple:
     for method in (False, True):
         if ("method" if method else "function") not in f.variants:
             continue
-        defs.append(binding(f, method, varargs=False))
-        if NUMPY_NAMES.keys() & {a.name for a in f.schema.arguments}:
-            defs.append(binding(f, method, varargs=False, rename=NUMPY_NAMES))
-        if takes_varargs(list(f.schema.arguments)[1 if method else 0 :]):
-            varargs_defs.append(binding(f, method, varargs=True))
+        # an `out: castable|exact` function's out= overloads follow each of its forms (tried only when out= is
+        # given: the forms before them refuse that keyword)
+        for out in (False, True) if f.out_rule and not method else (False,):
+            defs.append(binding(f, method, varargs=False, out=out))
+            if NUMPY_NAMES.keys() & {a.name for a in f.schema.arguments}:
+                defs.append(binding(f, method, varargs=False, rename=NUMPY_NAMES, out=out))
+            if takes_varargs(list(f.schema.arguments)[1 if method else 0 :]):
+                varargs_defs.append(binding(f, method, varargs=True, out=out))
     return f.schema.name, ns, proto, tuple(defs), tuple(varargs_defs), "function" in f.variants and not f.python_module
 
 

@@ -4,12 +4,17 @@
       variants: function, method
       inplace: method      # also add_.Tensor(Tensor(a!) self, ...) -> Tensor(a!), a Tensor method
       out: True            # also add.out(..., *, Tensor(a!) out) -> Tensor(a!), a torch function
+      out: castable        # (or exact) torch.sum's out=: the binding writes the result into out (torch/_out.py)
 
 `python_module: nn` binds an op in torch._C._nn instead of on torch (PyTorch's home of the kernels behind
 torch.nn.functional: gelu, silu, ...). One entry declares an op's functional form and, with `inplace:` /
 `out:`, its in-place and out= forms (PyTorch's structured ops): all three call the one implementation of
-the op in the library, th::add, th::add_ and th::add_out. `dispatch:` names the C++ entry point only where it is not
-th::<name> (th::<name>_out for an out= overload), or where an op runs on some devices only.
+the op in the library, th::add, th::add_ and th::add_out. `out: castable` / `out: exact` give an op without
+a th::<name>_out upstream's out= all the same, as its composite out= wrappers behave: the torch function's
+binding gets a second overload with a keyword-only out, which computes the result and writes it into out
+(any dtype the result casts to, or its own dtype only: torch/_out.py's rules). `dispatch:` names the C++
+entry point only where it is not th::<name> (th::<name>_out for an out= overload), or where an op runs on
+some devices only.
 
 Every problem is a CodegenError naming the YAML file and line. With a `Memo` (memo.py), an
 entry whose text did not change since the last run is not parsed again.
@@ -165,6 +170,8 @@ class NativeFunction:
     # whether a Tensor argument also takes a Python number (a wrapped number); `numbers: False` for the
     # ops upstream has no Scalar overload of, whose tensors must be tensors (torch.maximum(x, 1) is a TypeError)
     numbers: bool = True
+    # `out: castable` / `out: exact`: the function's binding also takes out= and writes the result into it
+    out_rule: str = ""
 
     @property
     def cpp_name(self) -> str:
@@ -294,10 +301,14 @@ def parse_entries(entry: dict, where: str) -> list[NativeFunction]:
     inplace, out = entry.pop("inplace", None), entry.pop("out", False)
     f = parse_entry(entry, where)
     loc = f"{where}:{f.line}"
+    if out not in (True, False, "castable", "exact"):
+        raise CodegenError(f"{loc}: 'out:' is True, False, castable or exact, got {out!r}")
+    if out in ("castable", "exact"):  # the binding writes the result: any functional op, any dispatch
+        if "function" not in f.variants or f.schema.is_out or f.schema.name.endswith("_"):
+            raise CodegenError(f"{loc}: 'out: {out}' needs a functional op with a function variant")
+        f, out = replace(f, out_rule=out), False
     if (inplace or out) and (f.schema.is_out or f.schema.name.endswith("_") or f.dispatch or f.python_module):
         raise CodegenError(f"{loc}: 'inplace:' and 'out:' derive from a functional op with the default dispatch")
-    if out not in (True, False):
-        raise CodegenError(f"{loc}: 'out:' is True or False, got {out!r}")
     funcs = [f]
     if inplace:
         funcs.append(_inplace_form(f, inplace, loc))

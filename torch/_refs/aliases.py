@@ -59,7 +59,7 @@ def argwhere(input: Tensor) -> Tensor:
     return torch.nonzero(input)
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def vdot(input: Tensor, other: Tensor) -> Tensor:
     """The dot product of two 1-D tensors (conjugating the first: the same as dot for real tensors)."""
     return torch.dot(input, other)
@@ -202,7 +202,7 @@ def _check_index_copy(input: Tensor, d: int, index: Tensor, source: Tensor) -> N
         raise IndexError(f"index_copy_(): index {bad} is out of bounds for dimension {d} with size {size}")
 
 
-@register(method=True, inplace=True)
+@register(method=True, inplace=True, out="exact")
 def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
     """input with its slices `index` (int64, in [0, size)) along dim replaced by source's slices, in order: a
     repeated index takes the last of its slices. A copy (an assignment through the index), so values are not

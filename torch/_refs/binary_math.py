@@ -40,7 +40,7 @@ def _one(like: Tensor) -> Tensor:
     return torch.ones((), dtype=like.dtype, device=like.device)
 
 
-@register(method=True, inplace=True)
+@register(method=True, inplace=True, out="castable")
 def copysign(input: Tensor, other) -> Tensor:
     """|input| with the sign of other (its sign bit: -0.0 and negative NaNs count as negative); integers give
     the default float dtype. The gradient flows to input only (0 where input is 0)."""
@@ -50,7 +50,7 @@ def copysign(input: Tensor, other) -> Tensor:
     return torch.where(negative, -a.abs(), a.abs())
 
 
-@register(method=True, inplace=True, numbers=False)
+@register(method=True, inplace=True, numbers=False, out="castable")
 def hypot(input: Tensor, other: Tensor) -> Tensor:
     """sqrt(input**2 + other**2) without overflow or underflow in between (scaled by the larger magnitude, as
     C's hypot); floating types only."""
@@ -64,7 +64,7 @@ def hypot(input: Tensor, other: Tensor) -> Tensor:
     return torch.where(inf, torch.full_like(m, float("inf")), torch.where(m == 0, 0 * r, torch.where(m.isnan(), m, r)))
 
 
-@register(method=True, numbers=False)
+@register(method=True, numbers=False, out="castable")
 def fmax(input: Tensor, other: Tensor) -> Tensor:
     """The elementwise maximum, a NaN losing to a number (NumPy's fmax; maximum propagates NaN). On a tie the
     gradient goes to input, as in PyTorch."""
@@ -75,7 +75,7 @@ def fmax(input: Tensor, other: Tensor) -> Tensor:
     return torch.where((a >= b) | b.isnan(), a, b)
 
 
-@register(method=True, numbers=False)
+@register(method=True, numbers=False, out="castable")
 def fmin(input: Tensor, other: Tensor) -> Tensor:
     """The elementwise minimum, a NaN losing to a number (NumPy's fmin; minimum propagates NaN)."""
     dtype = torch.result_type(input, other)
@@ -119,14 +119,14 @@ def x_times_log(input, other, log, pole: float, name: str = "xlogy") -> Tensor:
     return _TimesLog.apply(x.to(dtype), y.to(dtype), log, pole)
 
 
-@register(method=True, inplace=True)
+@register(method=True, inplace=True, out="castable")
 def xlogy(input, other) -> Tensor:
     """input * log(other), 0 where input is 0 (unless other is NaN); either may be a number; integers give the
     default float dtype."""
     return x_times_log(input, other, torch.log, 0.0)
 
 
-@register(method=True, inplace=True, numbers=False)
+@register(method=True, inplace=True, numbers=False, out="castable")
 def heaviside(input: Tensor, values: Tensor) -> Tensor:
     """The step function: 0 where input < 0 (and NaN), values where input == 0, 1 where input > 0. input and
     values must have one dtype, as in PyTorch."""
@@ -135,7 +135,7 @@ def heaviside(input: Tensor, values: Tensor) -> Tensor:
     return torch.where(input == 0, values, (input > 0).to(input.dtype))
 
 
-@register(method=True, inplace=True, numbers=False)
+@register(method=True, inplace=True, numbers=False, out="castable")
 def ldexp(input: Tensor, other: Tensor) -> Tensor:
     """input * 2 ** other (integers give the default float dtype; complex input scales both parts)."""
     if input.is_complex():
@@ -149,7 +149,7 @@ def ldexp(input: Tensor, other: Tensor) -> Tensor:
     return input.to(dtype) * torch.pow(two, half) * torch.pow(two, e - half)
 
 
-@register(method=True)
+@register(method=True, out="castable")
 def float_power(input, exponent) -> Tensor:
     """input ** exponent computed in double precision (float64 result, complex128 if either is complex; either
     may be a number)."""
@@ -173,7 +173,7 @@ def float_power_(self: Tensor, exponent) -> Tensor:
     return self.copy_(float_power(self, exponent))
 
 
-@register(method=True, numbers=False)
+@register(method=True, numbers=False, out="castable")
 def logaddexp2(input: Tensor, other: Tensor) -> Tensor:
     """log2(2 ** input + 2 ** other) without overflow (floating types only): max + log2(1 + 2 ** -|input -
     other|), upstream's form (16-bit floats in float32), with no round trip through natural logs."""
@@ -189,7 +189,7 @@ def logaddexp2(input: Tensor, other: Tensor) -> Tensor:
     return in_float32(log2_sum, dtype, input.to(dtype), other.to(dtype))
 
 
-@register(method=True, inplace=True)
+@register(method=True, inplace=True, out="castable")
 def logit(input: Tensor, eps: float | None = None) -> Tensor:
     """log(p / (1 - p)), the inverse of sigmoid; with eps, p is clamped to [eps, 1 - eps] first (its gradient
     0 outside). Integers give the default float dtype."""
@@ -208,7 +208,7 @@ def _integers_only(name: str, dtype: torch.dtype, device) -> None:
         raise NotImplementedError(f"\"{name}_{device.type}\" not implemented for '{scalar_type(dtype)}'")
 
 
-@register(method=True, inplace=True, numbers=False)
+@register(method=True, inplace=True, numbers=False, out="castable")
 def gcd(input: Tensor, other: Tensor) -> Tensor:
     """The greatest common divisor (non-negative; gcd(0, 0) is 0) of integer tensors, by Euclid's algorithm run
     on every element at once."""
@@ -223,7 +223,7 @@ def gcd(input: Tensor, other: Tensor) -> Tensor:
     return a
 
 
-@register(method=True, inplace=True, numbers=False)
+@register(method=True, inplace=True, numbers=False, out="castable")
 def lcm(input: Tensor, other: Tensor) -> Tensor:
     """The least common multiple (non-negative; 0 if either is 0) of integer tensors."""
     g = gcd(input, other)
@@ -231,7 +231,7 @@ def lcm(input: Tensor, other: Tensor) -> Tensor:
     return torch.where(g == 0, torch.zeros_like(g), (a // torch.where(g == 0, torch.ones_like(g), g)) * b).to(g.dtype)
 
 
-@register(method=True)
+@register(method=True, out="castable")
 def frexp(input: Tensor):
     """(mantissa, exponent) with input = mantissa * 2 ** exponent and 0.5 <= |mantissa| < 1 (0, inf and NaN
     keep exponent 0 and are their own mantissa); exponent is int32. Floating types only."""

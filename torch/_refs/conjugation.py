@@ -45,7 +45,7 @@ def conj_physical_(self: Tensor) -> Tensor:
     return self
 
 
-@register(method=True)
+@register(method=True, out="castable")
 def sgn(input: Tensor) -> Tensor:
     """z / abs(z) for complex input (0 where z is 0); the sign for real input."""
     if not input.is_complex():
@@ -62,7 +62,7 @@ def sgn_(self: Tensor) -> Tensor:
     return self.copy_(sgn(self.clone()))  # sgn saves its input, which copy_ then overwrites
 
 
-@register(numbers=False)
+@register(numbers=False, out="castable")
 def polar(abs: Tensor, angle: Tensor) -> Tensor:
     """The complex tensor with modulus abs and argument angle: abs * (cos(angle) + i sin(angle))."""
     if abs.dtype != angle.dtype:

@@ -32,7 +32,7 @@ def bincount(input: Tensor, weights: Tensor | None = None, minlength: int = 0) -
     return out.index_add_(0, input.to(torch.int64), weights.to(dtype))
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def histc(input: Tensor, bins: int = 100, min=0, max=0) -> Tensor:
     """The histogram of input's elements in `bins` equal bins over [min, max] (min == max: the data's own
     range); elements outside are not counted, max itself falls in the last bin. Floating types only."""

@@ -275,7 +275,7 @@ def index_put(self: Tensor, indices, values, accumulate: bool = False) -> Tensor
     return _index_put_method(self.clone(), indices, values, accumulate)
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def nonzero(input: Tensor, *, as_tuple: bool = False):
     """The indices of input's nonzero elements: an [n, input.dim()] int64 tensor, or with
     as_tuple=True a tuple of 1-d index tensors, one per dim (a 0-dim input counts as 1-d)."""
@@ -294,7 +294,7 @@ def where(condition: Tensor, *args, **kwargs):
     return _where(condition, *args, **kwargs)
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def take_along_dim(input: Tensor, indices: Tensor, dim: int | None = None) -> Tensor:
     """input's values at `indices` along dim (NumPy's take_along_axis): the other dims of the two broadcast;
     without dim, both are flattened first."""
@@ -373,7 +373,7 @@ def select_scatter(input: Tensor, src: Tensor, dim: int, index: int) -> Tensor:
     return out
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def slice_scatter(input: Tensor, src: Tensor, dim: int = 0, start=None, end=None, step: int = 1) -> Tensor:
     """A copy of input with the slice [start:end:step] along dim replaced by src."""
     out = input.clone()

@@ -63,28 +63,28 @@ def _sequence(tensors, name: str) -> tuple:
     return tuple(tensors)
 
 
-@register
+@register(out="castable")
 def hstack(tensors) -> Tensor:
     """Concatenation along dim 1 (dim 0 for 1-D inputs), after atleast_1d."""
     ts = atleast_1d(_sequence(tensors, "hstack"))
     return torch.cat(ts, 0 if ts[0].dim() == 1 else 1)
 
 
-@register(aliases=("row_stack",))
+@register(aliases=("row_stack",), out="castable")
 def vstack(tensors) -> Tensor:
     """Concatenation along dim 0, after atleast_2d (1-D inputs become rows)."""
     ts = atleast_2d(_sequence(tensors, "vstack"))
     return torch.cat(ts, 0)
 
 
-@register
+@register(out="castable")
 def dstack(tensors) -> Tensor:
     """Concatenation along dim 2, after atleast_3d."""
     ts = atleast_3d(_sequence(tensors, "dstack"))
     return torch.cat(ts, 2)
 
 
-@register
+@register(out="castable")
 def column_stack(tensors) -> Tensor:
     """0-D and 1-D inputs as columns (n, 1), others as they are, concatenated along dim 1."""
     ts = [t.reshape(t.numel(), 1) if t.dim() <= 1 else t for t in _sequence(tensors, "column_stack")]

@@ -163,7 +163,7 @@ def einsum(equation: str, *operands) -> Tensor:
     return acc.permute([la.index(c) for c in out]) if la != out else acc
 
 
-@register(method=True)
+@register(method=True, out="castable")
 def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) -> Tensor:
     """The p-norm of input (over all elements, or over dim): p = 'fro' or 2, 1, inf, -inf, 0 or any
     positive number (torch.linalg.vector_norm), or 'nuc' (the nuclear norm of the matrices over the two dims
@@ -177,7 +177,7 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) ->
     return torch.linalg.vector_norm(x, ord, dim, keepdim)
 
 
-@register
+@register(out="castable")
 def frobenius_norm(input: Tensor, dim=(-2, -1), keepdim: bool = False) -> Tensor:
     """sqrt(sum(x ** 2)) over dim (torch.linalg.vector_norm of order 2)."""
     import torch
@@ -185,7 +185,7 @@ def frobenius_norm(input: Tensor, dim=(-2, -1), keepdim: bool = False) -> Tensor
     return torch.linalg.vector_norm(input, 2, dim=dim, keepdim=keepdim)
 
 
-@register
+@register(out="castable")
 def nuclear_norm(input: Tensor, dim=(-2, -1), keepdim: bool = False) -> Tensor:
     """The sum of the singular values of the matrices over dim (torch.linalg.matrix_norm 'nuc')."""
     import torch

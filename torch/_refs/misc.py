@@ -82,7 +82,7 @@ def fill(input: Tensor, value) -> Tensor:
     return torch.full_like(input, value.item() if isinstance(value, Tensor) else value)
 
 
-@register(name="range")
+@register(name="range", out="castable")
 def range_(start=0, end=None, step=1, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Deprecated (as in PyTorch): start, start + step, ... up to and including end; use torch.arange."""
     warnings.warn(
@@ -182,7 +182,7 @@ def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0,
     return w.requires_grad_(requires_grad)
 
 
-@register
+@register(out="exact")
 def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool = False) -> Tensor:
     """Whether each of elements is among test_elements (either may be a number): a binary search of the sorted
     test elements, O((n + m) log m)."""
@@ -292,7 +292,7 @@ def max_pool1d_with_indices(input, kernel_size, stride=None, padding=0, dilation
                                           return_indices=True)  # fmt: skip
 
 
-@register(method=True)
+@register(method=True, out="castable")
 def mvlgamma(input: Tensor, p: int) -> Tensor:
     """The log multivariate gamma function of dimension p (torch.special.multigammaln)."""
     return torch.special.multigammaln(input, p)
@@ -329,7 +329,7 @@ def _polygamma_method(self: Tensor, n: int) -> Tensor:
     return polygamma(n, self)
 
 
-@register(method=True, inplace=True, numbers=False)
+@register(method=True, inplace=True, numbers=False, out="castable")
 def nextafter(input: Tensor, other: Tensor) -> Tensor:
     """The next floating-point value after input towards other (other itself where they are equal; NaN if
     either is): input's bits stepped by one (from 0: the smallest subnormal with other's sign)."""
@@ -348,7 +348,7 @@ def nextafter(input: Tensor, other: Tensor) -> Tensor:
     return torch.where(x.isnan() | y.isnan(), torch.full_like(x, float("nan")), out)
 
 
-@register(method=True, inplace=True)
+@register(method=True, inplace=True, out="castable")
 def renorm(input: Tensor, p, dim: int, maxnorm) -> Tensor:
     """input with every slice along dim whose p-norm exceeds maxnorm scaled down to norm maxnorm."""
     if p <= 0:
@@ -360,7 +360,7 @@ def renorm(input: Tensor, p, dim: int, maxnorm) -> Tensor:
     return input * factor
 
 
-@register(method=True, inplace=True)
+@register(method=True, inplace=True, out="exact")
 def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str, *,
                  include_self: bool = True) -> Tensor:  # fmt: skip
     """input with source's slices (along dim) reduced into the slices index names: prod, mean, amax or amin,

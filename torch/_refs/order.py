@@ -54,19 +54,19 @@ def _median(name: str, input: Tensor, dim, keepdim: bool, skip_nan: bool):
     return _along(name, input.reshape(-1), 0, False, pick).values
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def median(input: Tensor, dim=None, keepdim: bool = False):
     """The lower median of all elements (NaN if any is NaN), or (values, indices) along dim."""
     return _median("median", input, dim, keepdim, skip_nan=False)
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def nanmedian(input: Tensor, dim=None, keepdim: bool = False):
     """median ignoring NaNs (NaN only where every element is NaN), or (values, indices) along dim."""
     return _median("nanmedian", input, dim, keepdim, skip_nan=True)
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
     """(values, indices) of the k-th smallest element along dim (k from 1; NaN counts as the largest)."""
     n = input.shape[wrap_dim(dim, input.dim())] if input.dim() else 1
@@ -77,7 +77,7 @@ def kthvalue(input: Tensor, k: int, dim: int = -1, keepdim: bool = False):
     )
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def msort(input: Tensor) -> Tensor:
     """input sorted along dim 0."""
     return torch.sort(input, 0).values

@@ -113,13 +113,13 @@ def _float_result(input: Tensor) -> Tensor:
     return input if input.dtype._differentiable else input.to(torch.get_default_dtype())
 
 
-@register(method=True, inplace=True)
+@register(method=True, inplace=True, out="castable")
 def square(input: Tensor) -> Tensor:
     """input ** 2 (bool promotes to int64, as pow does)."""
     return torch.pow(input, 2)
 
 
-@register(method=True, inplace=True)
+@register(method=True, inplace=True, out="castable")
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
     """input + value * tensor1 * tensor2 (broadcast; the tensors promote, value is cast to their type,
     so an integer result truncates a float value, as in PyTorch)."""
@@ -131,7 +131,7 @@ def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tens
     return in_float32(lambda x, a, b: x + value * a * b, common_dtype(*tensors), *tensors)
 
 
-@register(method=True, inplace=True)
+@register(method=True, inplace=True, out="castable")
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
     """input + value * tensor1 / tensor2 (true division; integer tensor1 and tensor2 are an error)."""
 
@@ -149,7 +149,7 @@ def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tens
     return in_float32(lambda x, a, b: x + value * a / b, common_dtype(input, tensor1, tensor2), input, tensor1, tensor2)
 
 
-@register(method=True, numbers=False)
+@register(method=True, numbers=False, out="castable")
 def logaddexp(input: Tensor, other: Tensor) -> Tensor:
     """log(exp(input) + exp(other)) without overflow: max + log1p(exp(-|input - other|)); equal infinities
     give that infinity."""
@@ -179,13 +179,13 @@ def _scaled(input: Tensor, factor: float) -> Tensor:
     return in_float32(lambda t: t * factor, x.dtype, x)
 
 
-@register(method=True, inplace=True)
+@register(method=True, inplace=True, out="castable")
 def deg2rad(input: Tensor) -> Tensor:
     """Degrees to radians (integers give the default float dtype)."""
     return _scaled(input, math.pi / 180.0)
 
 
-@register(method=True, inplace=True)
+@register(method=True, inplace=True, out="castable")
 def rad2deg(input: Tensor) -> Tensor:
     """Radians to degrees (integers give the default float dtype)."""
     return _scaled(input, 180.0 / math.pi)
@@ -194,7 +194,7 @@ def rad2deg(input: Tensor) -> Tensor:
 # ---- classification
 
 
-@register(method=True)
+@register(method=True, out="castable")
 def signbit(input: Tensor) -> Tensor:
     """Whether each element's sign bit is set: true for -0.0 and negative NaNs too (floats read as
     integers of their width); false for every unsigned or bool element."""
@@ -205,7 +205,7 @@ def signbit(input: Tensor) -> Tensor:
     return input < 0
 
 
-@register(method=True)
+@register(method=True, out="castable")
 def isposinf(input: Tensor) -> Tensor:
     """Whether each element is +inf (false everywhere for integer dtypes)."""
     if input.is_complex():
@@ -215,7 +215,7 @@ def isposinf(input: Tensor) -> Tensor:
     return input == math.inf
 
 
-@register(method=True)
+@register(method=True, out="castable")
 def isneginf(input: Tensor) -> Tensor:
     """Whether each element is -inf (false everywhere for integer dtypes)."""
     if input.is_complex():

@@ -34,7 +34,7 @@ def _wide(fn, input: Tensor, *operands: Tensor, beta, alpha) -> Tensor:
     return in_float32(lambda x, *ops: _scaled_sum(x, fn(*ops), beta, alpha), operands[0].dtype, input, *operands)
 
 
-@register(method=True, numbers=False)
+@register(method=True, numbers=False, out="exact")
 def kron(input: Tensor, other: Tensor) -> Tensor:
     """The Kronecker product: the block tensor whose block i is input[i] * other (the shorter operand gets
     leading dims of size 1); its shape is the elementwise product of the two shapes."""
@@ -81,7 +81,7 @@ def tensordot(a: Tensor, b: Tensor, dims=2, out: Tensor | None = None) -> Tensor
     return result if out is None else out.resize_(result.shape).copy_(result)
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def inner(input: Tensor, other: Tensor) -> Tensor:
     """Sums the products over the last dims of both (a 0-dim operand multiplies)."""
     if input.dim() == 0 or other.dim() == 0:
@@ -94,7 +94,7 @@ def inner(input: Tensor, other: Tensor) -> Tensor:
     return tensordot(input, other, ([-1], [-1]))
 
 
-@register(method=True, inplace=True)
+@register(method=True, inplace=True, out="exact")
 def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta=1, alpha=1) -> Tensor:
     """beta * input + alpha * (mat @ vec); the three must have one dtype."""
     if not input.dtype == mat.dtype == vec.dtype:
@@ -103,7 +103,7 @@ def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta=1, alpha=1) -> Tensor
     return _wide(torch.mv, input, mat, vec, beta=beta, alpha=alpha)
 
 
-@register(method=True, inplace=True)
+@register(method=True, inplace=True, out="exact")
 def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta=1, alpha=1) -> Tensor:
     """beta * input + alpha * outer(vec1, vec2)."""
     if vec1.dim() != 1 or vec2.dim() != 1:
@@ -111,13 +111,13 @@ def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta=1, alpha=1) -> Tenso
     return _wide(torch.outer, input, vec1, vec2, beta=beta, alpha=alpha)
 
 
-@register(method=True, inplace=True)
+@register(method=True, inplace=True, out="exact")
 def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
     """beta * input + alpha * (batch1 @ batch2), batch by batch."""
     return _wide(torch.bmm, input, batch1, batch2, beta=beta, alpha=alpha)
 
 
-@register(method=True, inplace=True)
+@register(method=True, inplace=True, out="exact")
 def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
     """beta * input + alpha * the sum over the batch of batch1[i] @ batch2[i]."""
     return _wide(lambda a, b: torch.bmm(a, b).sum(0), input, batch1, batch2, beta=beta, alpha=alpha)
@@ -158,7 +158,7 @@ def trapezoid(y: Tensor, x: Tensor | None = None, *, dx=None, dim: int = -1) -> 
 register(in_place(_addmm, "addmm_"), name="addmm_", function=False, method=True)
 
 
-@register(method=True, numbers=False)
+@register(method=True, numbers=False, out="exact")
 def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
     """The cross product of 3-vectors along dim (broadcast); without dim, the first dim of size 3 (PyTorch's
     deprecated default)."""
@@ -177,7 +177,7 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
     return torch.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], dim)
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def matrix_power(input: Tensor, n: int) -> Tensor:
     """input @ input @ ... (n times) for square matrices (batched) by repeated squaring; n = 0 is the identity,
     a negative n powers the inverse."""

@@ -29,7 +29,7 @@ def count_nonzero(input: Tensor, dim=None) -> Tensor:
     return nonzero.sum() if dim is None else nonzero.sum(dim)
 
 
-@register(method=True)
+@register(method=True, out="castable")
 def aminmax(input: Tensor, *, dim=None, keepdim: bool = False):
     """(min, max) of input, over everything or along one dim, as torch.return_types.aminmax."""
     result = return_types.make("aminmax", ("min", "max"))
@@ -89,7 +89,7 @@ def _check_float(name: str, input: Tensor) -> None:
         )
 
 
-@register(method=True)
+@register(method=True, out="castable")
 def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """sum with NaNs counted as zero."""
     if input.is_complex():
@@ -100,7 +100,7 @@ def nansum(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Ten
     return x.sum(tuple(range(input.dim())) if dim is None else dim, keepdim, dtype=dtype)
 
 
-@register(method=True)
+@register(method=True, out="castable")
 def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """mean over the elements that are not NaN (NaN where there are none)."""
     _check_float("nanmean", input)
@@ -108,7 +108,7 @@ def nanmean(input: Tensor, dim=None, keepdim: bool = False, *, dtype=None) -> Te
     return nansum(input, dim, keepdim, dtype=dtype) / kept
 
 
-@register(method=True)
+@register(method=True, out="castable")
 def diff(input: Tensor, n: int = 1, dim: int = -1, prepend: Tensor | None = None, append: Tensor | None = None):
     """The n-th forward difference along dim (x[i+1] - x[i], n times; bool: x[i+1] != x[i]), after
     prepend/append are concatenated along dim (same number of dims as input)."""
@@ -145,14 +145,14 @@ def _floating(input: Tensor, dtype, dim: int, op: str) -> Tensor:
     return x
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     """log(softmax(input)) along dim: x - max - log(sum(exp(x - max))), one fused kernel (THNN/THCUNN)."""
     x = _floating(input, dtype, dim, "log_softmax")
     return torch._log_softmax(x, dim, False) if x.dtype.is_floating_point else x.clone()
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     """exp(input) normalized to sum to 1 along dim (the max subtracted first), one fused kernel."""
     x = _floating(input, dtype, dim, "softmax")

@@ -52,20 +52,20 @@ def _cum_extreme(name: str, input: Tensor, dim: int, larger: bool):
     return result(values, indices.contiguous())
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def cummax(input: Tensor, dim: int):
     """(values, indices): the running maximum along dim and where it was found (the latest index on a tie; a
     NaN is the maximum from where it appears)."""
     return _cum_extreme("cummax", input, dim, larger=True)
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def cummin(input: Tensor, dim: int):
     """(values, indices): the running minimum along dim and where it was found (the latest index on a tie)."""
     return _cum_extreme("cummin", input, dim, larger=False)
 
 
-@register(method=True)
+@register(method=True, out="castable")
 def logcumsumexp(input: Tensor, dim: int) -> Tensor:
     """log(cumsum(exp(input))) along dim, combined pairwise with logaddexp: no overflow, and a small prefix is
     not lost next to a large element. Floating and complex types only."""
@@ -141,7 +141,7 @@ def bucketize(input, boundaries: Tensor, *, out_int32: bool = False, right: bool
 _REDUCTIONS = ("sum", "prod", "mean", "amax", "amin")
 
 
-@register(method=True, inplace=True)
+@register(method=True, inplace=True, out="exact")
 def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: str, *, include_self: bool = True):
     """input with src's elements reduced into the positions index names along dim (sum, prod, mean, amax or
     amin), together with input's own value there unless include_self=False; untouched positions keep input's.
@@ -222,7 +222,7 @@ def _scatter_with(reduce: str, input: Tensor, dim: int, index: Tensor, src) -> T
     return scatter_reduce(input, dim, index, values, "sum" if reduce == "add" else "prod")
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def scatter(input: Tensor, dim: int, index: Tensor, src=None, reduce: str | None = None, *, value=None) -> Tensor:
     """input with src's elements (or a number, value) written at the positions index names along dim; with
     reduce='add' or 'multiply' they are combined with what is there instead (PyTorch's older scatter_reduce)."""

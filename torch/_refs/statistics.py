@@ -68,14 +68,14 @@ def _quantile(input: Tensor, q, dim, keepdim: bool, interpolation: str, ignore_n
     return out[0] if scalar_q else out
 
 
-@register(method=True)
+@register(method=True, out="castable")
 def quantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolation: str = "linear") -> Tensor:
     """The q-th quantiles (q a number or a 1-D tensor in [0, 1]) of input's values (along dim); q's dim comes
     first. Between two values: linear, lower, higher, midpoint or nearest (round half to even). A NaN gives NaN."""
     return _quantile(input, q, dim, keepdim, interpolation, False, "quantile")
 
 
-@register(method=True)
+@register(method=True, out="castable")
 def nanquantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolation: str = "linear") -> Tensor:
     """quantile, ignoring NaNs (an all-NaN row gives NaN)."""
     return _quantile(input, q, dim, keepdim, interpolation, True, "nanquantile")
@@ -136,7 +136,7 @@ def corrcoef(input: Tensor) -> Tensor:
     return c.clamp(-1, 1)
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
     """(values, indices): the most frequent value along dim (the smallest on a tie) and the index of its last
     occurrence."""
@@ -196,7 +196,7 @@ def _bin_of(x: Tensor, edges: Tensor) -> Tensor:
     return torch.where(x == edges[-1], torch.full_like(index, n - 1), index)
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def histogram(input: Tensor, bins=100, *, range=None, weight=None, density: bool = False):
     """(hist, bin_edges): counts (or weight sums) of input's elements in `bins` equal bins over `range`
     (input's min and max by default) or between the edges of a 1-D tensor `bins`; the last bin includes its

@@ -52,6 +52,9 @@ nb::object record_inplace(const char* name, nb::handle self_obj, nb::handle args
 }
 /// out= overloads are not differentiable: PyTorch's error when an input requires grad.
 void check_out(const char* name, bool inputs_require_grad);
+/// The out= overload of an `out: castable|exact` op (Out.cpp): `result` written into `out` by
+/// torch/_out.py's write_out (its dtype `rule`, device check, resize and copy); returns out (result if None).
+nb::object write_out(const char* name, nb::handle out, nb::handle result, const char* rule);
 
 /// `requires_grad=` of factory functions: a new leaf (floating point only, as in PyTorch).
 void set_requires_grad(const th::Tensor& t, bool on);

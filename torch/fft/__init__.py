@@ -10,6 +10,7 @@ from __future__ import annotations
 import torch
 from torch._C import Tensor
 from torch._dtypes import scalar_type
+from torch._out import with_out
 from torch._refs._dims import wrap_dim
 
 __all__ = [
@@ -106,6 +107,7 @@ def _shape_and_dims(x: Tensor, s, dim) -> tuple[list, list]:
     return sizes, dims
 
 
+@with_out("fft_fft", "exact")
 def fft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """The one-dimensional discrete Fourier transform of input along dim (n points: trimmed or zero-padded)."""
     if not input.is_complex():
@@ -113,6 +115,7 @@ def fft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = N
     return _c2c(input, n, dim, norm, forward=True)
 
 
+@with_out("fft_ifft", "exact")
 def ifft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """The one-dimensional inverse discrete Fourier transform of input along dim."""
     if not input.is_complex():
@@ -120,21 +123,25 @@ def ifft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = 
     return _c2c(input, n, dim, norm, forward=False)
 
 
+@with_out("fft_rfft", "exact")
 def rfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """The transform of a real signal: the n // 2 + 1 non-negative frequencies."""
     return _r2c("rfft", input, n, dim, norm, forward=True, onesided=True)
 
 
+@with_out("fft_irfft", "exact")
 def irfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """The inverse of rfft: the real signal of n points (2 * (m - 1) by default) with that half spectrum."""
     return _c2r(input, n, dim, norm, forward=False)
 
 
+@with_out("fft_hfft", "exact")
 def hfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """The transform of a Hermitian-symmetric signal given by its first half: a real spectrum of n points."""
     return _c2r(input, n, dim, norm, forward=True)
 
 
+@with_out("fft_ihfft", "exact")
 def ihfft(input: Tensor, n: int | None = None, dim: int = -1, norm: str | None = None) -> Tensor:
     """The inverse of hfft: the first half of the Hermitian signal whose transform is the real input."""
     return _r2c("ihfft", input, n, dim, norm, forward=False, onesided=True)
@@ -171,21 +178,25 @@ def _c2r(input, n, dim, norm, forward):
     return torch._fft_c2r(x, [d], _norm(norm, forward), last)
 
 
+@with_out("fft_fftn", "exact")
 def fftn(input: Tensor, s=None, dim=None, norm: str | None = None) -> Tensor:
     """The n-dimensional discrete Fourier transform over dim (all dims by default; s: the sizes)."""
     return _c2c_n(input, s, dim, norm, forward=True)
 
 
+@with_out("fft_ifftn", "exact")
 def ifftn(input: Tensor, s=None, dim=None, norm: str | None = None) -> Tensor:
     """The n-dimensional inverse discrete Fourier transform over dim."""
     return _c2c_n(input, s, dim, norm, forward=False)
 
 
+@with_out("fft_fft2", "exact")
 def fft2(input: Tensor, s=None, dim=(-2, -1), norm: str | None = None) -> Tensor:
     """The two-dimensional discrete Fourier transform (fftn over the last two dims by default)."""
     return fftn(input, s, dim, norm)
 
 
+@with_out("fft_ifft2", "exact")
 def ifft2(input: Tensor, s=None, dim=(-2, -1), norm: str | None = None) -> Tensor:
     """The two-dimensional inverse discrete Fourier transform."""
     return ifftn(input, s, dim, norm)
@@ -211,12 +222,14 @@ def _real_nd(name: str, input: Tensor, s, dim) -> tuple[Tensor, list]:
     return _resize(x, dims, sizes), dims
 
 
+@with_out("fft_rfftn", "exact")
 def rfftn(input: Tensor, s=None, dim=None, norm: str | None = None) -> Tensor:
     """The n-dimensional transform of a real signal, the last transformed dim halved (n // 2 + 1)."""
     x, dims = _real_nd("rfftn", input, s, dim)
     return torch._fft_r2c(x, dims, _norm(norm, True), True)
 
 
+@with_out("fft_rfft2", "exact")
 def rfft2(input: Tensor, s=None, dim=(-2, -1), norm: str | None = None) -> Tensor:
     """The two-dimensional transform of a real signal (rfftn over the last two dims by default)."""
     return rfftn(input, s, dim, norm)
@@ -237,6 +250,7 @@ def _c2r_shape(x: Tensor, s, dim):
     return sizes, dims, last
 
 
+@with_out("fft_irfftn", "exact")
 def irfftn(input: Tensor, s=None, dim=None, norm: str | None = None) -> Tensor:
     """The inverse of rfftn: a real signal (its last transformed dim 2 * (m - 1) long unless s says)."""
     x = _promote(input, require_complex=True)
@@ -244,11 +258,13 @@ def irfftn(input: Tensor, s=None, dim=None, norm: str | None = None) -> Tensor:
     return torch._fft_c2r(_resize(x, dims, sizes), dims, _norm(norm, False), last)
 
 
+@with_out("fft_irfft2", "exact")
 def irfft2(input: Tensor, s=None, dim=(-2, -1), norm: str | None = None) -> Tensor:
     """The inverse of rfft2."""
     return irfftn(input, s, dim, norm)
 
 
+@with_out("fft_hfftn", "exact")
 def hfftn(input: Tensor, s=None, dim=None, norm: str | None = None) -> Tensor:
     """The n-dimensional transform of a Hermitian signal given by its half (the last dim): a real result."""
     x = _promote(input, require_complex=True)
@@ -260,11 +276,13 @@ def hfftn(input: Tensor, s=None, dim=None, norm: str | None = None) -> Tensor:
     return torch._fft_c2r(x.conj(), dims[-1:], mode, last)
 
 
+@with_out("fft_hfft2", "exact")
 def hfft2(input: Tensor, s=None, dim=(-2, -1), norm: str | None = None) -> Tensor:
     """hfftn over the last two dims by default."""
     return hfftn(input, s, dim, norm)
 
 
+@with_out("fft_ihfftn", "exact")
 def ihfftn(input: Tensor, s=None, dim=None, norm: str | None = None) -> Tensor:
     """The inverse of hfftn: the half (last dim n // 2 + 1) of the Hermitian signal of a real input."""
     x, dims = _real_nd("ihfftn", input, s, dim)
@@ -275,11 +293,13 @@ def ihfftn(input: Tensor, s=None, dim=None, norm: str | None = None) -> Tensor:
     return out
 
 
+@with_out("fft_ihfft2", "exact")
 def ihfft2(input: Tensor, s=None, dim=(-2, -1), norm: str | None = None) -> Tensor:
     """ihfftn over the last two dims by default."""
     return ihfftn(input, s, dim, norm)
 
 
+@with_out("fft_fftfreq", "castable")
 def fftfreq(n: int, d: float = 1.0, *, dtype=None, layout=None, device=None, requires_grad: bool = False) -> Tensor:
     """The sample frequencies of an n-point transform with sample spacing d: [0, 1, ..., -(n // 2), ..., -1] / (d n)."""
     k = torch.arange(n, dtype=torch.int64, device=device)
@@ -288,6 +308,7 @@ def fftfreq(n: int, d: float = 1.0, *, dtype=None, layout=None, device=None, req
     return out.requires_grad_(requires_grad)
 
 
+@with_out("fft_rfftfreq", "castable")
 def rfftfreq(n: int, d: float = 1.0, *, dtype=None, layout=None, device=None, requires_grad: bool = False) -> Tensor:
     """The non-negative sample frequencies of rfft: [0, 1, ..., n // 2] / (d n)."""
     k = torch.arange(n // 2 + 1, dtype=dtype or torch.get_default_dtype(), device=device)

@@ -8,12 +8,12 @@ results. CUDA tensors are factorized on the host."""
 from __future__ import annotations
 
 from torch._C import _LinAlgError as LinAlgError
+from torch._out import with_out
 from torch.linalg import _decompositions, _norms, _products, _solvers
-from torch.linalg._out import with_out
 from torch.linalg._products import diagonal, vander
 from torch.linalg._solvers import lstsq, matrix_exp
 
-# the functions that take upstream's out= (torch/linalg/_out.py); cond and matrix_rank only ask that their
+# the functions that take upstream's out= (torch/_out.py); cond and matrix_rank only ask that their
 # result cast safely to out's dtype, as upstream's composites do
 cholesky = with_out("linalg_cholesky")(_decompositions.cholesky)
 cholesky_ex = with_out("linalg_cholesky_ex")(_decompositions.cholesky_ex)
@@ -32,10 +32,10 @@ lu_solve = with_out("linalg_lu_solve")(_decompositions.lu_solve)
 qr = with_out("linalg_qr")(_decompositions.qr)
 svd = with_out("linalg_svd")(_decompositions.svd)
 svdvals = with_out("linalg_svdvals")(_decompositions.svdvals)
-cond = with_out("linalg_cond", castable=True)(_norms.cond)
+cond = with_out("linalg_cond", "safe")(_norms.cond)
 det = with_out("linalg_det")(_norms.det)
 matrix_norm = with_out("linalg_matrix_norm")(_norms.matrix_norm)
-matrix_rank = with_out("linalg_matrix_rank", castable=True)(_norms.matrix_rank)
+matrix_rank = with_out("linalg_matrix_rank", "safe")(_norms.matrix_rank)
 norm = with_out("linalg_norm")(_norms.norm)
 slogdet = with_out("linalg_slogdet")(_norms.slogdet)
 vector_norm = with_out("linalg_vector_norm")(_norms.vector_norm)

@@ -18,7 +18,7 @@ def det(input: Tensor) -> Tensor:
     return _norms.det(input)
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def slogdet(input: Tensor):
     """(sign, log|det|) (torch.linalg.slogdet)."""
     sign, logabsdet = _norms.slogdet(input)
@@ -35,19 +35,19 @@ def logdet(input: Tensor) -> Tensor:
     return torch.where(sign < 0, torch.full_like(logabsdet, float("nan")), logabsdet)
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def inverse(input: Tensor) -> Tensor:
     """The inverse (torch.linalg.inv)."""
     return _solvers.inv(input)
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def cholesky(input: Tensor, upper: bool = False) -> Tensor:
     """The Cholesky factor (torch.linalg.cholesky)."""
     return _decompositions.cholesky(input, upper=upper)
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def cholesky_solve(input: Tensor, input2: Tensor, upper: bool = False) -> Tensor:
     """The solution X of A X = input for A = L L^H (U^H U with upper), input2 its Cholesky factor."""
     if (
@@ -65,20 +65,20 @@ def cholesky_solve(input: Tensor, input2: Tensor, upper: bool = False) -> Tensor
     return _C._linalg_solve_triangular(L.mH, y, upper=True)
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def cholesky_inverse(input: Tensor, upper: bool = False) -> Tensor:
     """The inverse of A = L L^H (U^H U with upper) from its Cholesky factor."""
     eye = torch.eye(input.shape[-1], dtype=input.dtype, device=input.device)
     return cholesky_solve(eye.expand(input.shape), input, upper)
 
 
-@register
+@register(out="exact")
 def lu_unpack(LU_data: Tensor, LU_pivots: Tensor, unpack_data: bool = True, unpack_pivots: bool = True):
     """(P, L, U) from lu_factor's packed LU and pivots."""
     return _decompositions.lu_unpack(LU_data, LU_pivots, unpack_data, unpack_pivots)
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def triangular_solve(
     input: Tensor, A: Tensor, upper: bool = True, transpose: bool = False, unitriangular: bool = False
 ):
@@ -94,7 +94,7 @@ def pinverse(input: Tensor, rcond: float = 1e-15) -> Tensor:
     return _solvers.pinv(input, rtol=rcond)
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def svd(input: Tensor, some: bool = True, compute_uv: bool = True):
     """(U, S, V) with input = U diag(S) V^H (V, not V^H); reduced unless some=False; U and V zero-filled
     with compute_uv=False."""
@@ -108,20 +108,20 @@ def svd(input: Tensor, some: bool = True, compute_uv: bool = True):
     return _result("svd", ("U", "S", "V"), U, S, Vh.mH)
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def qr(input: Tensor, some: bool = True):
     """(Q, R): reduced unless some=False (torch.linalg.qr)."""
     Q, R = _decompositions.qr(input, "reduced" if some else "complete")
     return _result("qr", ("Q", "R"), Q, R)
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def orgqr(input: Tensor, input2: Tensor) -> Tensor:
     """The product of geqrf's Householder reflectors (torch.linalg.householder_product)."""
     return _decompositions.householder_product(input, input2)
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def ormqr(input: Tensor, input2: Tensor, input3: Tensor, left: bool = True, transpose: bool = False) -> Tensor:
     """op(Q) @ input3 (input3 @ op(Q) unless left), Q the m x m product of geqrf's reflectors (input, input2)."""
     m = input.shape[-2]
@@ -140,7 +140,7 @@ def lu(A: Tensor, pivot: bool = True, get_infos: bool = False):
     return (LU, pivots, infos) if get_infos else (LU, pivots)
 
 
-@register(method=True)
+@register(method=True, out="exact")
 def lu_solve(input: Tensor, LU_data: Tensor, LU_pivots: Tensor) -> Tensor:
     """The solution of A X = input from A's LU factors (torch.linalg.lu_solve)."""
     return _decompositions.lu_solve(LU_data, LU_pivots, input)

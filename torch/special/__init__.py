@@ -11,6 +11,7 @@ import math
 
 import torch
 from torch._C import Tensor
+from torch._out import with_out
 from torch._refs.binary_math import x_times_log
 
 __all__ = [
@@ -101,11 +102,13 @@ xlogy = _same("xlogy", "x * log(y), 0 where x is 0 (unless y is NaN).")
 logsumexp = _same("logsumexp", "log(sum(exp(input))) over dim, without overflow.")
 
 
+@with_out("special_softmax", "exact")
 def softmax(input: Tensor, dim: int, *, dtype=None) -> Tensor:
     """exp(x) / sum(exp(x)) along dim (computed in dtype if given)."""
     return torch.softmax(input, dim, dtype=dtype)
 
 
+@with_out("special_log_softmax", "exact")
 def log_softmax(input: Tensor, dim: int, *, dtype=None) -> Tensor:
     """log(softmax(x)) along dim, without the cancellation of taking the log afterwards."""
     return torch.log_softmax(input, dim, dtype=dtype)
@@ -115,6 +118,7 @@ def _floating(input: Tensor) -> Tensor:
     return input if input.dtype._differentiable else input.to(torch.get_default_dtype())
 
 
+@with_out("special_entr", "castable")
 def entr(input: Tensor) -> Tensor:
     """The elementwise entropy -x * log(x): 0 at 0, -inf for x < 0 (NaN stays NaN)."""
     x = _floating(input)
@@ -125,12 +129,14 @@ def entr(input: Tensor) -> Tensor:
     return torch.where(zero, torch.zeros((), dtype=x.dtype, device=x.device), out)
 
 
+@with_out("special_ndtr", "castable")
 def ndtr(input: Tensor) -> Tensor:
     """The standard normal distribution function: the area under its density from -inf to x."""
     x = _floating(input)
     return 0.5 * torch.erfc(-x * (1 / math.sqrt(2)))
 
 
+@with_out("special_log_ndtr", "castable")
 def log_ndtr(input: Tensor) -> Tensor:
     """log(ndtr(x)), accurate in both tails: log1p for x > 0, erfc in double precision for -20 <= x < 0, and the
     asymptotic series -x**2/2 - log(-x) - log(2 pi)/2 + log(1 - 1/x**2 + 3/x**4 - ...) below (where erfc
@@ -150,11 +156,13 @@ def log_ndtr(input: Tensor) -> Tensor:
     return torch.where(d < -20, tail, torch.where(d < 0, middle, right)).to(x.dtype)
 
 
+@with_out("special_xlog1py", "castable")
 def xlog1py(input, other) -> Tensor:
     """x * log1p(y), 0 where x is 0 (unless y is NaN); either may be a number."""
     return x_times_log(input, other, torch.log1p, -1.0, "xlog1py")
 
 
+@with_out("special_multigammaln", "castable")
 def multigammaln(input: Tensor, p: int) -> Tensor:
     """The log of the multivariate gamma function of dimension p: p(p-1)/4 log(pi) + sum of lgamma(x - j/2) for
     j < p (defined for x > (p - 1) / 2; below, the sum of lgamma's values, as PyTorch computes it)."""

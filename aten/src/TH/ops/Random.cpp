@@ -62,8 +62,8 @@ Tensor sample_parameterized(const Tensor& param, const std::optional<Generator>&
 }  // namespace
 
 Tensor _standard_gamma(const Tensor& self, const std::optional<Generator>& generator) {
-  TH_CHECK(is_floating_point(self.dtype()), "\"standard_gamma\" not implemented for '",
-           scalar_type_cpp_name(self.dtype()), "'");
+  TH_CHECK_T(NotImplementedError, is_floating_point(self.dtype()), "\"standard_gamma\" not implemented for '",
+             scalar_type_cpp_name(self.dtype()), "'");
   return sample_parameterized(self, generator, math::ParameterizedKind::Gamma);
 }
 
@@ -86,8 +86,8 @@ Tensor& uniform_(Tensor& self, double from, double to, const std::optional<Gener
     self.bump_version();
     return self;
   }
-  TH_CHECK(is_floating_point(self.dtype()), "\"check_uniform_bounds\" not implemented for '",
-           scalar_type_name(self.dtype()), "'");
+  TH_CHECK_T(NotImplementedError, is_floating_point(self.dtype()),
+             "\"check_uniform_bounds\" not implemented for '", scalar_type_cpp_name(self.dtype()), "'");
   TH_CHECK(from <= to, "uniform_ expects to return a [from, to) range, but found from=", from, " > to=", to);
   return fill_random(self, generator, math::RandomKind::Uniform, from, to);
 }
@@ -100,8 +100,9 @@ Tensor& normal_(Tensor& self, double mean, double std, const std::optional<Gener
     self.bump_version();
     return self;
   }
-  TH_CHECK(is_floating_point(self.dtype()), "\"normal_kernel_cpu\" not implemented for '",
-           scalar_type_name(self.dtype()), "'");
+  TH_CHECK_T(NotImplementedError, is_floating_point(self.dtype()), "\"normal_kernel_",
+             self.device().is_cpu() ? "cpu" : "cuda", "\" not implemented for '",
+             scalar_type_cpp_name(self.dtype()), "'");
   TH_CHECK(std >= 0.0, "normal expects std >= 0.0, but found std ", std);
   return fill_random(self, generator, math::RandomKind::Normal, mean, std);
 }
