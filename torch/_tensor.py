@@ -213,6 +213,20 @@ def record_stream(self: Tensor, stream) -> None:
     _C._cuda_record_stream(self, stream.cuda_stream)
 
 
+_numpy = Tensor.numpy  # the binding (a view of the memory), before numpy() below replaces it
+
+
+@register(function=False, method=True)
+def numpy(self: Tensor, *, force: bool = False):
+    """A NumPy array sharing this tensor's memory. A tensor that requires grad is refused (detach() it first),
+    as upstream; force=True detaches and copies to the CPU first (then the memory may not be shared)."""
+    if force:
+        return _numpy(self.detach().cpu())
+    if self.requires_grad:
+        raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+    return _numpy(self)
+
+
 @register(name="__array__", function=False, method=True)
 def _array(self: Tensor, dtype=None):
     """np.asarray(t): the values in a NumPy array (of `dtype` if given)."""

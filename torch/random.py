@@ -33,6 +33,6 @@ def get_rng_state():
     return default_generator.get_state()
 
 
-def set_rng_state(state) -> None:
+def set_rng_state(new_state) -> None:
     """Restores the default CPU generator's state."""
-    default_generator.set_state(state)
+    default_generator.set_state(new_state)

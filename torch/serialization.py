@@ -154,7 +154,7 @@ def save(obj, f, pickle_module=pickle, pickle_protocol: int = 2, _use_new_zipfil
             _write_record(zf, f"{name}/byteorder", b"little")
             for ref in pickler.storages:
                 flat = ref.flat.cpu()
-                data = flat.view(torch.uint8).numpy().tobytes() if flat.numel() else b""
+                data = flat.detach().view(torch.uint8).numpy().tobytes() if flat.numel() else b""
                 _write_record(zf, f"{name}/data/{ref.key}", data)
             _write_record(zf, f"{name}/version", b"3\n")
             _write_record(zf, f"{name}/.data/serialization_id", uuid.uuid4().hex.encode().ljust(40, b"0"))

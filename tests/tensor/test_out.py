@@ -1,7 +1,6 @@
 """out= as upstream's out= overloads behave, for the ops without a kernel of their own for it (torch/_out.py):
 the ops declared `out: castable|exact` in native_functions.yaml, the Python ops registered with out=, and
-torch.fft/special; plus `input=` as the keyword name of a torch function's first tensor. Also runs against
-upstream 2.13 (`nox -s tests-reference`)."""
+torch.fft/special. Also runs against upstream 2.13 (`nox -s tests-reference`)."""
 
 from __future__ import annotations
 
@@ -132,17 +131,6 @@ def test_fft_out():
     with pytest.raises(RuntimeError):
         torch.fft.fft(torch.ones(4), out=_empty())  # a real out for a complex result
     assert torch.fft.rfftfreq(4, out=_empty(torch.float64)).tolist() == [0.0, 0.25, 0.5]
-
-
-def test_input_is_the_keyword_of_a_functions_first_tensor():
-    x = _x()
-    assert torch.add(input=x, other=x).tolist() == (2 * x).tolist()
-    assert torch.sum(input=x, dim=0).tolist() == [3.0, 5.0, 7.0]
-    assert torch.reshape(input=x, shape=(6,)).shape == (6,)
-    assert torch.clamp(input=x, min=1.0, max=4.0).min().item() == 1.0
-    assert torch.where(x > 2, input=x, other=torch.zeros(())).tolist() == [[0.0, 0.0, 0.0], [3.0, 4.0, 5.0]]
-    with pytest.raises(TypeError):
-        torch.add(self=x, other=x)
 
 
 def test_the_full_reductions_without_an_out_overload_refuse_it():

@@ -72,8 +72,8 @@ def cpp_return_type(f: NativeFunction) -> str:
 
 def cpp_arguments(f: NativeFunction) -> list[Argument]:
     """Arguments in C++ order: an out= overload takes its outputs first (PyTorch's convention)."""
-    # a factory's requires_grad and pin_memory are handled by the binding
-    args = [a for a in f.schema.arguments if a.name not in ("requires_grad", "pin_memory")]
+    # a factory's requires_grad, pin_memory and layout are handled by the binding
+    args = [a for a in f.schema.arguments if a.name not in ("requires_grad", "pin_memory") and a.type.base != "Layout"]
     if f.schema.is_out:
         outs = [a for a in args if a.kwarg_only and a.type.mutable]
         args = outs + [a for a in args if a not in outs]
@@ -103,6 +103,8 @@ def binding_param(a: Argument, is_self: bool, numbers: bool = True) -> tuple[str
         if not numbers:  # a tensor only, still with its Python object for autograd
             return f"const torch::StrictTensorArg& {n}", f"{n}.t"
         return f"const torch::TensorArg& {n}", f"{n}.tensor()"  # tensors or Python numbers
+    if t.base == "Layout":  # torch.strided (or None), checked by the binding; the library has one layout
+        return f"nb::handle {n}", n
     if t.is_list:
         if t.optional:
             return f"std::optional<torch::IntArg> {n}", f"({n} ? std::optional<th::IntList>({n}->v) : std::nullopt)"
@@ -203,7 +205,8 @@ def call_body(f: NativeFunction, exprs: dict[str, str], method: bool, va: Argume
     Autograd (torch/csrc/Autograd.h): an op with tensor inputs is recorded when grad mode is on
     and one of them requires grad; out= overloads refuse such inputs; views are marked.
     """
-    lines = []
+    layouts = [a for a in f.schema.arguments if a.type.base == "Layout"]
+    lines = [f'torch::check_layout("{f.schema.name}", {a.name});' for a in layouts]
     keys = set(f.dispatch)
     if keys and keys != set(DEVICES):
         first = next(a for a in f.schema.arguments if a.type.base == "Tensor")

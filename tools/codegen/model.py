@@ -30,7 +30,9 @@ from pathlib import Path
 
 from .memo import Memo, split_entries
 
-BASE_TYPES = ("Tensor", "Scalar", "int", "float", "bool", "str", "ScalarType", "Device", "Generator", "MemoryFormat")
+BASE_TYPES = (
+    "Tensor", "Scalar", "int", "float", "bool", "str", "ScalarType", "Device", "Generator", "MemoryFormat", "Layout"
+)  # fmt: skip
 DEVICES = ("CPU", "CUDA")
 VARIANTS = ("function", "method")
 

@@ -85,6 +85,7 @@ _PY = {
     "Device": "device | str",
     "Generator": "Generator",
     "MemoryFormat": "memory_format",
+    "Layout": "layout",
 }
 
 

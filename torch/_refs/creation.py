@@ -286,12 +286,16 @@ def _new_tensor(self: Tensor, data, dtype=None, device=None, requires_grad: bool
 
 
 def _new_factory(factory):
-    def method(self: Tensor, *size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+    def method(
+        self: Tensor, *size, dtype=None, device=None, requires_grad: bool = False, layout=None, pin_memory: bool = False
+    ) -> Tensor:
         return factory(
             *size,
             dtype=self.dtype if dtype is None else dtype,
+            layout=layout,
             device=self.device if device is None else device,
             requires_grad=requires_grad,
+            pin_memory=pin_memory,
         )
 
     method.__doc__ = f"torch.{factory.__name__}(size) with this tensor's dtype and device unless given."
@@ -303,14 +307,19 @@ for _factory in (empty, zeros, ones):
 
 
 @register(name="new_full", function=False, method=True)
-def _new_full(self: Tensor, size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def _new_full(
+    self: Tensor, size, fill_value, *, dtype=None, device=None, requires_grad: bool = False, layout=None,
+    pin_memory: bool = False,
+) -> Tensor:  # fmt: skip
     """torch.full(size, fill_value) with this tensor's dtype and device unless given."""
     return torch.full(
         size,
         fill_value,
         dtype=self.dtype if dtype is None else dtype,
+        layout=layout,
         device=self.device if device is None else device,
         requires_grad=requires_grad,
+        pin_memory=pin_memory,
     )
 
 

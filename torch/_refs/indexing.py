@@ -270,9 +270,9 @@ def _index_put_method(self: Tensor, indices, values, accumulate: bool = False) -
 
 
 @register(method=True)
-def index_put(self: Tensor, indices, values, accumulate: bool = False) -> Tensor:
-    """index_put_ on a copy of self."""
-    return _index_put_method(self.clone(), indices, values, accumulate)
+def index_put(input: Tensor, indices, values, accumulate: bool = False) -> Tensor:
+    """index_put_ on a copy of input."""
+    return _index_put_method(input.clone(), indices, values, accumulate)
 
 
 @register(method=True, out="exact")

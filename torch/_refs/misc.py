@@ -71,9 +71,12 @@ def rsub(input: Tensor, other, *, alpha=1) -> Tensor:
 
 
 @register
-def scalar_tensor(s, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def scalar_tensor(
+    s, *, dtype=None, layout=None, device=None, requires_grad: bool = False, pin_memory: bool = False
+) -> Tensor:
     """A 0-dim tensor holding s, of dtype (the default float dtype unless given)."""
-    return torch.tensor(s, dtype=dtype or torch.get_default_dtype(), device=device, requires_grad=requires_grad)
+    out = torch.tensor(s, dtype=dtype or torch.get_default_dtype(), device=device, pin_memory=pin_memory)
+    return torch.empty_like(out, layout=layout).copy_(out).requires_grad_(requires_grad)
 
 
 @register
@@ -114,17 +117,23 @@ def empty_strided(size, stride, *, dtype=None, device=None, requires_grad: bool 
             raise RuntimeError("Only dense CPU tensors can be pinned")
         base = torch._C._empty_pinned([extent], dtype or torch.get_default_dtype())
     else:
-        base = torch.empty(extent, dtype=dtype, device=device)
+        base = torch.empty(extent, dtype=dtype, layout=layout, device=device)
     return base.as_strided(tuple(size), tuple(stride)).requires_grad_(requires_grad)
 
 
 @register
-def randint_like(input: Tensor, low=0, high=None, *, dtype=None, device=None, generator=None) -> Tensor:
-    """Random integers in [low, high) (randint_like(input, high) means [0, high)) of input's shape."""
+def randint_like(
+    input: Tensor, low=0, high=None, *, generator=None, dtype=None, layout=None, device=None,
+    pin_memory: bool = False, requires_grad: bool = False, memory_format=None,
+) -> Tensor:  # fmt: skip
+    """Random integers in [low, high) (randint_like(input, high) means [0, high)) of input's shape and layout
+    (memory_format, default preserve_format, as torch.empty_like's)."""
     if high is None:
         low, high = 0, low
-    return torch.randint(low, high, tuple(input.shape), generator=generator, dtype=dtype or input.dtype,
-                         device=device or input.device)  # fmt: skip
+    out = torch.empty_like(input, dtype=dtype, layout=layout, device=device, pin_memory=pin_memory,
+                           memory_format=memory_format)  # fmt: skip
+    draws = torch.randint(low, high, tuple(input.shape), generator=generator, dtype=out.dtype, device=out.device)
+    return out.copy_(draws).requires_grad_(requires_grad)
 
 
 def _window(name: str, length: int, periodic: bool, dtype, device, fn) -> Tensor:
@@ -469,15 +478,19 @@ def empty_permuted(size, physical_layout, *, dtype=None, layout=None, device=Non
 
 
 @register(method=True)
-def put(self: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
-    """A copy of self with put_ applied: source's elements written (or added) at flat positions index."""
-    return self.clone().put_(index, source, accumulate)
+def put(input: Tensor, index: Tensor, source: Tensor, accumulate: bool = False) -> Tensor:
+    """A copy of input with put_ applied: source's elements written (or added) at flat positions index."""
+    return input.clone().put_(index, source, accumulate)
 
 
 @register(function=False, method=True)
-def new_empty_strided(self: Tensor, size, stride, *, dtype=None, device=None, requires_grad: bool = False):
+def new_empty_strided(
+    self: Tensor, size, stride, *, dtype=None, layout=None, device=None, requires_grad: bool = False,
+    pin_memory: bool = False,
+):  # fmt: skip
     """An uninitialized tensor of the given size and strides, with self's dtype and device unless given."""
-    t = torch.empty_strided(size, stride, dtype=dtype or self.dtype, device=device or self.device)
+    t = torch.empty_strided(size, stride, dtype=dtype or self.dtype, layout=layout, device=device or self.device,
+                            pin_memory=pin_memory)  # fmt: skip
     return t.requires_grad_(requires_grad) if requires_grad else t
 
 

@@ -79,7 +79,10 @@ def multinomial(input: Tensor, num_samples: int, replacement: bool = False, *, g
 
 
 @register
-def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None, out: Tensor | None = None) -> Tensor:
+def normal(
+    mean, std=1.0, size=None, *, generator=None, dtype=None, layout=None, device=None, pin_memory: bool = False,
+    requires_grad: bool = False, out: Tensor | None = None,
+) -> Tensor:  # fmt: skip
     """Normal draws with the given mean and std: tensors (broadcast together) or numbers (then `size` gives the
     shape)."""
     tensors = [t for t in (mean, std) if isinstance(t, Tensor)]
@@ -98,7 +101,10 @@ def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, device=None,
             raise TypeError("normal() with a number mean and std needs a size")
         if std < 0:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-        result = torch.randn(size, generator=generator, dtype=dtype, device=device) * std + mean
+        result = torch.randn(size, generator=generator, dtype=dtype, layout=layout, device=device) * std + mean
+        if pin_memory:
+            result = result.pin_memory()
+        result.requires_grad_(requires_grad)
     return result if out is None else out.resize_(result.shape).copy_(result)
 
 

@@ -66,15 +66,23 @@ def _tri_indices(row: int, col: int, offset: int, dtype, device, upper: bool) ->
 
 
 @register
-def triu_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None, layout=None) -> Tensor:
+def triu_indices(
+    row: int, col: int, offset: int = 0, *, dtype=None, device=None, layout=None, pin_memory: bool = False,
+    requires_grad: bool = False,
+) -> Tensor:  # fmt: skip
     """The [2, N] coordinates (row-major) of the upper triangle of a row x col matrix, from diagonal offset."""
-    return _tri_indices(row, col, offset, dtype, device, upper=True)
+    out = _tri_indices(row, col, offset, dtype, device, upper=True)
+    return (out.pin_memory() if pin_memory else out).requires_grad_(requires_grad)
 
 
 @register
-def tril_indices(row: int, col: int, offset: int = 0, *, dtype=None, device=None, layout=None) -> Tensor:
+def tril_indices(
+    row: int, col: int, offset: int = 0, *, dtype=None, device=None, layout=None, pin_memory: bool = False,
+    requires_grad: bool = False,
+) -> Tensor:  # fmt: skip
     """The [2, N] coordinates (row-major) of the lower triangle of a row x col matrix, up to diagonal offset."""
-    return _tri_indices(row, col, offset, dtype, device, upper=False)
+    out = _tri_indices(row, col, offset, dtype, device, upper=False)
+    return (out.pin_memory() if pin_memory else out).requires_grad_(requires_grad)
 
 
 @register

@@ -11,9 +11,15 @@ from torch._C import Tensor, transpose
 from torch._refs._dims import wrap_dim
 from torch._registry import register
 
-# NumPy's names of transpose (a generated op)
-register(transpose, name="swapaxes", aliases=("swapdims",))
-register(Tensor.transpose, name="swapaxes", aliases=("swapdims",), function=False, method=True)
+# NumPy's names of transpose (a generated op): swapdims takes its dim0/dim1, swapaxes NumPy's axis0/axis1
+register(transpose, name="swapdims")
+register(Tensor.transpose, name="swapdims", function=False, method=True)
+
+
+@register(method=True)
+def swapaxes(input: Tensor, axis0: int, axis1: int) -> Tensor:
+    """input with dims axis0 and axis1 swapped: a view (transpose under NumPy's name)."""
+    return transpose(input, axis0, axis1)
 
 
 @register(method=True, aliases=("moveaxis",))
@@ -151,7 +157,8 @@ def _inplace_view(view, name: str):
 
 for _view in ("t", "transpose", "squeeze", "unsqueeze"):
     register(_inplace_view(getattr(Tensor, _view), _view + "_"), function=False, method=True)
-register(_inplace_view(Tensor.transpose, "swapaxes_"), aliases=("swapdims_",), function=False, method=True)
+register(_inplace_view(Tensor.transpose, "swapdims_"), function=False, method=True)
+register(_inplace_view(swapaxes, "swapaxes_"), function=False, method=True)
 
 
 @register(method=True)

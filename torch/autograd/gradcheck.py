@@ -25,8 +25,8 @@ def _real_parts(t: Tensor):
     """A float64 NumPy vector of t's values, a complex t as its real parts then its imaginary parts."""
     t = t.detach().reshape(-1).cpu()
     if t.is_complex():
-        return torch.cat([t.real, t.imag]).to(torch.float64).numpy().copy()
-    return t.to(torch.float64).numpy().copy()
+        return torch.cat([t.real, t.imag]).detach().to(torch.float64).numpy().copy()
+    return t.detach().to(torch.float64).numpy().copy()
 
 
 def _numerical_jacobian(func, inputs, out_index: int, eps: float) -> list:
@@ -83,7 +83,7 @@ def _analytical_jacobian(func, inputs, out_index: int, create_graph: bool = Fals
                         torch.stack([gk, torch.zeros_like(gk)], dim=1).reshape(-1))  # fmt: skip
                 else:
                     col = gk.real if gk.is_complex() else gk
-                cols[k][:, p * n_out + j] = col.to(torch.float64).numpy()
+                cols[k][:, p * n_out + j] = col.detach().to(torch.float64).numpy()
     return cols
 
 

@@ -84,6 +84,19 @@ inline void check_backend(const char* op, const th::Tensor& t, bool cpu, bool cu
                                 (t.device().is_cpu() ? "CPU" : "CUDA") + "' backend.");
 }
 
+/// A factory's layout=: None or torch.strided, the one layout of this library's tensors (upstream's sparse
+/// and mkldnn layouts are refused with a RuntimeError, anything else is a TypeError).
+inline void check_layout(const char* op, nb::handle layout) {
+  if (layout.is_none()) return;
+  nb::module_ torch = nb::module_::import_("torch");
+  if (layout.is(torch.attr("strided"))) return;
+  if (!nb::isinstance(layout, torch.attr("layout")))
+    throw nb::type_error((std::string(op) + "(): argument 'layout' must be torch.layout, not " +
+                          nb::type_name(layout.type()).c_str())
+                             .c_str());
+  throw th::Error(std::string(nb::str(layout).c_str()) + " is not supported: tensors here are torch.strided");
+}
+
 /// The namedtuple class torch.return_types.<name> with `fields` (created once, then cached).
 nb::handle return_type(const char* name, std::initializer_list<const char*> fields);
 

@@ -11,7 +11,6 @@ from torch._C import _LinAlgError as LinAlgError
 from torch._out import with_out
 from torch.linalg import _decompositions, _norms, _products, _solvers
 from torch.linalg._products import diagonal, vander
-from torch.linalg._solvers import lstsq, matrix_exp
 
 # the functions that take upstream's out= (torch/_out.py); cond and matrix_rank only ask that their
 # result cast safely to out's dtype, as upstream's composites do
@@ -44,6 +43,8 @@ matmul = with_out("linalg_matmul")(_products.matmul)
 multi_dot = with_out("linalg_multi_dot")(_products.multi_dot)
 vecdot = with_out("linalg_vecdot")(_products.vecdot)
 inv = with_out("linalg_inv")(_solvers.inv)
+lstsq = with_out("linalg_lstsq")(_solvers.lstsq)
+matrix_exp = _solvers.matrix_exp  # upstream's takes no out=
 inv_ex = with_out("linalg_inv_ex")(_solvers.inv_ex)
 matrix_power = with_out("linalg_matrix_power")(_solvers.matrix_power)
 pinv = with_out("linalg_pinv")(_solvers.pinv)

@@ -24,17 +24,17 @@ def _batch_prefix(info: Tensor, A: Tensor) -> tuple[int, str]:
     return int(flat[index]) if flat.numel() else 0, (f"(Batch element {index}): " if A.dim() > 2 else "")
 
 
-def cholesky_ex(A: Tensor, *, upper: bool = False, check_errors: bool = False):
+def cholesky_ex(input: Tensor, *, upper: bool = False, check_errors: bool = False):
     """The Cholesky factor L of a symmetric positive-definite A (A = L L^T; U^T U with upper=True) and
     `info` (> 0: the leading minor of that order is not positive-definite), without raising unless
     check_errors."""
-    L, info = _C._linalg_cholesky_ex(A, upper=upper, check_errors=check_errors)
+    L, info = _C._linalg_cholesky_ex(input, upper=upper, check_errors=check_errors)
     return _result("linalg_cholesky_ex", ("L", "info"), L, info)
 
 
-def cholesky(A: Tensor, *, upper: bool = False) -> Tensor:
+def cholesky(input: Tensor, *, upper: bool = False) -> Tensor:
     """The Cholesky factor of a symmetric positive-definite A; LinAlgError where it is not."""
-    return _C._linalg_cholesky_ex(A, upper=upper, check_errors=True)[0]
+    return _C._linalg_cholesky_ex(input, upper=upper, check_errors=True)[0]
 
 
 def lu_factor_ex(A: Tensor, *, pivot: bool = True, check_errors: bool = False):
@@ -56,18 +56,18 @@ def lu_factor(A: Tensor, *, pivot: bool = True):
     return _result("linalg_lu_factor", ("LU", "pivots"), LU, pivots)
 
 
-def ldl_factor_ex(A: Tensor, *, hermitian: bool = False, check_errors: bool = False):
+def ldl_factor_ex(input: Tensor, *, hermitian: bool = False, check_errors: bool = False):
     """The Bunch-Kaufman LDL^T factorization of a symmetric A, packed as LAPACK's sytrf (the lower triangle
     holds L and D; pivots are 1-based, negative for 2x2 blocks): (LD, pivots, info), info > 0 where D is
     singular."""
-    LD, pivots, info = _C._linalg_ldl_factor_ex(A, hermitian=hermitian, check_errors=check_errors)
+    LD, pivots, info = _C._linalg_ldl_factor_ex(input, hermitian=hermitian, check_errors=check_errors)
     return _result("linalg_ldl_factor_ex", ("LD", "pivots", "info"), LD, pivots, info)
 
 
-def ldl_factor(A: Tensor, *, hermitian: bool = False):
+def ldl_factor(input: Tensor, *, hermitian: bool = False):
     """(LD, pivots) of ldl_factor_ex; a LinAlgError where D is singular (upstream 2.13 fails an internal
     assert there)."""
-    LD, pivots, _ = _C._linalg_ldl_factor_ex(A, hermitian=hermitian, check_errors=True)
+    LD, pivots, _ = _C._linalg_ldl_factor_ex(input, hermitian=hermitian, check_errors=True)
     return _result("linalg_ldl_factor", ("LD", "pivots"), LD, pivots)
 
 
@@ -135,14 +135,14 @@ def qr(A: Tensor, mode: str = "reduced"):
     return _result("linalg_qr", ("Q", "R"), Q, R)
 
 
-def householder_product(A: Tensor, tau: Tensor) -> Tensor:
+def householder_product(input: Tensor, tau: Tensor) -> Tensor:
     """The first n columns of the product of the Householder reflectors stored in A and tau (LAPACK's orgqr)."""
-    return _C._linalg_householder_product(A, tau)
+    return _C._linalg_householder_product(input, tau)
 
 
-def eigh(A: Tensor, UPLO: str = "L"):
+def eigh(input: Tensor, UPLO: str = "L"):
     """The eigenvalues (ascending) and eigenvectors of a symmetric A, reading its lower (or upper) triangle."""
-    L, V = _C._linalg_eigh(A, UPLO, True)
+    L, V = _C._linalg_eigh(input, UPLO, True)
     return _result("linalg_eigh", ("eigenvalues", "eigenvectors"), L, V)
 
 
@@ -200,24 +200,24 @@ class _Eig(Function):
         return gA.real if ctx.real_input else gA  # a real A: the real part of the complex gradient
 
 
-def eig(A: Tensor):
+def eig(input: Tensor):
     """The eigenvalues and (right, unit-norm) eigenvectors of a square A (LAPACK's geev), complex tensors of
     A's precision; differentiable as PyTorch's (the loss must not depend on the eigenvectors' phases)."""
-    L, V = _Eig.apply(A)
+    L, V = _Eig.apply(input)
     return _result("linalg_eig", ("eigenvalues", "eigenvectors"), L, V)
 
 
-def eigvals(A: Tensor) -> Tensor:
+def eigvals(input: Tensor) -> Tensor:
     """The eigenvalues of a square A (complex, in LAPACK's order; eigenvectors only for a gradient)."""
-    if A.requires_grad and torch.is_grad_enabled():
-        return _Eig.apply(A)[0]
-    return _eig_values_vectors(A, False)[0]
+    if input.requires_grad and torch.is_grad_enabled():
+        return _Eig.apply(input)[0]
+    return _eig_values_vectors(input, False)[0]
 
 
-def eigvalsh(A: Tensor, UPLO: str = "L") -> Tensor:
+def eigvalsh(input: Tensor, UPLO: str = "L") -> Tensor:
     """The eigenvalues (ascending) of a symmetric A (its eigenvectors computed only where a gradient needs
     them)."""
-    return _C._linalg_eigh(A, UPLO, A.requires_grad and torch.is_grad_enabled())[0]
+    return _C._linalg_eigh(input, UPLO, input.requires_grad and torch.is_grad_enabled())[0]
 
 
 def svd(A: Tensor, full_matrices: bool = True, *, driver: str | None = None):

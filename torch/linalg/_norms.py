@@ -23,23 +23,23 @@ def _floating(x: Tensor, fn: str, dtype) -> Tensor:
     return x if dtype is None else x.to(dtype)
 
 
-def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+def vector_norm(input: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """The ord-norm of x over dim (all of x by default) seen as a vector: inf (max |x|), -inf (min |x|),
     0 (the count of non-zeros), or (sum |x|^ord)^(1/ord)."""
-    x = _floating(x, "linalg.vector_norm", dtype)
+    input = _floating(input, "linalg.vector_norm", dtype)
     if isinstance(ord, Tensor):
         ord = float(ord)
     dims = () if dim is None else ((dim,) if isinstance(dim, int) else tuple(dim))
-    if x.numel() == 0 and ord in (_INF, -_INF) and not dims:
+    if input.numel() == 0 and ord in (_INF, -_INF) and not dims:
         raise RuntimeError(
             f"linalg.vector_norm cannot compute the {ord} norm on an empty tensor because the operation does "
             "not have an identity"
         )
     if dim is None and not keepdim:
-        x, dims = x.reshape(-1), (0,)
+        input, dims = input.reshape(-1), (0,)
     elif dim is None:
-        dims = tuple(range(x.dim()))
-    a = x.abs()
+        dims = tuple(range(input.dim()))
+    a = input.abs()
     if ord == _INF:
         return a.amax(dims, keepdim=keepdim)
     if ord == -_INF:
@@ -54,7 +54,7 @@ def vector_norm(x: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=None
         return _root(powers.sum(dims, keepdim=keepdim), ord)
 
     # the powers of 16-bit floats are taken and summed in float32 (300 ** 2 overflows float16)
-    return in_float32(norm, x.dtype, x, a)
+    return in_float32(norm, input.dtype, input, a)
 
 
 def _root(s: Tensor, ord) -> Tensor:
@@ -64,19 +64,19 @@ def _root(s: Tensor, ord) -> Tensor:
     return torch.where(zero, torch.ones_like(s), s) ** (1.0 / ord) * (~zero).to(s.dtype)
 
 
-def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None) -> Tensor:
+def matrix_norm(input: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dtype=None) -> Tensor:
     """The ord-norm of the matrices of A over the two dims `dim`: 'fro', 'nuc' (sum of singular values),
     inf / -inf (max / min absolute row sum), 1 / -1 (columns), 2 / -2 (largest / smallest singular value)."""
-    A = _floating(A, "linalg.matrix_norm", dtype)
-    if A.dim() < 2:
+    input = _floating(input, "linalg.matrix_norm", dtype)
+    if input.dim() < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
-    d0, d1 = (d % A.dim() for d in dim)
+    d0, d1 = (d % input.dim() for d in dim)
     if d0 == d1:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, {dim[1]})")
     if ord == "fro":
-        return vector_norm(A, 2, (d0, d1), keepdim)
+        return vector_norm(input, 2, (d0, d1), keepdim)
     if ord in ("nuc", 2, -2):
-        moved = A.movedim((d0, d1), (-2, -1))
+        moved = input.movedim((d0, d1), (-2, -1))
         S = torch.linalg.svdvals(moved)
         if S.shape[-1] == 0:  # an empty matrix: the norm of nothing is 0
             r = S.sum(-1)
@@ -88,47 +88,47 @@ def matrix_norm(A: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *, dt
         return r
     if ord in (_INF, -_INF, 1, -1):
         over, across = (d1, d0) if ord in (_INF, -_INF) else (d0, d1)
-        sums = A.abs().sum(over, keepdim=True)
+        sums = input.abs().sum(over, keepdim=True)
         r = sums.amax(across, keepdim=True) if ord > 0 else sums.amin(across, keepdim=True)
         return r if keepdim else r.squeeze((d0, d1))
     raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
 
 
-def norm(A: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
+def norm(input: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:
     """A vector norm or a matrix norm, as PyTorch chooses: a matrix norm for a 2-tuple dim (or a 2-D A with
     ord and no dim), the 2-norm of all of A without ord or dim, else a vector norm."""
     if isinstance(dim, int):
         dim = (dim,)
-    if dim is not None and len(dim) == 2 or (dim is None and ord is not None and A.dim() == 2):
-        return matrix_norm(A, "fro" if ord is None else ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
-    if ord is not None and dim is None and A.dim() != 1:
+    if dim is not None and len(dim) == 2 or (dim is None and ord is not None and input.dim() == 2):
+        return matrix_norm(input, "fro" if ord is None else ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
+    if ord is not None and dim is None and input.dim() != 1:
         raise RuntimeError(
-            f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got {A.dim()}D."
+            f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got {input.dim()}D."
         )
-    return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
+    return vector_norm(input, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
 
 
-def cond(A: Tensor, p=None) -> Tensor:
+def cond(input: Tensor, p=None) -> Tensor:
     """The condition number of A in the p-norm: the ratio of extreme singular values for p = None, 2 or -2,
     else norm(A) * norm(A^-1)."""
-    if A.numel() == 0:
-        _square(A, "linalg.cond") if p not in (None, 2, -2) else None
-        return torch.zeros(A.shape[:-2], dtype=A.dtype, device=A.device)
+    if input.numel() == 0:
+        _square(input, "linalg.cond") if p not in (None, 2, -2) else None
+        return torch.zeros(input.shape[:-2], dtype=input.dtype, device=input.device)
     if p in (None, 2, -2):
-        S = torch.linalg.svdvals(A)
+        S = torch.linalg.svdvals(input)
         return S.amax(-1) / S.amin(-1) if p != -2 else S.amin(-1) / S.amax(-1)
-    _square(A, "linalg.cond")
-    inverse, info = torch.linalg.inv_ex(A)  # a singular matrix has condition number inf
-    r = matrix_norm(A, p) * matrix_norm(inverse, p)
+    _square(input, "linalg.cond")
+    inverse, info = torch.linalg.inv_ex(input)  # a singular matrix has condition number inf
+    r = matrix_norm(input, p) * matrix_norm(inverse, p)
     return torch.where(info > 0, torch.full_like(r, math.inf), r)
 
 
-def matrix_rank(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False, tol=None) -> Tensor:
+def matrix_rank(input: Tensor, *, atol=None, rtol=None, hermitian: bool = False, tol=None) -> Tensor:
     """The number of singular values of A above max(atol, rtol * largest) (eigenvalues for hermitian)."""
     if tol is not None:
         atol, rtol = tol, 0.0
-    S = torch.linalg.eigvalsh(A).abs() if hermitian else torch.linalg.svdvals(A)
-    return (S > _tolerance(S, atol, rtol, A.shape[-2], A.shape[-1])).sum(-1)
+    S = torch.linalg.eigvalsh(input).abs() if hermitian else torch.linalg.svdvals(input)
+    return (S > _tolerance(S, atol, rtol, input.shape[-2], input.shape[-1])).sum(-1)
 
 
 def _lu_sign(pivots: Tensor, dtype) -> Tensor:

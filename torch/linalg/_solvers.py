@@ -99,9 +99,11 @@ def _raise_singular(info: Tensor, A: Tensor) -> None:
         )
 
 
-def solve_triangular(A: Tensor, B: Tensor, *, upper: bool, left: bool = True, unitriangular: bool = False) -> Tensor:
+def solve_triangular(
+    input: Tensor, B: Tensor, *, upper: bool, left: bool = True, unitriangular: bool = False
+) -> Tensor:
     """The solution X of A X = B (X A = B unless left) for a triangular A (its `upper` or lower triangle)."""
-    return _C._linalg_solve_triangular(A, B, upper=upper, left=left, unitriangular=unitriangular)
+    return _C._linalg_solve_triangular(input, B, upper=upper, left=left, unitriangular=unitriangular)
 
 
 def _tolerance(S: Tensor, atol, rtol, m: int, n: int) -> Tensor:
@@ -123,21 +125,21 @@ def _reciprocal_above(S: Tensor, keep: Tensor) -> Tensor:
     return torch.where(keep, 1 / torch.where(keep, S, torch.ones_like(S)), torch.zeros_like(S))
 
 
-def pinv(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
+def pinv(input: Tensor, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
     """The Moore-Penrose pseudo-inverse by SVD (by eigh for a symmetric A with hermitian=True): singular
     values at or below max(atol, rtol * largest) count as zero."""
-    if A.dim() < 2 or not (A.dtype.is_floating_point or A.dtype.is_complex):
-        dt = scalar_type(A.dtype)
+    if input.dim() < 2 or not (input.dtype.is_floating_point or input.dtype.is_complex):
+        dt = scalar_type(input.dtype)
         raise RuntimeError(
-            f"linalg.pinv({dt}{{{list(A.shape)}}}): expected a tensor with 2 or more dimensions of float, double, "
+            f"linalg.pinv({dt}{{{list(input.shape)}}}): expected a tensor with 2 or more dimensions of float, double, "
             "cfloat or cdouble types"
         )
-    m, n = A.shape[-2], A.shape[-1]
+    m, n = input.shape[-2], input.shape[-1]
     if hermitian:
-        L, V = torch.linalg.eigh(A)
+        L, V = torch.linalg.eigh(input)
         tol = _tolerance(L.abs(), atol, rtol, m, n)
         return (V * _reciprocal_above(L, L.abs() > tol).unsqueeze(-2)) @ V.mH
-    U, S, Vh = torch.linalg.svd(A, full_matrices=False)
+    U, S, Vh = torch.linalg.svd(input, full_matrices=False)
     tol = _tolerance(S, atol, rtol, m, n)
     return (Vh.mH * _reciprocal_above(S, S > tol).unsqueeze(-2)) @ U.mH
 
@@ -145,39 +147,41 @@ def pinv(A: Tensor, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
 _LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
 
 
-def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | None = None):
+def lstsq(input: Tensor, b: Tensor, rcond: float | None = None, *, driver: str | None = None):
     """The least-squares solution of A X = B: (solution, residuals, rank, singular_values) as PyTorch
     returns them per driver ('gelsy' by default on the CPU; 'gels' assumes full rank and solves by QR,
     the others by SVD with singular values below rcond * largest treated as zero)."""
     driver = "gelsy" if driver is None else driver
     if driver not in _LSTSQ_DRIVERS:
         raise RuntimeError("torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)")
-    if A.dim() < 2:
+    if input.dim() < 2:
         raise RuntimeError("torch.linalg.lstsq: input must have at least 2 dimensions.")
-    vector = B.dim() == A.dim() - 1
-    B_ = B.unsqueeze(-1) if vector else B
+    vector = b.dim() == input.dim() - 1
+    B_ = b.unsqueeze(-1) if vector else b
     if B_.dim() < 2:
         raise RuntimeError("torch.linalg.lstsq: other must have at least 1 dimension.")
-    if A.shape[-2] != B_.shape[-2]:
+    if input.shape[-2] != B_.shape[-2]:
         raise RuntimeError("torch.linalg.lstsq: input.size(-2) should match other.size(-2)")
-    if A.dtype != B.dtype:
+    if input.dtype != b.dtype:
         raise RuntimeError(
             f"torch.linalg.lstsq: Expected input and other to have the same dtype, but got input's dtype "
-            f"{A.dtype} and other's dtype {B.dtype}"
+            f"{input.dtype} and other's dtype {b.dtype}"
         )
-    m, n = A.shape[-2], A.shape[-1]
-    empty = torch.empty(0, dtype=A.real.dtype if A.is_complex() else A.dtype, device=A.device)  # real, as upstream
-    rank = torch.empty(0, dtype=torch.int64, device=A.device)
+    m, n = input.shape[-2], input.shape[-1]
+    empty = torch.empty(
+        0, dtype=input.real.dtype if input.is_complex() else input.dtype, device=input.device
+    )  # real, as upstream
+    rank = torch.empty(0, dtype=torch.int64, device=input.device)
     singular_values = empty
     if driver == "gels":
         if m >= n:
-            Q, R = torch.linalg.qr(A)
+            Q, R = torch.linalg.qr(input)
             X = solve_triangular(R, Q.mH @ B_, upper=True)
         else:  # the minimum-norm solution through the QR of A^H
-            Q, R = torch.linalg.qr(A.mH)
+            Q, R = torch.linalg.qr(input.mH)
             X = Q @ solve_triangular(R.mH, B_, upper=False)
     else:
-        U, S, Vh = torch.linalg.svd(A, full_matrices=False)
+        U, S, Vh = torch.linalg.svd(input, full_matrices=False)
         keep = S > _tolerance(S, None, None if rcond is None or rcond < 0 else rcond, m, n)
         Sinv = _reciprocal_above(S, keep)
         X = (Vh.mH * Sinv.unsqueeze(-2)) @ (U.mH @ B_)
@@ -187,7 +191,7 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | Non
     residuals = empty
     full_rank = driver == "gels" or bool((rank == min(m, n)).all())
     if m > n and driver != "gelsy" and full_rank:
-        residuals = (A @ X - B_).abs().square().sum(-2)
+        residuals = (input @ X - B_).abs().square().sum(-2)
         if vector:
             residuals = residuals.squeeze(-1)
     return _result(
@@ -200,61 +204,61 @@ def lstsq(A: Tensor, B: Tensor, rcond: float | None = None, *, driver: str | Non
     )
 
 
-def tensorinv(A: Tensor, ind: int = 2) -> Tensor:
+def tensorinv(input: Tensor, ind: int = 2) -> Tensor:
     """The inverse of A seen as a linear map from its last dims to its first `ind` dims."""
     if ind <= 0:
         raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
-    out_shape, in_shape = A.shape[:ind], A.shape[ind:]
+    out_shape, in_shape = input.shape[:ind], input.shape[ind:]
     rows, cols = math.prod(out_shape), math.prod(in_shape)
     if rows != cols:
         raise RuntimeError(
             "Expected self to satisfy the requirement prod(self.shape[ind:]) == prod(self.shape[:ind]), but got "
             f"{cols} != {rows}"
         )
-    return inv(A.reshape(rows, cols)).reshape(*in_shape, *out_shape)
+    return inv(input.reshape(rows, cols)).reshape(*in_shape, *out_shape)
 
 
-def tensorsolve(A: Tensor, B: Tensor, dims=None) -> Tensor:
+def tensorsolve(input: Tensor, other: Tensor, dims=None) -> Tensor:
     """The X with tensordot(A, X, X.ndim) == B (A's dims in `dims` moved to the end first)."""
     if dims is not None:
-        dims = [d % A.dim() for d in dims]
-        A = A.permute([d for d in range(A.dim()) if d not in dims] + dims)
-    rows = B.numel()
-    x_shape = A.shape[B.dim() :]
+        dims = [d % input.dim() for d in dims]
+        input = input.permute([d for d in range(input.dim()) if d not in dims] + dims)
+    rows = other.numel()
+    x_shape = input.shape[other.dim() :]
     cols = math.prod(x_shape)
     if rows != cols:
         raise RuntimeError(
             "Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == prod(self.shape[:other.ndim])"
             f", but got {cols} != {rows}"
         )
-    return solve(A.reshape(rows, cols), B.reshape(rows)).reshape(x_shape)
+    return solve(input.reshape(rows, cols), other.reshape(rows)).reshape(x_shape)
 
 
-def matrix_power(A: Tensor, n: int) -> Tensor:
+def matrix_power(input: Tensor, n: int) -> Tensor:
     """A multiplied by itself n times (batched), by repeated squaring; a negative n powers the inverse."""
-    _square(A, "linalg.matrix_power")
+    _square(input, "linalg.matrix_power")
     if n < 0:
-        return torch.matrix_power(inv(A), -n)
-    return torch.matrix_power(A, n)
+        return torch.matrix_power(inv(input), -n)
+    return torch.matrix_power(input, n)
 
 
-def matrix_exp(A: Tensor) -> Tensor:
+def matrix_exp(input: Tensor) -> Tensor:
     """exp(A) by scaling and squaring: A / 2^s with a 1-norm below 1/2, a degree-18 Taylor polynomial
     (Horner), squared s times; differentiable through its products."""
-    _square(A, "linalg.matrix_exp")
-    if not (A.dtype.is_floating_point or A.dtype.is_complex):
+    _square(input, "linalg.matrix_exp")
+    if not (input.dtype.is_floating_point or input.dtype.is_complex):
         raise RuntimeError(
-            f"linalg.matrix_exp: Expected a floating point or complex tensor as input. Got {scalar_type(A.dtype)}"
+            f"linalg.matrix_exp: Expected a floating point or complex tensor as input. Got {scalar_type(input.dtype)}"
         )
-    n = A.shape[-1]
-    if A.numel() == 0:
-        return A.clone()
-    norm = float(A.detach().abs().sum(-2).amax()) if n else 0.0
+    n = input.shape[-1]
+    if input.numel() == 0:
+        return input.clone()
+    norm = float(input.detach().abs().sum(-2).amax()) if n else 0.0
     if not math.isfinite(norm):  # inf or NaN: no finite exponential (PyTorch's is NaN too)
-        return torch.full_like(A, math.nan)
+        return torch.full_like(input, math.nan)
     s = max(0, math.ceil(math.log2(norm)) + 1) if norm > 0 else 0
-    X = A / (2.0**s)
-    eye = torch.eye(n, dtype=A.dtype, device=A.device)
+    X = input / (2.0**s)
+    eye = torch.eye(n, dtype=input.dtype, device=input.device)
     result = eye + X / 18.0
     for k in range(17, 0, -1):
         result = eye + (X @ result) / float(k)

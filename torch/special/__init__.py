@@ -7,6 +7,7 @@ of."""
 
 from __future__ import annotations
 
+import inspect
 import math
 
 import torch
@@ -74,12 +75,14 @@ __all__ = [
 ]
 
 
-def _same(name: str, doc: str):
+def _same(name: str, doc: str, arg: str = "input"):
     """torch.special.<name> as the torch function it is, out= and all (looked up when called: torch is still
-    being set up while this module is imported)."""
+    being set up while this module is imported); its tensor is keyword `arg` (upstream's `x` for some)."""
 
-    def fn(input, *args, **kwargs):
-        return getattr(torch, name)(input, *args, **kwargs)
+    def fn(*args, **kwargs):
+        if arg in kwargs:
+            args = (kwargs.pop(arg), *args)
+        return getattr(torch, name)(*args, **kwargs)
 
     fn.__doc__ = doc
     return fn
@@ -181,14 +184,14 @@ modified_bessel_i1 = _same("_special_i1", "I1(x): the modified Bessel function o
 i1e = _same("_special_i1e", "exp(-|x|) I1(x): the exponentially scaled I1, without overflow.")
 modified_bessel_k0 = _same("_special_modified_bessel_k0", "K0(x): the modified Bessel function of the second kind.")
 modified_bessel_k1 = _same("_special_modified_bessel_k1", "K1(x): the modified Bessel function of the second kind.")
-scaled_modified_bessel_k0 = _same("_special_scaled_modified_bessel_k0", "exp(x) K0(x), without underflow.")
-scaled_modified_bessel_k1 = _same("_special_scaled_modified_bessel_k1", "exp(x) K1(x), without underflow.")
-airy_ai = _same("_special_airy_ai", "Ai(x): the Airy function of the first kind (NaN at +-inf, as upstream).")
+scaled_modified_bessel_k0 = _same("_special_scaled_modified_bessel_k0", "exp(x) K0(x), without underflow.", arg="x")
+scaled_modified_bessel_k1 = _same("_special_scaled_modified_bessel_k1", "exp(x) K1(x), without underflow.", arg="x")
+airy_ai = _same("_special_airy_ai", "Ai(x): the Airy function of the first kind (NaN at +-inf, as upstream).", arg="x")
 bessel_j0 = _same("_special_bessel_j0", "J0(x): the Bessel function of the first kind of order 0.")
 bessel_j1 = _same("_special_bessel_j1", "J1(x): the Bessel function of the first kind of order 1.")
 bessel_y0 = _same("_special_bessel_y0", "Y0(x): the Bessel function of the second kind of order 0 (NaN below 0).")
 bessel_y1 = _same("_special_bessel_y1", "Y1(x): the Bessel function of the second kind of order 1 (NaN below 0).")
-spherical_bessel_j0 = _same("_special_spherical_bessel_j0", "j0(x) = sin(x) / x, 1 at 0.")
+spherical_bessel_j0 = _same("_special_spherical_bessel_j0", "j0(x) = sin(x) / x, 1 at 0.", arg="x")
 erfcx = _same("_special_erfcx", "The scaled complementary error function exp(x**2) erfc(x).")
 ndtri = _same("_special_ndtri", "The inverse of ndtr: the x with ndtr(x) = p (+-inf at 1 and 0, NaN outside).")
 
@@ -198,11 +201,17 @@ def _as_tensor(value, like: Tensor) -> Tensor:
     return value if isinstance(value, Tensor) else torch.tensor(value, device=like.device)
 
 
-def _binary(name: str, doc: str, numbers: bool = True):
+def _binary(name: str, doc: str, numbers: bool = True, names: tuple = ("input", "other")):
     """torch.special.<name>(input, other) over its kernel torch.<op>; either argument may be a number (unless
-    numbers=False: upstream's gammainc/gammaincc take tensors only)."""
+    numbers=False: upstream's gammainc/gammaincc take tensors only). `names`: the arguments' keywords
+    (upstream's polynomials take x and n)."""
 
-    def fn(input, other, *, out=None) -> Tensor:
+    def fn(*args, out=None, **kwargs) -> Tensor:
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{fn.__name__}(): {e}") from None
+        input, other = bound.arguments[names[0]], bound.arguments[names[1]]
         if not numbers:
             for position, (arg, value) in enumerate((("input", input), ("other", other)), 1):
                 if not isinstance(value, Tensor):
@@ -217,6 +226,11 @@ def _binary(name: str, doc: str, numbers: bool = True):
         op = getattr(torch, name)
         return op(a, b) if out is None else op(a, b, out=out)
 
+    kind = inspect.Parameter.POSITIONAL_OR_KEYWORD
+    signature = inspect.Signature([inspect.Parameter(n, kind) for n in names])
+    fn.__signature__ = inspect.Signature(
+        [*signature.parameters.values(), inspect.Parameter("out", inspect.Parameter.KEYWORD_ONLY, default=None)]
+    )
     fn.__doc__ = doc
     return fn
 
@@ -229,30 +243,33 @@ gammaincc = _binary(
     "igammac", "The regularized upper incomplete gamma function Q(input, other) (torch.igammac).", numbers=False
 )
 _POLYNOMIAL = "{} of degree n (an integer; 0 for n < 0) at input, by its three-term recurrence."
-chebyshev_polynomial_t = _binary("_special_chebyshev_polynomial_t", _POLYNOMIAL.format("The Chebyshev polynomial T"))
-chebyshev_polynomial_u = _binary("_special_chebyshev_polynomial_u", _POLYNOMIAL.format("The Chebyshev polynomial U"))
-chebyshev_polynomial_v = _binary("_special_chebyshev_polynomial_v", _POLYNOMIAL.format("The Chebyshev polynomial V"))
-chebyshev_polynomial_w = _binary("_special_chebyshev_polynomial_w", _POLYNOMIAL.format("The Chebyshev polynomial W"))
-shifted_chebyshev_polynomial_t = _binary(
-    "_special_shifted_chebyshev_polynomial_t", _POLYNOMIAL.format("T*(x) = T(2x - 1), the shifted Chebyshev polynomial")
+
+
+def _polynomial(kernel: str, what: str):
+    """torch.special's orthogonal polynomial `what` of degree n at x (upstream's keywords x and n)."""
+    return _binary(kernel, _POLYNOMIAL.format(what), names=("x", "n"))
+
+
+chebyshev_polynomial_t = _polynomial("_special_chebyshev_polynomial_t", "The Chebyshev polynomial T")
+chebyshev_polynomial_u = _polynomial("_special_chebyshev_polynomial_u", "The Chebyshev polynomial U")
+chebyshev_polynomial_v = _polynomial("_special_chebyshev_polynomial_v", "The Chebyshev polynomial V")
+chebyshev_polynomial_w = _polynomial("_special_chebyshev_polynomial_w", "The Chebyshev polynomial W")
+shifted_chebyshev_polynomial_t = _polynomial(
+    "_special_shifted_chebyshev_polynomial_t", "T*(x) = T(2x - 1), the shifted Chebyshev polynomial"
 )
-shifted_chebyshev_polynomial_u = _binary(
-    "_special_shifted_chebyshev_polynomial_u", _POLYNOMIAL.format("U*(x) = U(2x - 1), the shifted Chebyshev polynomial")
+shifted_chebyshev_polynomial_u = _polynomial(
+    "_special_shifted_chebyshev_polynomial_u", "U*(x) = U(2x - 1), the shifted Chebyshev polynomial"
 )
-shifted_chebyshev_polynomial_v = _binary(
-    "_special_shifted_chebyshev_polynomial_v", _POLYNOMIAL.format("V*(x) = V(2x - 1), the shifted Chebyshev polynomial")
+shifted_chebyshev_polynomial_v = _polynomial(
+    "_special_shifted_chebyshev_polynomial_v", "V*(x) = V(2x - 1), the shifted Chebyshev polynomial"
 )
-shifted_chebyshev_polynomial_w = _binary(
-    "_special_shifted_chebyshev_polynomial_w", _POLYNOMIAL.format("W*(x) = W(2x - 1), the shifted Chebyshev polynomial")
+shifted_chebyshev_polynomial_w = _polynomial(
+    "_special_shifted_chebyshev_polynomial_w", "W*(x) = W(2x - 1), the shifted Chebyshev polynomial"
 )
-hermite_polynomial_h = _binary(
-    "_special_hermite_polynomial_h", _POLYNOMIAL.format("The physicists' Hermite polynomial H")
-)
-hermite_polynomial_he = _binary(
-    "_special_hermite_polynomial_he", _POLYNOMIAL.format("The probabilists' Hermite polynomial He")
-)
-laguerre_polynomial_l = _binary("_special_laguerre_polynomial_l", _POLYNOMIAL.format("The Laguerre polynomial L"))
-legendre_polynomial_p = _binary("_special_legendre_polynomial_p", _POLYNOMIAL.format("The Legendre polynomial P"))
+hermite_polynomial_h = _polynomial("_special_hermite_polynomial_h", "The physicists' Hermite polynomial H")
+hermite_polynomial_he = _polynomial("_special_hermite_polynomial_he", "The probabilists' Hermite polynomial He")
+laguerre_polynomial_l = _polynomial("_special_laguerre_polynomial_l", "The Laguerre polynomial L")
+legendre_polynomial_p = _polynomial("_special_legendre_polynomial_p", "The Legendre polynomial P")
 for _name, _fn in list(globals().items()):
     if _name in __all__ and getattr(_fn, "__name__", "") == "fn":
         _fn.__name__ = _fn.__qualname__ = _name

@@ -364,9 +364,10 @@ class Module:
                 memo.add(id(module))
                 yield name, module
 
-    def modules(self):
-        """Iterator over all modules in the tree, self first."""
-        for _, m in self.named_modules():
+    def modules(self, remove_duplicate: bool = True):
+        """Iterator over all modules in the tree, self first (a module reached twice is yielded once unless
+        remove_duplicate=False)."""
+        for _, m in self.named_modules(remove_duplicate=remove_duplicate):
             yield m
 
     def named_modules(self, memo: set | None = None, prefix: str = "", remove_duplicate: bool = True):

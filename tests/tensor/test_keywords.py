@@ -1,0 +1,108 @@
+"""The keyword names upstream's functions take, where they differ from the schema's: a torch function's first
+tensor is `input`, torch.linalg's are `input` or `A` as upstream's bindings name them, torch.special's
+polynomials take `x` and `n`; and the factory keywords code forwards from a tensor (layout=, pin_memory=,
+memory_format=, requires_grad=). Also runs against upstream 2.13 (`nox -s tests-reference`)."""
+
+from __future__ import annotations
+
+import pytest
+
+import torch
+
+
+def _x():
+    return torch.arange(6.0).reshape(2, 3)
+
+
+def test_input_is_the_keyword_of_a_functions_first_tensor():
+    x = _x()
+    assert torch.add(input=x, other=x).tolist() == (2 * x).tolist()
+    assert torch.sum(input=x, dim=0).tolist() == [3.0, 5.0, 7.0]
+    assert torch.reshape(input=x, shape=(6,)).shape == (6,)
+    assert torch.clamp(input=x, min=1.0, max=4.0).min().item() == 1.0
+    assert torch.where(x > 2, input=x, other=torch.zeros(())).tolist() == [[0.0, 0.0, 0.0], [3.0, 4.0, 5.0]]
+    with pytest.raises(TypeError):
+        torch.add(self=x, other=x)
+
+    assert torch.put(input=torch.zeros(3), index=torch.tensor([1]), source=torch.ones(1)).tolist() == [0.0, 1.0, 0.0]
+    assert torch.index_put(input=torch.zeros(3), indices=(torch.tensor([1]),), values=torch.ones(1)).sum() == 1
+
+
+def test_linalg_keywords_are_upstreams():
+    a = torch.tensor([[4.0, 1.0], [1.0, 3.0]], dtype=torch.float64)
+    assert torch.allclose(torch.linalg.cholesky(input=a) @ torch.linalg.cholesky(input=a).T, a)
+    assert torch.linalg.eigvalsh(input=a).shape == (2,) and torch.linalg.matrix_rank(input=a).item() == 2
+    assert torch.linalg.norm(input=a).item() == pytest.approx(27**0.5)
+    assert torch.linalg.vector_norm(input=torch.tensor([3.0, 4.0])).item() == 5.0
+    assert torch.allclose(torch.linalg.lstsq(a, b=a).solution, torch.eye(2, dtype=torch.float64))
+    ones = torch.ones(2, dtype=torch.float64)
+    assert torch.allclose(a @ torch.linalg.tensorsolve(a, other=ones), ones)
+    assert torch.equal(torch.linalg.matrix_exp(input=torch.zeros(2, 2)), torch.eye(2))
+    assert torch.linalg.inv(A=a).shape == (2, 2)  # upstream's inv, solve, det, svd, lu name it A
+    with pytest.raises(TypeError):
+        torch.linalg.matrix_exp(torch.zeros(2, 2), out=torch.empty(0))  # upstream's takes no out=
+
+
+def test_special_polynomials_take_x_and_n():
+    x = torch.tensor([0.5, 1.0])
+    assert torch.special.chebyshev_polynomial_t(x=x, n=2).tolist() == [-0.5, 1.0]  # T2 = 2x^2 - 1
+    assert torch.special.hermite_polynomial_h(x, n=torch.tensor(1)).tolist() == [1.0, 2.0]  # H1 = 2x
+    assert torch.special.spherical_bessel_j0(x=torch.tensor([0.0])).tolist() == [1.0]
+    assert torch.special.zeta(input=torch.tensor([2.0]), other=1.0).item() == pytest.approx(1.6449340668)
+    with pytest.raises(TypeError):
+        torch.special.chebyshev_polynomial_t(x)
+
+
+def test_factories_take_layout_strided():
+    x = torch.ones(2, 3)
+    assert torch.empty(2, dtype=x.dtype, layout=x.layout, device=x.device).shape == (2,)
+    assert torch.zeros(2, layout=torch.strided).tolist() == [0.0, 0.0]
+    assert torch.zeros_like(x, layout=torch.strided).shape == (2, 3)
+    assert torch.arange(3, layout=torch.strided).tolist() == [0, 1, 2]
+    assert torch.full((2,), 1.0, layout=None).tolist() == [1.0, 1.0]
+    assert torch.eye(2, layout=torch.strided).shape == (2, 2)
+    assert torch.empty_strided((2,), (1,), layout=torch.strided).shape == (2,)
+    with pytest.raises(TypeError, match="argument 'layout' must be torch.layout, not int"):
+        torch.zeros(2, layout=3)
+
+
+def test_new_factories_and_likes_take_the_forwarded_keywords():
+    x = torch.ones(2, 3, dtype=torch.float64)
+    assert x.new_zeros(2, layout=torch.strided, pin_memory=False).dtype == torch.float64
+    assert x.new_full((2,), 3.0, layout=x.layout).tolist() == [3.0, 3.0]
+    assert x.new_empty_strided((2,), (1,), layout=torch.strided).shape == (2,)
+    assert torch.scalar_tensor(3, layout=torch.strided, pin_memory=False).item() == 3.0
+    r = torch.randint_like(x, 5, requires_grad=False, memory_format=torch.preserve_format)
+    assert r.dtype == torch.float64 and r.shape == (2, 3) and bool(((r >= 0) & (r < 5)).all())
+    cl = torch.randint_like(torch.ones(1, 2, 3, 3).to(memory_format=torch.channels_last), 5)
+    assert cl.is_contiguous(memory_format=torch.channels_last)
+    assert torch.normal(0.0, 1.0, (3,), requires_grad=True).requires_grad
+
+
+def test_upstreams_names_of_positional_arguments():
+    x = torch.tensor([2.0, 3.0], requires_grad=True)
+    assert torch.pow(x, exponent=2).tolist() == [4.0, 9.0] and x.pow(exponent=2).tolist() == [4.0, 9.0]
+    torch.pow(input=x, exponent=torch.tensor(2.0)).sum().backward()
+    assert x.grad.tolist() == [4.0, 6.0]
+    y = torch.zeros(2, 3)
+    assert torch.swapaxes(y, axis0=0, axis1=1).shape == (3, 2) and y.swapaxes(axis0=1, axis1=0).shape == (3, 2)
+    assert torch.swapdims(y, dim0=0, dim1=1).shape == (3, 2)
+    assert y.swapaxes_(axis0=0, axis1=1).shape == (3, 2)
+    assert torch.tril_indices(3, 3, requires_grad=False).shape == (2, 6)
+    state = torch.get_rng_state()
+    first = torch.rand(2)
+    torch.set_rng_state(new_state=state)
+    assert torch.equal(torch.rand(2), first)
+    shared = torch.nn.Linear(1, 1)
+    net = torch.nn.Sequential(shared, shared)
+    assert len(list(net.modules())) == 2 and len(list(net.modules(remove_duplicate=False))) == 3
+
+
+def test_numpy_refuses_a_tensor_that_requires_grad_unless_forced():
+    x = torch.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match="Can't call numpy\\(\\) on Tensor that requires grad"):
+        x.numpy()
+    assert x.numpy(force=True).tolist() == [1.0, 1.0] and x.detach().numpy().tolist() == [1.0, 1.0]
+    y = torch.zeros(2)
+    y.numpy()[0] = 5.0  # a view of the memory
+    assert y.tolist() == [5.0, 0.0]
