@@ -106,3 +106,24 @@ def test_numpy_refuses_a_tensor_that_requires_grad_unless_forced():
     y = torch.zeros(2)
     y.numpy()[0] = 5.0  # a view of the memory
     assert y.tolist() == [5.0, 0.0]
+
+
+def test_split_specs_take_upstreams_keywords():
+    x = torch.arange(6.0)
+    assert [p.tolist() for p in torch.tensor_split(x, sections=3)] == [[0.0, 1.0], [2.0, 3.0], [4.0, 5.0]]
+    assert [p.numel() for p in x.tensor_split(indices=[1, 4])] == [1, 3, 2]
+    assert len(torch.tensor_split(x, tensor_indices_or_sections=torch.tensor(2))) == 2
+    assert len(torch.hsplit(x, sections=2)) == 2 and len(torch.vsplit(x.reshape(2, 3), indices=[1])) == 2
+    assert torch.dsplit(x.reshape(1, 1, 6), 3)[0].shape == (1, 1, 2)
+    with pytest.raises(TypeError):
+        torch.tensor_split(x)
+
+
+@pytest.mark.parametrize("name", ["rand_like", "randn_like"])
+def test_random_likes_take_a_generator(name):
+    x = torch.zeros(5)
+    g = torch.Generator().manual_seed(3)
+    first = getattr(torch, name)(x, generator=g)
+    g.manual_seed(3)
+    assert torch.equal(getattr(torch, name)(x, generator=g), first)
+    assert not torch.equal(getattr(torch, name)(x, generator=g), first)

@@ -173,3 +173,37 @@ def test_autograd_through_layouts():
     w = x.transpose(1, 3).clone()
     assert w.stride() == x.transpose(1, 3).stride()
     assert w.requires_grad
+
+
+def test_elementwise_results_are_laid_out_as_upstreams_tensoriterator_lays_them():
+    t = torch.arange(8.0, dtype=torch.float64).reshape(4, 2).T  # strides (1, 2)
+    # a number operand decides nothing: the tensor's layout is kept, whichever side the number is on
+    assert (2.0 / t).stride() == torch.div(2.0, t).stride() == (t * 2).stride() == (1, 2)
+    # the first operand whose strides tell two dims apart decides; a broadcast (expanded) one does not
+    c = torch.zeros(2, 4, dtype=torch.float64)
+    assert (c + t).stride() == (4, 1) and (t + c).stride() == (1, 2)
+    e = torch.zeros(1, 1, dtype=torch.int8).expand(3, 3)
+    assert (e & torch.zeros(3, 5, dtype=torch.int8)[:, 2:].T).stride() == (1, 3)
+    # a lower-rank operand decides its own dims; the new leading dim goes outside
+    h = torch.zeros(2, 4, dtype=torch.float16).permute(1, 0)
+    assert (h + torch.zeros(1, 4, 2, dtype=torch.float64)).stride() == (8, 1, 4)
+    # an out= that has to be resized takes that layout too
+    out = torch.empty(0, dtype=torch.bool)
+    assert torch.ge(t, 0, out=out).stride() == (1, 2)
+    out = torch.empty(0, dtype=torch.float64)
+    assert torch.add(t, 1, out=out).stride() == (1, 2)
+    np.testing.assert_array_equal(out.numpy(), t.numpy() + 1)
+
+
+def test_layout_of_sort_and_of_the_ops_that_return_row_major():
+    t = torch.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]]).T  # strides (1, 3)
+    values, indices = torch.sort(t, 0)
+    assert values.stride() == indices.stride() == (1, 3)  # sort keeps its input's layout
+    np.testing.assert_array_equal(values.numpy(), np.sort(t.numpy(), 0))
+    for out in (
+        torch.scatter(t, 0, torch.tensor([[1, 0]]), torch.ones(1, 2)),
+        torch.index_add(t, 0, torch.tensor([1]), torch.ones(1, 2)),
+        t.tril(),
+        t.triu(),
+    ):
+        assert out.is_contiguous()

@@ -91,10 +91,26 @@ def column_stack(tensors) -> Tensor:
     return torch.cat(ts, 1)
 
 
+def _split_spec(name: str, indices_or_sections, **named):
+    """The one split spec of a call: positional, or under one of upstream's keywords (sections=, indices=,
+    tensor_indices_or_sections=)."""
+    given = [v for v in (indices_or_sections, *named.values()) if v is not None]
+    if len(given) != 1:
+        raise TypeError(f"{name}() takes one of a section count or indices ({', '.join(named)}), got {len(given)}")
+    return given[0]
+
+
 @register(method=True)
-def tensor_split(input: Tensor, indices_or_sections, dim: int = 0) -> tuple:
+def tensor_split(
+    input: Tensor, indices_or_sections=None, dim: int = 0, *, sections=None, indices=None,
+    tensor_indices_or_sections=None,
+) -> tuple:  # fmt: skip
     """Views of input along dim: `n` sections (the first size % n one element longer), or the pieces
     between the given indices (NumPy's array_split)."""
+    indices_or_sections = _split_spec(
+        "tensor_split", indices_or_sections, sections=sections, indices=indices,
+        tensor_indices_or_sections=tensor_indices_or_sections,
+    )  # fmt: skip
     if input.dim() == 0:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
     if isinstance(indices_or_sections, Tensor):
@@ -150,21 +166,24 @@ def _split_along(name: str, min_dims: int, dim: int, input: Tensor, indices_or_s
 
 
 @register(method=True)
-def hsplit(input: Tensor, indices_or_sections) -> tuple:
+def hsplit(input: Tensor, indices_or_sections=None, *, sections=None, indices=None) -> tuple:
     """tensor_split along dim 1 (dim 0 for a 1-D input); a section count must divide the size."""
-    return _split_along("hsplit", 1, 1 if input.dim() > 1 else 0, input, indices_or_sections)
+    spec = _split_spec("hsplit", indices_or_sections, sections=sections, indices=indices)
+    return _split_along("hsplit", 1, 1 if input.dim() > 1 else 0, input, spec)
 
 
 @register(method=True)
-def vsplit(input: Tensor, indices_or_sections) -> tuple:
+def vsplit(input: Tensor, indices_or_sections=None, *, sections=None, indices=None) -> tuple:
     """tensor_split along dim 0 of an input with at least 2 dims; a section count must divide the size."""
-    return _split_along("vsplit", 2, 0, input, indices_or_sections)
+    spec = _split_spec("vsplit", indices_or_sections, sections=sections, indices=indices)
+    return _split_along("vsplit", 2, 0, input, spec)
 
 
 @register(method=True)
-def dsplit(input: Tensor, indices_or_sections) -> tuple:
+def dsplit(input: Tensor, indices_or_sections=None, *, sections=None, indices=None) -> tuple:
     """tensor_split along dim 2 of an input with at least 3 dims; a section count must divide the size."""
-    return _split_along("dsplit", 3, 2, input, indices_or_sections)
+    spec = _split_spec("dsplit", indices_or_sections, sections=sections, indices=indices)
+    return _split_along("dsplit", 3, 2, input, spec)
 
 
 @register

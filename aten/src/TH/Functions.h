@@ -142,9 +142,11 @@ Tensor randint(int64_t low, int64_t high, const IntList& size, const std::option
                std::optional<ScalarType> dtype, std::optional<Device> device);
 Tensor randperm(int64_t n, const std::optional<Generator>& generator, std::optional<ScalarType> dtype,
                 std::optional<Device> device);
-Tensor rand_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
+Tensor rand_like(const Tensor& self, const std::optional<Generator>& generator,
+                 std::optional<ScalarType> dtype, std::optional<Device> device,
                  std::optional<MemoryFormat> memory_format = std::nullopt);
-Tensor randn_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
+Tensor randn_like(const Tensor& self, const std::optional<Generator>& generator,
+                  std::optional<ScalarType> dtype, std::optional<Device> device,
                   std::optional<MemoryFormat> memory_format = std::nullopt);
 
 // joining, selecting, clamping, scans and moments (ops/Join, Select, Scan, Moments.cpp)

@@ -11,5 +11,8 @@ bool has_internal_overlap(const Tensor& t);
 /// Raises PyTorch's "unsupported operation: more than one element of the written-to tensor refers to a
 /// single memory location" when t has internal overlap.
 void assert_no_internal_overlap(const Tensor& t);
+/// Whether some order of t's dims is row-major, ignoring dims of size < 2 (PyTorch's
+/// is_non_overlapping_and_dense: no overlap and no gaps).
+bool non_overlapping_and_dense(const Tensor& t);
 
 }  // namespace th

@@ -1,6 +1,7 @@
 #include "Tensor.h"
 
 #include "CUDAHooks.h"
+#include "Overlap.h"
 #include "Scalar.h"
 
 #include <algorithm>
@@ -218,10 +219,6 @@ Tensor empty_pinned(const IntList& sizes, ScalarType dtype) {
 
 bool is_pinned(const Tensor& t) { return t.device().is_cpu() && cuda_hooks().is_pinned(t.data_ptr()); }
 
-namespace {
-
-/// Whether some order of `t`'s dims is row-major, ignoring dims of size < 2 (PyTorch's
-/// is_non_overlapping_and_dense).
 bool non_overlapping_and_dense(const Tensor& t) {
   std::vector<size_t> perm;
   for (size_t d = 0; d < size_t(t.dim()); ++d)
@@ -234,6 +231,8 @@ bool non_overlapping_and_dense(const Tensor& t) {
   }
   return true;
 }
+
+namespace {
 
 /// Dense strides for `t`'s sizes that order the dims as `t`'s strides do; dims with stride 0
 /// keep their place (PyTorch's infer_dense_strides, the order TensorIterator picks).

@@ -166,6 +166,69 @@ void TensorIterator::compute_types(const TensorIteratorConfig& cfg) {
   }
 }
 
+namespace {
+/// Upstream's layout of an elementwise op's new output (TensorIteratorBase's fast setup, then
+/// reorder_dimensions): when every operand has the result's shape and they are all row-major, all
+/// channels-last, or all dense with one set of strides, those strides; else dense strides in the order the
+/// operands' strides give the dims (innermost first; for each pair of dims the first operand whose strides
+/// there differ and are not broadcast decides, equal strides put the smaller dim inside), so `2.0 / x.T`
+/// and `x.T + y` are laid out as x.T is.
+IntList output_strides(const IntList& shape, const std::vector<const Tensor*>& operands) {
+  const auto nd = static_cast<int64_t>(shape.size());
+  const bool same_shape =
+      std::all_of(operands.begin(), operands.end(), [&](const Tensor* t) { return t->sizes() == shape; });
+  if (same_shape && !operands.empty()) {
+    auto all = [&](auto pred) { return std::all_of(operands.begin(), operands.end(), pred); };
+    if (all([](const Tensor* t) { return t->is_contiguous(); })) return contiguous_strides(shape);
+    for (MemoryFormat f : {MemoryFormat::ChannelsLast, MemoryFormat::ChannelsLast3d})
+      if (all([&](const Tensor* t) { return t->is_contiguous(f); })) return format_strides(shape, f);
+    const IntList& first = operands[0]->strides();
+    if (all([&](const Tensor* t) { return t->strides() == first && non_overlapping_and_dense(*t); }))
+      return first;
+  }
+  std::vector<IntList> strides;  // each operand's strides broadcast to shape (0 in a broadcast dim)
+  for (const Tensor* t : operands) {
+    IntList st(size_t(nd), 0);
+    const int64_t off = nd - t->dim();
+    for (int64_t d = 0; d < t->dim(); ++d) {
+      const int64_t n = t->sizes()[size_t(d)];
+      st[size_t(off + d)] = (n == 1 && shape[size_t(off + d)] != 1) ? 0 : t->strides()[size_t(d)];
+    }
+    strides.push_back(std::move(st));
+  }
+  auto should_swap = [&](int64_t d0, int64_t d1) {
+    for (const IntList& st : strides) {
+      const int64_t s0 = st[size_t(d0)], s1 = st[size_t(d1)];
+      if (s0 == 0 || s1 == 0) continue;
+      if (s0 != s1) return s0 < s1 ? -1 : 1;
+      if (shape[size_t(d0)] > shape[size_t(d1)]) return 1;
+    }
+    return 0;
+  };
+  std::vector<int64_t> perm(static_cast<size_t>(nd));  // innermost first, from row-major
+  for (int64_t i = 0; i < nd; ++i) perm[size_t(i)] = nd - 1 - i;
+  for (int64_t i = 1; i < nd; ++i) {  // an insertion sort that looks past ambiguous pairs (upstream's)
+    int64_t d1 = i;
+    for (int64_t d0 = i - 1; d0 >= 0; --d0) {
+      const int c = should_swap(perm[size_t(d0)], perm[size_t(d1)]);
+      if (c > 0) {
+        std::swap(perm[size_t(d0)], perm[size_t(d1)]);
+        d1 = d0;
+      } else if (c < 0) {
+        break;
+      }
+    }
+  }
+  IntList out(static_cast<size_t>(nd));
+  int64_t stride = 1;
+  for (int64_t d : perm) {
+    out[size_t(d)] = stride;
+    stride *= std::max<int64_t>(shape[size_t(d)], 1);
+  }
+  return out;
+}
+}  // namespace
+
 void TensorIterator::allocate_outputs(const TensorIteratorConfig& cfg) {
   // For a reduction the kernel writes through a view with a 1 in each reduced dim;
   // the caller's tensor drops those dims unless keepdim.
@@ -190,15 +253,22 @@ void TensorIterator::allocate_outputs(const TensorIteratorConfig& cfg) {
                ? r
                : make_view(r, kernel_shape, contiguous_strides(kernel_shape), r.storage_offset());
   };
+  auto layout_operands = [&]() {
+    std::vector<const Tensor*> ops;
+    for (const Tensor& t : cfg.outputs_)
+      if (t.defined() && t.sizes() == result_shape) ops.push_back(&t);
+    for (const Tensor& t : cfg.inputs_) ops.push_back(&t);
+    return ops;
+  };
   std::vector<Operand> outs;
   for (const Tensor& given : cfg.outputs_) {
     ScalarType want = cfg.output_dtype_ != ScalarType::Undefined ? cfg.output_dtype_ : common_dtype_;
     Operand op;
     if (!given.defined()) {
-      op.result =
-          cfg.is_reduction_ || cfg.inputs_.empty()
-              ? empty_tensor(result_shape, want, device_)
-              : empty_like_tensor(cfg.inputs_[0], result_shape, want, device_, MemoryFormat::Preserve);
+      op.result = cfg.is_reduction_ || cfg.inputs_.empty()
+                      ? empty_tensor(result_shape, want, device_)
+                      : make_view(empty_tensor(result_shape, want, device_), result_shape,
+                                  output_strides(result_shape, layout_operands()), 0);
       op.tensor = kernel_view(op.result);
       outs.push_back(std::move(op));
       continue;
@@ -210,7 +280,12 @@ void TensorIterator::allocate_outputs(const TensorIteratorConfig& cfg) {
     if (given.sizes() != result_shape) {
       TH_CHECK(!aliases_input && cfg.resize_outputs_, "output with shape ", shape_str(given.sizes()),
                " doesn't match the broadcast shape ", shape_str(result_shape));
+      // a resized out takes the layout a new output would have (upstream restrides it so): dense in that
+      // order over the elements resize_ makes room for
+      const bool restride = !cfg.is_reduction_ && !cfg.inputs_.empty();
+      const IntList strides = restride ? output_strides(result_shape, layout_operands()) : IntList();
       resize_(given, result_shape);
+      if (restride) given.impl()->strides = strides;
     }
     assert_no_internal_overlap(given);
     for (const Tensor& in : cfg.inputs_) {

@@ -106,7 +106,7 @@ Tensor scatter_impl(const Tensor& self, int64_t dim, const Tensor& index, const 
     TH_CHECK(index.size(k) <= src.size(k), "Size does not match at dimension ", k, " expected index ",
              shape_str(index.sizes()), " to be no larger than src ", shape_str(src.sizes()));
   }
-  Tensor out = inplace ? self : clone(self);
+  Tensor out = inplace ? self : clone(self, MemoryFormat::Contiguous);  // upstream's: row-major
   if (index.numel() == 0) return out;
   Tensor idx = checked_positions(index, self.dim() ? self.size(d) : 1, d, IndexRule::Gather);
   Tensor pos = positions(index.sizes(), self.sizes(), d, idx);
@@ -252,7 +252,7 @@ Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor&
 
 Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
                  const Scalar& alpha) {
-  Tensor out = clone(self);
+  Tensor out = clone(self, MemoryFormat::Contiguous);  // upstream's: row-major
   return index_add_(out, dim, index, source, alpha);
 }
 

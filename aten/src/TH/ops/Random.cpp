@@ -153,16 +153,18 @@ Tensor randperm(int64_t n, const std::optional<Generator>& generator, std::optio
   return to(out, dev, dt, false, false);
 }
 
-Tensor rand_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
+Tensor rand_like(const Tensor& self, const std::optional<Generator>& generator,
+                 std::optional<ScalarType> dtype, std::optional<Device> device,
                  std::optional<MemoryFormat> memory_format) {
   Tensor t = empty_like(self, dtype, device, memory_format);
-  return fresh(uniform_(t, 0.0, 1.0, std::nullopt));
+  return fresh(uniform_(t, 0.0, 1.0, generator));
 }
 
-Tensor randn_like(const Tensor& self, std::optional<ScalarType> dtype, std::optional<Device> device,
+Tensor randn_like(const Tensor& self, const std::optional<Generator>& generator,
+                  std::optional<ScalarType> dtype, std::optional<Device> device,
                   std::optional<MemoryFormat> memory_format) {
   Tensor t = empty_like(self, dtype, device, memory_format);
-  return fresh(normal_(t, 0.0, 1.0, std::nullopt));
+  return fresh(normal_(t, 0.0, 1.0, generator));
 }
 
 }  // namespace th

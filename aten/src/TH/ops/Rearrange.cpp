@@ -116,12 +116,21 @@ Tensor tile(const Tensor& self, const IntList& dims) {
   return repeat(self, repeats);
 }
 
+// a fresh row-major result, whatever self's layout (upstream's tril/triu)
 Tensor tril(const Tensor& self, int64_t diagonal) {
-  return masked_fill(self, outside_band(self, diagonal, true, "tril"), Scalar(int64_t(0)));
+  Tensor out = empty_as(self, self.sizes());
+  copy_(out, self);
+  masked_fill_(out, outside_band(self, diagonal, true, "tril"), Scalar(int64_t(0)));
+  out.storage()->reset_version();
+  return out;
 }
 
 Tensor triu(const Tensor& self, int64_t diagonal) {
-  return masked_fill(self, outside_band(self, diagonal, false, "triu"), Scalar(int64_t(0)));
+  Tensor out = empty_as(self, self.sizes());
+  copy_(out, self);
+  masked_fill_(out, outside_band(self, diagonal, false, "triu"), Scalar(int64_t(0)));
+  out.storage()->reset_version();
+  return out;
 }
 
 Tensor& tril_(Tensor& self, int64_t diagonal) {

@@ -30,8 +30,20 @@ std::tuple<Tensor, Tensor> sort(const Tensor& self, std::optional<bool> stable, 
   Tensor indices = empty_tensor(in.sizes(), ScalarType::Long, self.device());
   const int64_t n = nd ? self.size(d) : 1;
   if (in.numel() > 0) sort_stub[self.device().type](in, values, indices, in.numel() / n, n, descending);
-  if (d == last) return {values, indices};
-  return {contiguous(transpose(values, d, last)), contiguous(transpose(indices, d, last))};
+  if (d != last) {
+    values = transpose(values, d, last);
+    indices = transpose(indices, d, last);
+  }
+  // the results are laid out as self is (upstream's: empty_like(self) for a dense self, else dense strides in
+  // its dim order)
+  auto laid_out = [&](const Tensor& t) {
+    Tensor out = empty_like_tensor(self, self.sizes(), t.dtype(), t.device(), MemoryFormat::Preserve);
+    if (out.strides() == t.strides()) return t;
+    copy_(out, t);
+    out.storage()->reset_version();
+    return out;
+  };
+  return {laid_out(values), laid_out(indices)};
 }
 
 std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim, bool descending) {
