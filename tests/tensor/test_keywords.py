@@ -127,3 +127,16 @@ def test_random_likes_take_a_generator(name):
     g.manual_seed(3)
     assert torch.equal(getattr(torch, name)(x, generator=g), first)
     assert not torch.equal(getattr(torch, name)(x, generator=g), first)
+
+
+def test_more_of_upstreams_keywords():
+    a = torch.ones(3, 3)
+    assert torch.linalg.pinv(a, rcond=1e-5).shape == (3, 3) and torch.linalg.pinv(a, 1e-5, True).shape == (3, 3)
+    assert torch.isin(element=2, test_elements=torch.tensor([2])).item()
+    assert torch.isin(torch.tensor([1, 2]), test_element=2).tolist() == [False, True]
+    y = torch.zeros(2)
+    assert y.map_(other=torch.ones(2), callable=lambda p, q: p + q).tolist() == [1.0, 1.0]
+    assert torch.ones(2).where(torch.tensor([True, False]), other=torch.zeros(2)).tolist() == [1.0, 0.0]
+    x = torch.tensor([1.234, 5.678])
+    assert x.round_(decimals=1) is x and x.tolist() == pytest.approx([1.2, 5.7])
+    assert torch.round_(torch.tensor([2.5, 3.5])).tolist() == [2.0, 4.0]

@@ -72,9 +72,9 @@ def dist(input: Tensor, other: Tensor, p=2) -> Tensor:
 
 
 @register(name="where", function=False, method=True)
-def _where_method(self: Tensor, condition: Tensor, y) -> Tensor:
-    """self where condition holds, else y (torch.where(condition, self, y))."""
-    return torch.where(condition, self, y)
+def _where_method(self: Tensor, condition: Tensor, other) -> Tensor:
+    """self where condition holds, else other (torch.where(condition, self, other))."""
+    return torch.where(condition, self, other)
 
 
 @register(name="broadcast_to", function=False, method=True)

@@ -192,9 +192,16 @@ def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0,
 
 
 @register(out="exact")
-def isin(elements, test_elements, *, assume_unique: bool = False, invert: bool = False) -> Tensor:
-    """Whether each of elements is among test_elements (either may be a number): a binary search of the sorted
-    test elements, O((n + m) log m)."""
+def isin(
+    elements=None, test_elements=None, *, assume_unique: bool = False, invert: bool = False, element=None,
+    test_element=None,
+) -> Tensor:  # fmt: skip
+    """Whether each of elements is among test_elements (either may be a number, also named element= and
+    test_element= then, as upstream's overloads): a binary search of the sorted test elements, O((n + m) log m)."""
+    elements = element if elements is None else elements
+    test_elements = test_element if test_elements is None else test_elements
+    if elements is None or test_elements is None:
+        raise TypeError("isin() missing the elements or the test elements")
     like = elements if isinstance(elements, Tensor) else test_elements
     e = elements if isinstance(elements, Tensor) else torch.tensor(elements, device=like.device)
     t = test_elements if isinstance(test_elements, Tensor) else torch.tensor(test_elements, device=like.device)
@@ -435,12 +442,12 @@ def apply_(self: Tensor, callable) -> Tensor:
 
 
 @register(function=False, method=True)
-def map_(self: Tensor, tensor: Tensor, callable) -> Tensor:
-    """self[i] = callable(self[i], tensor[i]) in place, tensor broadcast to self (one call per element)."""
+def map_(self: Tensor, other: Tensor, callable) -> Tensor:
+    """self[i] = callable(self[i], other[i]) in place, other broadcast to self (one call per element)."""
     if self.device.type != "cpu":
         raise TypeError("map_ is only implemented on CPU tensors")
-    other = tensor.expand(self.shape).reshape(-1).tolist()
-    values = [callable(a, b) for a, b in zip(self.reshape(-1).tolist(), other)]
+    values = other.expand(self.shape).reshape(-1).tolist()
+    values = [callable(a, b) for a, b in zip(self.reshape(-1).tolist(), values)]
     return self.copy_(torch.tensor(values, dtype=self.dtype).reshape(self.shape))
 
 

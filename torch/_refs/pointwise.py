@@ -9,6 +9,7 @@ import torch
 from torch._C import Tensor
 from torch._C import clamp as _clamp
 from torch._C import clamp_ as _clamp_
+from torch._C import round_ as _round_
 from torch._dtypes import scalar_type, signed_integer
 from torch._refs.promotion import cast_into, common_dtype, in_float32
 from torch._registry import in_place, register
@@ -233,3 +234,11 @@ register(in_place(Tensor.nan_to_num, "nan_to_num_"), name="nan_to_num_", functio
 def is_signed(self: Tensor) -> bool:
     """Whether self's dtype is signed (every floating type; the integer types but uint8; not bool)."""
     return self.dtype.is_signed
+
+
+@register(method=True)
+def round_(input: Tensor, *, decimals: int = 0) -> Tensor:
+    """round in place: half to even, at `decimals` decimal places (upstream's round_.decimals overload)."""
+    if decimals == 0:
+        return _round_(input)
+    return input.copy_(torch.round(input, decimals=decimals))

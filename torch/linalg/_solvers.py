@@ -125,9 +125,14 @@ def _reciprocal_above(S: Tensor, keep: Tensor) -> Tensor:
     return torch.where(keep, 1 / torch.where(keep, S, torch.ones_like(S)), torch.zeros_like(S))
 
 
-def pinv(input: Tensor, *, atol=None, rtol=None, hermitian: bool = False) -> Tensor:
+def pinv(input: Tensor, rcond=None, hermitian: bool = False, *, atol=None, rtol=None) -> Tensor:
     """The Moore-Penrose pseudo-inverse by SVD (by eigh for a symmetric A with hermitian=True): singular
-    values at or below max(atol, rtol * largest) count as zero."""
+    values at or below max(atol, rtol * largest) count as zero. rcond is rtol's older name (upstream's
+    pinv(input, rcond, hermitian) overload)."""
+    if rcond is not None:
+        if atol is not None or rtol is not None:
+            raise TypeError("linalg.pinv: rcond is rtol's older name; give one of rcond and atol/rtol")
+        rtol = rcond
     if input.dim() < 2 or not (input.dtype.is_floating_point or input.dtype.is_complex):
         dt = scalar_type(input.dtype)
         raise RuntimeError(
