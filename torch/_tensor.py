@@ -172,17 +172,17 @@ def type_as(self: Tensor, other: Tensor) -> Tensor:
 
 
 @register(function=False, method=True)
-def cpu(self: Tensor) -> Tensor:
-    """This tensor in CPU memory (itself if already there)."""
-    return self.to("cpu")
+def cpu(self: Tensor, memory_format=None) -> Tensor:
+    """This tensor in CPU memory (itself if already there and laid out as memory_format asks)."""
+    return self.to("cpu", memory_format=memory_format)
 
 
 @register(function=False, method=True)
-def cuda(self: Tensor, device=None, non_blocking: bool = False) -> Tensor:
+def cuda(self: Tensor, device=None, non_blocking: bool = False, memory_format=None) -> Tensor:
     """This tensor in GPU memory (the current GPU when `device` is None); with `non_blocking`, a copy
     from pinned memory is only queued on the current stream."""
     target = torch.device("cuda", device) if isinstance(device, int) else device or "cuda"
-    return self.to(target, non_blocking=non_blocking)
+    return self.to(target, non_blocking=non_blocking, memory_format=memory_format)
 
 
 @register(function=False, method=True)
@@ -417,17 +417,48 @@ _resize = Tensor.resize_  # the binding, wrapped by resize_ below
 
 
 @register(function=False, method=True)
-def resize_(self: Tensor, *size) -> Tensor:
-    """Contiguous with the new sizes; the storage grows (keeping its bytes) when too small."""
+def resize_(self: Tensor, *size, memory_format=None) -> Tensor:
+    """Contiguous (or laid out as memory_format asks) with the new sizes; the storage grows (keeping its
+    bytes) when too small."""
     if self.requires_grad:
         raise RuntimeError("cannot resize variables that require grad")
-    return _resize(self, *size)
+    _resize(self, *size)
+    if memory_format is not None:
+        if memory_format == torch.preserve_format:
+            raise RuntimeError("Unsupported memory format Preserve")
+        self.as_strided_(self.shape, _format_strides(self.shape, memory_format), self.storage_offset())
+    return self
+
+
+def _row_major(shape) -> tuple:
+    strides, step = [0] * len(shape), 1
+    for d in range(len(shape) - 1, -1, -1):
+        strides[d], step = step, step * max(shape[d], 1)
+    return tuple(strides)
+
+
+def _format_strides(shape, memory_format) -> tuple:
+    """Dense strides of `shape` in `memory_format`: row-major, or channels-last (channels innermost, then the
+    spatial dims from the last, the batch outermost)."""
+    if memory_format == torch.contiguous_format:
+        return _row_major(shape)
+    rank = 4 if memory_format == torch.channels_last else 5
+    if len(shape) != rank:
+        raise RuntimeError(f"required rank {rank} tensor to use {str(memory_format).removeprefix('torch.')} format")
+    strides, step = [0] * rank, 1
+    for d in (1, *range(rank - 1, 1, -1), 0):
+        strides[d], step = step, step * max(shape[d], 1)
+    return tuple(strides)
 
 
 @register(function=False, method=True)
-def resize_as_(self: Tensor, other: Tensor) -> Tensor:
-    """resize_ to other's shape."""
-    return self.resize_(other.shape)
+def resize_as_(self: Tensor, the_template: Tensor, memory_format=None) -> Tensor:
+    """resize_ to the_template's shape (laid out as memory_format asks; preserve_format: as the_template is
+    when it is channels-last)."""
+    if memory_format == torch.preserve_format:
+        cl = the_template.dim() == 4 and the_template.is_contiguous(memory_format=torch.channels_last)
+        memory_format = torch.channels_last if cl and not the_template.is_contiguous() else None
+    return self.resize_(the_template.shape, memory_format=memory_format)
 
 
 @register(function=False, method=True)

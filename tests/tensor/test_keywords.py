@@ -140,3 +140,22 @@ def test_more_of_upstreams_keywords():
     x = torch.tensor([1.234, 5.678])
     assert x.round_(decimals=1) is x and x.tolist() == pytest.approx([1.2, 5.7])
     assert torch.round_(torch.tensor([2.5, 3.5])).tolist() == [2.0, 4.0]
+
+
+def test_tensor_method_keywords():
+    x = torch.arange(6.0).reshape(2, 3).requires_grad_()
+    torch.gather(x, 1, torch.tensor([[0], [2]]), sparse_grad=False).sum().backward()
+    assert x.grad.tolist() == [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+    assert x.gather(1, torch.tensor([[1]]), sparse_grad=False).item() == 1.0
+    y = torch.zeros(2)
+    assert y.copy_(other=torch.ones(2)) is y and y.tolist() == [1.0, 1.0]
+    z = torch.zeros(2)
+    assert z.resize_(2, 3, 4, 5, memory_format=torch.channels_last).stride() == (60, 1, 15, 3)
+    assert z.resize_(2, 3, 4, 5).stride() == (60, 1, 15, 3)  # the same shape: the layout is kept
+    assert z.resize_(2, 3, 4, 5, memory_format=torch.contiguous_format).stride() == (60, 20, 5, 1)
+    with pytest.raises(RuntimeError, match="required rank 4 tensor to use channels_last format"):
+        torch.zeros(1).resize_(2, 3, memory_format=torch.channels_last)
+    t = torch.zeros(2, 3, 4, 5).to(memory_format=torch.channels_last)
+    assert torch.zeros(1).resize_as_(t, memory_format=torch.preserve_format).stride() == (60, 1, 15, 3)
+    assert torch.zeros(1).resize_as_(the_template=t).stride() == (60, 20, 5, 1)
+    assert torch.zeros(2, 3, 4, 5).cpu(memory_format=torch.channels_last).stride() == (60, 1, 15, 3)

@@ -1114,6 +1114,8 @@ def test_int64_transposed_convolution():
         (lambda: torch.tensor(1.0).unflatten(-2, (1, 1)), IndexError, "Dimension out of range"),
         (lambda: torch.zeros(0).scatter_(-2, torch.zeros(0, dtype=torch.long), 1e300), IndexError,
          "Dimension out of range"),  # the dim before the value
+        (lambda: torch.scatter(torch.tensor([[-3.5]], dtype=torch.bfloat16), 1, torch.tensor([[0]], dtype=torch.int32),
+                               1e300, reduce="multiply"), RuntimeError, "c10::BFloat16 without overflow"),
     ],
 )  # fmt: skip
 def test_refusals_as_upstream(call, error, message):

@@ -217,8 +217,11 @@ def _scatter_with(reduce: str, input: Tensor, dim: int, index: Tensor, src) -> T
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     if reduce not in ("add", "multiply"):
         raise RuntimeError("reduce argument must be either add or multiply.")
-    values = src if isinstance(src, Tensor) else torch.full(
-        tuple(index.shape), src, dtype=input.dtype, device=input.device)  # fmt: skip
+    if not isinstance(src, Tensor):  # the number converted checked, as upstream's value.to<scalar_t>()
+        one = torch.empty((), dtype=input.dtype, device=input.device)
+        one.masked_fill_(torch.ones((), dtype=torch.bool, device=input.device), src)
+        src = one.expand(tuple(index.shape))
+    values = src
     return scatter_reduce(input, dim, index, values, "sum" if reduce == "add" else "prod")
 
 

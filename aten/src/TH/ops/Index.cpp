@@ -189,6 +189,14 @@ Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
   return take(self, positions(index.sizes(), self.sizes(), d, idx));
 }
 
+/// gather with upstream's sparse_grad=: the gradient here is always dense, so only False is taken.
+Tensor gather(const Tensor& self, int64_t dim, const Tensor& index, bool sparse_grad) {
+  TH_CHECK_T(NotImplementedError, !sparse_grad,
+             "gather(sparse_grad=True): sparse gradients are not supported (tensors here are dense); use "
+             "sparse_grad=False");
+  return gather(self, dim, index);
+}
+
 Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
   return scatter_impl(self, dim, index, src, false, false);
 }
