@@ -1,6 +1,6 @@
 """How much of upstream PyTorch's public API this torch has (issue 19's measure), by module:
 
-    python -m tools.api_coverage [--reference-python PATH] [--missing MODULE]
+    python -m tools.api_coverage [--reference-python PATH] [--missing MODULE] [--keywords]
 
 Each library is asked in its own interpreter (both are `torch`) for the public names of torch, torch.Tensor,
 torch.nn.functional, torch.linalg, torch.fft and torch.special (a module this torch lacks counts as empty).
@@ -8,6 +8,15 @@ Out of scope, as the issue says: sparse, quantized, nested, named-tensor, backen
 vulkan, ...), JIT/compiler internals, functorch's first-class dims and deprecated names (OUT_OF_SCOPE below).
 Prints, per module, the in-scope names upstream has, how many of them exist here, and the coverage; --missing
 lists one module's gaps.
+
+--keywords compares keyword arguments instead: per module, the callables both libraries have (with a readable
+signature), how many of them here accept every keyword upstream accepts, and the coverage; with --missing, each
+gap as `name: keyword, ...`. Upstream's builtins have no inspect.signature, so its keywords come from the .pyi
+stubs it ships (torch/_C/_VariableFunctions.pyi, torch/_C/_nn.pyi, TensorBase in torch/_C/__init__.pyi) and from
+its aten schemas (linalg_/fft_/special_ names); ours from nanobind's __nb_signature__; Python functions from
+inspect.signature on both sides. Named-tensor (Dimname) overloads, positional-only
+parameters, `self` and `names` are skipped; a callable taking **kwargs here accepts everything; keywords that
+upstream's stubs list but its runtime refuses are in FALSE_POSITIVES.
 """
 
 from __future__ import annotations
@@ -51,6 +60,128 @@ for name in json.loads(sys.argv[1]):
 print(json.dumps(out))
 """
 
+KEYWORD_PROBE = r'''
+import ast, importlib, inspect, json, os, re, sys, warnings
+warnings.filterwarnings("ignore")
+import torch
+
+STUBS = {}  # (stub kind, name) -> overloads, upstream only (argv[2] == "stubs")
+
+
+def overload(names, varkw=False):
+    """One overload: the names it takes as keywords (less self and names) and whether it takes **kwargs."""
+    return {"names": [n for n in names if n not in ("self", "names")], "varkw": varkw}
+
+
+def from_funcdef(fd):
+    """A .pyi def's overload (positional-only parameters are not keywords); None for a Dimname overload."""
+    a = fd.args
+    if any("Dimname" in ast.unparse(x.annotation or ast.Constant(None)) for x in a.args + a.kwonlyargs):
+        return None
+    return overload([x.arg for x in a.args + a.kwonlyargs], a.kwarg is not None)
+
+
+def load_stubs():
+    """Fills STUBS from upstream's .pyi files and aten schemas (its builtins have no inspect.signature)."""
+    root = os.path.dirname(torch.__file__)
+    for path, kind, cls in [("_C/_VariableFunctions.pyi", "torch", None), ("_C/_nn.pyi", "_nn", None),
+                            ("_C/__init__.pyi", "Tensor", "TensorBase")]:
+        body = ast.parse(open(os.path.join(root, path)).read()).body
+        if cls:
+            body = next(n.body for n in body if isinstance(n, ast.ClassDef) and n.name == cls)
+        for fd in body:
+            if isinstance(fd, ast.FunctionDef) and (o := from_funcdef(fd)):
+                STUBS.setdefault((kind, fd.name), []).append(o)
+    for s in torch._C._jit_get_all_schemas():
+        if not s.name.startswith("aten::") or "Dimname" in str(s):
+            continue
+        # kwarg-only arguments the op writes to (out, or L/info, eigvals/eigvecs, ...) are Python's out=
+        written = [a.name for a in s.arguments if a.kwarg_only and a.alias_info and a.alias_info.is_write]
+        names = [a.name for a in s.arguments if a.name not in written] + ["out"] * bool(written)
+        STUBS.setdefault(("aten", s.name[6:]), []).append({"names": names, "varkw": False})
+
+
+def split_params(text):
+    """A parameter list's parameters, split at the commas outside brackets."""
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        depth += (ch in "([{") - (ch in ")]}")
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    return parts + [cur.strip()] * bool(cur.strip())
+
+
+def from_text(text):
+    """The overload of a signature text `[def ]name(a: T = ..., /, b, *, c: T) -> R` (nanobind's)."""
+    m = re.match(r"(?:def\s+)?[\w.]+\((.*)\)\s*(?:->.*)?$", text.strip(), re.S)
+    if not m:
+        return None
+    parts = split_params(m.group(1))
+    parts = parts[parts.index("/") + 1:] if "/" in parts else parts
+    names = [p.split(":")[0].split("=")[0].strip() for p in parts if not p.startswith("*")]
+    return overload(names, any(p.startswith("**") for p in parts))
+
+
+def from_signature(obj):
+    """A Python callable's overload, from inspect.signature; None for a builtin without one."""
+    try:
+        params = inspect.signature(obj).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    names = [p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    return overload(names, any(p.kind == p.VAR_KEYWORD for p in params))
+
+
+def from_stubs(module, name, obj):
+    """Upstream's overloads of module.name from STUBS: Tensor methods from TensorBase, else from the .pyi of
+    the callable's binding module (torch._C._nn or torch), then the aten schema name or linalg_/fft_/special_name."""
+    if module == "torch.Tensor":
+        kinds = [("Tensor", name), ("aten", name)]
+    else:
+        prefix = (getattr(obj, "__module__", None) or "").rpartition("._")[2]
+        kinds = [("_nn" if prefix == "nn" else "torch", name), ("aten", name), ("aten", f"{prefix}_{name}")]
+    for kind in kinds:
+        if kind in STUBS:  # an aten schema's self is torch.*'s input
+            rename = {"self": "input"} if kind[0] == "aten" and module != "torch.Tensor" else {}
+            return [overload([rename.get(n, n) for n in o["names"]], o["varkw"]) for o in STUBS[kind]]
+    return None
+
+
+def overloads_of(module, name, obj):
+    """module.name's overloads: nanobind's signatures, inspect.signature, or (upstream) the stubs."""
+    if (nb := getattr(obj, "__nb_signature__", None)) is not None:
+        return [o for o in (from_text(t[0]) for t in nb) if o]
+    sig = from_signature(obj)
+    if STUBS and (sig is None or sig == overload([], True)):  # upstream's builtins and (*args, **kwargs) wrappers
+        return from_stubs(module, getattr(obj, "__name__", name), obj) or sig and [sig]
+    return [sig] if sig else None
+
+
+if sys.argv[2] == "stubs":
+    load_stubs()
+out = {}
+for module in json.loads(sys.argv[1]):
+    try:
+        obj = torch.Tensor if module == "torch.Tensor" else importlib.import_module(module)
+    except ImportError:
+        out[module] = {}
+        continue
+    sigs = {}
+    for name in dir(obj):
+        try:
+            v = getattr(obj, name)
+        except Exception:
+            continue
+        if name.startswith("_") or not callable(v) or isinstance(v, type):
+            continue
+        sigs[name] = overloads_of(module, name, v)
+    out[module] = sigs
+print(json.dumps(out))
+'''
+
 # sparse, quantized, nested, named tensors, other backends, JIT/compiler and packaging internals, deprecated
 OUT_OF_SCOPE = re.compile(
     r"sparse|quantiz|qint|quint|q_|_q$|fake_quant|nested|named|refine_names|rename|align_to|align_as|"
@@ -77,28 +208,65 @@ OUT_OF_SCOPE = re.compile(
 )
 
 
-def names_of(python: str, cwd: Path) -> dict[str, list[str]]:
-    """{module: its public names} as `python` (a torch's interpreter) sees them."""
+# keywords upstream's stubs list but its runtime refuses (a TypeError there too), so no gap: {name: (keywords, why)}
+FALSE_POSITIVES: dict[str, tuple[set[str], str]] = {
+    **{
+        f"torch.Tensor.{n}": ({"out"}, "TensorBase's .pyi gives the method the function's out=")
+        for n in ("add", "sub", "mul", "floor_divide")
+    },
+    "torch.unique_consecutive": ({"out"}, "a Python wrapper without out=; the .pyi lists it"),
+    "torch.range": ({"pin_memory"}, "the .pyi lists it, the deprecated binding has none"),
+    "torch.linalg.matrix_exp": ({"out"}, "the aten schema has an out overload, the Python binding none"),
+    **{
+        f"torch.nn.functional.{n}": ({"out"}, "a boolean_dispatch wrapper without out=; the aten schema has it")
+        for n in ("adaptive_max_pool2d", "adaptive_max_pool3d")
+    },
+    **{
+        f"torch.nn.functional.{n}": ({"out", "random_samples"}, "a wrapper taking _random_samples, not the schema's")
+        for n in ("fractional_max_pool2d", "fractional_max_pool3d")
+    },
+    "torch.Tensor.new_tensor": ({"pin_memory"}, "the .pyi lists it, the binding has none"),
+    "torch.Tensor.requires_grad_": ({"mode"}, "the .pyi's name for requires_grad"),
+    "torch.Tensor.uniform_": ({"from_"}, "the .pyi's spelling of `from`, the name the binding takes"),
+    "torch.set_num_threads": ({"num"}, "the binding takes no keyword arguments"),
+}
+
+Overloads = list[dict]  # one {"names": [keyword, ...], "varkw": bool} per overload; None: no readable signature
+
+
+def run_probe(python: str, cwd: Path, script: str, *args: str) -> dict:
+    """The JSON that `script` prints when `python` (a torch's interpreter) runs it with `args`."""
     env = dict(os.environ, PYTHONSAFEPATH="1")
-    p = subprocess.run([python, "-c", PROBE, json.dumps(MODULES)], capture_output=True, text=True, cwd=cwd, env=env)
+    p = subprocess.run([python, "-c", script, *args], capture_output=True, text=True, cwd=cwd, env=env)
     if p.returncode != 0:
         raise SystemExit(f"api_coverage: {python} could not list its torch's API:\n{p.stderr[-2000:]}")
     return json.loads(p.stdout.strip().splitlines()[-1])
 
 
-def main() -> int:
-    """Prints the coverage table (and, with --missing, one module's missing names)."""
-    ap = argparse.ArgumentParser(prog="python -m tools.api_coverage", description=main.__doc__)
-    ap.add_argument("--reference-python", default=str(ROOT / ".nox" / "tests-reference" / "bin" / "python"))
-    ap.add_argument("--missing", choices=MODULES, help="list this module's in-scope names that are missing here")
-    args = ap.parse_args()
-    if not Path(args.reference_python).exists():
-        raise SystemExit(
-            f"api_coverage: no upstream PyTorch at {args.reference_python} (run `nox -s tests-reference` once, "
-            "or pass --reference-python)"
-        )
-    ours = names_of(sys.executable, ROOT)
-    ref = names_of(args.reference_python, Path("/"))
+def keyword_gaps(
+    module: str, ref: dict[str, Overloads | None], ours: dict[str, Overloads | None]
+) -> tuple[int, dict[str, list[str]]]:
+    """(how many in-scope callables both sides can read, {name: keywords upstream accepts and ours refuses})."""
+    compared, gaps = 0, {}
+    for name, ref_sigs in sorted(ref.items()):
+        our_sigs = ours.get(name)
+        if OUT_OF_SCOPE.search(name) or not ref_sigs or not our_sigs:
+            continue
+        compared += 1
+        if any(o["varkw"] for o in our_sigs):  # **kwargs: accepts everything
+            continue
+        accepted = {n for o in our_sigs for n in o["names"]} | FALSE_POSITIVES.get(f"{module}.{name}", (set(),))[0]
+        # private parameters (F.softmax's _stacklevel) are no API
+        missing = sorted(n for o in ref_sigs for n in o["names"] if n not in accepted and not n.startswith("_"))
+        if missing:
+            gaps[name] = list(dict.fromkeys(missing))
+    return compared, gaps
+
+
+def print_names(reference_python: str, missing: str | None) -> None:
+    """The public-name coverage table (and one module's missing names)."""
+    ours = run_probe(sys.executable, ROOT, PROBE, json.dumps(MODULES))
+    ref = run_probe(reference_python, Path("/"), PROBE, json.dumps(MODULES))
     print("| module | upstream (in scope) | here | coverage |")
     print("|---|---:|---:|---:|")
     total_ref = total_here = 0
@@ -109,10 +277,45 @@ def main() -> int:
         total_ref, total_here = total_ref + len(want), total_here + here
         print(f"| {module} | {len(want)} | {here} | {100 * here / max(len(want), 1):.0f}% |")
     print(f"| all | {total_ref} | {total_here} | {100 * total_here / max(total_ref, 1):.0f}% |")
-    if args.missing:
-        have = set(ours[args.missing])
-        gaps = [n for n in ref[args.missing] if not OUT_OF_SCOPE.search(n) and n not in have]
-        print(f"\nmissing from {args.missing} ({len(gaps)}): {', '.join(gaps)}")
+    if missing:
+        have = set(ours[missing])
+        gaps = [n for n in ref[missing] if not OUT_OF_SCOPE.search(n) and n not in have]
+        print(f"\nmissing from {missing} ({len(gaps)}): {', '.join(gaps)}")
+
+
+def print_keywords(reference_python: str, missing: str | None) -> None:
+    """The keyword coverage table (and one module's callables with missing keywords)."""
+    ours = run_probe(sys.executable, ROOT, KEYWORD_PROBE, json.dumps(MODULES), "")
+    ref = run_probe(reference_python, Path("/"), KEYWORD_PROBE, json.dumps(MODULES), "stubs")
+    print("| module | callables in both | all upstream keywords here | coverage |")
+    print("|---|---:|---:|---:|")
+    total_both = total_full = 0
+    for module in MODULES:
+        both, gaps = keyword_gaps(module, ref[module], ours[module])
+        total_both, total_full = total_both + both, total_full + both - len(gaps)
+        print(f"| {module} | {both} | {both - len(gaps)} | {100 * (both - len(gaps)) / max(both, 1):.0f}% |")
+    print(f"| all | {total_both} | {total_full} | {100 * total_full / max(total_both, 1):.0f}% |")
+    if missing:
+        gaps = keyword_gaps(missing, ref[missing], ours[missing])[1]
+        print(f"\nmissing keywords in {missing} ({len(gaps)}):")
+        for name, keywords in gaps.items():
+            print(f"{name}: {', '.join(keywords)}")
+
+
+def main() -> int:
+    """Prints the coverage table (and, with --missing, one module's gaps): public names, or with --keywords
+    keyword arguments."""
+    ap = argparse.ArgumentParser(prog="python -m tools.api_coverage", description=main.__doc__)
+    ap.add_argument("--reference-python", default=str(ROOT / ".nox" / "tests-reference" / "bin" / "python"))
+    ap.add_argument("--missing", choices=MODULES, help="list this module's in-scope gaps")
+    ap.add_argument("--keywords", action="store_true", help="compare the keyword arguments callables accept")
+    args = ap.parse_args()
+    if not Path(args.reference_python).exists():
+        raise SystemExit(
+            f"api_coverage: no upstream PyTorch at {args.reference_python} (run `nox -s tests-reference` once, "
+            "or pass --reference-python)"
+        )
+    (print_keywords if args.keywords else print_names)(args.reference_python, args.missing)
     return 0
 
 

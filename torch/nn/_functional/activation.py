@@ -152,8 +152,9 @@ def gelu(input, approximate: str = "none"):
 
 
 def logsigmoid(input):
-    """log(sigmoid(input)), computed stably as -softplus(-input)."""
-    return _nn.log_sigmoid(input)
+    """log(sigmoid(input)), computed stably as -softplus(-input); row-major whatever input's layout, as
+    upstream's."""
+    return _nn.log_sigmoid(input).contiguous()
 
 
 def _floating_only(input, kernel: str) -> None:

@@ -4,9 +4,11 @@ im2col + gemm; torch._convolution_transpose_nd: gemm + col2im), unfold and fold.
 from __future__ import annotations
 
 import math
+import warnings
 
 import torch
 from torch._dtypes import scalar_type
+from torch.nn._functional._layout import laid_out_like
 from torch.nn._functional._utils import _ntuple
 from torch.nn._functional.padding import _constant_pad
 
@@ -162,9 +164,16 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, n: int, name: 
             f"Given weight of size {list(weight.shape)}, expected bias to be 1-dimensional with {weight.shape[0]} "
             f"elements, but got bias of size {list(bias.shape)} instead"
         )
+    unpadded = x
     if all(lo == hi for lo, hi in pads):
         pad_arg = [lo for lo, _ in pads]
     else:  # 'same' with an even effective kernel: the extra zero goes on the right, padded here
+        warnings.warn(
+            "Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy of the "
+            "input be created",
+            UserWarning,
+            stacklevel=3,
+        )
         x = _constant_pad(x, tuple(p for pair in reversed(pads) for p in pair), 0.0)
         pad_arg = [0] * n
     # the THNN/THCUNN convolution kernels (im2col + matmul) and their backward
@@ -175,6 +184,12 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, n: int, name: 
         out = _integer_conv(x, weight, bias, stride, pad_arg, dilation, groups)
     else:
         out = torch._convolution_nd(x, weight, bias, *args)
+    # a channels-last input or weight gives a channels-last output, as upstream's 2-D floating kernels (its 1-D
+    # ones follow the weight alone, its 3-D and integer ones return row-major results)
+    if out.is_floating_point():
+        out = laid_out_like(out, unpadded if n == 2 else weight, ranks=(3, 4), weight=weight)
+    else:
+        out = out.contiguous()
     return out if batched else out.squeeze(0)
 
 

@@ -6,6 +6,7 @@ import math
 
 import torch
 from torch._refs.promotion import in_float32
+from torch.nn._functional._layout import laid_out_like
 
 __all__ = ["batch_norm", "group_norm", "instance_norm", "layer_norm", "local_response_norm", "rms_norm"]
 
@@ -37,6 +38,7 @@ def batch_norm(
     # the THNN/THCUNN kernel: the batch's statistics (returned, for the running update) or the running ones
     use_input_stats = training or running_mean is None or running_var is None
     out, mean, var = torch._batch_norm(input, weight, bias, running_mean, running_var, use_input_stats, eps)
+    out = laid_out_like(out, input, ranks=(4, 5))  # channels-last in, out (upstream's)
     if training and running_mean is not None and running_var is not None:
         n = input.numel() // c
         with torch.no_grad():

@@ -7,6 +7,7 @@ import math
 
 import torch
 from torch._dtypes import scalar_type
+from torch.nn._functional._layout import laid_out_like
 from torch.nn._functional._utils import _ntuple
 from torch.nn._functional.conv import _windows
 from torch.nn._functional.padding import _constant_pad
@@ -86,6 +87,7 @@ def _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_i
     )
     if x.is_floating_point():  # the THNN/THCUNN kernel (values, flat indices) and its backward
         values, index = torch._max_pool_nd(x, n, list(kernel), list(stride), list(padding), list(dilation), ceil_mode)
+        values, index = laid_out_like(values, x, (4, 5)), laid_out_like(index, x, (4, 5))  # channels-last in, out
         if not batched:
             values, index = values.squeeze(0), index.squeeze(0)
         return (values, index) if return_indices else values
@@ -145,6 +147,7 @@ def _avg_pool(input, kernel_size, stride, padding, ceil_mode, count_include_pad,
         result = torch._avg_pool_nd(
             x, n, list(kernel), list(stride), list(padding), ceil_mode, count_include_pad, divisor_override
         )
+        result = laid_out_like(result, x, ranks=(3, 4))  # channels-last in, out (not 3-D, as upstream's)
         return result if batched else result.squeeze(0)
     if x.dtype != torch.int64:  # upstream's integer kernels: int64 only (sum / count, truncated)
         raise NotImplementedError(
@@ -214,7 +217,7 @@ def _adaptive_args(input, output_size, n, name):
 def _adaptive_avg(input, output_size, n, name):
     x, out, batched = _adaptive_args(input, output_size, n, name)
     if x.is_floating_point():  # the THNN/THCUNN adaptive pooling kernel (any bins)
-        x = torch._adaptive_pool_nd(x, n, out, False)[0]
+        x = laid_out_like(torch._adaptive_pool_nd(x, n, out, False)[0], x, ranks=(3, 4))
         return x if batched else x.squeeze(0)
     for i in range(n):  # averaging is separable: one spatial dim at a time
         dim = 2 + i
@@ -242,6 +245,7 @@ def _adaptive_max(input, output_size, return_indices, n, name):
     x, out, batched = _adaptive_args(input, output_size, n, name)
     if x.is_floating_point():  # the THNN/THCUNN adaptive pooling kernel (any bins; flat indices)
         v, idx = torch._adaptive_pool_nd(x, n, out, True)
+        v, idx = laid_out_like(v, x, ranks=(3, 4)), laid_out_like(idx, x, ranks=(3, 4))
         if not batched:
             v, idx = v.squeeze(0), idx.squeeze(0)
         return (v, idx) if return_indices else v
