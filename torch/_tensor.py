@@ -417,12 +417,12 @@ _resize = Tensor.resize_  # the binding, wrapped by resize_ below
 
 
 @register(function=False, method=True)
-def resize_(self: Tensor, *size, memory_format=None) -> Tensor:
+def resize_(self: Tensor, *sizes, size=None, memory_format=None) -> Tensor:
     """Contiguous (or laid out as memory_format asks) with the new sizes; the storage grows (keeping its
     bytes) when too small."""
     if self.requires_grad:
         raise RuntimeError("cannot resize variables that require grad")
-    _resize(self, *size)
+    _resize(self, *((size,) if size is not None else sizes))
     if memory_format is not None:
         if memory_format == torch.preserve_format:
             raise RuntimeError("Unsupported memory format Preserve")

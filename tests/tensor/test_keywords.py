@@ -159,3 +159,25 @@ def test_tensor_method_keywords():
     assert torch.zeros(1).resize_as_(t, memory_format=torch.preserve_format).stride() == (60, 1, 15, 3)
     assert torch.zeros(1).resize_as_(the_template=t).stride() == (60, 20, 5, 1)
     assert torch.zeros(2, 3, 4, 5).cpu(memory_format=torch.channels_last).stride() == (60, 1, 15, 3)
+
+
+def test_size_keywords_and_factory_keywords_of_python_ops():
+    x = torch.ones(2, 3)
+    assert x.new_zeros(size=(2,)).tolist() == [0.0, 0.0] and x.new_ones(3).shape == (3,)
+    assert x.broadcast_to(size=(4, 2, 3)).shape == (4, 2, 3) and x.sum_to_size(size=(1, 3)).tolist() == [[2.0] * 3]
+    assert torch.zeros(1).resize_(size=(2, 2)).shape == (2, 2)
+    for window in (torch.hann_window, torch.hamming_window, torch.blackman_window, torch.bartlett_window):
+        assert window(4, pin_memory=False, requires_grad=True).requires_grad
+    assert torch.kaiser_window(4, pin_memory=False).shape == (4,)
+    assert torch.fft.fftfreq(4, pin_memory=False).tolist() == [0.0, 0.25, -0.5, -0.25]
+    assert torch.fft.rfftfreq(4, pin_memory=False).tolist() == [0.0, 0.25, 0.5]
+
+
+def test_rrelu_takes_a_generator():
+    g = torch.Generator().manual_seed(1)
+    first = torch.rrelu(-torch.ones(3), training=True, generator=g)
+    g.manual_seed(1)
+    assert torch.equal(torch.nn.functional.rrelu_(-torch.ones(3), training=True, generator=g), first)
+    g.manual_seed(1)
+    assert torch.equal(torch.rrelu_(-torch.ones(3), training=True, generator=g), first)
+    assert bool(((first <= -1 / 8) & (first >= -1 / 3)).all())

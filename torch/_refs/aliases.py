@@ -78,9 +78,19 @@ def _where_method(self: Tensor, condition: Tensor, other) -> Tensor:
 
 
 @register(name="broadcast_to", function=False, method=True)
-def _broadcast_to_method(self: Tensor, *size) -> Tensor:
-    """self broadcast to size (a view; a sequence or the sizes as arguments), as torch.broadcast_to."""
-    return torch.broadcast_to(self, tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else size)
+def _broadcast_to_method(self: Tensor, *sizes, size=None) -> Tensor:
+    """self broadcast to size (a view; a sequence, the sizes as arguments or size=), as torch.broadcast_to."""
+    return torch.broadcast_to(self, _size_arg(sizes, size))
+
+
+def _size_arg(sizes: tuple, size) -> tuple:
+    """A method's size given as a sequence, as the sizes themselves (x.new_zeros(2, 3)) or as size= (upstream's
+    keyword for it)."""
+    if size is not None:
+        if sizes:
+            raise TypeError("size given both as arguments and as size=")
+        sizes = (size,)
+    return tuple(sizes[0]) if len(sizes) == 1 and not isinstance(sizes[0], int) else tuple(sizes)
 
 
 @register(function=False, method=True)
@@ -95,9 +105,9 @@ def split_with_sizes(self: Tensor, split_sizes, dim: int = 0) -> tuple:
 
 
 @register(function=False, method=True)
-def sum_to_size(self: Tensor, *size) -> Tensor:
+def sum_to_size(self: Tensor, *sizes, size=None) -> Tensor:
     """self summed down to `size`, which it must broadcast from (autograd's reduction of a broadcast gradient)."""
-    shape = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else tuple(size)
+    shape = _size_arg(sizes, size)
     if torch.broadcast_shapes(shape, self.shape) != self.shape:
         raise RuntimeError(f"size {{{', '.join(map(str, shape))}}} is not expandable to size {list(self.shape)}.")
     lead = self.dim() - len(shape)

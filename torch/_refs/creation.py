@@ -287,10 +287,11 @@ def _new_tensor(self: Tensor, data, dtype=None, device=None, requires_grad: bool
 
 def _new_factory(factory):
     def method(
-        self: Tensor, *size, dtype=None, device=None, requires_grad: bool = False, layout=None, pin_memory: bool = False
-    ) -> Tensor:
+        self: Tensor, *sizes, size=None, dtype=None, device=None, requires_grad: bool = False, layout=None,
+        pin_memory: bool = False,
+    ) -> Tensor:  # fmt: skip
         return factory(
-            *size,
+            *((size,) if size is not None else sizes),
             dtype=self.dtype if dtype is None else dtype,
             layout=layout,
             device=self.device if device is None else device,

@@ -136,6 +136,11 @@ def randint_like(
     return out.copy_(draws).requires_grad_(requires_grad)
 
 
+def _finished(t: Tensor, pin_memory: bool, requires_grad: bool) -> Tensor:
+    """A factory's result in pinned memory if asked, then a leaf that requires grad if asked."""
+    return (t.pin_memory() if pin_memory else t).requires_grad_(requires_grad)
+
+
 def _window(name: str, length: int, periodic: bool, dtype, device, fn) -> Tensor:
     if length < 0:
         raise RuntimeError(f"{name} requires non-negative window_length, got window_length={length}")
@@ -149,46 +154,47 @@ def _window(name: str, length: int, periodic: bool, dtype, device, fn) -> Tensor
 
 @register
 def hann_window(window_length: int, periodic: bool = True, *, dtype=None, device=None, layout=None,
-                requires_grad: bool = False) -> Tensor:  # fmt: skip
+                requires_grad: bool = False, pin_memory: bool = False) -> Tensor:  # fmt: skip
     """0.5 - 0.5 cos(2 pi k / N) (N = length, or length - 1 when not periodic)."""
-    return _window("hann_window", window_length, periodic, dtype, device,
-                   lambda k, n: 0.5 - 0.5 * torch.cos(2 * math.pi * k / n)).requires_grad_(requires_grad)  # fmt: skip
+    return _finished(_window("hann_window", window_length, periodic, dtype, device,
+                   lambda k, n: 0.5 - 0.5 * torch.cos(2 * math.pi * k / n)), pin_memory, requires_grad)  # fmt: skip
 
 
 @register
 def hamming_window(window_length: int, periodic: bool = True, alpha: float = 0.54, beta: float = 0.46, *,
-                   dtype=None, device=None, layout=None, requires_grad: bool = False) -> Tensor:  # fmt: skip
+                   dtype=None, device=None, layout=None, requires_grad: bool = False,
+                   pin_memory: bool = False) -> Tensor:  # fmt: skip
     """alpha - beta cos(2 pi k / N)."""
     w = _window("hamming_window", window_length, periodic, dtype, device,
                 lambda k, n: alpha - beta * torch.cos(2 * math.pi * k / n))  # fmt: skip
-    return w.requires_grad_(requires_grad)
+    return _finished(w, pin_memory, requires_grad)
 
 
 @register
 def blackman_window(window_length: int, periodic: bool = True, *, dtype=None, device=None, layout=None,
-                    requires_grad: bool = False) -> Tensor:  # fmt: skip
+                    requires_grad: bool = False, pin_memory: bool = False) -> Tensor:  # fmt: skip
     """0.42 - 0.5 cos(2 pi k / N) + 0.08 cos(4 pi k / N)."""
-    return _window("blackman_window", window_length, periodic, dtype, device,
+    return _finished(_window("blackman_window", window_length, periodic, dtype, device,
                    lambda k, n: 0.42 - 0.5 * torch.cos(2 * math.pi * k / n) + 0.08 * torch.cos(4 * math.pi * k / n),
-                   ).requires_grad_(requires_grad)  # fmt: skip
+                   ), pin_memory, requires_grad)  # fmt: skip
 
 
 @register
 def bartlett_window(window_length: int, periodic: bool = True, *, dtype=None, device=None, layout=None,
-                    requires_grad: bool = False) -> Tensor:  # fmt: skip
+                    requires_grad: bool = False, pin_memory: bool = False) -> Tensor:  # fmt: skip
     """The triangular window 1 - |2k / N - 1|."""
-    return _window("bartlett_window", window_length, periodic, dtype, device,
-                   lambda k, n: 1 - (2 * k / n - 1).abs()).requires_grad_(requires_grad)  # fmt: skip
+    return _finished(_window("bartlett_window", window_length, periodic, dtype, device,
+                   lambda k, n: 1 - (2 * k / n - 1).abs()), pin_memory, requires_grad)  # fmt: skip
 
 
 @register
 def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0, *, dtype=None, device=None,
-                  layout=None, requires_grad: bool = False) -> Tensor:  # fmt: skip
+                  layout=None, requires_grad: bool = False, pin_memory: bool = False) -> Tensor:  # fmt: skip
     """I0(beta sqrt(1 - (2k / N - 1)^2)) / I0(beta) (torch.special.i0's kernel)."""
     w = _window("kaiser_window", window_length, periodic, dtype, device,
                 lambda k, n: torch.i0(beta * (1 - (2 * k / n - 1) ** 2).clamp(min=0).sqrt()) / torch.i0(
                     torch.tensor(float(beta), dtype=torch.float64, device=device)))  # fmt: skip
-    return w.requires_grad_(requires_grad)
+    return _finished(w, pin_memory, requires_grad)
 
 
 @register(out="exact")

@@ -14,7 +14,7 @@ _SAME = (
     "conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "avg_pool1d",
     "max_pool1d", "max_pool2d", "max_pool3d", "adaptive_avg_pool1d", "celu", "selu", "prelu", "hardshrink",
     "pixel_shuffle", "pixel_unshuffle", "pairwise_distance", "cosine_similarity", "cdist", "pdist", "bilinear",
-    "channel_shuffle", "rrelu",
+    "channel_shuffle",
 )  # fmt: skip
 
 
@@ -40,8 +40,22 @@ def _in_place(name: str):
     return fn
 
 
-for _name in ("celu", "selu", "rrelu"):
+for _name in ("celu", "selu"):
     register(_in_place(_name), name=_name + "_")
+
+
+@register
+def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False, generator=None):
+    """torch.nn.functional.rrelu, its slopes drawn from `generator` if given (rrelu_ of a copy then)."""
+    if generator is None:
+        return torch.nn.functional.rrelu(input, lower, upper, training)
+    return torch.nn.functional.rrelu_(input.clone(), lower, upper, training, generator)
+
+
+@register
+def rrelu_(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False, generator=None):
+    """rrelu in place, its slopes drawn from `generator` if given."""
+    return torch.nn.functional.rrelu_(input, lower, upper, training, generator)
 
 
 @register

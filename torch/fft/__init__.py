@@ -300,20 +300,26 @@ def ihfft2(input: Tensor, s=None, dim=(-2, -1), norm: str | None = None) -> Tens
 
 
 @with_out("fft_fftfreq", "castable")
-def fftfreq(n: int, d: float = 1.0, *, dtype=None, layout=None, device=None, requires_grad: bool = False) -> Tensor:
+def fftfreq(
+    n: int, d: float = 1.0, *, dtype=None, layout=None, device=None, requires_grad: bool = False,
+    pin_memory: bool = False,
+) -> Tensor:  # fmt: skip
     """The sample frequencies of an n-point transform with sample spacing d: [0, 1, ..., -(n // 2), ..., -1] / (d n)."""
     k = torch.arange(n, dtype=torch.int64, device=device)
     k = torch.where(k < (n + 1) // 2, k, k - n).to(dtype or torch.get_default_dtype())
     out = k * (1.0 / (n * d))
-    return out.requires_grad_(requires_grad)
+    return (out.pin_memory() if pin_memory else out).requires_grad_(requires_grad)
 
 
 @with_out("fft_rfftfreq", "castable")
-def rfftfreq(n: int, d: float = 1.0, *, dtype=None, layout=None, device=None, requires_grad: bool = False) -> Tensor:
+def rfftfreq(
+    n: int, d: float = 1.0, *, dtype=None, layout=None, device=None, requires_grad: bool = False,
+    pin_memory: bool = False,
+) -> Tensor:  # fmt: skip
     """The non-negative sample frequencies of rfft: [0, 1, ..., n // 2] / (d n)."""
     k = torch.arange(n // 2 + 1, dtype=dtype or torch.get_default_dtype(), device=device)
     out = k * (1.0 / (n * d))
-    return out.requires_grad_(requires_grad)
+    return (out.pin_memory() if pin_memory else out).requires_grad_(requires_grad)
 
 
 def _shift_dims(input: Tensor, dim) -> list:

@@ -127,17 +127,22 @@ def prelu(input, weight):
 def rrelu(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False, inplace: bool = False):
     """Randomized leaky relu: a slope drawn uniformly from [lower, upper] per element in training, their mean
     in evaluation."""
+    return _rrelu(input, lower, upper, training, inplace, None)
+
+
+def _rrelu(input, lower: float, upper: float, training: bool, inplace: bool, generator):
+    """rrelu, its slopes drawn from `generator` (torch.rrelu and rrelu_ take one; F.rrelu does not)."""
     _floating_only(input, "leaky_relu_cpu")
     if training:
-        slope = torch.empty_like(input).uniform_(lower, upper)
+        slope = torch.empty_like(input).uniform_(lower, upper, generator=generator)
     else:
         slope = (lower + upper) / 2
     return _inplace(input, torch.where(input >= 0, input, input * slope), inplace)
 
 
-def rrelu_(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False):
-    """In-place rrelu."""
-    return rrelu(input, lower, upper, training, inplace=True)
+def rrelu_(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False, generator=None):
+    """In-place rrelu (slopes drawn from `generator` if given)."""
+    return _rrelu(input, lower, upper, training, True, generator)
 
 
 def glu(input, dim: int = -1):
