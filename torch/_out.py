@@ -14,19 +14,17 @@ from __future__ import annotations
 
 import functools
 import inspect
-import os
-import sys
 import warnings
 
 import torch
 from torch._C import Tensor
 from torch._dtypes import cpp_type_name, scalar_type
+from torch._warnings import user_stacklevel
 
 # how out's dtype must relate to the result's: "exact" (softmax, mm, argmax: the same dtype), "castable"
 # (elementwise ops and reductions: any dtype the result casts to, TensorIterator's rule), "safe" (linalg's
 # composites: the same rule, with linalg's message)
 DTYPE_RULES = ("exact", "castable", "safe")
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep + "torch" + os.sep
 
 
 def _check_dtype(out: Tensor, value: Tensor, rule: str) -> None:
@@ -45,15 +43,6 @@ def _check_dtype(out: Tensor, value: Tensor, rule: str) -> None:
         )
 
 
-def _callers_level() -> int:
-    """The stacklevel, counted from _write, of the first frame outside the torch package: the resize warning
-    points at the user's call, however many of torch's wrappers are between."""
-    frame, level = sys._getframe(2), 2
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
-        frame, level = frame.f_back, level + 1
-    return level
-
-
 def _write(out: Tensor, value: Tensor, rule: str) -> None:
     """value into out: checked, resized if need be, copied without recording a gradient."""
     if not isinstance(out, Tensor):
@@ -69,7 +58,7 @@ def _write(out: Tensor, value: Tensor, rule: str) -> None:
                 "future PyTorch release outputs will not be resized unless they have zero elements. You can "
                 "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with t.resize_(0).",
                 UserWarning,
-                stacklevel=_callers_level(),
+                stacklevel=user_stacklevel(),
             )
         out.resize_(value.shape)
     with torch.no_grad():

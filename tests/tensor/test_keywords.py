@@ -181,3 +181,24 @@ def test_rrelu_takes_a_generator():
     g.manual_seed(1)
     assert torch.equal(torch.rrelu_(-torch.ones(3), training=True, generator=g), first)
     assert bool(((first <= -1 / 8) & (first >= -1 / 3)).all())
+
+
+def test_result_type_takes_upstreams_keywords():
+    x, i = torch.ones(2), torch.ones(2, dtype=torch.int32)
+    assert torch.result_type(tensor=x, other=i) == torch.float32
+    assert torch.result_type(scalar=1.0, tensor=i) == torch.float32
+    assert torch.result_type(scalar1=1, scalar2=2) == torch.int64 and torch.result_type(i, 2) == torch.int32
+    with pytest.raises(TypeError):
+        torch.result_type(x)
+
+
+def test_from_dlpack_takes_device_and_copy():
+    np = pytest.importorskip("numpy")
+    a = np.arange(3.0)
+    shared = torch.from_dlpack(a)
+    shared[0] = 5.0
+    assert a[0] == 5.0
+    assert torch.from_dlpack(a, device="cpu").data_ptr() == shared.data_ptr()
+    copied = torch.from_dlpack(a, copy=True)
+    copied[1] = 7.0
+    assert a[1] == 1.0 and copied.tolist() == [5.0, 7.0, 2.0]

@@ -1299,6 +1299,8 @@ def test_index_reduce_values():
         ((torch.tensor([0], dtype=torch.int8), slice(None, 3, -1)), ValueError, "step must be greater than zero"),
         ((torch.tensor([0], dtype=torch.int8), 5), IndexError, "index 5 is out of bounds for dimension 1 with size 3"),
         ((torch.tensor([0], dtype=torch.int8), 1), IndexError, "tensors used as indices must be long, int, byte"),
+        ((torch.tensor([True]), slice(None, None, -1)), ValueError, "step must be greater than zero"),
+        ((torch.tensor([True]), torch.tensor([0], dtype=torch.int8)), IndexError, "tensors used as indices must be"),
     ],
 )  # fmt: skip
 def test_an_index_reads_its_slices_and_numbers_before_its_tensors_dtype(key, error, message):

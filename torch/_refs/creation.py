@@ -259,9 +259,21 @@ def to_dlpack(tensor: Tensor):
 
 
 @register
-def from_dlpack(ext_tensor) -> Tensor:
+def from_dlpack(ext_tensor, *, device=None, copy=None) -> Tensor:
     """A tensor sharing the memory of an object with __dlpack__ (NumPy, PyTorch, JAX, CuPy, ...) or of a
-    DLPack capsule: any of our dtypes, CPU or CUDA memory."""
+    DLPack capsule: any of our dtypes, CPU or CUDA memory. device= moves it there (a copy); copy=True always
+    copies, copy=False refuses to."""
+    t = _from_dlpack(ext_tensor)
+    moved = device is not None and torch.device(device) != t.device
+    if copy is False and moved:
+        raise BufferError(f"from_dlpack: copy=False, but the tensor is on {t.device}, not {torch.device(device)}")
+    if moved:
+        return t.to(device)
+    return t.clone() if copy else t
+
+
+def _from_dlpack(ext_tensor) -> Tensor:
+    """The tensor over ext_tensor's memory, with upstream's error for something that is not a capsule."""
     try:
         return torch._C._from_dlpack(ext_tensor)
     except TypeError:

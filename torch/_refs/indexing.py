@@ -20,6 +20,7 @@ from torch._C import nonzero as _nonzero
 from torch._C import where as _where
 from torch._dtypes import scalar_type
 from torch._registry import register
+from torch._warnings import user_stacklevel
 
 _masked_fill_ = Tensor.masked_fill_  # the generated method (number values), before the registry replaces it
 
@@ -38,7 +39,7 @@ def _as_mask(item):
         warnings.warn(
             "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.",
             UserWarning,
-            stacklevel=4,
+            stacklevel=user_stacklevel(),
         )
         return item.to(torch.bool)
     return item
@@ -83,6 +84,7 @@ def _split(self: Tensor, key, subscript: bool = True) -> tuple:
     basic, advanced, out_dim, src_dim = [], [], 0, 0
     refused = False  # an index tensor of a refused dtype: raised after the slices are read, as upstream's
     empty_dims = False  # an index into a dim of size 0: raised before any bounds or value check, as upstream's
+    bad_mask = ""  # a mask whose shape does not fit: raised after the slices and numbers are read, as upstream's
     for position, it in enumerate(items):
         t = _as_index(it) if it is not None and it is not Ellipsis and not isinstance(it, _Bool) else None
         if isinstance(it, _Bool):
@@ -114,10 +116,13 @@ def _split(self: Tensor, key, subscript: bool = True) -> tuple:
         elif t.dtype == torch.bool:
             for d in range(t.dim()):
                 if t.shape[d] != self.shape[src_dim + d]:
-                    raise IndexError(
+                    bad_mask = bad_mask or (
                         f"The shape of the mask {list(t.shape)} at index {d} does not match the shape of the "
                         f"indexed tensor {list(self.shape)} at index {src_dim + d}"
                     )
+            if bad_mask:
+                src_dim += t.dim()
+                continue
             cols = t.nonzero()  # [n, k]: one int64 index tensor per masked dim
             for d in range(t.dim()):
                 basic.append(slice(None))
@@ -133,6 +138,8 @@ def _split(self: Tensor, key, subscript: bool = True) -> tuple:
             src_dim += 1
     if refused:
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+    if bad_mask:
+        raise IndexError(bad_mask)
     if empty_dims:
         raise IndexError("index is out of bounds for dimension with size 0")
     return tuple(basic), advanced

@@ -39,11 +39,18 @@ def dtype_of_number(x) -> torch.dtype | None:
 
 
 @register
-def result_type(tensor1, tensor2) -> torch.dtype:
-    """The dtype of an elementwise op of tensor1 and tensor2 (Tensors or Python numbers): the tensors with
-    dimensions promote among themselves; a 0-dim tensor, then a Python number (as int64, or the default float
-    dtype), counts only where its category (bool < integer < floating) is above the result so far."""
-    return common_dtype(tensor1, tensor2)
+def result_type(*operands, **named) -> torch.dtype:
+    """The dtype of an elementwise op of two operands (Tensors or Python numbers), given positionally or under
+    upstream's keywords (tensor/other, scalar/tensor, scalar1/scalar2): the tensors with dimensions promote
+    among themselves; a 0-dim tensor, then a Python number (as int64, or the default float dtype), counts only
+    where its category (bool < integer < floating) is above the result so far."""
+    unknown = set(named) - {"tensor", "other", "scalar", "scalar1", "scalar2"}
+    if unknown:
+        raise TypeError(f"result_type() got an unexpected keyword argument '{sorted(unknown)[0]}'")
+    operands = operands + tuple(named.values())
+    if len(operands) != 2:
+        raise TypeError(f"result_type() takes 2 arguments ({len(operands)} given)")
+    return common_dtype(*operands)
 
 
 def common_dtype(*operands) -> torch.dtype:
