@@ -1,6 +1,6 @@
 """NN kernels keep a channels-last layout as upstream's CPU kernels do: a channels-last input (or, for conv2d,
-weight) gives a channels-last output for conv2d, max/avg/adaptive pooling and batch_norm, and values do not
-depend on the layout. Also runs against upstream 2.13 (`nox -s tests-reference`)."""
+weight) gives a channels-last output for conv2d, conv_transpose2d, max/avg/adaptive pooling, batch_norm,
+group_norm, interpolate, constant pad and dropout, and values do not depend on the layout. Also runs against upstream 2.13 (`nox -s tests-reference`)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,12 @@ def _x():
         lambda x: F.batch_norm(x, None, None, training=True),
         lambda x: F.conv2d(x, torch.ones(4, 3, 3, 3, dtype=torch.float64)),
         lambda x: F.conv2d(x, torch.ones(6, 1, 3, 3, dtype=torch.float64), groups=3, padding=1),
+        lambda x: F.conv_transpose2d(x, torch.ones(3, 2, 3, 3, dtype=torch.float64)),
+        lambda x: F.interpolate(x, scale_factor=2),
+        lambda x: F.interpolate(x, size=(6, 7), mode="bilinear"),
+        lambda x: F.group_norm(x, 3),
+        lambda x: F.pad(x, (1, 1)),
+        lambda x: F.dropout(x, 0.0, training=False) * 2,
     ],
 )
 def test_a_channels_last_input_gives_a_channels_last_output(op):

@@ -244,6 +244,8 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
         out = _integer_conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups)
     else:
         out = torch._convolution_transpose_nd(x, weight, bias, *args)
+    if out.is_floating_point():  # a channels-last input or weight gives a channels-last output (upstream's)
+        out = laid_out_like(out, x, ranks=(4, 5), weight=weight)
     return out if batched else out.squeeze(0)
 
 

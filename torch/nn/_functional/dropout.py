@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import torch
+from torch.nn._functional._layout import laid_out_like
 
 __all__ = ["alpha_dropout", "dropout", "dropout1d", "dropout2d", "dropout3d", "feature_alpha_dropout"]
 
@@ -24,7 +25,7 @@ def dropout(input, p: float = 0.5, training: bool = True, inplace: bool = False)
     if not training or p == 0.0:
         return input
     out = torch.native_dropout(input, p, True)[0]  # the THNN/THCUNN kernel: output and mask in one pass
-    return input.copy_(out) if inplace else out
+    return input.copy_(out) if inplace else laid_out_like(out, input, ranks=(4, 5))
 
 
 def _feature_dropout(input, p, training, inplace, batched_dim: int, name: str):

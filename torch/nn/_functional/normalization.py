@@ -120,7 +120,7 @@ def group_norm(input, num_groups: int, weight=None, bias=None, eps: float = 1e-5
         out = out * weight.reshape(shape)
     if bias is not None:
         out = out + bias.reshape(shape)
-    return out
+    return laid_out_like(out, input, ranks=(4, 5))  # channels-last in, out (upstream's)
 
 
 def local_response_norm(input, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1.0):

@@ -4,6 +4,7 @@ kernels (torch._pad_nd: 1-3 padded dims; constant padding of more dims is a comp
 from __future__ import annotations
 
 import torch
+from torch.nn._functional._layout import laid_out_like
 
 __all__ = ["pad"]
 
@@ -59,8 +60,8 @@ def pad(input, pad, mode: str = "constant", value: float | None = None):
             "Padding length should be less than or equal to two times the input dimension but got padding length "
             f"{len(pad)} and input of dimension {input.dim()}"
         )
-    if mode == "constant":
-        return _constant_pad(input, pad, 0.0 if value is None else value)
+    if mode == "constant":  # channels-last in, out (upstream's)
+        return laid_out_like(_constant_pad(input, pad, 0.0 if value is None else value), input, ranks=(4, 5))
     if mode not in ("reflect", "replicate", "circular"):
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
     if value is not None and value != 0:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import torch
+from torch.nn._functional._layout import laid_out_like
 from torch.nn._functional._utils import _ntuple
 
 __all__ = [
@@ -138,7 +139,7 @@ def interpolate(
     for i in range(n):
         scale = scales[i] if scales[i] is not None else 0.0
         x = torch._resample_1d(x, 2 + i, out[i], kind, bool(align_corners), scale)
-    return x
+    return laid_out_like(x, input, ranks=(4, 5))  # channels-last in, out (upstream's upsample kernels)
 
 
 def upsample(input, size=None, scale_factor=None, mode: str = "nearest", align_corners=None):
