@@ -1,6 +1,7 @@
 """NN kernels keep a channels-last layout as upstream's CPU kernels do: a channels-last input (or, for conv2d,
 weight) gives a channels-last output for conv2d, conv_transpose2d, max/avg/adaptive pooling, batch_norm,
-group_norm, interpolate, constant pad and dropout, and values do not depend on the layout. Also runs against upstream 2.13 (`nox -s tests-reference`)."""
+group_norm, interpolate, constant pad and dropout, and values do not depend on the layout. Also runs against
+upstream 2.13 (`nox -s tests-reference`)."""
 
 from __future__ import annotations
 

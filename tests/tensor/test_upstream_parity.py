@@ -1320,3 +1320,16 @@ def test_an_index_into_a_dim_of_size_0_is_refused_before_the_values_dtype():
     with pytest.raises(RuntimeError, match="Index put requires the source and destination dtypes match"):
         z.index_put_((torch.tensor([5]),), torch.tensor(4, dtype=torch.uint8))
     assert z.index_put_((torch.tensor([], dtype=torch.long),), torch.tensor(4, dtype=torch.int16)).shape == (2, 0)
+
+
+def test_index_put_checks_index_shapes_before_the_values_dtype_and_index_add_its_indices_before_alpha():
+    x = torch.zeros(3, 2, 2, dtype=torch.bfloat16)
+    with pytest.raises(IndexError, match="shape mismatch: indexing tensors could not be broadcast together"):
+        x.index_put_((torch.tensor([0, 1]), torch.tensor([0, 1, 0])), torch.zeros(1))  # a float32 value
+    with pytest.raises(RuntimeError, match="Index put requires the source and destination dtypes match"):
+        x.index_put_((torch.tensor([5]),), torch.zeros(1))  # the dtype before the bounds
+    y = torch.zeros(1, 4, dtype=torch.int8)
+    with pytest.raises(IndexError, match="index out of range in self"):
+        y.index_add_(0, torch.tensor([-1]), torch.ones(1, 4, dtype=torch.int8), alpha=256)
+    with pytest.raises(RuntimeError, match="without overflow"):
+        y.index_add_(0, torch.tensor([0]), torch.ones(1, 4, dtype=torch.int8), alpha=256)

@@ -145,9 +145,23 @@ def _split(self: Tensor, key, subscript: bool = True) -> tuple:
     return tuple(basic), advanced
 
 
+def _index_shape(advanced: list) -> tuple:
+    """The shape the index tensors broadcast to, with upstream's IndexError when they do not (raised before the
+    value's dtype and the indices' bounds are checked, as upstream's)."""
+    shapes = [tuple(i.shape) for _, i in advanced]
+    try:
+        return torch.broadcast_shapes(*shapes)
+    except RuntimeError:
+        listed = ", ".join(str(list(s)) for s in shapes)
+        raise IndexError(
+            f"shape mismatch: indexing tensors could not be broadcast together with shapes {listed}"
+        ) from None
+
+
 def _positions(view: Tensor, advanced: list) -> tuple:
     """Row-major positions in `view` of the selected elements, shaped like the result."""
     dims = [d for d, _ in advanced]
+    shape = _index_shape(advanced)
     for j, (d, idx) in enumerate(advanced):
         n = view.shape[d]
         if idx.numel():
@@ -155,14 +169,6 @@ def _positions(view: Tensor, advanced: list) -> tuple:
             if lo < -n or hi >= n:  # PyTorch numbers the dims of the indexed subspace
                 bad = hi if hi >= n else lo
                 raise IndexError(f"index {bad} is out of bounds for dimension {j} with size {n}")
-    shapes = [tuple(i.shape) for _, i in advanced]
-    try:
-        shape = torch.broadcast_shapes(*shapes)
-    except RuntimeError:
-        listed = ", ".join(str(list(s)) for s in shapes)
-        raise IndexError(
-            f"shape mismatch: indexing tensors could not be broadcast together with shapes {listed}"
-        ) from None
     rest = [d for d in range(view.dim()) if d not in dims]
     adjacent = dims == list(range(dims[0], dims[0] + len(dims)))
     # result layout: rest dims before the first indexed dim, the broadcast dims, the other rest dims
@@ -249,6 +255,7 @@ def _put(self: Tensor, key, value, accumulate: bool, subscript: bool = False) ->
     if not advanced:  # only numbers in disguise (0-dim integer tensors): a basic assignment
         self[basic] = value
         return self
+    _index_shape(advanced)
     _check_put_value(self, key, value, accumulate)
     view = self[basic] if basic else self
     pos, out_shape = _positions(view, advanced)

@@ -236,10 +236,17 @@ Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor&
   // upstream's kernel for more than one dim checks no index when nothing is added
   if (self.dim() > 1 && (n == 0 || self.numel() == 0)) return self;
   // alpha is read at self's dtype, checked, as upstream's alpha.to<scalar_t>() (1.7 is 1 for an integer
-  // self), before the indices
+  // self), before the indices; but upstream's kernel for a matrix or more checks the first index before it
+  // adds (and so converts alpha) the first slice
+  const bool unit = !alpha.is_complex() && alpha.to<double>() == 1.0;
+  if (self.dim() > 1 && n > 0 && source.numel() > 0 && !unit) {
+    const Tensor first =
+        contiguous(to(narrow(view(index, {-1}), 0, 0, 1), Device(), ScalarType::Long, false, false));
+    const int64_t i0 = *reinterpret_cast<const int64_t*>(first.data_ptr());
+    TH_CHECK_T(IndexError, i0 >= 0 && i0 < self.size(d), "index out of range in self");
+  }
   const Tensor a = scalar_tensor(alpha, self.dtype());
   if (n == 0 || source.numel() == 0) return self;
-  const bool unit = !alpha.is_complex() && alpha.to<double>() == 1.0;
   // its error names the dim on its path for an int64 index, a unit alpha (not True: c10's equal(1)) and
   // the first or last dim of a matrix or more; elsewhere "index out of range in self"
   const bool named = self.dim() > 1 && (d == 0 || d == self.dim() - 1) && index.dtype() == ScalarType::Long &&
