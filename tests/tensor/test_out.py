@@ -46,6 +46,7 @@ def _empty(dtype=torch.float32):
         (lambda o: torch.special.entr(torch.tensor([1.0]), out=o), [0.0]),
         (lambda o: torch.special.xlogy(torch.tensor([0.0]), torch.tensor([0.0]), out=o), [0.0]),
         (lambda o: torch.special.logit(torch.tensor([0.5]), out=o), [0.0]),
+        (lambda o: torch.nn.functional.hardshrink(torch.tensor([1.0, 0.2]), out=o), [1.0, 0.0]),
     ],
 )  # fmt: skip
 def test_out_writes_the_result_and_returns_out(call, expected):

@@ -9,6 +9,7 @@ import warnings
 import torch
 from torch._C import _nn  # the THNN/THCUNN kernels (forward and fused backward)
 from torch._dtypes import scalar_type
+from torch._out import with_out
 
 __all__ = [
     "celu", "celu_", "elu", "elu_", "gelu", "glu", "gumbel_softmax", "hardshrink", "hardsigmoid", "hardswish",
@@ -168,6 +169,7 @@ def _floating_only(input, kernel: str) -> None:
         raise NotImplementedError(f"\"{kernel}\" not implemented for '{scalar_type(input.dtype)}'")
 
 
+@with_out("hardshrink", "castable")
 def hardshrink(input, lambd: float = 0.5):
     """input where |input| > lambd, else 0."""
     _floating_only(input, "hardshrink_cpu")
