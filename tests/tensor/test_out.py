@@ -134,6 +134,13 @@ def test_fft_out():
     assert torch.fft.rfftfreq(4, out=_empty(torch.float64)).tolist() == [0.0, 0.25, 0.5]
 
 
+def test_argsort_takes_out_with_stable_only():
+    out = torch.empty(0, dtype=torch.int64)
+    assert torch.argsort(torch.tensor([3.0, 1.0, 2.0]), stable=True, out=out) is out and out.tolist() == [1, 2, 0]
+    with pytest.raises(TypeError):
+        torch.argsort(torch.tensor([3.0, 1.0]), out=out)  # upstream's plain argsort has no out=
+
+
 def test_the_full_reductions_without_an_out_overload_refuse_it():
     with pytest.raises(TypeError):
         torch.sum(_x(), out=_empty())  # upstream's sum(input, *, dtype) has no out=; sum(input, dim) has
