@@ -1333,3 +1333,17 @@ def test_index_put_checks_index_shapes_before_the_values_dtype_and_index_add_its
         y.index_add_(0, torch.tensor([-1]), torch.ones(1, 4, dtype=torch.int8), alpha=256)
     with pytest.raises(RuntimeError, match="without overflow"):
         y.index_add_(0, torch.tensor([0]), torch.ones(1, 4, dtype=torch.int8), alpha=256)
+
+
+@pytest.mark.parametrize(
+    ("call", "kernel"),
+    [
+        (lambda: torch.rand(2, dtype=torch.int64), "check_uniform_bounds"),
+        (lambda: torch.empty(2, dtype=torch.int64).uniform_(), "check_uniform_bounds"),
+        (lambda: torch.randn(2, dtype=torch.int64), "normal_kernel_cpu"),
+        (lambda: torch.empty(2, dtype=torch.int32).normal_(), "normal_kernel_cpu"),
+    ],
+)
+def test_continuous_sampling_of_an_integer_dtype_is_not_implemented(call, kernel):
+    with pytest.raises(NotImplementedError, match=f"\"{kernel}\" not implemented for '(Long|Int)'"):
+        call()

@@ -258,6 +258,12 @@ def to_dlpack(tensor: Tensor):
     return tensor.__dlpack__()
 
 
+def factory_result(t: Tensor, pin_memory: bool, requires_grad: bool) -> Tensor:
+    """A factory's result in pinned memory if asked, then a leaf that requires grad if asked (the last steps of
+    the Python factories: windows, tril/triu_indices, fftfreq)."""
+    return (t.pin_memory() if pin_memory else t).requires_grad_(requires_grad)
+
+
 @register
 def from_dlpack(ext_tensor, *, device=None, copy=None) -> Tensor:
     """A tensor sharing the memory of an object with __dlpack__ (NumPy, PyTorch, JAX, CuPy, ...) or of a

@@ -16,6 +16,7 @@ import torch
 from torch._C import Tensor, contiguous_format
 from torch._dtypes import scalar_type
 from torch._refs._dims import wrap_dim
+from torch._refs.creation import factory_result
 from torch._registry import register
 
 for _name, _value in (("e", math.e), ("pi", math.pi), ("inf", math.inf), ("nan", math.nan), ("newaxis", None)):
@@ -75,8 +76,8 @@ def scalar_tensor(
     s, *, dtype=None, layout=None, device=None, requires_grad: bool = False, pin_memory: bool = False
 ) -> Tensor:
     """A 0-dim tensor holding s, of dtype (the default float dtype unless given)."""
-    out = torch.tensor(s, dtype=dtype or torch.get_default_dtype(), device=device, pin_memory=pin_memory)
-    return torch.empty_like(out, layout=layout).copy_(out).requires_grad_(requires_grad)
+    return torch.full((), s, dtype=dtype or torch.get_default_dtype(), layout=layout, device=device,
+                      pin_memory=pin_memory, requires_grad=requires_grad)  # fmt: skip
 
 
 @register
@@ -136,11 +137,6 @@ def randint_like(
     return out.copy_(draws).requires_grad_(requires_grad)
 
 
-def _finished(t: Tensor, pin_memory: bool, requires_grad: bool) -> Tensor:
-    """A factory's result in pinned memory if asked, then a leaf that requires grad if asked."""
-    return (t.pin_memory() if pin_memory else t).requires_grad_(requires_grad)
-
-
 def _window(name: str, length: int, periodic: bool, dtype, device, fn) -> Tensor:
     if length < 0:
         raise RuntimeError(f"{name} requires non-negative window_length, got window_length={length}")
@@ -156,7 +152,7 @@ def _window(name: str, length: int, periodic: bool, dtype, device, fn) -> Tensor
 def hann_window(window_length: int, periodic: bool = True, *, dtype=None, device=None, layout=None,
                 requires_grad: bool = False, pin_memory: bool = False) -> Tensor:  # fmt: skip
     """0.5 - 0.5 cos(2 pi k / N) (N = length, or length - 1 when not periodic)."""
-    return _finished(_window("hann_window", window_length, periodic, dtype, device,
+    return factory_result(_window("hann_window", window_length, periodic, dtype, device,
                    lambda k, n: 0.5 - 0.5 * torch.cos(2 * math.pi * k / n)), pin_memory, requires_grad)  # fmt: skip
 
 
@@ -167,14 +163,14 @@ def hamming_window(window_length: int, periodic: bool = True, alpha: float = 0.5
     """alpha - beta cos(2 pi k / N)."""
     w = _window("hamming_window", window_length, periodic, dtype, device,
                 lambda k, n: alpha - beta * torch.cos(2 * math.pi * k / n))  # fmt: skip
-    return _finished(w, pin_memory, requires_grad)
+    return factory_result(w, pin_memory, requires_grad)
 
 
 @register
 def blackman_window(window_length: int, periodic: bool = True, *, dtype=None, device=None, layout=None,
                     requires_grad: bool = False, pin_memory: bool = False) -> Tensor:  # fmt: skip
     """0.42 - 0.5 cos(2 pi k / N) + 0.08 cos(4 pi k / N)."""
-    return _finished(_window("blackman_window", window_length, periodic, dtype, device,
+    return factory_result(_window("blackman_window", window_length, periodic, dtype, device,
                    lambda k, n: 0.42 - 0.5 * torch.cos(2 * math.pi * k / n) + 0.08 * torch.cos(4 * math.pi * k / n),
                    ), pin_memory, requires_grad)  # fmt: skip
 
@@ -183,7 +179,7 @@ def blackman_window(window_length: int, periodic: bool = True, *, dtype=None, de
 def bartlett_window(window_length: int, periodic: bool = True, *, dtype=None, device=None, layout=None,
                     requires_grad: bool = False, pin_memory: bool = False) -> Tensor:  # fmt: skip
     """The triangular window 1 - |2k / N - 1|."""
-    return _finished(_window("bartlett_window", window_length, periodic, dtype, device,
+    return factory_result(_window("bartlett_window", window_length, periodic, dtype, device,
                    lambda k, n: 1 - (2 * k / n - 1).abs()), pin_memory, requires_grad)  # fmt: skip
 
 
@@ -194,7 +190,7 @@ def kaiser_window(window_length: int, periodic: bool = True, beta: float = 12.0,
     w = _window("kaiser_window", window_length, periodic, dtype, device,
                 lambda k, n: torch.i0(beta * (1 - (2 * k / n - 1) ** 2).clamp(min=0).sqrt()) / torch.i0(
                     torch.tensor(float(beta), dtype=torch.float64, device=device)))  # fmt: skip
-    return _finished(w, pin_memory, requires_grad)
+    return factory_result(w, pin_memory, requires_grad)
 
 
 @register(out="exact")

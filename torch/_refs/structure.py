@@ -7,6 +7,7 @@ import itertools
 
 import torch
 from torch._C import Tensor
+from torch._refs.creation import factory_result
 from torch._registry import register
 
 
@@ -72,7 +73,7 @@ def triu_indices(
 ) -> Tensor:  # fmt: skip
     """The [2, N] coordinates (row-major) of the upper triangle of a row x col matrix, from diagonal offset."""
     out = _tri_indices(row, col, offset, dtype, device, upper=True)
-    return (out.pin_memory() if pin_memory else out).requires_grad_(requires_grad)
+    return factory_result(out, pin_memory, requires_grad)
 
 
 @register
@@ -82,7 +83,7 @@ def tril_indices(
 ) -> Tensor:  # fmt: skip
     """The [2, N] coordinates (row-major) of the lower triangle of a row x col matrix, up to diagonal offset."""
     out = _tri_indices(row, col, offset, dtype, device, upper=False)
-    return (out.pin_memory() if pin_memory else out).requires_grad_(requires_grad)
+    return factory_result(out, pin_memory, requires_grad)
 
 
 @register

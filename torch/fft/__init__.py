@@ -12,6 +12,7 @@ from torch._C import Tensor
 from torch._dtypes import scalar_type
 from torch._out import with_out
 from torch._refs._dims import wrap_dim
+from torch._refs.creation import factory_result
 
 __all__ = [
     "fft",
@@ -308,7 +309,7 @@ def fftfreq(
     k = torch.arange(n, dtype=torch.int64, device=device)
     k = torch.where(k < (n + 1) // 2, k, k - n).to(dtype or torch.get_default_dtype())
     out = k * (1.0 / (n * d))
-    return (out.pin_memory() if pin_memory else out).requires_grad_(requires_grad)
+    return factory_result(out, pin_memory, requires_grad)
 
 
 @with_out("fft_rfftfreq", "castable")
@@ -319,7 +320,7 @@ def rfftfreq(
     """The non-negative sample frequencies of rfft: [0, 1, ..., n // 2] / (d n)."""
     k = torch.arange(n // 2 + 1, dtype=dtype or torch.get_default_dtype(), device=device)
     out = k * (1.0 / (n * d))
-    return (out.pin_memory() if pin_memory else out).requires_grad_(requires_grad)
+    return factory_result(out, pin_memory, requires_grad)
 
 
 def _shift_dims(input: Tensor, dim) -> list:

@@ -30,6 +30,7 @@ std::tuple<Tensor, Tensor> sort(const Tensor& self, std::optional<bool> stable, 
   Tensor indices = empty_tensor(in.sizes(), ScalarType::Long, self.device());
   const int64_t n = nd ? self.size(d) : 1;
   if (in.numel() > 0) sort_stub[self.device().type](in, values, indices, in.numel() / n, n, descending);
+  if (d == last && self.is_contiguous()) return {values, indices};  // already laid out as self
   if (d != last) {
     values = transpose(values, d, last);
     indices = transpose(indices, d, last);
