@@ -8,4 +8,8 @@ compares the outcomes (`compare.py`), and writes a summary table and a JSONL of 
 (each with a reason) do not fail the run; a crash or hang of ours always does.
 
 Call `i` of seed `S` is a pure function of `(S, i)`: `python -m tools.fuzz --show S:i` prints it.
+
+`--opinfo` runs upstream's own test inputs instead of a seed: `opinfo_calls.py`, run once under the reference
+Python, writes every sample input of its OpInfo database (~60,000 calls over ~600 ops and six dtypes) as
+source text, cached in build/fuzz/; `--ops 'linalg.*'` picks entries by name.
 """

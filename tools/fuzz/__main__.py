@@ -7,18 +7,22 @@ groups.jsonl and summary.txt to --out. Exit status 1 when ours crashed or hung, 
 the default) diverged in a way not listed in known.txt.
 
     python -m tools.fuzz --show 1:1234              # print call 1234 of seed 1
+    python -m tools.fuzz --reference /tmp/ref --opinfo --ops 'linalg.*'   # upstream's OpInfo samples
     python -m tools.fuzz --reference /tmp/ref --src 'torch.tensor([5], dtype=torch.int8) // 0'
 """
 
 from __future__ import annotations
 
 import argparse
+import fnmatch
+import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
 
-from . import compare, known, minimize, report
+from . import compare, known, minimize, opinfo_calls, report
 from .call import Call
 from .generate import FAMILIES, calls, generate
 from .runner import Worker, WorkerError, library, python_of, run_batches
@@ -29,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     """The command line (see the module docstring)."""
     p = argparse.ArgumentParser(prog="python -m tools.fuzz", description=__doc__.split("\n\n")[1])
-    p.add_argument("--calls", type=int, default=10_000, help="number of calls (default 10000)")
+    p.add_argument("--calls", type=int, help="number of calls (default 10000; --opinfo: all)")
     p.add_argument("--seed", type=int, default=0, help="stream seed (default 0)")
     p.add_argument("--start", type=int, default=0, help="index of the first call (default 0)")
     p.add_argument("--reference", help="upstream PyTorch's Python (executable or venv)")
@@ -48,6 +52,16 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.add_argument("--show", metavar="SEED:INDEX", help="print one call's source and exit")
     p.add_argument("--src", help="run this source in both libraries and print the outcomes")
+    p.add_argument(
+        "--opinfo",
+        action="store_true",
+        help="run the sample inputs of upstream's OpInfo database (opinfo_calls.py) instead of a seed",
+    )
+    p.add_argument(
+        "--ops", help="--opinfo: only the entries whose name matches one of these (comma-separated) fnmatch patterns"
+    )
+    p.add_argument("--opinfo-dtypes", default=opinfo_calls.DEFAULT_DTYPES, help="--opinfo: the dtypes sampled")
+    p.add_argument("--refresh", action="store_true", help="--opinfo: write the calls again (they are cached)")
     return p.parse_args(argv)
 
 
@@ -67,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
         return _show(args.show, families)
     if not args.reference:
         sys.exit("--reference PYTHON (upstream PyTorch's interpreter or venv) is required")
+    if args.calls is None:
+        args.calls = 1 << 62 if args.opinfo else 10_000
 
     def log(msg: str) -> None:
         print(f"[fuzz] {msg}", file=sys.stderr, flush=True)
@@ -112,12 +128,44 @@ def _run_src(src: str, pair: tuple[Worker, Worker]) -> int:
     return 1 if compare.severity(cat) in (1, 2) else 0
 
 
+def _opinfo(args: argparse.Namespace, log) -> list[Call]:
+    """The calls written from upstream's OpInfo samples (cached per dtype list), --ops and --start/--calls
+    applied."""
+    tag = args.opinfo_dtypes.replace(",", "-")
+    path = ROOT / "build" / "fuzz" / f"opinfo-calls-{tag}.jsonl"
+    if args.refresh or not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        t0 = time.perf_counter()
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "VIRTUAL_ENV")}
+        env.update(PYTHONSAFEPATH="1", OMP_NUM_THREADS="1")
+        cmd = [python_of(args.reference), opinfo_calls.__file__, str(path) + ".tmp", args.opinfo_dtypes]
+        done = subprocess.run(cmd, env=env, cwd=path.parent, capture_output=True, text=True)
+        if done.returncode:
+            sys.exit(f"[fuzz] writing the OpInfo calls failed:\n{done.stderr[-3000:]}")
+        os.replace(str(path) + ".tmp", path)
+        log(f"{done.stdout.strip()} ({time.perf_counter() - t0:.0f}s)")
+    patterns = args.ops.split(",") if args.ops else None
+    out = []
+    with open(path) as f:
+        for i, line in enumerate(f):
+            d = json.loads(line)
+            if patterns and not any(fnmatch.fnmatchcase(d["op"], p) for p in patterns):
+                continue
+            out.append(Call(d["op"], d["src"], d["sig"], values=d["values"], accum=True, cid=f"opinfo:{i}"))
+    return out[args.start : args.start + args.calls]
+
+
 def _fuzz(args: argparse.Namespace, families: list[str] | None, pairs: list, log) -> int:
     tally = report.Tally(known.load(args.known))
-    end = args.start + args.calls
-    batches = (
-        list(calls(args.seed, s, min(args.batch, end - s), families)) for s in range(args.start, end, args.batch)
-    )
+    if args.opinfo:
+        todo = _opinfo(args, log)
+        args.calls = len(todo)
+        batches = (todo[s : s + args.batch] for s in range(0, len(todo), args.batch))
+    else:
+        end = args.start + args.calls
+        batches = (
+            list(calls(args.seed, s, min(args.batch, end - s), families)) for s in range(args.start, end, args.batch)
+        )
     t0 = time.perf_counter()
     last = [t0]
 
@@ -146,14 +194,15 @@ def _fuzz(args: argparse.Namespace, families: list[str] | None, pairs: list, log
         g.minimized = minimize.minimize(g, lambda b: _run_pair(pairs[0], b), deadline)
     t_min = time.monotonic() - t1
 
-    out = Path(args.out) if args.out else ROOT / "build" / "fuzz" / f"seed-{args.seed}"
+    out = Path(args.out) if args.out else ROOT / "build" / "fuzz" / ("opinfo" if args.opinfo else f"seed-{args.seed}")
     out.mkdir(parents=True, exist_ok=True)
     report.write_jsonl(out / "findings.jsonl", (f.to_json() for f in tally.findings))
     report.write_jsonl(out / "groups.jsonl", (g.to_json() for g in groups))
     o, u = pairs[0][0].info, pairs[0][1].info
     restarts = sum(w.restarts for p in pairs for w in p)
     head = (
-        f"fuzz: {tally.calls} calls (seed {args.seed}, from {args.start}) in {elapsed:.1f}s = "
+        f"fuzz: {tally.calls} calls ({'OpInfo samples' if args.opinfo else f'seed {args.seed}'}, from {args.start}) "
+        f"in {elapsed:.1f}s = "
         f"{tally.calls / max(elapsed, 1e-9):.0f} calls/s on {len(pairs)} job(s); minimizing {t_min:.1f}s"
         + (f"; {restarts} worker restarts" if restarts else "")
         + f"\nours: torch {o['version']} ({o['file']}); upstream: torch {u['version']} ({u['file']})"

@@ -30,8 +30,10 @@ CATEGORIES = {
 }
 
 # float tolerance (relative; also absolute near 0) per dtype: elementwise results / accumulations
-RTOL = {"torch.float16": 2e-3, "torch.bfloat16": 1.6e-2, "torch.float32": 2e-6, "torch.float64": 1e-12}
-RTOL_ACCUM = {"torch.float16": 1e-2, "torch.bfloat16": 5e-2, "torch.float32": 1e-4, "torch.float64": 1e-9}
+RTOL = {"torch.float16": 2e-3, "torch.bfloat16": 1.6e-2, "torch.float32": 2e-6, "torch.float64": 1e-12,
+        "torch.complex64": 2e-6, "torch.complex128": 1e-12}  # fmt: skip
+RTOL_ACCUM = {"torch.float16": 1e-2, "torch.bfloat16": 5e-2, "torch.float32": 1e-4, "torch.float64": 1e-9,
+              "torch.complex64": 1e-4, "torch.complex128": 1e-9}  # fmt: skip
 
 
 def severity(category: str) -> int:
@@ -148,7 +150,8 @@ def _values(call: Call, dtype: str, a: np.ndarray, b: np.ndarray) -> str | None:
     if a.shape != b.shape:
         return f"sampled {a.shape} vs {b.shape}"
     if dtype in RTOL:
-        a64, b64 = a.astype(np.float64), b.astype(np.float64)
+        wide = np.complex128 if "complex" in dtype else np.float64
+        a64, b64 = a.astype(wide), b.astype(wide)
         tol = _tolerance(call, dtype)
         atol = tol
         if call.accum:

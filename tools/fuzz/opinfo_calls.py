@@ -1,0 +1,215 @@
+"""Calls from upstream's own test inputs: `REFERENCE_PYTHON opinfo_calls.py OUT.jsonl [DTYPES] [MAX_ELEMENTS]`.
+
+Standalone (it runs under upstream PyTorch's Python, which needs `expecttest` for its testing package):
+for every entry of upstream's OpInfo database (`torch.testing._internal.common_methods_invocations.op_db`,
+the inputs upstream tests each op with) that runs on the CPU, and each of DTYPES (comma-separated names,
+default float32,float64,int64,bool,complex64,float16) the entry supports, it turns every sample input into
+a call written as Python source: the tensors as literals (exact values, their strides and storage offset
+kept), the arguments and keywords as written. One JSON line per call: {op, sig, src, values}, where values
+is false when two runs of the call under different seeds differ (random ops: shapes and dtypes compared
+only). `python -m tools.fuzz --opinfo` writes this file and runs its calls against both libraries.
+
+Samples whose tensors hold more than MAX_ELEMENTS (default 4096) elements, or whose arguments are not
+plain data (a callable, a generator, a NumPy array), are left out and counted.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import warnings
+from collections import Counter
+
+DEFAULT_DTYPES = "float32,float64,int64,bool,complex64,float16"
+# ops whose result is uninitialized memory: two runs may agree by chance, so their values are never compared
+UNINITIALIZED = {"empty", "empty_like", "empty_strided", "empty_permuted", "new_empty", "new_empty_strided"}
+
+
+class Unwritable(Exception):
+    """An argument with no source form (a callable, a generator, ...)."""
+
+
+def _float(x: float) -> str:
+    if math.isnan(x):
+        return "float('nan')"
+    if math.isinf(x):
+        return "float('inf')" if x > 0 else "-float('inf')"
+    return repr(x)
+
+
+def _number(x, torch) -> str:
+    if isinstance(x, bool):
+        return repr(x)
+    if isinstance(x, int):
+        return repr(x)
+    if isinstance(x, float):
+        return _float(x)
+    if isinstance(x, complex):
+        return f"complex({_float(x.real)}, {_float(x.imag)})"
+    raise Unwritable(type(x).__name__)
+
+
+class Writer:
+    """Source text for sample arguments; counts the tensor elements written."""
+
+    def __init__(self, torch, max_elements: int):
+        self.torch = torch
+        self.max_elements = max_elements
+        self.elements = 0
+        self.names = {
+            **{v: f"torch.{k}" for k, v in vars(torch).items() if isinstance(v, torch.dtype)},
+            **{v: f"torch.{k}" for k, v in vars(torch).items() if isinstance(v, (torch.memory_format, torch.layout))},
+        }
+
+    def tensor(self, t) -> str:
+        torch = self.torch
+        t = t.detach()
+        if t.device.type != "cpu" or t.layout != torch.strided or t.is_conj() or t.is_neg():
+            raise Unwritable("tensor kind")
+        dtype = self.names[t.dtype]
+        shape = list(t.shape)
+        if t.numel() == 0:
+            return f"torch.empty({shape}, dtype={dtype})"
+        if t.is_contiguous():
+            flat, view = t.reshape(-1), f".reshape({shape})"
+        else:  # the storage span the view reads, written as it is, and the view over it
+            span = 1 + sum((n - 1) * s for n, s in zip(t.shape, t.stride()))
+            flat = t.as_strided((span,), (1,), t.storage_offset())
+            view = f".as_strided({shape}, {list(t.stride())})"
+        self.elements += flat.numel()
+        if self.elements > self.max_elements:
+            raise Unwritable("too large")
+        if t.dtype == torch.bfloat16:
+            flat = flat.float()
+        if t.dim() == 0:
+            return f"torch.tensor({_number(flat.item(), torch)}, dtype={dtype})"
+        values = ", ".join(_number(v, torch) for v in flat.tolist())
+        return f"torch.tensor([{values}], dtype={dtype}){view}"
+
+    def arg(self, x) -> str:
+        torch = self.torch
+        if isinstance(x, torch.Tensor):
+            return self.tensor(x)
+        if x is None or isinstance(x, str):
+            return repr(x)
+        if isinstance(x, (bool, int, float, complex)):
+            return _number(x, torch)
+        if isinstance(x, torch.Size):
+            return f"torch.Size({list(x)})"
+        if isinstance(x, (list, tuple)):
+            inner = ", ".join(self.arg(v) for v in x)
+            return f"[{inner}]" if isinstance(x, list) else f"({inner}{',' if len(x) == 1 else ''})"
+        if isinstance(x, slice):
+            return f"slice({self.arg(x.start)}, {self.arg(x.stop)}, {self.arg(x.step)})"
+        if x is Ellipsis:
+            return "..."
+        if isinstance(x, torch.device):
+            return f"torch.device({str(x)!r})"
+        if x in self.names:
+            return self.names[x]
+        raise Unwritable(type(x).__name__)
+
+
+def callables(torch) -> dict[int, str]:
+    """id of every public callable -> its source name (torch.X, torch.nn.functional.X, torch.Tensor.X, ...)."""
+    import torch.nn.functional as F
+
+    names: dict[int, str] = {}
+    modules = [("torch.Tensor", torch.Tensor), ("torch.nn.functional", F)]
+    modules += [(f"torch.{m}", getattr(torch, m)) for m in ("linalg", "fft", "special")]
+    modules.append(("torch", torch))  # last: a name under torch wins over an alias elsewhere
+    for prefix, mod in modules:
+        for k in dir(mod):
+            if k.startswith("_") and not (k.startswith("__") and prefix == "torch.Tensor"):
+                continue
+            try:
+                v = getattr(mod, k)
+            except Exception:
+                continue
+            if callable(v):
+                names[id(v)] = f"{prefix}.{k}"
+    return names
+
+
+def source(op, sample, writer: Writer, names: dict[int, str]) -> str:
+    """One sample as a call of op's function (or, without one, its method)."""
+    fn = names.get(id(op.op))
+    if fn is None and op.method_variant is not None:
+        fn = names.get(id(op.method_variant))
+    if fn is None:
+        raise Unwritable("no public callable")
+    args = [writer.arg(sample.input), *(writer.arg(a) for a in sample.args)]
+    args += [f"{k}={writer.arg(v)}" for k, v in sample.kwargs.items()]
+    return f"{fn}({', '.join(args)})"
+
+
+def _same(a, b, torch) -> bool:
+    if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
+        if a.shape != b.shape or torch.equal(a, b):
+            return a.shape == b.shape
+        return bool(torch.equal(a.isnan(), b.isnan()) and torch.equal(a.nan_to_num(), b.nan_to_num()))
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(_same(x, y, torch) for x, y in zip(a, b))
+    return True
+
+
+def deterministic(src: str, torch) -> bool:
+    """Whether two runs of src under different seeds give the same values (an error counts as the same)."""
+    out = []
+    for seed in (0, 1):
+        torch.manual_seed(seed)
+        try:
+            out.append(eval(src, {"torch": torch}))
+        except Exception:
+            return True
+    try:
+        return _same(out[0], out[1], torch)
+    except Exception:
+        return False
+
+
+def main(argv: list[str]) -> int:
+    """Writes the calls; prints what was written and left out."""
+    from torch.testing._internal.common_methods_invocations import op_db
+
+    import torch
+
+    out = argv[1]
+    dtypes = [getattr(torch, d) for d in (argv[2] if len(argv) > 2 else DEFAULT_DTYPES).split(",")]
+    max_elements = int(argv[3]) if len(argv) > 3 else 4096
+    names = callables(torch)
+    written, skipped = 0, Counter()
+    warnings.simplefilter("ignore")
+    torch.set_num_threads(1)
+    with open(out, "w") as f:
+        for op in op_db:
+            supported = op.supported_dtypes("cpu")
+            label = op.name + (f".{op.variant_test_name}" if op.variant_test_name else "")
+            for dtype in dtypes:
+                if dtype not in supported:
+                    continue
+                torch.manual_seed(0)
+                try:
+                    samples = list(op.sample_inputs("cpu", dtype, requires_grad=False))
+                except Exception as e:
+                    skipped[f"sample_inputs raised {type(e).__name__}"] += 1
+                    continue
+                for sample in samples:
+                    writer = Writer(torch, max_elements)
+                    try:
+                        src = source(op, sample, writer, names)
+                    except Unwritable as e:
+                        skipped[str(e)] += 1
+                        continue
+                    values = op.name not in UNINITIALIZED and deterministic(src, torch)
+                    call = {"op": label, "sig": str(dtype).removeprefix("torch."), "src": src, "values": values}
+                    f.write(json.dumps(call) + "\n")
+                    written += 1
+    left = ", ".join(f"{k} {v}" for k, v in skipped.most_common())
+    print(f"opinfo: {written} calls from {len(op_db)} OpInfo entries to {out}; left out: {left or 'none'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
