@@ -237,3 +237,25 @@ def test_numbers_that_fit_or_wrap_as_in_pytorch():
     assert torch.full((1,), float("inf"), dtype=torch.float32).tolist() == [float("inf")]
     assert torch.full((1,), 1e5, dtype=torch.float16).tolist() == [float("inf")]  # 16-bit floats round
     assert torch.full((1,), 300, dtype=torch.bool).tolist() == [True]
+
+
+def test_logspace_casts_its_ends_to_the_dtype_first():
+    # upstream's kernel truncates the ends for an integer result, then steps in double
+    assert torch.logspace(0, 1.2, 2, dtype=torch.int64).tolist() == [1, 10]
+    assert torch.logspace(0.9, 2.9, 3, base=2, dtype=torch.int32).tolist() == [1, 2, 4]
+    assert torch.logspace(-1.5, 1.5, 3, dtype=torch.int64).tolist() == [0, 1, 10]
+    # a float result reads the ends at its own precision
+    ends = torch.logspace(0.1, 0.7, 2, dtype=torch.float32)
+    assert torch.equal(ends, torch.tensor([10 ** float(torch.tensor(0.1)), 10 ** float(torch.tensor(0.7))]))
+
+
+def test_a_zero_dim_tensor_is_a_number_argument():
+    # upstream's argument parser takes a 0-dim tensor (that does not require grad) for a Scalar
+    assert torch.linspace(torch.tensor(0.0), torch.tensor(1), 3).tolist() == [0.0, 0.5, 1.0]
+    assert torch.logspace(torch.tensor(0), 2, 3, dtype=torch.int64).tolist() == [1, 10, 100]
+    assert torch.full((2,), torch.tensor(3)).tolist() == [3, 3]
+    assert torch.arange(torch.tensor(3)).tolist() == [0, 1, 2]
+    with pytest.raises(TypeError):  # a tensor of one element but one dim is not a number
+        torch.full((2,), torch.tensor([3]))
+    with pytest.raises(TypeError):  # nor one that requires grad
+        torch.full((2,), torch.tensor(3.0, requires_grad=True))

@@ -37,11 +37,16 @@ def _edits(tree: ast.AST) -> list[tuple[ast.AST, tuple[str, int | None], ast.AST
                             continue
                         kw = node.keywords[:k] + node.keywords[k + 1 :]
                         out.append((parent, slot, ast.Call(node.func, node.args, kw)))
-                if isinstance(node, ast.List) and len(node.elts) > 1:
+                # a list of values shortened (not torch.empty's shape: that would read uninitialized memory)
+                if isinstance(node, ast.List) and len(node.elts) > 1 and not _is_empty_call(parent):
                     n = len(node.elts)
                     for part in (node.elts[: n // 2], node.elts[n // 2 :], node.elts[:1], node.elts[-1:]):
                         out.append((parent, slot, ast.List(part, ast.Load())))
     return out
+
+
+def _is_empty_call(node: ast.AST) -> bool:
+    return isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "empty"
 
 
 def _all_slices(s: ast.AST) -> bool:

@@ -152,6 +152,8 @@ struct type_caster<th::Scalar> {
       value = th::Scalar(th::complex<double>(PyComplex_RealAsDouble(o), PyComplex_ImagAsDouble(o)));
       return true;
     }
+    if ((flags & (uint8_t)cast_flags::convert) && nanobind::isinstance<th::Tensor>(src))
+      return from_tensor(src);
     if ((flags & (uint8_t)cast_flags::convert) && PyIndex_Check(o)) {  // NumPy integers
       PyObject* i = PyNumber_Index(o);
       if (!i) return PyErr_Clear(), false;
@@ -167,6 +169,18 @@ struct type_caster<th::Scalar> {
       return true;
     }
     return false;
+  }
+  /// A 0-dim tensor that does not require grad, as its value (upstream's parser takes one for a Scalar:
+  /// torch.linspace(torch.tensor(0.), 1, 5), torch.full((2,), torch.tensor(3))); any other tensor, no match.
+  bool from_tensor(handle src) noexcept {
+    const th::Tensor& t = *nanobind::inst_ptr<th::Tensor>(src);
+    if (!t.defined() || t.dim() != 0 || t.impl()->requires_grad) return false;
+    try {
+      object v = src.attr("item")();  // a Python bool, int, float or complex (a CUDA tensor is read back)
+      return from_python(v, 0, nullptr);
+    } catch (...) {
+      return false;
+    }
   }
   /// A Python int: an int64, or a uint64 Scalar in [2^63, 2^64) (c10's HAS_u); past that, no match.
   bool from_int(PyObject* o) noexcept {

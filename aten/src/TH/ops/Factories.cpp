@@ -145,8 +145,17 @@ Tensor logspace(const Scalar& start, const Scalar& end, int64_t steps, double ba
   const bool complex_ends = start.is_complex() || end.is_complex();
   ScalarType t = dtype.value_or(complex_ends ? to_complex_type(get_default_dtype()) : get_default_dtype());
   if (steps > 1) refuse_dtype("logspace", t, device.value_or(default_device()), true);
+  // upstream's kernel casts the ends to the result's dtype first (truncating them for the integers:
+  // logspace(0, 1.2, 2, dtype=int64) is [1, 10]), then steps between them in double
+  Scalar lo = start, hi = end;
+  if (!complex_ends && !is_complex(t) && t != ScalarType::Bool && !is_barebones(t)) {
+    TH_DISPATCH_NUMERIC_TYPES(t, "logspace", [&] {
+      lo = Scalar(static_cast<double>(start.to<scalar_t>()));
+      hi = Scalar(static_cast<double>(end.to<scalar_t>()));
+    });
+  }
   Tensor exponents =
-      linspace(start, end, steps, complex_ends ? ScalarType::ComplexDouble : ScalarType::Double, device);
+      linspace(lo, hi, steps, complex_ends ? ScalarType::ComplexDouble : ScalarType::Double, device);
   Tensor out = pow(wrap_number(Scalar(base)), exponents);
   return to_dtype(out, t);
 }
