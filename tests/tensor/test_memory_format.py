@@ -207,3 +207,25 @@ def test_layout_of_sort_and_of_the_ops_that_return_row_major():
         t.triu(),
     ):
         assert out.is_contiguous()
+
+
+def test_cat_keeps_the_inputs_common_channels_last_layout():
+    a = torch.arange(16.0).reshape(2, 2, 2, 2).contiguous(memory_format=torch.channels_last)
+    b = torch.arange(16.0, 32.0).reshape(2, 2, 2, 2).contiguous(memory_format=torch.channels_last)
+    r = torch.cat([a, b], 1)
+    assert r.is_contiguous(memory_format=torch.channels_last) and not r.is_contiguous()
+    assert torch.equal(r, torch.cat([a.contiguous(), b.contiguous()], 1))
+    assert torch.cat([a, b.contiguous()], 0).is_contiguous()  # one row-major input: row-major
+    v = torch.arange(32.0).reshape(2, 2, 2, 2, 2).contiguous(memory_format=torch.channels_last_3d)
+    assert torch.cat([v, v], 2).is_contiguous(memory_format=torch.channels_last_3d)
+
+
+def test_nonzero_is_column_major_and_ravel_contiguous():
+    m = torch.tensor([[True, False, True], [False, True, True]])
+    nz = torch.nonzero(m)
+    assert nz.tolist() == [[0, 0], [0, 2], [1, 1], [1, 2]] and nz.stride() == (1, 4)
+    rows, cols = torch.nonzero(m, as_tuple=True)
+    assert rows.stride() == (1,) and cols.tolist() == [0, 2, 1, 2]
+    assert torch.argwhere(m).stride() == (1, 4)
+    flat = torch.arange(10)[::2].ravel()
+    assert flat.stride() == (1,) and flat.tolist() == [0, 2, 4, 6, 8]

@@ -170,8 +170,9 @@ def slice_inverse(input: Tensor, src: Tensor, dim: int = 0, start=None, end=None
 
 @register(method=True)
 def ravel(input: Tensor) -> Tensor:
-    """input flattened to 1-D: a view where its strides allow, else a contiguous copy."""
-    return input.reshape(-1)
+    """input flattened to 1-D and contiguous: a view of a contiguous input, else a copy (upstream's
+    contiguous().view(-1), unlike reshape, which also views some non-contiguous inputs)."""
+    return input.contiguous().view(-1)
 
 
 @register(function=False, method=True)

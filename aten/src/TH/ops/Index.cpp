@@ -273,7 +273,9 @@ Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Ten
 
 Tensor nonzero(const Tensor& self) {
   Tensor mask = contiguous(to(self, self.device(), ScalarType::Bool, false, false));
-  return nonzero_stub[self.device().type](mask, self.sizes());
+  Tensor rows = nonzero_stub[self.device().type](mask, self.sizes());
+  // upstream's layout: [n, ndim] column-major, each coordinate contiguous (nonzero(as_tuple=True)'s parts)
+  return rows.dim() == 2 && rows.size(1) > 1 ? transpose(contiguous(transpose(rows, 0, 1)), 0, 1) : rows;
 }
 
 Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) {

@@ -3,6 +3,27 @@
 
 namespace th {
 
+namespace {
+/// A tensor's layout as upstream's suggest_memory_format names it: channels-last (3d) for a 4-D (5-D) tensor
+/// laid out that way and not also row-major, else row-major.
+MemoryFormat suggested_format(const Tensor& t) {
+  if (t.dim() == 4 && !t.is_contiguous() && t.is_contiguous(MemoryFormat::ChannelsLast))
+    return MemoryFormat::ChannelsLast;
+  if (t.dim() == 5 && !t.is_contiguous() && t.is_contiguous(MemoryFormat::ChannelsLast3d))
+    return MemoryFormat::ChannelsLast3d;
+  return MemoryFormat::Contiguous;
+}
+
+/// cat's output layout (upstream's cat_compute_output_memory_format): the inputs' common suggested layout,
+/// row-major when any is row-major or two differ.
+MemoryFormat cat_memory_format(const std::vector<Tensor>& tensors) {
+  const MemoryFormat f = suggested_format(tensors[0]);
+  for (const Tensor& t : tensors)
+    if (suggested_format(t) != f) return MemoryFormat::Contiguous;
+  return f;
+}
+}  // namespace
+
 Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
   TH_CHECK_T(ValueError, !tensors.empty(), "torch.cat(): expected a non-empty list of Tensors");
   // legacy rule kept by PyTorch: 1-D empty tensors are skipped for shapes, but every input,
@@ -35,7 +56,7 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
     }
     sizes[size_t(d)] += t.size(d);
   }
-  Tensor out = empty_tensor(sizes, dtype, first.device());
+  Tensor out = empty_like_tensor(first, sizes, dtype, first.device(), cat_memory_format(tensors));
   int64_t offset = 0;
   for (const Tensor* t : parts) {
     Tensor slot = narrow(out, d, offset, t->size(d));
