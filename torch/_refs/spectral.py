@@ -123,12 +123,12 @@ def istft(
                            f"onesided=False, but got {n_freq}")  # fmt: skip
     norm = "ortho" if normalized else "backward"
     frames = spec.transpose(-1, -2)  # [B, frames, freq]
-    if onesided:
-        frames = torch.fft.irfft(frames, n=n_fft, norm=norm)
-    else:
+    if return_complex:
+        if onesided:
+            raise RuntimeError("Cannot have onesided output if window or input is complex")
         frames = torch.fft.ifft(frames, n=n_fft, norm=norm)
-        if not return_complex:
-            frames = frames.real
+    else:  # a real signal: the irfft of the first n_fft // 2 + 1 bins (upstream's; the rest are ignored)
+        frames = torch.fft.irfft(frames[..., : n_fft // 2 + 1], n=n_fft, norm=norm)
     w = _window(window, n_fft, win, frames)
     frames = frames * w
     total = n_fft + hop * (n_frames - 1)

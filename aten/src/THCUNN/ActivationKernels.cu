@@ -1,5 +1,5 @@
-// CUDA kernels of relu and its backward, and of tanh/sigmoid backward: math/Activation.h functors
-// over gpu_kernel.
+// CUDA kernels of relu and threshold and their backward, and of tanh/sigmoid backward: math/Activation.h
+// functors over gpu_kernel.
 #include <THNN/ops/Activation.h>
 #include <THC/Loops.cuh>
 
@@ -9,6 +9,13 @@ namespace {
 void relu_kernel(th::TensorIterator& iter) {
   TH_DISPATCH_NUMERIC_TYPES(iter.common_dtype(), "relu_cuda", [&] {
     thc::gpu_kernel<scalar_t, 1>(iter, th::math::Relu<th::opmath_t<scalar_t>>{});
+  });
+}
+
+void threshold_kernel(th::TensorIterator& iter, const th::Scalar& threshold, const th::Scalar& value) {
+  TH_DISPATCH_NUMERIC_TYPES(iter.common_dtype(), "threshold_cuda", [&] {
+    using op_t = th::opmath_t<scalar_t>;
+    thc::gpu_kernel<scalar_t, 1>(iter, th::math::Threshold<op_t>{threshold.to<op_t>(), value.to<op_t>()});
   });
 }
 
@@ -56,6 +63,7 @@ TH_REGISTER_KERNEL(th::activation2_stub, CUDA, activation2_kernel);
 TH_REGISTER_KERNEL(th::activation_backward_stub, CUDA, activation_backward_kernel);
 TH_REGISTER_KERNEL(th::output_backward_stub, CUDA, output_backward_kernel);
 TH_REGISTER_KERNEL(th::relu_stub, CUDA, relu_kernel);
+TH_REGISTER_KERNEL(th::threshold_stub, CUDA, threshold_kernel);
 TH_REGISTER_KERNEL(th::threshold_backward_stub, CUDA, threshold_backward_kernel);
 
 }  // namespace thcunn

@@ -33,7 +33,7 @@ __global__ void col2im_elements(const T* cols, T* grad_x, th::math::ConvGeometry
 void im2col_kernel(const th::Tensor& x, const th::Tensor& cols, const th::math::ConvGeometry& g) {
   thc::DeviceGuard guard(x.device());
   const int64_t B = x.size(0);
-  TH_DISPATCH_FLOATING_TYPES(x.dtype(), "im2col_cuda", [&] {
+  THNN_DISPATCH_IM2COL_TYPES(x.dtype(), "im2col_cuda", [&] {
     im2col_elements<scalar_t>
         <<<thc::grid_for(B * g.rows() * g.out_numel(), 256), 256, 0, thc::current_stream()>>>(
             reinterpret_cast<const scalar_t*>(x.data_ptr()), reinterpret_cast<scalar_t*>(cols.data_ptr()), g,
@@ -45,7 +45,7 @@ void im2col_kernel(const th::Tensor& x, const th::Tensor& cols, const th::math::
 void col2im_kernel(const th::Tensor& cols, const th::Tensor& grad_x, const th::math::ConvGeometry& g) {
   thc::DeviceGuard guard(grad_x.device());
   const int64_t B = grad_x.size(0);
-  TH_DISPATCH_FLOATING_TYPES(grad_x.dtype(), "col2im_cuda", [&] {
+  THNN_DISPATCH_IM2COL_TYPES(grad_x.dtype(), "col2im_cuda", [&] {
     col2im_elements<scalar_t><<<thc::grid_for(B * g.C * g.in_numel(), 256), 256, 0, thc::current_stream()>>>(
         reinterpret_cast<const scalar_t*>(cols.data_ptr()), reinterpret_cast<scalar_t*>(grad_x.data_ptr()), g,
         B);

@@ -216,7 +216,9 @@ def hardsigmoid(input, inplace: bool = False):
 
 
 def silu(input, inplace: bool = False):
-    """x * sigmoid(x)."""
+    """x * sigmoid(x); of a complex64/128 input x / (1 + exp(-x)), upstream's complex kernel."""
+    if input.dtype in (torch.complex64, torch.complex128):
+        return _inplace(input, input / (1 + torch.exp(-input)), inplace)
     return _inplace(input, _nn.silu(input), inplace)
 
 

@@ -297,11 +297,11 @@ def gaussian_nll_loss(input, target, var, full: bool = False, eps: float = 1e-6,
 
 
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean"):
-    """log(1 + exp(-target * input)), reduced."""
+    """log(1 + exp(-target * input)), reduced: upstream's formula as written, in the input's dtype (exp overflows
+    to inf where -target * input passes log of the dtype's largest value, 11.09 in float16)."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
-    z = -target * input
-    return _reduce(torch.clamp(z, min=0) + torch.log1p(torch.exp(-torch.abs(z))), reduction)
+    return _reduce(torch.log1p(torch.exp(-target * input)), reduction)
 
 
 def margin_ranking_loss(input1, input2, target, margin: float = 0, size_average=None, reduce=None, reduction="mean"):

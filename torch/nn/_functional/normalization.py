@@ -16,7 +16,9 @@ def _channel_shape(x):
 
 
 def _verify_batch_size(size) -> None:
-    if math.prod(size) // size[1] == 1:
+    """Upstream's check that training statistics see more than one value per channel (the values of a channel:
+    size[0] * size[2:], so a size of channels 0 or of one dim passes)."""
+    if size[0] * math.prod(size[2:]) == 1:
         raise ValueError(f"Expected more than 1 value per channel when training, got input size {size}")
 
 
@@ -27,10 +29,15 @@ def batch_norm(
     """Normalizes each channel (dim 1) by its batch statistics in training (updating the running stats in
     place: running = (1 - momentum) * running + momentum * batch, unbiased variance), by the running
     statistics otherwise."""
-    if input.dim() < 2:
-        raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
     if training:
         _verify_batch_size(input.shape)
+    if input.numel() == 0:  # upstream's early return: no statistics (the running ones untouched), no size checks
+        out = input.clone()
+        if weight is not None:
+            out = out * weight[0]
+        return out + bias[0] if bias is not None else out
+    if input.dim() < 2:
+        raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
     c = input.shape[1]
     for name, t in (("running_mean", running_mean), ("running_var", running_var), ("weight", weight), ("bias", bias)):
         if t is not None and t.numel() != c:
@@ -113,7 +120,8 @@ def group_norm(input, num_groups: int, weight=None, bias=None, eps: float = 1e-5
             f"{list(input.shape)} and num_groups={num_groups}"
         )
     _verify_batch_size([n * c // num_groups, num_groups] + list(input.shape[2:]))  # upstream's check
-    grouped = input.reshape(n, num_groups, -1)  # each group's elements are one row of the layer_norm kernel
+    # each group's elements are one row of the layer_norm kernel (sized: -1 is ambiguous for an empty batch)
+    grouped = input.reshape(n, num_groups, math.prod(input.shape[1:]) // num_groups)
     out = torch._layer_norm(grouped, [grouped.shape[-1]], None, None, eps)[0].reshape(input.shape)
     shape = _channel_shape(input)
     if weight is not None:

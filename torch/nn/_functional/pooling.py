@@ -3,6 +3,7 @@ integer input), LP pooling, and max_unpool."""
 
 from __future__ import annotations
 
+import collections.abc
 import math
 
 import torch
@@ -33,15 +34,39 @@ def _out_size(size, k, s, p, d, ceil_mode):
     return out
 
 
+def _pool_arg_error(name, what, n, got):
+    """Upstream's message for a pooling argument `what` of `got` ints where `name` (max_pool2d, ...) takes n."""
+    if n == 1 and name.startswith("avg"):  # the argument parser's
+        return f"{name}() argument '{what}' should contain one int (got {got})"
+    if n == 1:
+        kinds = {"stride": "None, an int, list of ints, or", "padding": "an int, list of ints, or"}
+        kind = kinds.get(what, "an int, list of ints or")
+        return f"{name}() {what} must be {kind} tuple of ints of size 1 but got size {got}"
+    count = {2: "two", 3: "three"}[n]
+    verb = "must be either" if what == "dilation" else "must be" if name == "avg_pool3d" else "must either be"
+    omitted = "omitted, " if what == "stride" else ""
+    return f"{name}: {what} {verb} {omitted}a single int, or a tuple of {count} ints"
+
+
+def _pool_arg(value, n, name, what):
+    """A pooling argument as n ints: an int or a 1-tuple repeated, an n-tuple as is (upstream's rule)."""
+    v = tuple(value) if isinstance(value, collections.abc.Iterable) else (value,)
+    if len(v) == 1:
+        return v * n
+    if len(v) != n:
+        raise RuntimeError(_pool_arg_error(name, what, n, len(v)))
+    return v
+
+
 def _pool_args(input, kernel_size, stride, padding, dilation, ceil_mode, n, name):
     """Validates and normalizes pooling arguments; returns (batched input, kernel, stride, padding, dilation,
     output sizes, was batched)."""
     if input.dim() not in (n + 1, n + 2) or any(s == 0 for s in input.shape[1:]):
         raise RuntimeError(f"non-empty {n + 1}D or {n + 2}D (batch mode) tensor expected for input")
-    tup = _ntuple(n)
-    kernel = tup(kernel_size)
-    stride = kernel if stride is None or (not isinstance(stride, int) and len(stride) == 0) else tup(stride)
-    padding, dilation = tup(padding), tup(dilation)
+    kernel = _pool_arg(kernel_size, n, name, "kernel_size")
+    omitted = stride is None or (isinstance(stride, collections.abc.Iterable) and len(tuple(stride)) == 0)
+    stride = kernel if omitted else _pool_arg(stride, n, name, "stride")
+    padding, dilation = _pool_arg(padding, n, name, "padding"), _pool_arg(dilation, n, name, "dilation")
     for k, p, d in zip(kernel, padding, dilation):
         if p > (d * (k - 1) + 1) // 2:
             raise RuntimeError(

@@ -87,6 +87,13 @@ void relu_kernel(TensorIterator& iter) {
                             [&] { cpu::cpu_kernel<scalar_t, 1>(iter, math::Relu<opmath_t<scalar_t>>{}); });
 }
 
+void threshold_kernel(TensorIterator& iter, const Scalar& threshold, const Scalar& value) {
+  TH_DISPATCH_NUMERIC_TYPES(iter.common_dtype(), "threshold_cpu", [&] {
+    using op_t = opmath_t<scalar_t>;
+    cpu::cpu_kernel<scalar_t, 1>(iter, math::Threshold<op_t>{threshold.to<op_t>(), value.to<op_t>()});
+  });
+}
+
 void threshold_backward_kernel(TensorIterator& iter, const Scalar& threshold) {
   TH_DISPATCH_NUMERIC_TYPES(iter.common_dtype(), "threshold_backward_cpu", [&] {
     using op_t = opmath_t<scalar_t>;
@@ -131,6 +138,7 @@ TH_REGISTER_KERNEL(activation2_stub, CPU, activation2_kernel);
 TH_REGISTER_KERNEL(activation_backward_stub, CPU, activation_backward_kernel);
 TH_REGISTER_KERNEL(output_backward_stub, CPU, output_backward_kernel);
 TH_REGISTER_KERNEL(relu_stub, CPU, relu_kernel);
+TH_REGISTER_KERNEL(threshold_stub, CPU, threshold_kernel);
 TH_REGISTER_KERNEL(threshold_backward_stub, CPU, threshold_backward_kernel);
 
 }  // namespace th

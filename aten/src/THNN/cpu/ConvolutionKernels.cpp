@@ -18,7 +18,7 @@ namespace {
 
 void im2col_kernel(const Tensor& x, const Tensor& cols, const math::ConvGeometry& g) {
   const int64_t B = x.size(0), R = g.rows(), L = g.out_numel();
-  TH_DISPATCH_FLOATING_TYPES(x.dtype(), "im2col_cpu", [&] {
+  THNN_DISPATCH_IM2COL_TYPES(x.dtype(), "im2col_cpu", [&] {
     const auto* src = reinterpret_cast<const scalar_t*>(x.data_ptr());
     auto* dst = reinterpret_cast<scalar_t*>(cols.data_ptr());
     parallel_for(B * R, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(L, 1)),
@@ -33,7 +33,7 @@ void im2col_kernel(const Tensor& x, const Tensor& cols, const math::ConvGeometry
 
 void col2im_kernel(const Tensor& cols, const Tensor& grad_x, const math::ConvGeometry& g) {
   const int64_t B = grad_x.size(0), K = g.kernel_numel(), L = g.out_numel(), P = g.in_numel();
-  TH_DISPATCH_FLOATING_TYPES(grad_x.dtype(), "col2im_cpu", [&] {
+  THNN_DISPATCH_IM2COL_TYPES(grad_x.dtype(), "col2im_cpu", [&] {
     using A = opmath_t<scalar_t>;
     const auto* src = reinterpret_cast<const scalar_t*>(cols.data_ptr());
     auto* dst = reinterpret_cast<scalar_t*>(grad_x.data_ptr());

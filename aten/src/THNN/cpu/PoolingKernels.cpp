@@ -191,7 +191,7 @@ void avg_pool_kernel(const Tensor& x, const Tensor& out, const math::ConvGeometr
     auto* dst = reinterpret_cast<scalar_t*>(out.data_ptr());
     if (interior_2d(g)) {  // a row of outputs at a time, every window the same size
       const int64_t rows = P * g.out[1], W = g.out[2];
-      const A divisor = A(divisor_override > 0 ? divisor_override : g.k[1] * g.k[2]);
+      const A divisor = A(divisor_override != 0 ? divisor_override : g.k[1] * g.k[2]);
       parallel_for(rows, std::max<int64_t>(1, kGrainSize / (g.kernel_numel() * W)),
                    [&](int64_t begin, int64_t end) {
                      for (int64_t r = begin; r < end; ++r)

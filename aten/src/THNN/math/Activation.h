@@ -40,6 +40,13 @@ void with_output_backward(OutputBackward op, F&& f) {
   }
 }
 
+/// threshold: `value` where x <= threshold, else x (NaN stays), in T (the integer types too, as PyTorch).
+template <typename T>
+struct Threshold {
+  T threshold, value;
+  TH_HOST_DEVICE T operator()(T x) const { return x <= threshold ? value : x; }
+};
+
 /// d relu / dx: the gradient passes where the input was above `threshold`.
 template <typename T>
 struct ThresholdBackward {
@@ -60,7 +67,6 @@ enum class ActivationOp {
   Softplus,     // p0 = beta, p1 = threshold
   Mish,         // x * tanh(softplus(x))
   LogSigmoid,   // log(sigmoid(x))
-  Threshold,    // p0 = threshold, p1 = value: x where x > threshold, else value
 };
 
 struct ActivationParams {
@@ -142,7 +148,6 @@ struct ActivationForward {
         return x * A(p.p0) > A(p.p1) ? x : std::log1p(std::exp(x * A(p.p0))) / A(p.p0);
       case ActivationOp::Mish: return x * std::tanh(softplus_of(x));
       case ActivationOp::LogSigmoid: return -softplus_of(-x);
-      case ActivationOp::Threshold: return x > A(p.p0) ? x : A(p.p1);
     }
     return x;
   }
@@ -182,7 +187,6 @@ struct ActivationBackward {
         return grad * (t + x * sigmoid_of(x) * (A(1) - t * t));
       }
       case ActivationOp::LogSigmoid: return grad * sigmoid_of(-x);
-      case ActivationOp::Threshold: return x > A(p.p0) ? grad : A(0);
     }
     return grad;
   }

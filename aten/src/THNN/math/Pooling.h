@@ -66,11 +66,11 @@ TH_HOST_DEVICE void max_pool_window(const T* plane, const ConvGeometry& g, int64
   max_pool_window(plane, g, o / (g.out[2] * g.out[1]), (o / g.out[2]) % g.out[1], o % g.out[2], best, index);
 }
 
-/// The divisor of average pooling at output `o`: divisor_override if > 0, else the window's size clipped to
-/// the padded input (count_include_pad) or to the input itself.
+/// The divisor of average pooling at output `o`: divisor_override unless 0 (none; a negative one too, as
+/// PyTorch), else the window's size clipped to the padded input (count_include_pad) or to the input itself.
 TH_HOST_DEVICE inline int64_t avg_pool_divisor(const ConvGeometry& g, int64_t o, bool count_include_pad,
                                                int64_t divisor_override) {
-  if (divisor_override > 0) return divisor_override;
+  if (divisor_override != 0) return divisor_override;
   const int64_t pos[3] = {o / (g.out[2] * g.out[1]), (o / g.out[2]) % g.out[1], o % g.out[2]};
   int64_t padded = 1, inside = 1;
   for (int d = 0; d < 3; ++d) {

@@ -17,6 +17,7 @@ TH_DEFINE_STUB(relu_fn, relu_stub);
 TH_DEFINE_STUB(activation2_fn, activation2_stub);
 TH_DEFINE_STUB(activation_fn, activation_stub);
 TH_DEFINE_STUB(activation_backward_fn, activation_backward_stub);
+TH_DEFINE_STUB(threshold_fn, threshold_stub);
 TH_DEFINE_STUB(threshold_backward_fn, threshold_backward_stub);
 TH_DEFINE_STUB(output_backward_fn, output_backward_stub);
 
@@ -170,9 +171,9 @@ Tensor log_sigmoid_backward(const Tensor& grad_output, const Tensor& self) {
 
 Tensor threshold(const Tensor& self, const Scalar& threshold, const Scalar& value) {
   TH_CHECK(self.dtype() != ScalarType::Bool, "Boolean inputs not supported for threshold");
-  TH_CHECK(is_floating_point(self.dtype()), "\"threshold_cpu\" not implemented for '",
-           scalar_type_name(self.dtype()), "'");
-  return activation(self, ActivationOp::Threshold, {d(threshold), d(value)}, "threshold_cpu");
+  TensorIterator iter = TensorIteratorConfig().add_output(Tensor()).add_input(self).build();
+  threshold_stub[iter.device().type](iter, threshold, value);
+  return iter.output();
 }
 
 namespace {

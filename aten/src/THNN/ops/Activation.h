@@ -10,6 +10,8 @@
 namespace th {
 
 using relu_fn = void(TensorIterator&);
+/// y = x where x > threshold, else value, over an iterator (x; any numeric dtype).
+using threshold_fn = void(TensorIterator&, const Scalar& threshold, const Scalar& value);
 using threshold_backward_fn = void(TensorIterator&, const Scalar& threshold);
 using output_backward_fn = void(TensorIterator&, math::OutputBackward op);
 
@@ -26,6 +28,7 @@ TH_DECLARE_STUB(relu_fn, relu_stub);
 TH_DECLARE_STUB(activation2_fn, activation2_stub);
 TH_DECLARE_STUB(activation_fn, activation_stub);
 TH_DECLARE_STUB(activation_backward_fn, activation_backward_stub);
+TH_DECLARE_STUB(threshold_fn, threshold_stub);
 TH_DECLARE_STUB(threshold_backward_fn, threshold_backward_stub);
 TH_DECLARE_STUB(output_backward_fn, output_backward_stub);
 

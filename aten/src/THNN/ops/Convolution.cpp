@@ -473,8 +473,8 @@ Tensor im2col(const Tensor& self, const IntList& kernel_size, const IntList& dil
   TH_CHECK(self.dim() == 3 || self.dim() == 4,
            "Expected 3D or 4D (batch mode) tensor for input with possibly 0 ",
            "batch size and non-zero dimensions for input, but got: ", shape_str(self.sizes()));
-  TH_CHECK(is_floating_point(self.dtype()), "\"im2col\" not implemented for '",
-           scalar_type_name(self.dtype()), "'");
+  TH_CHECK(is_floating_point(self.dtype()) || self.dtype() == ScalarType::Bool,
+           "\"im2col\" not implemented for '", scalar_type_name(self.dtype()), "'");
   const Tensor x = self.dim() == 4 ? contiguous(self) : unsqueeze(contiguous(self), 0);
   const int64_t N = x.size(0);
   const math::ConvGeometry g =
@@ -490,8 +490,8 @@ Tensor col2im(const Tensor& self, const IntList& output_size, const IntList& ker
   TH_CHECK(self.dim() == 2 || self.dim() == 3,
            "Expected 2D or 3D (batch mode) tensor for input with possibly 0 ",
            "batch size and non-zero dimensions for input, but got: ", shape_str(self.sizes()));
-  TH_CHECK(is_floating_point(self.dtype()), "\"col2im\" not implemented for '",
-           scalar_type_name(self.dtype()), "'");
+  TH_CHECK(is_floating_point(self.dtype()) || self.dtype() == ScalarType::Bool,
+           "\"col2im\" not implemented for '", scalar_type_name(self.dtype()), "'");
   const Tensor cols = self.dim() == 3 ? contiguous(self) : unsqueeze(contiguous(self), 0);
   const IntList size = per_dim(output_size, 2, "output_size");
   const IntList k = per_dim(kernel_size, 2, "kernel_size");

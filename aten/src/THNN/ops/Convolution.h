@@ -32,6 +32,12 @@ using winograd_conv_fn = bool(const Tensor& x, const Tensor& weight, const Tenso
 using winograd_weight_grad_fn = bool(const Tensor& x, const Tensor& grad_out, const Tensor& grad_weight,
                                      const math::winograd::WinogradGeometry& g);
 
+/// The dtypes of im2col and col2im (upstream's unfold and fold): the floating ones and bool (the columns are
+/// copies and zeros; col2im's sums of bools are ors).
+#define THNN_DISPATCH_IM2COL_TYPES(type, name, ...) \
+  TH_PRIVATE_DISPATCH(type, name,                   \
+                      TH_PRIVATE_FLOATING_CASES(__VA_ARGS__) TH_PRIVATE_CASE(Bool, bool, __VA_ARGS__))
+
 TH_DECLARE_STUB(im2col_fn, im2col_stub);
 TH_DECLARE_STUB(col2im_fn, col2im_stub);
 TH_DECLARE_STUB(winograd_conv_fn, winograd_conv_stub);

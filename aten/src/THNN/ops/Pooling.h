@@ -16,7 +16,7 @@ using max_pool_fn = void(const Tensor& x, const Tensor& out, const Tensor& indic
 /// grad_x (zero on entry) += grad_out at the indices, plane by plane.
 using max_pool_backward_fn = void(const Tensor& grad_out, const Tensor& indices, const Tensor& grad_x,
                                   const math::ConvGeometry& g);
-/// out = average pooling of x (count_include_pad, divisor_override <= 0: none).
+/// out = average pooling of x (count_include_pad; divisor_override 0: none).
 using avg_pool_fn = void(const Tensor& x, const Tensor& out, const math::ConvGeometry& g,
                          bool count_include_pad, int64_t divisor_override);
 /// grad_x (zero on entry) += grad_out / divisor over each window, plane by plane.
