@@ -1,5 +1,8 @@
 // CPU kernel of the unary pointwise family: math/Unary.h's functors over cpu_kernel, and the
 // explicitly vectorized exp / tanh / sigmoid (VecKernels.h) for dense float rows.
+#include <algorithm>
+#include <type_traits>
+
 #include "../Parallel.h"
 #include "../math/FunctorDispatch.h"
 #include "../ops/Unary.h"
@@ -9,8 +12,30 @@
 namespace th {
 namespace {
 
-/// exp / tanh / sigmoid / erf of float32 whose rows are dense (contiguous tensors, and transposed or
-/// sliced ones whose inner dim is unit-strided): the explicitly vectorized kernel (VecKernels.h).
+/// The rows of a float32 or 16-bit unary op of any layout through the vectorized kernel: a dense float32 row
+/// directly, any other row gathered (widened) into a buffer, computed there and scattered back, so every
+/// layout gets the same values as a contiguous tensor.
+template <typename T>
+void vectorized_rows(TensorIterator& iter, cpu::vec_unary_fn fn, cpu::VecUnary v) {
+  iter.parallel_for_each([&](char** data, const int64_t* strides, int64_t n) {
+    if (std::is_same_v<T, float> && strides[0] == sizeof(float) && strides[1] == sizeof(float)) {
+      fn(v, reinterpret_cast<const float*>(data[1]), reinterpret_cast<float*>(data[0]), n);
+      return;
+    }
+    constexpr int64_t kChunk = 256;
+    float buf[kChunk];
+    for (int64_t b = 0; b < n; b += kChunk) {
+      const int64_t m = std::min(kChunk, n - b);
+      for (int64_t k = 0; k < m; ++k)
+        buf[k] = float(*reinterpret_cast<const T*>(data[1] + (b + k) * strides[1]));
+      fn(v, buf, buf, m);
+      for (int64_t k = 0; k < m; ++k) *reinterpret_cast<T*>(data[0] + (b + k) * strides[0]) = T(buf[k]);
+    }
+  });
+}
+
+/// exp / tanh / sigmoid / erf of float32, float16 and bfloat16 (the same dtype in and out): the explicitly
+/// vectorized kernel (VecKernels.h), for every layout.
 bool vectorized_unary(TensorIterator& iter, math::UnaryOp op) {
   cpu::VecUnary v;
   switch (op) {
@@ -39,20 +64,19 @@ bool vectorized_unary(TensorIterator& iter, math::UnaryOp op) {
     t == ScalarType::Half ? widened(Half()) : widened(BFloat16());
     return true;
   }
-  if (t != ScalarType::Float) return false;
-  if (iter.is_contiguous()) {
+  if (t == ScalarType::Float && iter.is_contiguous()) {
     const float* in = reinterpret_cast<const float*>(iter.data_ptr(1));
     float* out = reinterpret_cast<float*>(iter.data_ptr(0));
     parallel_for(iter.numel(), kGrainSize,
                  [&](int64_t begin, int64_t end) { fn(v, in + begin, out + begin, end - begin); });
     return true;
   }
-  constexpr int64_t es = sizeof(float);
-  if (iter.ndim() == 0 || iter.strides(0)[0] != es || iter.strides(1)[0] != es) return false;
-  iter.parallel_for_each([&](char** data, const int64_t*, int64_t n) {
-    fn(v, reinterpret_cast<const float*>(data[1]), reinterpret_cast<float*>(data[0]), n);
-  });
-  return true;
+  switch (t) {
+    case ScalarType::Float: vectorized_rows<float>(iter, fn, v); return true;
+    case ScalarType::Half: vectorized_rows<Half>(iter, fn, v); return true;
+    case ScalarType::BFloat16: vectorized_rows<BFloat16>(iter, fn, v); return true;
+    default: return false;
+  }
 }
 
 void unary_kernel(TensorIterator& iter, math::UnaryOp op) {

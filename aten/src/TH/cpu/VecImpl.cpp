@@ -110,30 +110,25 @@ inline vf verf(vf x) {
   return x != x ? x : r;
 }
 
-float scalar_exp(float x) { return __builtin_expf(x); }
-float scalar_tanh(float x) { return __builtin_tanhf(x); }
-float scalar_sigmoid(float x) { return 1.0f / (1.0f + __builtin_expf(-x)); }
-float scalar_erf(float x) { return __builtin_erff(x); }
+/// op over n floats, W at a time; the tail too, through a padded vector, so an element's result does not
+/// depend on its position (nor, with the gathering caller in UnaryKernels.cpp, on the tensor's layout).
+template <typename Op>
+inline void map(const float* in, float* out, int64_t n, Op op) {
+  int64_t k = 0;
+  for (; k + W <= n; k += W) store(out + k, op(load(in + k)));
+  if (k == n) return;
+  float buf[W] = {};
+  for (int64_t i = 0; k + i < n; ++i) buf[i] = in[k + i];
+  store(buf, op(load(buf)));
+  for (int64_t i = 0; k + i < n; ++i) out[k + i] = buf[i];
+}
 
 void unary(th::cpu::VecUnary op, const float* in, float* out, int64_t n) {
-  int64_t k = 0;
   switch (op) {
-    case th::cpu::VecUnary::Exp:
-      for (; k + W <= n; k += W) store(out + k, vexp(load(in + k)));
-      for (; k < n; ++k) out[k] = scalar_exp(in[k]);
-      break;
-    case th::cpu::VecUnary::Tanh:
-      for (; k + W <= n; k += W) store(out + k, vtanh(load(in + k)));
-      for (; k < n; ++k) out[k] = scalar_tanh(in[k]);
-      break;
-    case th::cpu::VecUnary::Sigmoid:
-      for (; k + W <= n; k += W) store(out + k, vsigmoid(load(in + k)));
-      for (; k < n; ++k) out[k] = scalar_sigmoid(in[k]);
-      break;
-    case th::cpu::VecUnary::Erf:
-      for (; k + W <= n; k += W) store(out + k, verf(load(in + k)));
-      for (; k < n; ++k) out[k] = scalar_erf(in[k]);
-      break;
+    case th::cpu::VecUnary::Exp: return map(in, out, n, [](vf x) { return vexp(x); });
+    case th::cpu::VecUnary::Tanh: return map(in, out, n, [](vf x) { return vtanh(x); });
+    case th::cpu::VecUnary::Sigmoid: return map(in, out, n, [](vf x) { return vsigmoid(x); });
+    case th::cpu::VecUnary::Erf: return map(in, out, n, [](vf x) { return verf(x); });
   }
 }
 
