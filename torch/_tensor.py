@@ -131,8 +131,20 @@ def _pos(self: Tensor) -> Tensor:
 
 # ---- conversions
 
+
+def _converter(dtype, name: str):
+    """The method t.<name>(*, memory_format=torch.preserve_format): t.to(dtype, memory_format=memory_format)."""
+
+    def convert(self: Tensor, *, memory_format=_C.preserve_format) -> Tensor:
+        return self.to(dtype, memory_format=memory_format)
+
+    convert.__name__ = convert.__qualname__ = name
+    convert.__doc__ = f"self as {dtype} (self itself when it is one), laid out as memory_format asks."
+    return convert
+
+
 for _d in (d for d in DTYPES if not d.barebones):  # t.float(), t.long(), ...
-    register(lambda self, _d=_d.dtype: self.to(_d), name=_d.method, function=False, method=True)
+    register(_converter(_d.dtype, _d.method), name=_d.method, function=False, method=True)
 
 
 @register(name="item", function=False, method=True)

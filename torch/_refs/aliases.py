@@ -61,8 +61,8 @@ def argwhere(input: Tensor) -> Tensor:
 
 @register(method=True, out="exact")
 def vdot(input: Tensor, other: Tensor) -> Tensor:
-    """The dot product of two 1-D tensors (conjugating the first: the same as dot for real tensors)."""
-    return torch.dot(input, other)
+    """The dot product of two 1-D tensors, conjugating the first (the same as dot for real tensors)."""
+    return torch.dot(input.conj() if input.is_complex() else input, other)
 
 
 @register(method=True, numbers=False)
@@ -110,6 +110,8 @@ def sum_to_size(self: Tensor, *sizes, size=None) -> Tensor:
     shape = _size_arg(sizes, size)
     if torch.broadcast_shapes(shape, self.shape) != self.shape:
         raise RuntimeError(f"size {{{', '.join(map(str, shape))}}} is not expandable to size {list(self.shape)}.")
+    if not shape:  # upstream's sum_to: a full sum, so an integer or bool self sums to int64
+        return self.sum()
     lead = self.dim() - len(shape)
     dims = list(range(lead)) + [lead + i for i, n in enumerate(shape) if n == 1 and self.shape[lead + i] != 1]
     out = self.sum(dims, keepdim=True) if dims else self

@@ -14,6 +14,7 @@ from torch._dtypes import scalar_type
 from torch._refs.promotion import in_float32
 from torch._registry import register
 from torch.autograd._formulas import sum_to
+from torch.autograd._stepwise import record_stepwise
 from torch.autograd.function import Function
 
 
@@ -47,7 +48,8 @@ def copysign(input: Tensor, other) -> Tensor:
     dtype = _float_dtype(input, other, name="copysign")
     a = input.to(dtype)
     negative = torch.signbit(_as_tensor(other, input).to(dtype))
-    return torch.where(negative, -a.abs(), a.abs())
+    result = torch.where(negative, -a.abs(), a.abs())
+    return record_stepwise(result, [other], ["zeros"]) if isinstance(other, Tensor) else result
 
 
 @register(method=True, inplace=True, numbers=False, out="castable")
@@ -137,9 +139,10 @@ def heaviside(input: Tensor, values: Tensor) -> Tensor:
 
 @register(method=True, inplace=True, numbers=False, out="castable")
 def ldexp(input: Tensor, other: Tensor) -> Tensor:
-    """input * 2 ** other (integers give the default float dtype; complex input scales both parts)."""
-    if input.is_complex():
-        return input * torch.pow(2.0, other.to(input.dtype.to_real()))
+    """input * 2 ** other (integers give the default float dtype). A complex operand: upstream's
+    input * pow(2.0, other), as the two promote (a complex exponent turns as well as scales)."""
+    if input.is_complex() or other.is_complex():
+        return torch.mul(input, torch.pow(2.0, other))
     dtype = _float_dtype(input, other, name="ldexp")
     # 2 ** other in two halves, so that a result that fits does not under- or overflow on the way (2**100 *
     # 2**-200 is 2**-100, not 0 * 2**100)

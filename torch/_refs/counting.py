@@ -48,11 +48,12 @@ def histc(input: Tensor, bins: int = 100, min=0, max=0) -> Tensor:
         lo, hi = lo - 1, hi + 1
     if lo > hi:
         raise RuntimeError("torch.histc: max must be larger than min")
+    # the edges and the position in the input's type, op by op, as upstream's kernel computes them (its
+    # input_t arithmetic rounds every step to a 16-bit float too): in float64 0.7 of float32 would fall short of
+    # bin 7 of 10 over [0, 1]
+    lo, hi = (torch.tensor(e, dtype=x.dtype, device=x.device) for e in (lo, hi))
     inside = (x >= lo) & (x <= hi)
-    # the position in the input's float type (float32 for the 16-bit ones), as upstream's kernel computes it:
-    # in float64 0.7 of float32 would fall short of bin 7 of 10 over [0, 1]
     v = x[inside]
-    v = v.float() if v.dtype in (torch.float16, torch.bfloat16) else v
     index = ((v - lo) * bins / (hi - lo)).to(torch.int64).clamp(max=bins - 1)
     out = torch.zeros(bins, dtype=input.dtype, device=input.device)
     return out.index_add_(0, index, torch.ones_like(index, dtype=input.dtype))

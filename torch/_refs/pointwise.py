@@ -94,16 +94,54 @@ def _clamp_method(self: Tensor, min=None, max=None) -> Tensor:
     return clamp(self, min, max)
 
 
-@register(function=False, method=True)
-def clamp_min(self: Tensor, min) -> Tensor:
-    """Every element at least min."""
-    return clamp(self, min=min)
+def _one_bound(name: str, bound, bound_name: str):
+    """Upstream's TypeError for clamp_min/clamp_max without a bound (it has no None default there)."""
+    if bound is None:
+        raise TypeError(
+            f"{name}() received an invalid combination of arguments - got (Tensor, NoneType), but expected one of:\n"
+            f" * (Tensor input, Tensor {bound_name}, *, Tensor out = None)\n"
+            f" * (Tensor input, Number {bound_name}, *, Tensor out = None)\n"
+        )
 
 
-@register(function=False, method=True)
-def clamp_max(self: Tensor, max) -> Tensor:
-    """Every element at most max."""
-    return clamp(self, max=max)
+@register
+def clamp_min(input: Tensor, min, *, out: Tensor | None = None) -> Tensor:
+    """Every element at least min: torch.clamp(input, min=min, out=out)."""
+    _one_bound("clamp_min", min, "min")
+    return clamp(input, min=min, out=out)
+
+
+@register
+def clamp_max(input: Tensor, max, *, out: Tensor | None = None) -> Tensor:
+    """Every element at most max: torch.clamp(input, max=max, out=out)."""
+    _one_bound("clamp_max", max, "max")
+    return clamp(input, max=max, out=out)
+
+
+@register(method=True)
+def clamp_min_(input: Tensor, min) -> Tensor:
+    """clamp_min in place (torch.clamp_(input, min=min))."""
+    _one_bound("clamp_min_", min, "min")
+    return clamp_(input, min=min)
+
+
+@register(method=True)
+def clamp_max_(input: Tensor, max) -> Tensor:
+    """clamp_max in place (torch.clamp_(input, max=max))."""
+    _one_bound("clamp_max_", max, "max")
+    return clamp_(input, max=max)
+
+
+@register(name="clamp_min", function=False, method=True)
+def _clamp_min_method(self: Tensor, min) -> Tensor:
+    """Tensor.clamp_min: torch.clamp_min without out=."""
+    return clamp_min(self, min)
+
+
+@register(name="clamp_max", function=False, method=True)
+def _clamp_max_method(self: Tensor, max) -> Tensor:
+    """Tensor.clamp_max: torch.clamp_max without out=."""
+    return clamp_max(self, max)
 
 
 # ---- arithmetic

@@ -9,7 +9,7 @@ import torch
 from torch._C import Tensor
 from torch._C import addmm as _addmm
 from torch._dtypes import scalar_type
-from torch._refs.promotion import in_float32
+from torch._refs.promotion import checked_scalar, in_float32
 from torch._registry import in_place, register
 
 
@@ -29,9 +29,14 @@ def _scaled_sum(input: Tensor, product: Tensor, beta, alpha) -> Tensor:
 
 
 def _wide(fn, input: Tensor, *operands: Tensor, beta, alpha) -> Tensor:
-    """beta * input + alpha * fn(*operands), in float32 for 16-bit float operands (upstream accumulates and
-    scales their products in float32 and rounds once: 300 * 200 * 2 * 0.5 in float16 is 60000, not inf)."""
-    return in_float32(lambda x, *ops: _scaled_sum(x, fn(*ops), beta, alpha), operands[0].dtype, input, *operands)
+    """beta * input + alpha * fn(*operands) in the operands' dtype, beta and alpha converted to the dtype the
+    kernel computes in (checked_scalar: an integer result truncates them); in float32 for 16-bit float operands
+    (upstream accumulates and scales their products in float32 and rounds once: 300 * 200 * 2 * 0.5 in float16 is
+    60000, not inf)."""
+    dtype = operands[0].dtype
+    opmath = torch.float32 if dtype.is_floating_point and dtype.itemsize == 2 else dtype
+    beta, alpha = (checked_scalar(s, opmath).item() for s in (beta, alpha))
+    return in_float32(lambda x, *ops: _scaled_sum(x, fn(*ops), beta, alpha), dtype, input, *operands)
 
 
 @register(method=True, numbers=False, out="exact")
@@ -64,10 +69,15 @@ def _dims_of(dims, a: Tensor, b: Tensor) -> tuple[list[int], list[int]]:
 @register
 def tensordot(a: Tensor, b: Tensor, dims=2, out: Tensor | None = None) -> Tensor:
     """Sums the products of a's dims `dims[0]` with b's dims `dims[1]` (an int n: a's last n with b's first n);
-    the result has a's other dims, then b's. One matrix product of the two operands laid out as matrices."""
+    the result has a's other dims, then b's. One matrix product of the two operands laid out as matrices. A
+    contracted dim of size 1 broadcasts against the other operand's: that one is summed first (as upstream's)."""
     da, db = _dims_of(dims, a, b)
     for x, y in zip(da, db):
-        if a.shape[x] != b.shape[y]:
+        if b.shape[y] == 1:
+            a = a.sum(x, keepdim=True, dtype=a.dtype)
+        elif a.shape[x] == 1:
+            b = b.sum(y, keepdim=True, dtype=b.dtype)
+        elif a.shape[x] != b.shape[y]:
             raise RuntimeError(
                 f"contracted dimensions need to match, but first has size {a.shape[x]} in dim {x} and second has "
                 f"size {b.shape[y]} in dim {y}"
@@ -103,12 +113,30 @@ def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta=1, alpha=1) -> Tensor
     return _wide(torch.mv, input, mat, vec, beta=beta, alpha=alpha)
 
 
+def _addr_scalar(dtype: torch.dtype, value, name: str) -> None:
+    """Upstream's check of addr's beta and alpha against the result's dtype."""
+    if isinstance(value, bool) and dtype != torch.bool:
+        raise RuntimeError(f"Boolean {name} only supported for Boolean results.")
+    if not (dtype.is_floating_point or dtype.is_complex or isinstance(value, int)):
+        raise RuntimeError(f"For integral input tensors, argument {name} must not be a floating point number.")
+
+
 @register(method=True, inplace=True, out="exact")
 def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta=1, alpha=1) -> Tensor:
-    """beta * input + alpha * outer(vec1, vec2)."""
-    if vec1.dim() != 1 or vec2.dim() != 1:
-        raise RuntimeError(f"addr: Expected 1-D argument vec1, but got {vec1.dim()}-D")
-    return _wide(torch.outer, input, vec1, vec2, beta=beta, alpha=alpha)
+    """beta * input + alpha * outer(vec1, vec2) in the three's promoted dtype, elementwise as upstream's kernel:
+    beta and alpha converted to that dtype (an integer one takes integer scalars only), (alpha * vec1) * vec2
+    rounded op by op; with beta == 0 input is not read, alpha == 0 still multiplies (0 * NaN is NaN). Bool: beta
+    and input or alpha and vec1 and vec2."""
+    for name, v in (("vec1", vec1), ("vec2", vec2)):
+        if v.dim() != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.dim()}-D")
+    dtype = torch.promote_types(torch.promote_types(input.dtype, vec1.dtype), vec2.dtype)
+    for name, value in (("beta", beta), ("alpha", alpha)):
+        _addr_scalar(dtype, value, name)
+    beta, alpha = (checked_scalar(s, dtype).item() for s in (beta, alpha))
+    vec1, vec2 = vec1.to(dtype), vec2.to(dtype)
+    product = torch.outer(vec1 if alpha == 1 else vec1 * alpha, vec2)
+    return _scaled_sum(input.to(dtype), product, beta, 1)
 
 
 @register(method=True, inplace=True, out="exact")
@@ -190,7 +218,8 @@ def matrix_power(input: Tensor, n: int) -> Tensor:
         )
     if n < 0:
         input, n = torch.linalg.inv(input), -n
-    result = torch.eye(input.shape[-1], dtype=input.dtype, device=input.device).expand(input.shape).clone()
+    eye = torch.eye(input.shape[-1], dtype=input.dtype, device=input.device)
+    result = input.clone().copy_(eye.expand(input.shape))  # as upstream: n = 0 gives input a zero gradient
     base = input
     while n:
         if n & 1:

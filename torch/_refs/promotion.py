@@ -80,6 +80,14 @@ def common_dtype(*operands) -> torch.dtype:
     return result
 
 
+def checked_scalar(value, dtype: torch.dtype, device=None) -> Tensor:
+    """A number as a 0-dim tensor of dtype, converted as upstream's Scalar.to<T>() converts it: toward zero for an
+    integer dtype, and upstream's RuntimeError ("value cannot be converted to type int8_t without overflow") for a
+    value out of dtype's range or a complex one with an imaginary part for a real dtype."""
+    one = torch.zeros((), dtype=dtype, device=device)
+    return one.masked_fill_(torch.ones((), dtype=torch.bool, device=device), value)
+
+
 def cast_into(out: Tensor | None, result: Tensor) -> Tensor:
     """result, or written into out as an elementwise op's out= is (TensorIterator's rule: the result must cast
     to out's dtype; out is resized to the result's shape)."""

@@ -160,9 +160,9 @@ def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
 
 
 def _spacing_steps(spacing, dims, input):
-    """Per dim: a float step, or a 1-D tensor of coordinates (torch.gradient's spacing forms)."""
-    if isinstance(spacing, (int, float)):
-        return [float(spacing)] * len(dims)
+    """Per dim: a float step, or a 1-D tensor of coordinates (torch.gradient's spacing forms; None is a step of 1)."""
+    if spacing is None or isinstance(spacing, (int, float)):
+        return [1.0 if spacing is None else float(spacing)] * len(dims)
     spacing = list(spacing)
     if len(spacing) == 1 and len(dims) > 1 and not isinstance(spacing[0], Tensor):
         spacing = spacing * len(dims)

@@ -12,6 +12,7 @@ from torch._C import Tensor
 from torch._C import scatter as _scatter
 from torch._dtypes import scalar_type
 from torch._refs._dims import wrap_dim
+from torch._refs.promotion import checked_scalar
 from torch._registry import register
 
 _scatter_ = Tensor.scatter_  # the generated in-place scatter (src or value), before scatter_ below replaces it
@@ -149,24 +150,25 @@ def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
     log-step scan (mean of integers rounds down, as PyTorch's)."""
     # upstream's order: the dim, the index's dtype, src's dtype, then the reduction's name
     d = wrap_dim(dim, max(input.dim(), 1))
-    if index.dtype not in (torch.int64, torch.int32):
+    if index.numel() and index.dtype not in (torch.int64, torch.int32):  # an empty index may have any dtype
         raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
     if input.dtype != src.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")  # upstream's wording
     reduce = {"max": "amax", "min": "amin"}.get(reduce, reduce)  # PyTorch takes these older names too
     if reduce not in _REDUCTIONS:
         raise RuntimeError(f"reduce argument must be either sum, prod, mean, amax or amin, got {reduce}")
-    if index.dim() != input.dim() or src.dim() != input.dim():
+    if index.numel() == 0:  # upstream checks no shapes then
+        return input.contiguous().clone()
+    if len({max(t.dim(), 1) for t in (input, index, src)}) > 1:  # a 0-dim tensor counts as one of shape (1,)
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
-    if any(index.shape[k] > src.shape[k] or (k != d and index.shape[k] > input.shape[k]) for k in range(index.dim())):
+    result = input.contiguous().clone()
+    # the work is done on 1-D views of 0-dim tensors: out is one of result
+    out, index, src = (t.reshape(t.shape or (1,)) for t in (result, index.to(torch.int64), src))
+    if any(index.shape[k] > src.shape[k] or (k != d and index.shape[k] > out.shape[k]) for k in range(index.dim())):
         raise RuntimeError(
-            f"Expected index {list(index.shape)} to be no larger than self {list(input.shape)} apart from "
+            f"Expected index {list(index.shape)} to be no larger than self {list(out.shape)} apart from "
             f"dimension {d} and to be no larger size than src {list(src.shape)}"
         )
-    index = index.to(torch.int64)
-    out = input.contiguous().clone()
-    if index.numel() == 0:
-        return out
     bad = (index < 0) | (index >= out.shape[d])
     if bool(bad.any()):
         raise RuntimeError(
@@ -206,21 +208,19 @@ def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
     else:
         combined = op(current, acc) if include_self else acc
     flat_out[positions] = combined.to(out.dtype)
-    return out
+    return result
 
 
 def _scatter_with(reduce: str, input: Tensor, dim: int, index: Tensor, src) -> Tensor:
     wrap_dim(dim, max(input.dim(), 1))  # upstream's order: the dim, the dtypes, then the reduction's name
-    if index.dtype not in (torch.int64, torch.int32):
+    if index.numel() and index.dtype not in (torch.int64, torch.int32):
         raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
     if isinstance(src, Tensor) and src.dtype != input.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     if reduce not in ("add", "multiply"):
         raise RuntimeError("reduce argument must be either add or multiply.")
     if not isinstance(src, Tensor):  # the number converted checked, as upstream's value.to<scalar_t>()
-        one = torch.empty((), dtype=input.dtype, device=input.device)
-        one.masked_fill_(torch.ones((), dtype=torch.bool, device=input.device), src)
-        src = one.expand(tuple(index.shape))
+        src = checked_scalar(src, input.dtype, input.device).expand(tuple(index.shape))
     values = src
     return scatter_reduce(input, dim, index, values, "sum" if reduce == "add" else "prod")
 

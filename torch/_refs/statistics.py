@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import warnings
 
 import torch
 from torch import return_types
@@ -24,7 +25,10 @@ def _quantile(input: Tensor, q, dim, keepdim: bool, interpolation: str, ignore_n
     if not input.dtype.is_floating_point:
         raise RuntimeError(f"{name}() input tensor must be either float or double dtype")
     scalar_q = not isinstance(q, Tensor)
-    qs = torch.tensor([q] if scalar_q else q, dtype=input.dtype, device=input.device).reshape(-1)
+    if scalar_q:
+        qs = torch.tensor([q], dtype=input.dtype, device=input.device)
+    else:  # q stays in the graph: linear interpolation is differentiable in it, as upstream's
+        qs = q.to(dtype=input.dtype, device=input.device).reshape(-1)
     if qs.numel() and bool(((qs < 0) | (qs > 1)).any()):
         if scalar_q:
             raise RuntimeError(f"{name}() q must be in the range [0, 1] but got {q}")
@@ -36,12 +40,16 @@ def _quantile(input: Tensor, q, dim, keepdim: bool, interpolation: str, ignore_n
     v = x.movedim(d, -1) if x.dim() else x.reshape(1)
     v = v.sort(-1).values  # NaN sorts last
     n = v.shape[-1]
+    # upstream's ranks [..., len(q)]: a row with a NaN (nanquantile: with nothing else) takes its last (first)
+    # sorted value, NaN, which gets that row's whole gradient
     if ignore_nan:
         count = (~v.isnan()).sum(-1, keepdim=True)  # per row
+        pos = qs * (count - 1).to(v.dtype)
+        pos = torch.where(pos < 0, 0.0, pos)
     else:
-        count = torch.full(v.shape[:-1] + (1,), n, dtype=torch.int64, device=v.device)
-    last = (count - 1).clamp(min=0).to(v.dtype)
-    pos = qs * last  # [..., len(q)]
+        pos = torch.where(v[..., -1:].isnan(), float(n - 1), qs * float(n - 1))
+    if interpolation != "linear":  # only the linear interpolation depends on q continuously
+        pos = pos.detach()
     if interpolation == "lower":
         pos = pos.floor()
     elif interpolation == "higher":
@@ -55,14 +63,9 @@ def _quantile(input: Tensor, q, dim, keepdim: bool, interpolation: str, ignore_n
         out = torch.where(lo == hi, a, (a + b) / 2)
     else:
         out = a + (b - a) * (pos - lo.to(v.dtype))
-    if ignore_nan:
-        out = torch.where(count == 0, torch.full_like(out, float("nan")), out)
-    else:
-        has_nan = v[..., -1:].isnan()
-        out = torch.where(has_nan, torch.full_like(out, float("nan")), out)
     out = out.movedim(-1, 0)  # q's dim first, as PyTorch
     if dim is not None and keepdim:
-        out = out.unsqueeze(d + 1)
+        out = out.unsqueeze(d + 1) if x.dim() else out  # a 0-dim input has no dim to keep
     elif dim is None and keepdim:
         out = out.reshape((out.shape[0],) + (1,) * input.dim())
     return out[0] if scalar_q else out
@@ -81,45 +84,71 @@ def nanquantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolat
     return _quantile(input, q, dim, keepdim, interpolation, True, "nanquantile")
 
 
+def _cov_weights(weights: Tensor, kind: str, num_observations: int) -> None:
+    """Upstream's checks of cov's fweights or aweights: at most 1-D, one per observation, none negative."""
+    if weights.dim() > 1:
+        raise RuntimeError(
+            f"cov(): expected {kind} to have one or fewer dimensions but got {kind} with {weights.dim()} dimensions"
+        )
+    dtype = weights.dtype
+    if kind == "fweights":
+        expected, ok = "integral", not (dtype.is_floating_point or dtype.is_complex or dtype == torch.bool)
+    else:
+        expected, ok = "floating point", dtype.is_floating_point
+    if not ok:
+        raise RuntimeError(
+            f"cov(): expected {kind} to have {expected} dtype but got {kind} with {scalar_type(weights.dtype)} dtype"
+        )
+    if weights.numel() != num_observations:
+        raise RuntimeError(
+            f"cov(): expected {kind} to have the same numel as there are observations in the input but got "
+            f"{weights.numel()} != {num_observations}"
+        )
+    if num_observations and not bool(weights.min() >= 0):
+        raise RuntimeError(f"cov(): {kind} cannot be negative")
+
+
 @register(method=True)
 def cov(input: Tensor, *, correction: int = 1, fweights: Tensor | None = None, aweights: Tensor | None = None):
     """The covariance matrix of the variables in input's rows (observations in its columns; a 1-D input is one
-    variable), with frequency and/or observation weights; `correction` is subtracted from the weight sum."""
+    variable), with frequency and/or observation weights; `correction` is subtracted from the weight sum. Computed
+    as upstream's, step by step with tensor promotion: the weights' dtype takes part (float16 variables with
+    float32 aweights give float32), and the normalization is in the weights' dtype."""
     if input.dim() > 2:
         raise RuntimeError(
             f"cov(): expected input to have two or fewer dimensions but got an input with {input.dim()} dimensions"
         )
+    if input.dtype == torch.bool:
+        raise RuntimeError("cov(): bool dtype is not supported for input")
     x = input.reshape(1, -1) if input.dim() < 2 else input
-    x = x if x.dtype._differentiable else x.to(torch.get_default_dtype())
-    real = x.dtype.to_real()  # weights and counts are real for complex variables too
-    if fweights is not None and (fweights.dtype.is_floating_point or fweights.dtype.is_complex):
-        raise RuntimeError(
-            f"cov(): expected fweights to have integral dtype but got fweights with {scalar_type(fweights.dtype)} dtype"
-        )
-    if aweights is not None and not aweights.dtype.is_floating_point:
-        raise RuntimeError(
-            "cov(): expected aweights to have floating point dtype but got aweights with "
-            f"{scalar_type(aweights.dtype)} dtype"
-        )
+    n = x.shape[1]
     w = None
     if fweights is not None:
-        w = fweights.to(real)
+        _cov_weights(fweights, "fweights", n)
+        w = fweights
     if aweights is not None:
-        w = aweights.to(real) if w is None else w * aweights.to(real)
+        _cov_weights(aweights, "aweights", n)
+        w = aweights if w is None else w * aweights
     if w is None:
-        total = torch.tensor(float(x.shape[1]), dtype=real, device=x.device)
-        mean = x.mean(1, keepdim=True)
-        norm = total - correction
+        total = torch.tensor(n, dtype=torch.int64, device=x.device)
     else:
         total = w.sum()
-        mean = (x * w).sum(1, keepdim=True) / total
-        norm = (
-            total - correction * (w * aweights.to(real)).sum() / total if aweights is not None else total - correction
+        if not bool(total != 0):
+            raise RuntimeError("cov(): weights sum to zero, can't be normalized")
+    mean = (x if w is None else x * w).sum(1) / total
+    if w is not None and aweights is not None and correction != 0:
+        norm = total - correction * (w * aweights).sum() / total
+    else:
+        norm = total - correction
+    if bool(norm <= 0):
+        warnings.warn(
+            "cov(): degrees of freedom is <= 0. Correction should be strictly less than the number of observations.",
+            stacklevel=2,
         )
-    xc = x - mean
-    xw = xc if w is None else xc * w
-    c = torch.mm(xw, xc.t().conj()) / norm.clamp(min=0)
-    return c.squeeze()  # one variable (a 1-D input or a single row): a 0-dim result, as upstream's
+        norm = torch.zeros_like(norm)
+    xc = x - mean.unsqueeze(1)
+    c = torch.mm(xc, (xc if w is None else xc * w).t().conj())
+    return torch.true_divide(c, norm).squeeze()  # one variable (a 1-D input or a single row): a 0-dim result
 
 
 @register(method=True)
@@ -170,14 +199,14 @@ def mode(input: Tensor, dim: int = -1, keepdim: bool = False):
 
 
 def _equal_edges(x: Tensor, bins: int, lo_hi, dim: int) -> Tensor:
-    """`bins` equal bins over `lo_hi` (x's min and max when None) as bins + 1 edges; a zero-width range is
-    widened to one unit around its value, as NumPy does."""
+    """`bins` equal bins over `lo_hi` (x's min and max when None; [0, 1] for an empty x, as upstream's) as
+    bins + 1 edges; a zero-width range is widened to one unit around its value, as NumPy does."""
     if bins <= 0:
         raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension {dim}")
     if lo_hi is not None:
         lo, hi = float(lo_hi[0]), float(lo_hi[1])
     else:
-        lo, hi = (float(x.min()), float(x.max())) if x.numel() else (0.0, 0.0)
+        lo, hi = (float(x.min()), float(x.max())) if x.numel() else (0.0, 1.0)
     if not (math.isfinite(lo) and math.isfinite(hi)):
         raise RuntimeError(f"range [{lo}, {hi}] is not finite")
     if lo > hi:  # upstream's message, histogram's too (it is histogramdd's 1-D case there)

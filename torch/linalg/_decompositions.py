@@ -146,12 +146,14 @@ def eigh(input: Tensor, UPLO: str = "L"):
     return _result("linalg_eigh", ("eigenvalues", "eigenvectors"), L, V)
 
 
-def _eig_assemble(wr: Tensor, wi: Tensor, vr: Tensor) -> tuple:
-    """LAPACK geev's packed result as complex tensors: the eigenvalues wr + i wi, and the eigenvectors, where a
-    conjugate pair's vectors are columns j +- i j+1 of vr (j the one with wi > 0)."""
+def _eig_assemble(wr: Tensor, wi: Tensor, vr: Tensor | None) -> tuple:
+    """LAPACK geev's packed result as complex tensors: the eigenvalues wr + i wi, and the eigenvectors (None
+    for vr None), where a conjugate pair's vectors are columns j +- i j+1 of vr (j the one with wi > 0)."""
     L = torch.complex(wr, wi)
-    if vr.numel() == 0:
+    if vr is None:
         return L, None
+    if vr.numel() == 0:  # empty matrices: their (empty) eigenvectors
+        return L, torch.complex(vr, vr)
     zero = torch.zeros_like(vr[..., :1])
     nxt = torch.cat([vr[..., 1:], zero], -1)  # column j + 1, at j
     prv = torch.cat([zero, vr[..., :-1]], -1)  # column j - 1, at j
@@ -167,7 +169,7 @@ def _eig_values_vectors(A: Tensor, compute_v: bool) -> tuple:
     wr, wi, vr = _C._linalg_eig_parts(A, compute_v)
     if A.is_complex():
         return wr, (vr if compute_v else None)
-    return _eig_assemble(wr, wi, vr)
+    return _eig_assemble(wr, wi, vr if compute_v else None)
 
 
 class _Eig(Function):
@@ -183,6 +185,8 @@ class _Eig(Function):
     @staticmethod
     def backward(ctx, gL, gV):
         L, V = ctx.saved_tensors
+        if L.shape[-1] == 0:  # empty matrices: A [..., 0, 0] has nothing to differentiate
+            return torch.zeros(L.shape + (0,), dtype=L.real.dtype if ctx.real_input else L.dtype, device=L.device)
         Vh = V.mH
         if gV is None:
             gA = torch.linalg.solve(Vh, gL.unsqueeze(-1) * Vh)

@@ -10,6 +10,7 @@ from torch import _C
 from torch._C import Tensor
 from torch._dtypes import scalar_type
 from torch._refs.promotion import in_float32
+from torch.autograd._stepwise import record_stepwise
 from torch.linalg._decompositions import _result
 from torch.linalg._solvers import _square, _tolerance
 
@@ -35,6 +36,12 @@ def vector_norm(input: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=
             f"linalg.vector_norm cannot compute the {ord} norm on an empty tensor because the operation does "
             "not have an identity"
         )
+    empty = [d for d in dims if input.numel() == 0 and ord in (_INF, -_INF) and input.shape[d] == 0]
+    if empty:  # upstream's wording, its missing space too
+        raise RuntimeError(
+            f"linalg.vector_norm cannot compute the {ord} norm on the dimension {empty[0]}because this dimension is "
+            "empty and the operation does not have an identity"
+        )
     if dim is None and not keepdim:
         input, dims = input.reshape(-1), (0,)
     elif dim is None:
@@ -44,13 +51,19 @@ def vector_norm(input: Tensor, ord=2, dim=None, keepdim: bool = False, *, dtype=
         return a.amax(dims, keepdim=keepdim)
     if ord == -_INF:
         return a.amin(dims, keepdim=keepdim)
-    if ord == 0:
-        return (a != 0).to(a.dtype).sum(dims, keepdim=keepdim)
+    if ord == 0:  # a count: upstream's formula leaves the input without a gradient (None)
+        return record_stepwise((a != 0).to(a.dtype).sum(dims, keepdim=keepdim).detach(), [input], ["none"])
     if ord == 1:
         return a.sum(dims, keepdim=keepdim)
 
     def norm(src, a):
-        powers = src * src if ord == 2 and not src.is_complex() else a**ord
+        if ord == 2 and not src.is_complex():
+            powers = src * src
+        elif ord < 1:  # |0| ** ord as a constant (inf, 0): the gradient at 0 is upstream's 0, not inf * 0 = NaN
+            zero = a == 0
+            powers = torch.where(zero, math.inf if ord < 0 else 0.0, torch.where(zero, 1.0, a) ** ord)
+        else:
+            powers = a**ord
         return _root(powers.sum(dims, keepdim=keepdim), ord)
 
     # the powers of 16-bit floats are taken and summed in float32 (300 ** 2 overflows float16)
@@ -78,20 +91,27 @@ def matrix_norm(input: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *
     if ord in ("nuc", 2, -2):
         moved = input.movedim((d0, d1), (-2, -1))
         S = torch.linalg.svdvals(moved)
-        if S.shape[-1] == 0:  # an empty matrix: the norm of nothing is 0
-            r = S.sum(-1)
-        else:
-            r = S.sum(-1) if ord == "nuc" else (S.amax(-1) if ord == 2 else S.amin(-1))
+        r = S.sum(-1) if ord == "nuc" else _max_min(S, -1, ord > 0, False)
         if keepdim:
             for d in sorted((d0, d1)):
                 r = r.unsqueeze(d)
         return r
     if ord in (_INF, -_INF, 1, -1):
         over, across = (d1, d0) if ord in (_INF, -_INF) else (d0, d1)
-        sums = input.abs().sum(over, keepdim=True)
-        r = sums.amax(across, keepdim=True) if ord > 0 else sums.amin(across, keepdim=True)
-        return r if keepdim else r.squeeze((d0, d1))
+        sums = input.abs().sum(over, keepdim=keepdim)
+        return _max_min(sums, across - 1 if not keepdim and over < across else across, ord > 0, keepdim)
     raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+
+
+def _max_min(norms: Tensor, dim: int, largest: bool, keepdim: bool) -> Tensor:
+    """The largest (or smallest) of norms along dim; the largest of none is 0 (norms are not negative), the
+    smallest of none amin's error, as upstream's matrix_norm."""
+    if largest and norms.shape[dim] == 0:
+        shape = list(norms.shape)
+        shape[dim] = 1
+        r = torch.zeros(shape, dtype=norms.dtype, device=norms.device)
+        return r if keepdim else r.squeeze(dim)
+    return norms.amax(dim, keepdim=keepdim) if largest else norms.amin(dim, keepdim=keepdim)
 
 
 def norm(input: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None) -> Tensor:

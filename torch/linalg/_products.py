@@ -86,8 +86,12 @@ def diagonal(A: Tensor, *, offset: int = 0, dim1: int = -2, dim2: int = -1) -> T
 
 def vander(x: Tensor, *, N: int | None = None) -> Tensor:
     """The Vandermonde matrix of x with increasing powers x^0 ... x^(N-1) (batched over x's leading dims)."""
-    if x.dim() < 1:
-        raise RuntimeError("linalg.vander: The input tensor x must have at least 1 dimension.")
+    supported = (torch.float32, torch.float64, torch.complex64, torch.complex128)
+    if x.dtype == torch.bool or (x.dtype.is_floating_point or x.dtype.is_complex) and x.dtype not in supported:
+        raise RuntimeError(
+            f"linalg.vander supports floating point, complex, and integer tensors, but got {scalar_type(x.dtype)}"
+        )
+    x = x if x.dim() else x.unsqueeze(-1)  # a 0-dim x is one of shape (1,)
     N = x.shape[-1] if N is None else N
     if N <= 1:
         raise RuntimeError("N must be greater than 1.")  # upstream's: N = 1 too

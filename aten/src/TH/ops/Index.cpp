@@ -31,6 +31,12 @@ void check_index_dtype(const char* op, const Tensor& index) {
            "(): Expected dtype int32/int64 for index but got: ", scalar_type_cpp_name(index.dtype()));
 }
 
+/// upstream's scatter_gather_dtype_check: an empty index may have any dtype (its wording names no dtype)
+void check_scatter_gather_index(const char* op, const Tensor& index) {
+  TH_CHECK(index.numel() == 0 || index.dtype() == ScalarType::Long || index.dtype() == ScalarType::Int, op,
+           "(): Expected dtype int32/int64 for index");
+}
+
 /// How an op treats its indices, with PyTorch's error for each: take/put_ wrap negative ones
 /// (IndexError naming the element count), index_select/index_add refuse them (IndexError "index out
 /// of range in self"; upstream's index_select along dim 1 of a matrix or more names the index and the
@@ -92,9 +98,11 @@ Tensor scatter_impl(const Tensor& self, int64_t dim, const Tensor& index, const 
                     bool inplace) {
   // the dim first, as upstream checks it before the dtypes
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
-  check_index_dtype("scatter", index);
+  check_scatter_gather_index("scatter", index);
   // upstream names scatter in the message for every op of the family (scatter_add, scatter_reduce)
   TH_CHECK(self.dtype() == src.dtype(), "scatter(): Expected self.dtype to be equal to src.dtype");
+  Tensor out = inplace ? self : clone(self, MemoryFormat::Contiguous);  // upstream's: row-major
+  if (index.numel() == 0) return out;                                   // upstream checks no shapes then
   TH_CHECK(index.dim() == self.dim() || (self.dim() == 0 && index.dim() <= 1),
            "Index tensor must have the same number of dimensions as self tensor");
   TH_CHECK(src.dim() == index.dim() || (index.dim() <= 1 && src.dim() <= 1),
@@ -106,8 +114,6 @@ Tensor scatter_impl(const Tensor& self, int64_t dim, const Tensor& index, const 
     TH_CHECK(index.size(k) <= src.size(k), "Size does not match at dimension ", k, " expected index ",
              shape_str(index.sizes()), " to be no larger than src ", shape_str(src.sizes()));
   }
-  Tensor out = inplace ? self : clone(self, MemoryFormat::Contiguous);  // upstream's: row-major
-  if (index.numel() == 0) return out;
   Tensor idx = checked_positions(index, self.dim() ? self.size(d) : 1, d, IndexRule::Gather);
   Tensor pos = positions(index.sizes(), self.sizes(), d, idx);
   // the part of src that index covers, in index's shape
@@ -177,7 +183,9 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
 Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
   // the dim first, as upstream checks it before the dtypes
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
-  check_index_dtype("gather", index);
+  check_scatter_gather_index("gather", index);
+  // an empty index: an empty result of its shape, its dims and sizes unchecked (upstream's gather meta)
+  if (index.numel() == 0) return empty(index.sizes(), self.dtype(), self.device());
   TH_CHECK(index.dim() == self.dim() || (self.dim() == 0 && index.dim() <= 1),
            "Index tensor must have the same number of dimensions as input tensor");
   for (int64_t k = 0; k < index.dim(); ++k)
