@@ -31,9 +31,10 @@ def _edits(tree: ast.AST) -> list[tuple[ast.AST, tuple[str, int | None], ast.AST
                     out.append((parent, slot, node.func.value))
                 if isinstance(node, ast.Subscript) and _all_slices(node.slice):
                     out.append((parent, slot, node.value))
-                if isinstance(node, ast.Call):  # a keyword argument dropped (dtype= stays: it is the input)
+                # a keyword argument dropped (dtype= stays: it is the input; allow_unused= of an @grad call too)
+                if isinstance(node, ast.Call):
                     for k in range(len(node.keywords)):
-                        if node.keywords[k].arg == "dtype":
+                        if node.keywords[k].arg in ("dtype", "allow_unused"):
                             continue
                         kw = node.keywords[:k] + node.keywords[k + 1 :]
                         out.append((parent, slot, ast.Call(node.func, node.args, kw)))

@@ -1,4 +1,4 @@
-"""Calls from upstream's own test inputs: `REFERENCE_PYTHON opinfo_calls.py OUT.jsonl [DTYPES] [MAX_ELEMENTS]`.
+"""Calls from upstream's own test inputs: `REFERENCE_PYTHON opinfo_calls.py OUT.jsonl [DTYPES|grad] [MAX_ELEMENTS]`.
 
 Standalone (it runs under upstream PyTorch's Python, which needs `expecttest` for its testing package):
 for every entry of upstream's OpInfo database (`torch.testing._internal.common_methods_invocations.op_db`,
@@ -9,12 +9,17 @@ kept), the arguments and keywords as written. One JSON line per call: {op, sig, 
 is false when two runs of the call under different seeds differ (random ops: shapes and dtypes compared
 only). `python -m tools.fuzz --opinfo` writes this file and runs its calls against both libraries.
 
+With `grad` instead of DTYPES: the float64 samples of every entry that supports autograd, their tensors that
+require grad written as leaves, each call followed by `torch.autograd.grad` of a fixed weighting of its
+differentiable outputs (grad_source): the op @grad, the gradients compared.
+
 Samples whose tensors hold more than MAX_ELEMENTS (default 4096) elements, or whose arguments are not
 plain data (a callable, a generator, a NumPy array), are left out and counted.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import math
 import sys
@@ -51,12 +56,16 @@ def _number(x, torch) -> str:
 
 
 class Writer:
-    """Source text for sample arguments; counts the tensor elements written."""
+    """Source text for sample arguments; counts the tensor elements written. With grad, a tensor that requires
+    grad is written as a named leaf, `(l0 := torch.tensor([...]).requires_grad_())`, its view applied after, and
+    its name kept in leaves."""
 
-    def __init__(self, torch, max_elements: int):
+    def __init__(self, torch, max_elements: int, grad: bool = False):
         self.torch = torch
         self.max_elements = max_elements
         self.elements = 0
+        self.grad = grad
+        self.leaves: list[str] = []
         self.names = {
             **{v: f"torch.{k}" for k, v in vars(torch).items() if isinstance(v, torch.dtype)},
             **{v: f"torch.{k}" for k, v in vars(torch).items() if isinstance(v, (torch.memory_format, torch.layout))},
@@ -64,13 +73,14 @@ class Writer:
 
     def tensor(self, t) -> str:
         torch = self.torch
+        leaf = self.grad and t.requires_grad
         t = t.detach()
         if t.device.type != "cpu" or t.layout != torch.strided or t.is_conj() or t.is_neg():
             raise Unwritable("tensor kind")
         dtype = self.names[t.dtype]
         shape = list(t.shape)
         if t.numel() == 0:
-            return f"torch.empty({shape}, dtype={dtype})"
+            return self._leaf(f"torch.empty({shape}, dtype={dtype})", leaf)
         if t.is_contiguous():
             flat, view = t.reshape(-1), f".reshape({shape})"
         else:  # the storage span the view reads, written as it is, and the view over it
@@ -83,9 +93,17 @@ class Writer:
         if t.dtype == torch.bfloat16:
             flat = flat.float()
         if t.dim() == 0:
-            return f"torch.tensor({_number(flat.item(), torch)}, dtype={dtype})"
+            return self._leaf(f"torch.tensor({_number(flat.item(), torch)}, dtype={dtype})", leaf)
         values = ", ".join(_number(v, torch) for v in flat.tolist())
-        return f"torch.tensor([{values}], dtype={dtype}){view}"
+        return self._leaf(f"torch.tensor([{values}], dtype={dtype})", leaf) + view
+
+    def _leaf(self, src: str, leaf: bool) -> str:
+        """src itself, or (with grad, for a tensor that requires it) src as a new named leaf."""
+        if not leaf:
+            return src
+        name = f"l{len(self.leaves)}"
+        self.leaves.append(name)
+        return f"({name} := {src}.requires_grad_())"
 
     def arg(self, x) -> str:
         torch = self.torch
@@ -144,6 +162,27 @@ def source(op, sample, writer: Writer, names: dict[int, str]) -> str:
     return f"{fn}({', '.join(args)})"
 
 
+# entries whose outputs are unique only in part: the ones the loss of grad_source weighs (singular and
+# eigenvectors are unique up to sign or phase, so a loss on them has no one gradient)
+GRAD_OUTPUTS = {"svd": (1,), "linalg.svd": (1,), "linalg.eigh": (0,), "linalg.eig": (0,)}
+
+
+def grad_source(call: str, leaves: list[str], outputs: tuple[int, ...] | None = None) -> str:
+    """Statements whose value is the gradient of a fixed weighting of call's differentiable outputs (those
+    at `outputs`, default all: sum(r * linspace(-1, 2)) over each, complex ones through view_as_real) with
+    respect to its leaves."""
+    outs = "(out if isinstance(out, (tuple, list)) else [out])"
+    if outputs is not None:
+        outs = f"[{outs}[i] for i in {outputs}]"
+    return (
+        f"out = {call}; "
+        f"rs = [torch.view_as_real(o.resolve_conj()) if o.is_complex() else o for o in {outs} "
+        "if isinstance(o, torch.Tensor) and o.requires_grad]; "
+        "loss = sum((r * torch.linspace(-1.0, 2.0, r.numel(), dtype=r.dtype).reshape(r.shape)).sum() for r in rs); "
+        f"torch.autograd.grad(loss, [{', '.join(leaves)}], allow_unused=True)"
+    )
+
+
 def _same(a, b, torch) -> bool:
     if isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor):
         if a.shape != b.shape or torch.equal(a, b):
@@ -154,13 +193,21 @@ def _same(a, b, torch) -> bool:
     return True
 
 
+def run(src: str, torch):
+    """The value of src's last statement, as the fuzz's worker runs a call."""
+    *stmts, last = ast.parse(src).body
+    ns = {"torch": torch}
+    exec(compile(ast.Module(stmts, []), "<call>", "exec"), ns)
+    return eval(compile(ast.Expression(last.value), "<call>", "eval"), ns)
+
+
 def deterministic(src: str, torch) -> bool:
     """Whether two runs of src under different seeds give the same values (an error counts as the same)."""
     out = []
     for seed in (0, 1):
         torch.manual_seed(seed)
         try:
-            out.append(eval(src, {"torch": torch}))
+            out.append(run(src, torch))
         except Exception:
             return True
     try:
@@ -176,7 +223,12 @@ def main(argv: list[str]) -> int:
     import torch
 
     out = argv[1]
-    dtypes = [getattr(torch, d) for d in (argv[2] if len(argv) > 2 else DEFAULT_DTYPES).split(",")]
+    grad = len(argv) > 2 and argv[2] == "grad"  # float64 samples that require grad, and their gradients
+    dtypes = (
+        [torch.float64]
+        if grad
+        else [getattr(torch, d) for d in (argv[2] if len(argv) > 2 else DEFAULT_DTYPES).split(",")]
+    )
     max_elements = int(argv[3]) if len(argv) > 3 else 4096
     names = callables(torch)
     written, skipped = 0, Counter()
@@ -186,24 +238,32 @@ def main(argv: list[str]) -> int:
         for op in op_db:
             supported = op.supported_dtypes("cpu")
             label = op.name + (f".{op.variant_test_name}" if op.variant_test_name else "")
+            if grad and not op.supports_autograd:
+                continue
             for dtype in dtypes:
                 if dtype not in supported:
                     continue
                 torch.manual_seed(0)
                 try:
-                    samples = list(op.sample_inputs("cpu", dtype, requires_grad=False))
+                    samples = list(op.sample_inputs("cpu", dtype, requires_grad=grad))
                 except Exception as e:
                     skipped[f"sample_inputs raised {type(e).__name__}"] += 1
                     continue
                 for sample in samples:
-                    writer = Writer(torch, max_elements)
+                    writer = Writer(torch, max_elements, grad)
                     try:
                         src = source(op, sample, writer, names)
                     except Unwritable as e:
                         skipped[str(e)] += 1
                         continue
+                    if grad:
+                        if not writer.leaves:
+                            skipped["no leaf"] += 1
+                            continue
+                        src = grad_source(src, writer.leaves, GRAD_OUTPUTS.get(op.name))
                     values = op.name not in UNINITIALIZED and deterministic(src, torch)
-                    call = {"op": label, "sig": str(dtype).removeprefix("torch."), "src": src, "values": values}
+                    sig = str(dtype).removeprefix("torch.")
+                    call = {"op": label + "@grad" * grad, "sig": sig, "src": src, "values": values}
                     f.write(json.dumps(call) + "\n")
                     written += 1
     left = ", ".join(f"{k} {v}" for k, v in skipped.most_common())

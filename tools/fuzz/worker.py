@@ -105,6 +105,8 @@ def encode(value: object, torch, values: bool = True, depth: int = 0) -> tuple:
                 t, sampled = t.contiguous().view(-1)[::step], True
             if t.dtype == torch.bfloat16:
                 t = t.to(torch.float32)
+            if getattr(t, "_is_zerotensor", lambda: False)():  # upstream's ZeroTensor (a gradient) has no data
+                t = torch.zeros(t.shape, dtype=t.dtype)
             arr = t.resolve_conj().resolve_neg().cpu().numpy()  # upstream's lazy conj/neg views (fft, conj)
         return ("T", str(value.dtype), tuple(value.shape), strides, arr, sampled)
     if isinstance(value, bool) or value is None:
