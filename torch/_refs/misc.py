@@ -18,6 +18,7 @@ from torch._dtypes import scalar_type
 from torch._refs._dims import wrap_dim
 from torch._refs.creation import factory_result
 from torch._registry import register
+from torch.autograd._stepwise import record_stepwise
 
 for _name, _value in (("e", math.e), ("pi", math.pi), ("inf", math.inf), ("nan", math.nan), ("newaxis", None)):
     register(_value, name=_name)
@@ -82,8 +83,10 @@ def scalar_tensor(
 
 @register
 def fill(input: Tensor, value) -> Tensor:
-    """A tensor like input, every element value."""
-    return torch.full_like(input, value.item() if isinstance(value, Tensor) else value)
+    """A tensor like input, every element value; a tensor value gets the sum of the gradient, input zeros."""
+    if not isinstance(value, Tensor):
+        return record_stepwise(torch.full_like(input, value), [input], ["zeros"])
+    return record_stepwise(torch.full_like(input, value.item()), [input, value], ["zeros", "grad"])
 
 
 @register(name="range", out="castable")
@@ -363,7 +366,8 @@ def nextafter(input: Tensor, other: Tensor) -> Tensor:
     from_zero = torch.where(y > 0, torch.full_like(x, tiny), torch.full_like(x, -tiny))
     out = torch.where(x == 0, from_zero, stepped)
     out = torch.where(x == y, y, out)
-    return torch.where(x.isnan() | y.isnan(), torch.full_like(x, float("nan")), out)
+    out = torch.where(x.isnan() | y.isnan(), torch.full_like(x, float("nan")), out)
+    return record_stepwise(out, [input, other], ["grad", "zeros"])  # upstream's: input's the gradient, other's 0
 
 
 @register(method=True, inplace=True, out="castable")

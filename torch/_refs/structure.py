@@ -97,7 +97,5 @@ def combinations(input: Tensor, r: int = 2, with_replacement: bool = False) -> T
     if r == 0:
         return torch.empty(0, dtype=input.dtype, device=input.device)
     pick = itertools.combinations_with_replacement if with_replacement else itertools.combinations
-    index = list(pick(range(input.shape[0]), r))
-    if not index:
-        return torch.empty(0, r, dtype=input.dtype, device=input.device)
-    return input[torch.tensor(index, dtype=torch.int64, device=input.device)]
+    index = torch.tensor(list(pick(range(input.shape[0]), r)), dtype=torch.int64, device=input.device)
+    return input[index.reshape(-1, r)]  # none: an empty [0, r] result, still a function of input

@@ -59,6 +59,7 @@ __all__ = [
     "_pad_to",
     "clamp_mask",
     "var_backward",
+    "std_var_grad",
     "_unsqueeze_like",
     "ones_like",
     "math",
@@ -120,13 +121,19 @@ def reduce_backward(grad: Tensor, shape, dims, keepdim: bool) -> Tensor:
     return _unsqueeze_dims(grad, dims, len(shape), keepdim).expand(shape)
 
 
-def mean_backward(grad: Tensor, shape, dims, keepdim: bool) -> Tensor:
-    n = len(shape)
+def _reduced_count(shape, dims) -> int:
+    """How many elements of an input of `shape` a reduction over `dims` folds into each output element (all of
+    them for dims None or empty; a 0-dim input takes dim 0 or -1 as its only, size-1, dim)."""
     if dims is None or (isinstance(dims, (tuple, list)) and len(dims) == 0):
-        count = math.prod(shape)
-    else:
-        count = math.prod(shape[d % n] for d in ((dims,) if isinstance(dims, int) else dims))
-    return reduce_backward(grad, shape, dims, keepdim) / count
+        return math.prod(shape)
+    n = max(len(shape), 1)
+    padded = tuple(shape) or (1,)
+    return math.prod(padded[d % n] for d in ((dims,) if isinstance(dims, int) else dims))
+
+
+def mean_backward(grad: Tensor, shape, dims, keepdim: bool) -> Tensor:
+    """Gradient of a mean over `dims`: the output gradient broadcast back and divided by the count."""
+    return reduce_backward(grad, shape, dims, keepdim) / _reduced_count(shape, dims)
 
 
 def extremum_backward(grad: Tensor, self: Tensor, result: Tensor, dims=None, keepdim: bool = False) -> Tensor:
@@ -416,17 +423,26 @@ def _unsqueeze_like(g: Tensor, dims, ndim: int, keepdim: bool) -> Tensor:
 
 
 def var_backward(grad: Tensor, self: Tensor, dims, correction, keepdim: bool) -> Tensor:
-    """d var / d self = 2 (self - mean) / (N - correction), times the output gradient."""
+    """d var / d self = 2 (self - mean) / (N - correction), times the output gradient. Without degrees of freedom
+    (N <= correction) over all of self, upstream's inf (NaN where self is its mean) whatever the sign."""
     n = self.dim()
+    count = _reduced_count(self.shape, dims)
     if dims is None or (isinstance(dims, (tuple, list)) and len(dims) == 0):
-        count = self.numel()
         dims_ = None
     else:
         dims_ = (dims,) if isinstance(dims, int) else tuple(dims)
-        count = math.prod(self.shape[d % n] for d in dims_)
     g = _unsqueeze_dims(grad, dims_, n, keepdim)
     mean = self.mean(dims_, keepdim=True) if dims_ is not None else self.mean()
-    return g * (self - mean) * (2.0 / max(count - correction, 0))
+    dof = count - correction
+    if (dims_ is None or n == 0) and dof <= 0:
+        return g * torch.where(self == mean, torch.full_like(self, math.nan), torch.full_like(self, math.inf))
+    return g * (self - mean) * (2.0 / dof if dof else math.inf)
+
+
+def std_var_grad(grad: Tensor, result: Tensor) -> Tensor:
+    """The gradient reaching var from std = sqrt(var): grad / (2 std), and 0 where std is 0 (a constant input:
+    upstream's std_backward, not grad / 0 times 0 = NaN)."""
+    return (grad / (2 * result)).masked_fill(result == 0, 0)
 
 
 def prod_backward(grad: Tensor, self: Tensor, result: Tensor, dim, keepdim: bool) -> Tensor:

@@ -68,6 +68,8 @@ def householder_product_backward(grad: Tensor, A: Tensor, tau: Tensor, mask) -> 
     (v_i^H Q_(i+1)) from Q_k = I[:, :n], keeping each Q_(i+1); backward through those steps in reverse, with
     PyTorch's conjugate convention: g tau_i = -v_i^H G w_i^H and gv_i = -conj(tau_i) G w_i^H + Q_(i+1) gw_i^H,
     w_i = v_i^H Q_(i+1), gw_i = -conj(tau_i) v_i^H G, G <- G + v_i gw_i."""
+    if A.numel() == 0 or tau.numel() == 0:  # no reflector, or no matrix: upstream gives neither a gradient
+        return None, None
     m, n, k = A.shape[-2], A.shape[-1], tau.shape[-1]
     V = A[..., :, :k].tril(-1) + torch.eye(m, k, dtype=A.dtype, device=A.device)
     Q = torch.eye(m, n, dtype=A.dtype, device=A.device).expand(A.shape).clone()
@@ -86,10 +88,10 @@ def householder_product_backward(grad: Tensor, A: Tensor, tau: Tensor, mask) -> 
         G = G + v @ gw
     gA = gtau = None
     if mask[0]:
-        gV = torch.cat(gv_columns, dim=-1) if k else torch.zeros_like(V)
+        gV = torch.cat(gv_columns, dim=-1)
         gA = torch.cat([gV.tril(-1), torch.zeros_like(A[..., :, k:])], dim=-1)
     if mask[1]:
-        gtau = torch.stack(gtau_entries, dim=-1) if k else torch.zeros_like(tau)
+        gtau = torch.stack(gtau_entries, dim=-1)
     return gA, gtau
 
 
@@ -208,7 +210,7 @@ def svd_backward(grads, U: Tensor, S: Tensor, Vh: Tensor) -> Tensor:
     gU, gS, gVh = _grad(grads, 0), _grad(grads, 1), _grad(grads, 2)
     m, n = U.shape[-2], Vh.shape[-1]
     k = S.shape[-1]
-    if U.numel() == 0 and (m * n) != 0:
+    if U.numel() == 0 and S.numel() != 0:  # (an empty batch or matrix has empty factors either way)
         raise RuntimeError("linalg.svd: the derivative needs U and V: call _linalg_svd with compute_uv=True")
     U, Vh = U[..., :k], Vh[..., :k, :]  # full_matrices: the extra columns do not enter A
     if gU is not None:
@@ -247,3 +249,17 @@ def svd_backward(grads, U: Tensor, S: Tensor, Vh: Tensor) -> Tensor:
         gVSinv = gV / S.unsqueeze(-2)
         gA = gA + U @ (gVSinv - V @ (V.mH @ gVSinv)).mH
     return gA
+
+
+def pinv_backward(grad: Tensor, pinvA: Tensor, A: Tensor) -> Tensor:
+    """The gradient of P = pinv(A) (constant rank; upstream's pinv_backward, which it uses for hermitian=True too,
+    on the whole of A): -(P G^H P)^H + (I - A P)^H G^H P P^H ... written with the smaller of A's dims inside."""
+    m, n = A.shape[-2], A.shape[-1]
+    pinvAh, gradh = pinvA.mH, grad.mH
+    if m <= n:
+        K = gradh @ pinvA
+        KpinvAh = K @ pinvAh
+        return -(pinvA @ K).mH + KpinvAh - (A @ pinvA) @ KpinvAh + (pinvAh @ pinvA) @ (gradh - K @ A)
+    K = pinvA @ gradh
+    pinvAhK = pinvAh @ K
+    return -(K @ pinvA).mH + (gradh - A @ K) @ pinvA @ pinvAh + pinvAhK - pinvAhK @ pinvA @ A

@@ -185,8 +185,6 @@ class _Eig(Function):
     @staticmethod
     def backward(ctx, gL, gV):
         L, V = ctx.saved_tensors
-        if L.shape[-1] == 0:  # empty matrices: A [..., 0, 0] has nothing to differentiate
-            return torch.zeros(L.shape + (0,), dtype=L.real.dtype if ctx.real_input else L.dtype, device=L.device)
         Vh = V.mH
         if gV is None:
             gA = torch.linalg.solve(Vh, gL.unsqueeze(-1) * Vh)

@@ -8,6 +8,8 @@ import torch
 from torch import _C
 from torch._C import Tensor
 from torch._registry import register
+from torch.autograd._formulas import sum_to
+from torch.autograd.function import Function
 from torch.linalg import _decompositions, _norms, _solvers
 from torch.linalg._decompositions import _result
 
@@ -60,9 +62,31 @@ def cholesky_solve(input: Tensor, input2: Tensor, upper: bool = False) -> Tensor
             f"Incompatible matrix sizes for cholesky_solve: each A matrix is {input2.shape[-2]} by "
             f"{input2.shape[-1]} but each b matrix is {input.shape[-2]} by {input.shape[-1]}"
         )
-    L = input2.mH if upper else input2
-    y = _C._linalg_solve_triangular(L, input, upper=False)
-    return _C._linalg_solve_triangular(L.mH, y, upper=True)
+    return _CholeskySolve.apply(input, input2, upper)
+
+
+class _CholeskySolve(Function):
+    """X = (L L^H)^-1 B from L's triangle, with upstream's gradient (cholesky_solve_backward): gB = (L L^H)^-1 G
+    and, for the factor, the whole matrix -(C + C^H) L (-L (C + C^H) with upper), C = gB X^H, as if every entry
+    of it entered the product, not only its triangle."""
+
+    @staticmethod
+    def forward(ctx, B: Tensor, factor: Tensor, upper: bool):
+        L = factor.mH if upper else factor
+        X = _C._linalg_solve_triangular(L.mH, _C._linalg_solve_triangular(L, B, upper=False), upper=True)
+        ctx.save_for_backward(factor, X)
+        ctx.upper = upper
+        ctx.shapes = (B.shape, factor.shape)
+        return X
+
+    @staticmethod
+    def backward(ctx, grad):
+        factor, X = ctx.saved_tensors
+        gB = cholesky_solve(grad, factor, ctx.upper)
+        C = gB @ X.mH
+        C = C + C.mH
+        gfactor = -(factor @ C) if ctx.upper else -(C @ factor)
+        return sum_to(gB, ctx.shapes[0]), sum_to(gfactor, ctx.shapes[1]), None
 
 
 @register(method=True, out="exact")

@@ -9,6 +9,9 @@ import torch
 from torch import _C
 from torch._C import Tensor
 from torch._dtypes import scalar_type
+from torch.autograd._linalg_formulas import pinv_backward
+from torch.autograd._stepwise import record_stepwise
+from torch.autograd.function import Function
 from torch.linalg._decompositions import _batch_prefix, _result
 
 
@@ -141,12 +144,28 @@ def pinv(input: Tensor, rcond=None, hermitian: bool = False, *, atol=None, rtol=
         )
     m, n = input.shape[-2], input.shape[-1]
     if hermitian:
-        L, V = torch.linalg.eigh(input)
-        tol = _tolerance(L.abs(), atol, rtol, m, n)
-        return (V * _reciprocal_above(L, L.abs() > tol).unsqueeze(-2)) @ V.mH
+        return _PinvHermitian.apply(input, atol, rtol)
     U, S, Vh = torch.linalg.svd(input, full_matrices=False)
     tol = _tolerance(S, atol, rtol, m, n)
     return (Vh.mH * _reciprocal_above(S, S > tol).unsqueeze(-2)) @ U.mH
+
+
+class _PinvHermitian(Function):
+    """pinv of a Hermitian A by eigh (which reads A's lower triangle), with upstream's gradient: pinv_backward on the
+    whole of A, as for any A (not the symmetric gradient of the eigh path)."""
+
+    @staticmethod
+    def forward(ctx, A: Tensor, atol, rtol):
+        L, V = torch.linalg.eigh(A)
+        tol = _tolerance(L.abs(), atol, rtol, A.shape[-2], A.shape[-1])
+        P = (V * _reciprocal_above(L, L.abs() > tol).unsqueeze(-2)) @ V.mH
+        ctx.save_for_backward(A, P)
+        return P
+
+    @staticmethod
+    def backward(ctx, grad):
+        A, P = ctx.saved_tensors
+        return pinv_backward(grad, P, A), None, None
 
 
 _LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")
@@ -192,8 +211,8 @@ def lstsq(input: Tensor, b: Tensor, rcond: float | None = None, *, driver: str |
         X = (Vh.mH * Sinv.unsqueeze(-2)) @ (U.mH @ B_)
         rank = keep.sum(-1)
         if driver in ("gelsd", "gelss"):
-            singular_values = S
-    residuals = empty
+            singular_values = S.detach()  # not differentiable, as upstream's
+    residuals = record_stepwise(empty, [input, b], ["zeros", "zeros"])  # empty, yet differentiable as upstream's
     full_rank = driver == "gels" or bool((rank == min(m, n)).all())
     if m > n and driver != "gelsy" and full_rank:
         residuals = (input @ X - B_).abs().square().sum(-2)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 from torch._dtypes import scalar_type
+from torch.autograd._stepwise import record_stepwise
 
 __all__ = ["cdist", "cosine_similarity", "normalize", "pairwise_distance", "pdist"]
 
@@ -43,7 +44,15 @@ def cdist(x1, x2, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
-    return _pnorm(x1.unsqueeze(-2) - x2.unsqueeze(-3), p, -1)
+    return _distances(x1.unsqueeze(-2) - x2.unsqueeze(-3), p, x1, x2)
+
+
+def _distances(diff, p: float, *inputs):
+    """The p-norms of the differences `diff` of rows of `inputs` along the last dim; for p = 0 (the count of the
+    coordinates that differ) the inputs' gradients are upstream's zeros (its norm of a vector has none)."""
+    if p == 0:
+        return record_stepwise(_pnorm(diff.detach(), p, -1), inputs, ["zeros"] * len(inputs))
+    return _pnorm(diff, p, -1)
 
 
 def pdist(input, p: float = 2):
@@ -53,11 +62,9 @@ def pdist(input, p: float = 2):
     n = input.shape[0]
     i = [a for a in range(n) for b in range(a + 1, n)]
     j = [b for a in range(n) for b in range(a + 1, n)]
-    if not i:
-        return input.new_zeros(0)
-    ii = torch.tensor(i, device=input.device)
-    jj = torch.tensor(j, device=input.device)
-    return _pnorm(input.index_select(0, ii) - input.index_select(0, jj), p, -1)
+    ii = torch.tensor(i, dtype=torch.int64, device=input.device)
+    jj = torch.tensor(j, dtype=torch.int64, device=input.device)
+    return _distances(input.index_select(0, ii) - input.index_select(0, jj), p, input)
 
 
 def normalize(input, p: float = 2.0, dim: int = 1, eps: float = 1e-12, out=None):

@@ -176,7 +176,8 @@ struct ActivationBackward {
       case ActivationOp::Hardtanh: return (x <= A(p.p0) || x >= A(p.p1)) ? A(0) : grad;
       case ActivationOp::Hardswish:
         return x <= A(-3) ? A(0) : (x < A(3) ? grad * ((x / A(3)) + A(0.5)) : grad);
-      case ActivationOp::Hardsigmoid: return (x > A(-3) && x < A(3)) ? grad / A(6) : A(0);
+      case ActivationOp::Hardsigmoid:
+        return (x > A(-3) && x < A(3)) ? grad * A(1.0f / 6.0f) : A(0);  // upstream's float 1/6
       case ActivationOp::Softplus: {
         if (x * A(p.p0) > A(p.p1)) return grad;
         const A z = std::exp(x * A(p.p0));
