@@ -276,3 +276,29 @@ def test_ldexp_with_a_complex_operand_is_input_times_2_to_the_other():
     assert promoted.dtype == torch.complex128 and promoted.item() == pytest.approx(12 + 8j, rel=1e-15)
     real_input = torch.ldexp(torch.tensor([1.5]), torch.tensor([1 + 1j]))
     assert real_input.dtype == torch.complex64 and real_input.item() == pytest.approx(1.5 * 2 ** (1 + 1j), rel=1e-6)
+
+
+@pytest.mark.parametrize("dtype", [torch.int8, torch.uint8, torch.int32, torch.int64, torch.float32])
+def test_addbmm_keeps_the_operands_dtype(dtype):
+    b1 = torch.arange(24).reshape(2, 3, 4).to(dtype)
+    b2 = torch.arange(40).reshape(2, 4, 5).to(dtype)
+    r = torch.addbmm(torch.ones((), dtype=dtype), b1, b2)
+    assert r.dtype == dtype
+    want = (b1.double() @ b2.double()).sum(0) + 1
+    if dtype.is_floating_point:
+        assert torch.equal(r.double(), want)
+    else:  # integer sums wrap in the dtype
+        assert torch.equal(r, want.long().to(dtype))
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.complex128])
+def test_lerp_with_a_number_weight_keeps_double_precision(dtype):
+    # 1 - weight was a float32 (complex64) number: results of weight >= 0.5 were off by ~1e-7
+    a = np.linspace(-3.3, 7.1, 999)
+    b = np.sin(a * 1.37)
+    w = 0.7 if dtype == torch.float64 else complex(0.7, 0.01)
+    if dtype == torch.complex128:
+        a, b = a * (1 + 0.3j), b * (0.2 - 1j)
+    want = b - (b - a) * (1 - w)
+    got = torch.lerp(torch.tensor(a, dtype=dtype), torch.tensor(b, dtype=dtype), w).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-13, atol=1e-15)

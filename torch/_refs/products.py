@@ -148,7 +148,8 @@ def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -
 @register(method=True, inplace=True, out="exact")
 def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
     """beta * input + alpha * the sum over the batch of batch1[i] @ batch2[i]."""
-    return _wide(lambda a, b: torch.bmm(a, b).sum(0), input, batch1, batch2, beta=beta, alpha=alpha)
+    # the batch summed in the products' dtype (sum's default would widen an int8/int32 result to int64)
+    return _wide(lambda a, b: torch.bmm(a, b).sum(0, dtype=a.dtype), input, batch1, batch2, beta=beta, alpha=alpha)
 
 
 @register

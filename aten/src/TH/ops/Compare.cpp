@@ -98,19 +98,22 @@ Tensor bitwise_not(const Tensor& self) {
 namespace {
 /// PyTorch's lerp formula: small weights step from self, large ones back from end (so that a weight
 /// of 1 gives end exactly); 16-bit floats compute in float32 and round once, as its kernels do.
-/// `small` says which side each weight is on (a host bool for a number weight, else a tensor).
+/// `small` says which side each weight is on (a host bool for a number weight, else a tensor); `rest` is
+/// 1 - weight (a number weight's computed on the host: two wrapped numbers made it a float32 or complex64
+/// tensor, so float64 and complex128 results were off by float32's rounding).
 template <typename Small>
-Tensor lerp_formula(const Tensor& self, const Tensor& end, const Tensor& weight, Small small) {
+Tensor lerp_formula(const Tensor& self, const Tensor& end, const Tensor& weight, const Tensor& rest,
+                    Small small) {
   const ScalarType t = self.dtype();
   if (is_reduced_floating_point(t)) {
     auto up = [](const Tensor& x) {
       return is_reduced_floating_point(x.dtype()) ? to_dtype(x, ScalarType::Float) : x;
     };
-    return to_dtype(lerp_formula(up(self), up(end), up(weight), small), t);
+    return to_dtype(lerp_formula(up(self), up(end), up(weight), up(rest), small), t);
   }
   const Tensor diff = sub(end, self, one);
   auto from_self = [&] { return add(self, mul(weight, diff), one); };
-  auto from_end = [&] { return sub(end, mul(diff, sub(wrap_number(one), weight, one)), one); };
+  auto from_end = [&] { return sub(end, mul(diff, rest), one); };
   if constexpr (std::is_same_v<Small, bool>) {
     return small ? from_self() : from_end();
   } else {
@@ -126,14 +129,25 @@ void check_lerp(const Tensor& self, const Tensor& end) {
 
 Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
   check_lerp(self, end);
-  return lerp_formula(self, end, weight, lt(abs(weight), number(0.5)));
+  return lerp_formula(self, end, weight, sub(wrap_number(one), weight, one), lt(abs(weight), number(0.5)));
 }
 
 Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight) {
   check_lerp(self, end);
   const double size = weight.is_complex() ? std::hypot(weight.to_complex().re, weight.to_complex().im)
                                           : std::abs(weight.to<double>());  // |w| of a complex weight too
-  return lerp_formula(self, end, wrap_number(weight), size < 0.5);
+  // 1 - weight at the precision the kernel computes in (float for float32, complex64 and 16-bit self), as
+  // upstream's opmath
+  const ScalarType t = self.dtype();
+  const bool single = t == ScalarType::Float || t == ScalarType::ComplexFloat || is_reduced_floating_point(t);
+  auto one_minus = [&](double w) { return single ? double(1.0f - float(w)) : 1.0 - w; };
+  const Scalar rest =
+      weight.is_complex()
+          ? Scalar(complex<double>(one_minus(weight.to_complex().re),
+                                   single ? -double(float(weight.to_complex().im)) : -weight.to_complex().im))
+      : weight.is_floating_point() ? Scalar(one_minus(weight.to<double>()))
+                                   : Scalar(int64_t(1) - weight.to<int64_t>());
+  return lerp_formula(self, end, wrap_number(weight), wrap_number(rest), size < 0.5);
 }
 
 Tensor& lerp_(Tensor& self, const Tensor& end, const Scalar& weight) {
