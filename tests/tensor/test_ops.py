@@ -94,8 +94,11 @@ def test_variants(device, dtype, op):
                 with pytest.raises(RuntimeError, match="can't be cast to the desired output type"):
                     inplace(*rest, **sample.kwargs)
                 continue
+            # the functional form of the same (dense) operand: a kernel may take another path for the sample's
+            # layout (upstream's vectorized and scalar sinh/atanh differ by an ulp)
+            same = op.op(self.clone(), *rest, **sample.kwargs)
             assert inplace(*rest, **sample.kwargs) is self
-            assert_equal(self, want, sample.layout)
+            assert_equal(self, same, sample.layout)
 
 
 @pytest.mark.parametrize("shape", [(3, 4), (4,), (2, 3, 4), (3, 1)])
