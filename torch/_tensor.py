@@ -20,7 +20,7 @@ from torch._registry import register
 
 def host_values(t: Tensor):
     """The values of `t` as a NumPy array in host memory (bfloat16, which NumPy lacks, as float32)."""
-    t = t.detach().cpu()
+    t = t.detach().cpu().resolve_conj()
     return (t.float() if BY_DTYPE[t.dtype].numpy is None else t).numpy()
 
 
@@ -73,7 +73,7 @@ def _comparison(op: str):
     fn = getattr(Tensor, op)
 
     def method(self, other):
-        if isinstance(other, (Tensor, int, float, bool)):
+        if isinstance(other, (Tensor, int, float, bool, complex)):
             return fn(self, other)
         return NotImplemented
 
@@ -233,7 +233,7 @@ def numpy(self: Tensor, *, force: bool = False):
     """A NumPy array sharing this tensor's memory. A tensor that requires grad is refused (detach() it first),
     as upstream; force=True detaches and copies to the CPU first (then the memory may not be shared)."""
     if force:
-        return _numpy(self.detach().cpu())
+        return _numpy(self.detach().cpu().resolve_conj())
     if self.requires_grad:
         raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
     return _numpy(self)
@@ -305,7 +305,7 @@ def _iter(self: Tensor):
 @register(name="__contains__", function=False, method=True)
 def _contains(self: Tensor, element) -> bool:
     """`element in t`: whether any element of t equals element (a number or a tensor), as PyTorch."""
-    if isinstance(element, (Tensor, int, float, bool)):
+    if isinstance(element, (Tensor, int, float, bool, complex)):
         return bool((self == element).any().item())
     raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a {type(element)}.")
 
@@ -323,7 +323,7 @@ def _rebuild(data: bytes, dtype: torch.dtype, shape: tuple, requires_grad: bool,
 def _reduce_ex(self: Tensor, protocol):
     """Pickles the values (as bytes), dtype, shape, device and requires_grad; views are pickled as
     copies (storage sharing between pickled tensors is not kept)."""
-    flat = self.detach().cpu().contiguous().reshape(-1)
+    flat = self.detach().cpu().resolve_conj().contiguous().reshape(-1)
     data = flat.view(torch.uint8).numpy().tobytes()
     return (_rebuild, (data, self.dtype, tuple(self.shape), self.requires_grad, str(self.device)))
 

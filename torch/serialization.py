@@ -5,8 +5,9 @@ The format is a zip archive (stored, not compressed) with one top-level director
 object (protocol 2) with every tensor as torch._utils._rebuild_tensor_v2(storage, offset, size, stride,
 requires_grad, hooks) and every storage as a persistent id ('storage', torch.FloatStorage, key, location,
 numel) whose bytes are the record `data/<key>` (little-endian, 64-byte aligned), beside `version`,
-`byteorder` and `.format_version`. torch.save writes each tensor's elements as a storage of its own (views are
-saved as copies); torch.load keeps the storages a file shares (views of one storage stay views).
+`byteorder` and `.format_version`. torch.save writes each storage once, whole, and every tensor as its offset,
+sizes and strides into it (as upstream: views of one storage, tied weights among them, stay views of one
+storage after torch.load; a conjugate view is its memory with {"conj": True} in the metadata).
 
 `load` defaults to weights_only=True, as PyTorch 2.6+: it then unpickles only tensors, parameters, storages,
 dtypes, torch.Size, OrderedDict, the builtin containers and scalars, so a file cannot run code. The plain pickle
@@ -92,6 +93,7 @@ class _ZipPickler(pickle.Pickler):
     def __init__(self, file, protocol: int) -> None:
         super().__init__(file, protocol=protocol)
         self.storages: list[_StorageRef] = []
+        self.by_memory: dict[tuple, _StorageRef] = {}  # (device, the storage's address) -> its record
 
     def persistent_id(self, obj):
         if type(obj) is _StorageRef:
@@ -106,18 +108,23 @@ class _ZipPickler(pickle.Pickler):
             return NotImplemented
         if isinstance(obj, torch.nn.Parameter):
             return (_utils._rebuild_parameter, (obj.detach(), obj.requires_grad, collections.OrderedDict()))
-        flat = obj.detach().contiguous().reshape(-1)
-        ref = _StorageRef(str(len(self.storages)), flat, str(obj.device))
-        self.storages.append(ref)
-        size = tuple(obj.shape)
-        stride, acc = [], 1
-        for n in reversed(size):
-            stride.append(acc)
-            acc *= max(n, 1)
-        args = (ref, 0, size, tuple(reversed(stride)), obj.requires_grad, collections.OrderedDict())
+        conj = obj.is_conj()  # a conjugate view: its memory, and the bit in the metadata (upstream's format)
+        t = obj.detach().conj() if conj else obj.detach()
+        nbytes, itemsize = t._storage_nbytes(), t.element_size()
+        where = (str(t.device), t.data_ptr() - t.storage_offset() * itemsize)
+        ref = self.by_memory.get(where) if nbytes else None
+        if ref is None:  # the whole storage, as elements of this tensor's dtype
+            ref = _StorageRef(str(len(self.storages)), t.as_strided((nbytes // itemsize,), (1,), 0), str(t.device))
+            self.storages.append(ref)
+            if nbytes:
+                self.by_memory[where] = ref
+        elif ref.flat.dtype != t.dtype:
+            raise RuntimeError("Cannot save multiple tensors or storages that view the same data as different types")
+        args = (ref, t.storage_offset(), tuple(t.shape), t.stride(), obj.requires_grad, collections.OrderedDict())
+        metadata = ({"conj": True},) if conj else ()
         if obj.dtype not in _STORAGE_OF_DTYPE:  # an untyped storage: the dtype goes with the tensor
-            return (_utils._rebuild_tensor_v3, (*args, obj.dtype))
-        return (_utils._rebuild_tensor_v2, args)
+            return (_utils._rebuild_tensor_v3, (*args, obj.dtype, *metadata))
+        return (_utils._rebuild_tensor_v2, (*args, *metadata))
 
 
 def _write_record(zf: zipfile.ZipFile, name: str, data: bytes) -> None:

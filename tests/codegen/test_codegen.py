@@ -119,10 +119,7 @@ def test_bool_returns_are_plain_python_bools(tmp_path):
     funcs = load(p)
     assert bindings.prototype(funcs[0])[1] == "bool same(const th::Tensor& self, const th::Tensor& other);"
     text = "".join(bindings.render_shards([bindings.shard_entry(f) for f in funcs], 1).values())
-    assert (
-        "return nb::bool_(torch::without_gil_if_long({&(self.tensor()), &(other.tensor())}, [&] { return th::same("
-        in text
-    )
+    assert "return nb::bool_(torch::without_gil_if_long({&(self_r), &(other_r)}, [&] { return th::same(" in text
     assert "autograd::record" not in text
 
 
@@ -134,11 +131,8 @@ def test_calls_release_the_gil_when_a_tensor_argument_is_long(tmp_path):
     )
     text = "".join(bindings.render_shards([bindings.shard_entry(f) for f in load(p)], 1).values())
     # plain tensor arguments decide (optional and list ones are not looked at); the result is cast after
-    assert (
-        "nb::cast(torch::without_gil_if_long({&(self.tensor())}, [&] { return th::f(self.tensor(), w, many, n); }))"
-        in text
-    )
-    assert "torch::without_gil_if_long({&(*nb::inst_ptr<th::Tensor>(self_obj)), &(other.tensor())}" in text
+    assert "nb::cast(torch::without_gil_if_long({&(self_r)}, [&] { return th::f(self_r, w, many_r, n); }))" in text
+    assert "torch::without_gil_if_long({&(self_w.get()), &(other_r)}" in text
     p.write_text("- func: f(Tensor self) -> int\n")
     with pytest.raises(CodegenError, match="only Tensor and bool returns are supported"):
         bindings.render_shards([bindings.shard_entry(f) for f in load(p)], 1)
@@ -251,4 +245,33 @@ def test_numbers_false_makes_tensor_arguments_tensors_only(tmp_path):
     assert "const torch::TensorArg& self, const torch::TensorArg& other, torch::ScalarArg s" in text
     p.write_text("- func: f(Tensor self) -> Tensor\n  numbers: maybe\n")
     with pytest.raises(CodegenError, match="'numbers:' is True or False"):
+        load(p)
+
+
+def test_conjugate_views_are_resolved_except_where_the_op_takes_them(tmp_path):
+    """Every op reads a tensor with the conjugate bit resolved (torch/csrc/Conj.h) and writes a mutable one through
+    a resolved copy committed after the call; a view op's viewed tensor and a `conj: aware` op's tensors pass as
+    they are; a list written in place refuses the bit."""
+    p = tmp_path / "nf.yaml"
+    p.write_text(
+        "- func: f(Tensor self, Tensor? w, Tensor[] many) -> Tensor\n"
+        "- func: g_(Tensor(a!) self, Tensor other) -> Tensor(a!)\n  variants: method\n"
+        "- func: v(Tensor(a) self, Tensor other) -> Tensor(a)\n"
+        "- func: c_(Tensor(a!) self, Tensor src) -> Tensor(a!)\n  variants: method\n  conj: aware\n"
+        "- func: o_(Tensor[] params, Tensor[] grads) -> bool\n"
+    )
+    text = "".join(bindings.render_shards([bindings.shard_entry(f) for f in load(p)], 1).values())
+    assert "const th::Tensor& self_r = torch::resolved(self.tensor(), self_h);" in text
+    assert "torch::resolve(w);" in text and "const auto& many_r = torch::resolved(many, many_h);" in text
+    assert "torch::ConjWrite self_w(*nb::inst_ptr<th::Tensor>(self_obj));" in text
+    assert "th::g_(self_w.get(), other_r); }); self_w.commit(); return nb::borrow(self_obj);" in text
+    # the view's own tensor is not resolved (the view keeps the bit); its other tensor is
+    v = next(line for line in text.splitlines() if '"v"' in line)
+    assert "self_r" not in v and "torch::resolved(other.tensor(), other_h)" in v
+    c = next(line for line in text.splitlines() if '"c_"' in line)
+    assert "resolved" not in c and "ConjWrite" not in c
+    o = next(line for line in text.splitlines() if '"o_"' in line)
+    assert 'torch::refuse_conj(params, "o_");' in o and "resolved" not in o
+    p.write_text("- func: f(Tensor self) -> Tensor\n  conj: lazy\n")
+    with pytest.raises(CodegenError, match="'conj:' is 'aware' or absent"):
         load(p)

@@ -328,3 +328,13 @@ def test_isclose_compares_complex_values_whole():
     assert torch.isclose(a, b).tolist() == [False, True, False, True]
     assert torch.isclose(a, b, equal_nan=True).tolist() == [False, True, True, True]
     assert not torch.allclose(a[:1], b[:1])
+
+
+def test_comparison_operators_take_python_complex_numbers():
+    """`t == 1+2j`, `t != z` and `z in t` compare elementwise, as upstream (they used to return Python's False:
+    the operators passed complex numbers to object's identity comparison)."""
+    z = torch.tensor([1 + 2j, 3 - 4j])
+    assert (z == (1 + 2j)).tolist() == [True, False]
+    assert (z != (3 - 4j)).tolist() == [True, False]
+    assert ((1 + 2j) == z).tolist() == [True, False]
+    assert (3 - 4j) in z and (3 + 4j) not in z

@@ -94,3 +94,19 @@ def test_protocol_2_files_load():
 def test_weights_only_false_loads_other_objects():
     r = roundtrip({"counter": collections.Counter("aab")}, weights_only=False)
     assert r["counter"]["a"] == 2
+
+
+def test_tensors_sharing_a_storage_still_share_it_after_load():
+    """Tied weights and views saved together come back as views of one storage (each storage is written once,
+    whole); a view alone keeps its offset and strides; one storage seen as two dtypes is refused, as upstream."""
+    w = torch.arange(12.0).reshape(3, 4)
+    back = roundtrip({"w": w, "tied": w, "col": w[:, 1], "t": w.t()})
+    assert back["w"] is back["tied"]
+    assert torch.equal(back["col"], w[:, 1]) and back["col"].stride() == (4,) and back["col"].storage_offset() == 1
+    assert torch.equal(back["t"], w.t()) and back["t"].stride() == (1, 4)
+    back["w"].fill_(7.0)  # the views see it: one storage
+    assert back["col"].tolist() == [7.0] * 3 and back["t"].sum().item() == 84.0
+    alone = roundtrip(w[1:, 2:])
+    assert torch.equal(alone, w[1:, 2:]) and alone.stride() == (4, 1)
+    with pytest.raises(RuntimeError, match="view the same data as different types"):
+        roundtrip([w, w.view(torch.int32)])

@@ -199,14 +199,52 @@ def _py_value(f: NativeFunction, a: Argument, method: bool, exprs: dict[str, str
     return n
 
 
+def resolve_conj(f: NativeFunction, exprs: dict[str, str]) -> tuple[list[str], list[str]]:
+    """The conjugate bit (torch/csrc/Conj.h): lines that resolve the op's tensor arguments before the call
+    (rewriting `exprs` to the resolved ones), and the lines that write mutable ones back after it. A view
+    op's viewed tensor and every tensor of a `conj: aware` op pass as they are."""
+    if f.conj_aware:
+        return [], []
+    rets = f.schema.returns
+    viewed = {
+        a.name
+        for a in f.schema.arguments
+        if len(rets) == 1 and rets[0].alias and not rets[0].mutable and a.type.alias == rets[0].alias
+    }
+    before, after = [], []
+    if any(a.type.mutable for a in f.schema.arguments) and not (len(rets) == 1 and rets[0].mutable):
+        raise CodegenError(f"line {f.line}: an op with a mutable tensor returns it (its write-back is after the call)")
+    for a in f.schema.arguments:
+        t, n = a.type, a.name
+        if t.base != "Tensor" or n in viewed or n not in exprs:
+            continue
+        if t.mutable and not t.optional and not t.is_list:
+            before.append(f"torch::ConjWrite {n}_w({exprs[n]});")
+            after.append(f"{n}_w.commit();")
+            exprs[n] = f"{n}_w.get()"
+        elif t.is_list and f.schema.name.endswith("_"):  # written in place (the fused optimizers): no copies
+            before.append(f'torch::refuse_conj({exprs[n]}, "{f.schema.name}");')
+        elif t.is_list:
+            before.append(f"std::vector<th::Tensor> {n}_h; const auto& {n}_r = torch::resolved({exprs[n]}, {n}_h);")
+            exprs[n] = f"{n}_r"
+        elif t.optional:
+            before.append(f"torch::resolve({exprs[n]});")
+        else:
+            before.append(f"th::Tensor {n}_h; const th::Tensor& {n}_r = torch::resolved({exprs[n]}, {n}_h);")
+            exprs[n] = f"{n}_r"
+    return before, after
+
+
 def call_body(f: NativeFunction, exprs: dict[str, str], method: bool, va: Argument | None) -> str:
     """The lambda body: dispatch check, autograd, the call, and the return.
 
     Autograd (torch/csrc/Autograd.h): an op with tensor inputs is recorded when grad mode is on
     and one of them requires grad; out= overloads refuse such inputs; views are marked.
     """
+    exprs = dict(exprs)
     layouts = [a for a in f.schema.arguments if a.type.base == "Layout"]
-    lines = [f'torch::check_layout("{f.schema.name}", {a.name});' for a in layouts]
+    conj_before, conj_after = resolve_conj(f, exprs)
+    lines = [*conj_before, *(f'torch::check_layout("{f.schema.name}", {a.name});' for a in layouts)]
     keys = set(f.dispatch)
     if keys and keys != set(DEVICES):
         first = next(a for a in f.schema.arguments if a.type.base == "Tensor")
@@ -235,12 +273,13 @@ def call_body(f: NativeFunction, exprs: dict[str, str], method: bool, va: Argume
         if owner is None or owner.type.mutable != rets[0].mutable:
             raise CodegenError(f"line {f.line}: return {rets[0]} aliases no argument")
         if rets[0].mutable:  # in-place / out=: always the argument itself
+            commit = "".join(f" {c}" for c in conj_after)
             if inputs and not f.schema.is_out:
                 lines.append(
                     f'if ({recording}) return torch::autograd::record_inplace("{name}", {owner.name}_obj, '
-                    f"{py_args}, [&] {{ {call}; }});"
+                    f"{py_args}, [&] {{ {call};{commit} }});"
                 )
-            lines += [f"{call};", f"return nb::borrow({owner.name}_obj);"]
+            lines += [f"{call};", *conj_after, f"return nb::borrow({owner.name}_obj);"]
             return " ".join(lines)
         # a view, or the input itself (x.to(x.dtype) is x, as in PyTorch)
         result = [

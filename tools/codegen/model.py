@@ -174,6 +174,9 @@ class NativeFunction:
     numbers: bool = True
     # `out: castable` / `out: exact`: the function's binding also takes out= and writes the result into it
     out_rule: str = ""
+    # `conj: aware`: the op takes tensors with the conjugate bit as they are (TH handles the bit: copy_, fill_,
+    # clone, conj, ...); every other op's binding resolves its tensor arguments first (torch/csrc/Conj.h)
+    conj_aware: bool = False
 
     @property
     def cpp_name(self) -> str:
@@ -259,7 +262,7 @@ def parse_entry(entry: dict, where: str) -> NativeFunction:
     """Validates and converts one YAML entry."""
     line = entry.pop("__line__", 0)
     loc = f"{where}:{line}"
-    unknown = set(entry) - {"func", "variants", "dispatch", "doc", "inplace", "out", "python_module", "numbers"}
+    unknown = set(entry) - {"func", "variants", "dispatch", "doc", "inplace", "out", "python_module", "numbers", "conj"}
     if unknown:
         raise CodegenError(f"{loc}: unknown key(s) {sorted(unknown)}")
     if "func" not in entry:
@@ -293,7 +296,19 @@ def parse_entry(entry: dict, where: str) -> NativeFunction:
     numbers = entry.get("numbers", True)
     if numbers not in (True, False):
         raise CodegenError(f"{loc}: 'numbers:' is True or False, got {numbers!r}")
-    return NativeFunction(schema, variants, dispatch, str(entry.get("doc", "")).strip(), line, python_module, numbers)
+    conj = entry.get("conj", "")
+    if conj not in ("", "aware"):
+        raise CodegenError(f"{loc}: 'conj:' is 'aware' or absent, got {conj!r}")
+    return NativeFunction(
+        schema,
+        variants,
+        dispatch,
+        str(entry.get("doc", "")).strip(),
+        line,
+        python_module,
+        numbers,
+        conj_aware=conj == "aware",
+    )
 
 
 def parse_entries(entry: dict, where: str) -> list[NativeFunction]:

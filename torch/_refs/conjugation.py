@@ -1,7 +1,7 @@
 """Complex numbers' parts around the C++ ops (view_as_real, view_as_complex, real, imag, conj, angle and
 complex in aten/src/TH/ops/ComplexParts.cpp): the real/imag properties, in-place conjugation, sgn and
-polar, the lazy-conjugation queries (no tensor here carries a conjugate bit: conj computes the conjugate),
-isreal, and mH/adjoint (the conjugate transpose)."""
+polar, the negative-bit queries (conj's conjugate bit is C++'s: conj, resolve_conj and is_conj in
+torch/csrc/Conj.h; there is no negative bit), isreal, and mH/adjoint (the conjugate transpose)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,9 @@ def _imag(self: Tensor) -> Tensor:
 
 
 def _set_imag(self: Tensor, value) -> None:
+    if self.is_conj():  # the imaginary parts of a conjugate view are its memory's negated
+        _C.imag(_C.conj(self)).copy_(-value)
+        return
     _C.imag(self).copy_(value)
 
 
@@ -79,21 +82,10 @@ def is_complex(input: Tensor) -> bool:
 
 
 @register(method=True)
-def resolve_conj(input: Tensor) -> Tensor:
-    """input with a lazy conjugation applied: input itself here (no tensor carries one)."""
-    return input
-
-
-@register(method=True)
 def resolve_neg(input: Tensor) -> Tensor:
-    """input with a lazy negation applied: input itself here (no tensor carries one)."""
+    """input with a lazy negation applied: input itself here (no tensor carries a negative bit: imag of a
+    conjugate view is a new tensor)."""
     return input
-
-
-@register(method=True)
-def is_conj(input: Tensor) -> bool:
-    """Whether input carries a lazy conjugation: never here (conj computes the conjugate)."""
-    return False
 
 
 @register(method=True)

@@ -9,9 +9,10 @@ from torch.autograd.graph import Node, edge, saved, set_history
 
 
 class CopySlices(Node):
-    """The base's grad_fn after one of its views was modified in place by `fn`."""
+    """The base's grad_fn after one of its views was modified in place by `fn` (`conj`: the view reads the
+    base's memory conjugated, a conj() view, so gradients cross between them conjugated)."""
 
-    __slots__ = ("fn", "geometry", "base_geometry", "as_real")
+    __slots__ = ("fn", "geometry", "base_geometry", "as_real", "conj")
 
     def apply(self, grads: list) -> tuple:
         grad = grads[0]
@@ -24,9 +25,9 @@ class CopySlices(Node):
         result = flat.as_strided(base_size, base_stride, 0)
         result.copy_(grad)
         region = flat.as_strided(size, stride, offset)
-        res = self.fn.apply([region.clone()])
+        res = self.fn.apply([_C.conj_physical(region) if self.conj else region.clone()])
         if res and res[0] is not None:
-            region.copy_(res[0])
+            region.copy_(_C.conj(res[0]) if self.conj else res[0])
         else:
             region.fill_(0)
         return (_complex_of(result) if self.as_real else result, *res[1:])
@@ -35,7 +36,7 @@ class CopySlices(Node):
 class AsStridedBackward0(Node):
     """A view's grad_fn after its base was rebased: the gradient lands in the viewed region."""
 
-    __slots__ = ("base_shape", "base_dtype", "geometry", "base_geometry", "as_real")
+    __slots__ = ("base_shape", "base_dtype", "geometry", "base_geometry", "as_real", "conj")
 
     def apply(self, grads: list) -> tuple:
         grad = grads[0]
@@ -44,7 +45,7 @@ class AsStridedBackward0(Node):
         size, stride, offset = self.geometry
         base_size, base_stride, span = self.base_geometry
         flat = _C.zeros(span, dtype=grad.dtype, device=grad.device)
-        flat.as_strided(size, stride, offset).copy_(grad)
+        flat.as_strided(size, stride, offset).copy_(_C.conj(grad) if self.conj else grad)
         result = flat.as_strided(base_size, base_stride, 0)
         return (_complex_of(result) if self.as_real else result,)
 
@@ -52,7 +53,7 @@ class AsStridedBackward0(Node):
 def _real_of(t: Tensor) -> Tensor:
     import torch  # noqa: PLC0415
 
-    return torch.view_as_real(t if t.is_complex() else t.to(torch.complex128))
+    return torch.view_as_real(t.resolve_conj() if t.is_complex() else t.to(torch.complex128))
 
 
 def _complex_of(t: Tensor) -> Tensor:
@@ -84,6 +85,7 @@ def rebase_view(base: Tensor, view: Tensor, node: Node) -> None:
     cs.geometry = geometry
     cs.base_geometry = base_geometry
     cs.as_real = as_real
+    cs.conj = view.is_conj() != base.is_conj()
     cs.next_functions = (edge(base), *node.next_functions[1:])
     set_history(base, cs, 0)
     back = AsStridedBackward0()
@@ -92,6 +94,7 @@ def rebase_view(base: Tensor, view: Tensor, node: Node) -> None:
     back.geometry = geometry
     back.base_geometry = base_geometry
     back.as_real = as_real
+    back.conj = cs.conj
     back.next_functions = ((cs, 0),)
     set_history(view, back, 0)
 

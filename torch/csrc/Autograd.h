@@ -5,6 +5,7 @@
 #include <optional>
 #include <vector>
 
+#include "Conj.h"
 #include "Gil.h"
 #include "bind.h"
 

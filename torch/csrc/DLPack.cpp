@@ -103,6 +103,9 @@ NumpyArray to_numpy(const th::Tensor& t) {
              " device type tensor to numpy. Use Tensor.cpu() to copy the tensor to host memory first.");
   TH_CHECK_T(th::TypeError, t.dtype() != th::ScalarType::BFloat16,
              "Got unsupported ScalarType BFloat16");  // NumPy has no such type
+  TH_CHECK(
+      !t.is_conj(),
+      "Can't call numpy() on Tensor that has conjugate bit set. Use tensor.resolve_conj().numpy() instead.");
   return view_of<nb::numpy, nb::device::cpu>(t);
 }
 
@@ -119,8 +122,12 @@ void bind_dlpack(nb::module_& m, nb::handle tensor) {
              "A NumPy array sharing this tensor's memory.");
   m.def("from_numpy", &from_numpy, "ndarray"_a, "A tensor sharing the memory of a NumPy array.");
   m.def(
-      "_dlpack_view", [](const th::Tensor& t) { return view_of<nb::array_api>(t); }, "tensor"_a,
-      "A nanobind ndarray over the tensor's memory; its __dlpack__ makes the capsule.");
+      "_dlpack_view",
+      [](const th::Tensor& t) {
+        if (t.is_conj()) throw nb::buffer_error("Can't export tensors with the conjugate bit set");
+        return view_of<nb::array_api>(t);
+      },
+      "tensor"_a, "A nanobind ndarray over the tensor's memory; its __dlpack__ makes the capsule.");
   m.def(
       "_from_dlpack", [](nb::ndarray<> a) { return wrap(a, "Unsupported dtype in DLTensor"); },
       "ext_tensor"_a, "A tensor sharing the memory of any object with __dlpack__ (or the buffer protocol).");

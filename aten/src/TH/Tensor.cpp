@@ -153,7 +153,15 @@ Tensor make_view(const Tensor& base, IntList sizes, IntList strides, int64_t off
   impl->strides = std::move(strides);
   impl->storage_offset = offset;
   impl->dtype = dtype;
+  impl->conj = base.is_conj() && dtype == base.dtype();  // a view of a conjugate view is one too
   return Tensor(std::move(impl));
+}
+
+Tensor physical(const Tensor& t) {
+  if (!t.is_conj()) return t;
+  Tensor v = make_view(t, t.sizes(), t.strides(), t.storage_offset());
+  v.impl()->conj = false;
+  return v;
 }
 
 Tensor wrap_number(const Scalar& value) {

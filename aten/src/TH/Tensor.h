@@ -26,6 +26,9 @@ struct TensorImpl {
   /// Autograd: whether gradients flow to or through this tensor (set by the Python engine;
   /// the bindings read it to decide, cheaply, whether an op must be recorded).
   bool requires_grad = false;
+  /// The conjugate bit (complex dtypes only): the values are the conjugates of the memory's, as in
+  /// PyTorch's lazy `conj()`. Views keep it (make_view); ops resolve it at the binding (torch/csrc/Conj.h).
+  bool conj = false;
   /// The tensor this one is a view of (always a non-view root), set by torch._C for view ops;
   /// autograd rebases the root's history when a view is modified in place.
   std::shared_ptr<TensorImpl> base;
@@ -49,6 +52,8 @@ class Tensor {
   int64_t dim() const { return static_cast<int64_t>(impl_->sizes.size()); }
   int64_t numel() const;
   ScalarType dtype() const { return impl_->dtype; }
+  /// Whether this tensor carries the conjugate bit (TensorImpl::conj).
+  bool is_conj() const { return impl_->conj; }
   size_t element_size() const { return th::element_size(impl_->dtype); }
   Device device() const { return impl_->storage->device(); }
   const Storage& storage() const { return impl_->storage; }
@@ -71,6 +76,12 @@ class Tensor {
  private:
   std::shared_ptr<TensorImpl> impl_;
 };
+
+/// `t` without its conjugate bit: a view of the same memory whose values are the memory's (t itself when
+/// it has no bit). Kernels read and write physical tensors only (TensorIterator refuses a conjugate one).
+Tensor physical(const Tensor& t);
+/// `t`'s values in a tensor without the conjugate bit: t itself, or a new tensor holding the conjugates.
+Tensor resolve_conj(const Tensor& t);
 
 /// Row-major (C-contiguous) strides for `sizes`.
 IntList contiguous_strides(const IntList& sizes);

@@ -100,6 +100,14 @@ TensorIteratorConfig& TensorIteratorConfig::reduce(const IntList& dims, bool kee
 
 TensorIterator TensorIteratorConfig::build() {
   TH_CHECK(outputs_.size() + inputs_.size() <= 16, "TensorIterator: too many operands");
+  // a conjugate view's values are not its memory's: the bindings resolve it (torch/csrc/Conj.h) and copy_ and
+  // fill_ write its physical view, so one reaching here is a missed path, refused rather than misread
+  auto unresolved = [](const Tensor& t) { return t.defined() && t.is_conj(); };
+  TH_CHECK(std::none_of(inputs_.begin(), inputs_.end(), unresolved) &&
+               std::none_of(outputs_.begin(), outputs_.end(), unresolved),
+           "internal error: a tensor with the conjugate bit reached a kernel unresolved (call resolve_conj() "
+           "on it "
+           "first, and please report this)");
   TensorIterator it;
   it.noutputs_ = static_cast<int>(outputs_.size());
   it.compute_shape(*this);

@@ -16,6 +16,8 @@ Tensor real(const Tensor& self);
 Tensor imag(const Tensor& self);
 Tensor conj(const Tensor& self);
 Tensor conj_physical(const Tensor& self);
+bool is_conj(const Tensor& self);
+Tensor neg(const Tensor& self);
 Tensor angle(const Tensor& self);
 Tensor complex_from_parts(const Tensor& real, const Tensor& imag);  // torch.complex
 Tensor complex_abs(const Tensor& self);
@@ -38,13 +40,26 @@ Tensor alias(const Tensor& self) {
 
 }  // namespace
 
-Tensor view_as_real(const Tensor& self) {
-  TH_CHECK(is_complex(self.dtype()), "view_as_real is only supported for complex tensors");
+namespace {
+/// view_as_real of the memory (a conjugate view's too: real/imag read its parts through it).
+Tensor memory_as_real(const Tensor& self) {
   IntList sizes = self.sizes(), strides = self.strides();
   for (int64_t& s : strides) s *= 2;
   sizes.push_back(2);
   strides.push_back(1);
   return make_view(self, sizes, strides, self.storage_offset() * 2, to_real_type(self.dtype()));
+}
+}  // namespace
+
+Tensor view_as_real(const Tensor& self) {
+  TH_CHECK(is_complex(self.dtype()), "view_as_real is only supported for complex tensors");
+  TH_CHECK(
+      !self.is_conj(),
+      "view_as_real doesn't work on unresolved conjugated tensors.  To resolve the conjugate tensor so you "
+      "can "
+      "view it as real, use self.resolve_conj(); however, be warned that the resulting tensor will NOT alias "
+      "the original.");
+  return memory_as_real(self);
 }
 
 Tensor view_as_complex(const Tensor& self) {
@@ -68,22 +83,36 @@ Tensor view_as_complex(const Tensor& self) {
 }
 
 Tensor real(const Tensor& self) {
-  return is_complex(self.dtype()) ? select(view_as_real(self), -1, 0) : alias(self);
+  return is_complex(self.dtype()) ? select(memory_as_real(self), -1, 0) : alias(self);
 }
 
 Tensor imag(const Tensor& self) {
   TH_CHECK(is_complex(self.dtype()), "imag is not implemented for tensors with non-complex dtypes.");
-  return select(view_as_real(self), -1, 1);
+  Tensor part = select(memory_as_real(self), -1, 1);
+  // a conjugate view's imaginary parts are the memory's negated: upstream's view with a negative bit, which
+  // this library does not have, so here a new tensor
+  return self.is_conj() ? neg(part) : part;
 }
 
-// PyTorch's conj is a lazy view (a conjugate bit); here it is the conjugate computed (a new tensor)
-// for complex inputs, and an alias of self for real ones (upstream returns self).
+// PyTorch's lazy conjugate: a view of the same memory with the conjugate bit flipped (TensorImpl::conj), for
+// complex inputs; self itself for real ones (as upstream; the binding then records nothing).
 Tensor conj(const Tensor& self) {
-  return is_complex(self.dtype()) ? run_part(self, ComplexPart::Conj) : alias(self);
+  if (!is_complex(self.dtype())) return self;
+  Tensor view = alias(self);
+  view.impl()->conj = !self.is_conj();
+  return view;
+}
+
+bool is_conj(const Tensor& self) { return self.is_conj(); }
+
+Tensor resolve_conj(const Tensor& self) {
+  return self.is_conj() ? run_part(physical(self), ComplexPart::Conj) : self;
 }
 
 Tensor conj_physical(const Tensor& self) {
-  return is_complex(self.dtype()) ? run_part(self, ComplexPart::Conj) : clone(self);
+  if (!is_complex(self.dtype())) return clone(self);
+  // the conjugate of a conjugate view's values is its memory
+  return self.is_conj() ? clone(physical(self)) : run_part(self, ComplexPart::Conj);
 }
 
 Tensor complex_abs(const Tensor& self) { return run_part(self, ComplexPart::Abs); }

@@ -11,8 +11,17 @@ namespace th {
 
 TH_DEFINE_STUB(copy_fn, copy_stub);
 
+Tensor conj_physical(const Tensor& self);  // ops/ComplexParts.cpp
+
 Tensor& copy_(Tensor& self, const Tensor& src, bool non_blocking) {
   if (self.is_same(src)) return self;
+  if (self.is_conj() || src.is_conj()) {  // conjugate bits: copy the memory, conjugated where the bits differ
+    Tensor target = physical(self);
+    Tensor source = physical(src);
+    if (self.is_conj() != src.is_conj() && is_complex(src.dtype())) source = conj_physical(source);
+    copy_(target, source, non_blocking);
+    return self;
+  }
   if (self.numel() == 0) {  // nothing to write, but src must still broadcast to self (upstream's check)
     (void)broadcast_shapes(self.sizes(), src.sizes());
     return self;

@@ -7,6 +7,12 @@ namespace th {
 TH_DEFINE_STUB(fill_fn, fill_stub);
 
 Tensor& fill_(Tensor& self, const Scalar& value) {
+  if (self.is_conj()) {  // a conjugate view: its memory holds the conjugate of what it reads as
+    Tensor target = physical(self);
+    const complex<double> z = value.to_complex();
+    fill_(target, value.is_complex() ? Scalar(complex<double>(z.re, -z.im)) : value);
+    return self;
+  }
   const ScalarType t = self.dtype();
   if (self.device().type == DeviceType::CPU && self.numel() == 1 && !value.is_complex() &&
       is_floating_point(t) && element_size(t) <= 2) {

@@ -305,6 +305,9 @@ Tensor unsqueeze(const Tensor& self, int64_t dim) {
 /// self's memory read as `dtype` (PyTorch's view.dtype): the same bytes; with a different element
 /// size the last dim (which must be dense) is rescaled, and every other stride and the offset too.
 Tensor view(const Tensor& self, ScalarType dtype) {
+  TH_CHECK(
+      !self.is_conj(),
+      "torch.Tensor.view is not supported for conjugate view tensors when converting to a different dtype.");
   const int64_t from = int64_t(self.element_size()), to = int64_t(th::element_size(dtype));
   if (from == to) {
     Tensor v = make_view(self, self.sizes(), self.strides(), self.storage_offset());
