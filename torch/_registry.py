@@ -18,6 +18,7 @@ how a composite such as torch.clamp extends an op).
 
 from __future__ import annotations
 
+from torch import _C
 from torch._C import can_cast
 from torch._dtypes import scalar_type
 
@@ -135,7 +136,15 @@ def in_place(fn, name: str):
     have self's shape and cast to self's dtype (PyTorch's rules for in-place ops)."""
 
     def method(self, *args, **kwargs):
-        result = fn(self, *args, **kwargs)
+        if self.requires_grad and _C.is_grad_enabled():
+            # the composite's graph may save self (or an argument that is self), which the copy_ below then
+            # overwrites: it computes on a copy, so its backward reads the values it saw (upstream's native
+            # in-place kernels save what they need themselves)
+            copy = self.clone()
+            args = tuple(copy if a is self else a for a in args)
+            result = fn(copy, *args, **kwargs)
+        else:
+            result = fn(self, *args, **kwargs)
         if result.shape != self.shape:  # checked here: copy_ into an empty self checks nothing (as upstream's)
             raise RuntimeError(
                 f"output with shape {list(self.shape)} doesn't match the broadcast shape {list(result.shape)}"
