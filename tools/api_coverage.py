@@ -194,7 +194,7 @@ OUT_OF_SCOPE = re.compile(
     r"affine_grid_generator|batch_norm_|cudnn|quantile_|^conv_tbc|^feature_|"
     r"^fbgemm|^native_|^is_vulkan|^is_mkldnn|^to_padded|^ccol|^crow|^col_indices|^row_indices|^indices$|"
     r"^values$|^coalesce|^is_coalesced|^dense_dim|^sparse_dim|^to_dense|^nnz|^resize_as_sparse|^sspaddmm|"
-    r"^smm|^saddmm|^spadd|^grad_fn$|^is_leaf$|^output_nr$|^data$|^dim_order|^untyped|^storage|"
+    r"^smm|^saddmm|^spadd|^grad_fn$|^is_leaf$|^output_nr$|^data$|^dim_order|"
     # TorchScript's and the C++ bindings' classes (the Tensor types stay), functionalization's *_copy ops,
     # exotic dtypes, TorchScript/compiler helpers
     r"^(?!Size$|Tensor$|\w+Tensor$)[A-Z]|_copy$|^float8|^float4|^u?int[1-7]$|^bits?$|^bits|complex32|chalf|"

@@ -37,7 +37,7 @@ globals().update(_DTYPES)  # torch.float32, torch.float, ...
 globals().update((name, getattr(_C, name)) for name in _C._function_names)  # the generated ops: torch.add, ...
 
 # the modules that register torch's Python functions and Tensor's Python methods
-from torch import _lobpcg, _lowrank, _refs, _registry, _tensor, _tensor_str, _type_info  # noqa: E402, F401
+from torch import _lobpcg, _lowrank, _refs, _registry, _tensor, _tensor_str, _type_info, storage  # noqa: E402, F401
 from torch.autograd import _recording  # noqa: E402
 from torch.autograd import tensor_api as _tensor_api  # noqa: E402, F401
 from torch.linalg import _legacy  # noqa: E402, F401
@@ -81,6 +81,7 @@ from torch.serialization import STORAGE_CLASSES as _STORAGE_CLASSES  # noqa: E40
 from torch.serialization import load, save  # noqa: E402
 
 globals().update(_STORAGE_CLASSES)  # torch.FloatStorage, ...: the storage types checkpoints name
+from torch.storage import TypedStorage, UntypedStorage  # noqa: E402
 from torch.version import __version__  # noqa: E402
 
 # torch's API is every public name above, but the dtypes (`from torch import *` would shadow the builtins

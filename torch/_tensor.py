@@ -512,16 +512,22 @@ def module_load(self: Tensor, other: Tensor, assign: bool = False) -> Tensor:
 @register(function=False, method=True)
 def set_(self: Tensor, source=None, storage_offset: int = 0, size=None, stride=None) -> Tensor:
     """Makes self a view of source's memory, in place: with source's sizes and strides, or `size`/`stride` at
-    `storage_offset` of source's storage (as as_strided reads them); set_() empties self. Tensors here have no
-    separate storage objects, so source is a tensor (of self's dtype)."""
+    `storage_offset` of source's storage (as as_strided reads them); set_() empties self. source is a tensor
+    of self's dtype or a storage (torch.UntypedStorage, read as self's dtype: all of it without `size`)."""
+    from torch.storage import TypedStorage, UntypedStorage  # noqa: PLC0415
+
     if self.requires_grad and self.grad_fn is None and torch.is_grad_enabled():
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
     if source is None:
         source = torch.empty(0, dtype=self.dtype, device=self.device)
+    if isinstance(source, (UntypedStorage, TypedStorage)):
+        data = source.untyped()._bytes
+        if size is None:
+            size = (data.numel() // self.element_size(),)
+        whole = data.numel() // self.element_size() * self.element_size()
+        source = data[:whole].view(self.dtype)
     if not isinstance(source, Tensor):
-        raise TypeError(
-            f"set_(): source must be a Tensor (this torch has no storage objects), not {type(source).__name__}"
-        )
+        raise TypeError(f"set_(): source must be a Tensor or a storage, not {type(source).__name__}")
     if source.dtype != self.dtype:
         given, own = cpp_type_name(source.dtype), cpp_type_name(self.dtype)
         raise RuntimeError(f"Could not set tensor of type {given} to a tensor of type {own}")

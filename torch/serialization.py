@@ -28,6 +28,7 @@ import zipfile
 import torch
 from torch import _C, _tensor, _utils
 from torch._size import Size
+from torch.storage import UntypedStorage, _rebuild_untyped
 
 __all__ = ["save", "load"]
 
@@ -44,6 +45,7 @@ _SAFE_GLOBALS = {
     ("torch._utils", "_rebuild_tensor_v3"): _utils._rebuild_tensor_v3,
     ("torch._utils", "_rebuild_parameter"): _utils._rebuild_parameter,
     ("torch._utils", "_rebuild_parameter_with_state"): _utils._rebuild_parameter_with_state,
+    ("torch.storage", "_rebuild_untyped"): _rebuild_untyped,
 }
 
 # The storage classes checkpoints name, by dtype (upstream's legacy typed storages). A class stands in for each
@@ -64,10 +66,11 @@ def _storage_class(name: str, dtype: torch.dtype) -> type:
                            "__doc__": f"The checkpoint storage type of {dtype} (its dtype only)."})  # fmt: skip
 
 
-STORAGE_CLASSES = {name: _storage_class(name, dtype) for name, dtype in _STORAGE_DTYPES.items()}
-STORAGE_CLASSES["UntypedStorage"].__module__ = "torch.storage"  # pickled as upstream names it (torch/storage.py)
-_STORAGE_OF_DTYPE = {dtype: cls for cls in STORAGE_CLASSES.values() if cls.__name__ != "UntypedStorage"
-                     for dtype in (cls.dtype,)}  # fmt: skip
+STORAGE_CLASSES = {
+    name: _storage_class(name, dtype) for name, dtype in _STORAGE_DTYPES.items() if name != "UntypedStorage"
+}
+_STORAGE_OF_DTYPE = {cls.dtype: cls for cls in STORAGE_CLASSES.values()}
+STORAGE_CLASSES["UntypedStorage"] = UntypedStorage  # the real class (torch/storage.py), pickled as torch.storage's
 _ALIGNMENT = 64
 
 
@@ -206,7 +209,7 @@ class _Unpickler(pickle.Unpickler):
                 raise RuntimeError(
                     f"torch.load: the checkpoint has no record data/{key} (truncated or not PyTorch's)"
                 ) from None
-            dtype = storage_type.dtype
+            dtype = _STORAGE_DTYPES[storage_type.__name__]
             flat = (
                 torch.from_numpy(np.frombuffer(bytearray(raw), dtype=np.uint8)).view(dtype)
                 if raw

@@ -117,6 +117,11 @@ nb::handle bind_tensor(nb::module_& m) {
       .def("data_ptr", [](const th::Tensor& t) { return reinterpret_cast<uintptr_t>(t.data_ptr()); })
       .def("_is_view_of", [](const th::Tensor& a, const th::Tensor& b) { return a.storage() == b.storage(); })
       .def("_storage_nbytes", [](const th::Tensor& t) { return t.storage()->nbytes(); })
+      // the whole storage as a uint8 tensor (torch.UntypedStorage's bytes, torch/storage.py)
+      .def("_storage_bytes",
+           [](const th::Tensor& t) {
+             return th::make_view(t, {int64_t(t.storage()->nbytes())}, {1}, 0, th::ScalarType::Byte);
+           })
       // share_memory_'s move (torch/multiprocessing/reductions.py): self's storage bytes are copied into
       // dst's storage (new memory of the same size), and the two storages exchange their memory, so that
       // every tensor viewing self's storage now views the new memory (its version counter carried over)
