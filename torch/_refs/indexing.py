@@ -158,10 +158,9 @@ def _index_shape(advanced: list) -> tuple:
         ) from None
 
 
-def _positions(view: Tensor, advanced: list) -> tuple:
-    """Row-major positions in `view` of the selected elements, shaped like the result."""
-    dims = [d for d, _ in advanced]
-    shape = _index_shape(advanced)
+def _check_bounds(view: Tensor, advanced: list) -> bool:
+    """Upstream's IndexError for an index outside its dim; whether any index is negative."""
+    negative = False
     for j, (d, idx) in enumerate(advanced):
         n = view.shape[d]
         if idx.numel():
@@ -169,6 +168,15 @@ def _positions(view: Tensor, advanced: list) -> tuple:
             if lo < -n or hi >= n:  # PyTorch numbers the dims of the indexed subspace
                 bad = hi if hi >= n else lo
                 raise IndexError(f"index {bad} is out of bounds for dimension {j} with size {n}")
+            negative = negative or lo < 0
+    return negative
+
+
+def _positions(view: Tensor, advanced: list) -> tuple:
+    """Row-major positions in `view` of the selected elements, shaped like the result."""
+    dims = [d for d, _ in advanced]
+    shape = _index_shape(advanced)
+    _check_bounds(view, advanced)
     rest = [d for d in range(view.dim()) if d not in dims]
     adjacent = dims == list(range(dims[0], dims[0] + len(dims)))
     # result layout: rest dims before the first indexed dim, the broadcast dims, the other rest dims
@@ -201,6 +209,13 @@ def getitem(self: Tensor, key) -> Tensor:
     view = self[basic] if basic else self
     if not advanced:  # only numbers in disguise (0-dim integer tensors): a view, as upstream
         return view
+    if len(advanced) == 1:  # one index tensor (x[idx], x[:, idx], a 1-D mask): index_select's row copies
+        ((d, idx),) = advanced
+        idx = idx.to(view.device)
+        if _check_bounds(view, advanced):
+            idx = idx + (idx < 0).to(idx.dtype) * view.shape[d]
+        out = view.index_select(d, idx.reshape(-1))
+        return out.reshape(tuple(view.shape[:d]) + tuple(idx.shape) + tuple(view.shape[d + 1 :]))
     pos, _ = _positions(view, advanced)
     return view.take(pos)
 
@@ -258,17 +273,31 @@ def _put(self: Tensor, key, value, accumulate: bool, subscript: bool = False) ->
     _index_shape(advanced)
     _check_put_value(self, key, value, accumulate)
     view = self[basic] if basic else self
+    if len(advanced) == 1:  # one index tensor: rows written (or added) in index order, no position per element
+        ((d, idx),) = advanced
+        idx = idx.to(view.device)
+        if _check_bounds(view, advanced):
+            idx = idx + (idx < 0).to(idx.dtype) * view.shape[d]
+        out_shape = list(view.shape[:d]) + list(idx.shape) + list(view.shape[d + 1 :])
+        rows = list(view.shape[:d]) + [idx.numel()] + list(view.shape[d + 1 :])
+        values = _put_values(self, value, out_shape, subscript).reshape(rows)
+        torch._index_put_rows_(view, d, idx.reshape(-1), values, accumulate)
+        return self
     pos, out_shape = _positions(view, advanced)
+    view.put_(pos, _put_values(self, value, out_shape, subscript), accumulate)
+    return self
+
+
+def _put_values(self: Tensor, value, out_shape: list, subscript: bool) -> Tensor:
+    """The value of an advanced assignment as a contiguous tensor of the result's shape and self's dtype."""
     if isinstance(value, Tensor):
         while subscript and value.dim() > len(out_shape) and value.shape[0] == 1:  # upstream's setitem drops them
             value = value[0]
-        values = value.to(self.dtype).expand(out_shape).contiguous()
-    else:  # a number is written as the basic path writes it (checked, or rounded into a 16- or 8-bit float)
-        one = self.new_empty(())
-        one[()] = value
-        values = one.expand(out_shape).contiguous()
-    view.put_(pos, values, accumulate)
-    return self
+        return value.to(self.dtype).expand(out_shape).contiguous()
+    # a number is written as the basic path writes it (checked, or rounded into a 16- or 8-bit float)
+    one = self.new_empty(())
+    one[()] = value
+    return one.expand(out_shape).contiguous()
 
 
 def setitem(self: Tensor, key, value) -> None:

@@ -26,7 +26,7 @@ void copy_kernel(TensorIterator& iter) {
     const int64_t es = static_cast<int64_t>(element_size(iter.dtype(0)));
     char* dst = iter.data_ptr(0);
     const char* src = iter.data_ptr(1);
-    parallel_for(iter.numel(), kGrainSize * 8, [&](int64_t begin, int64_t end) {
+    parallel_for(iter.numel(), kGrainSize * 2, [&](int64_t begin, int64_t end) {
       std::memcpy(dst + begin * es, src + begin * es, static_cast<size_t>((end - begin) * es));
     });
     return;
@@ -43,7 +43,23 @@ void copy_kernel(TensorIterator& iter) {
         });
         return;
       }
-      iter.parallel_for_each([](char** data, const int64_t* strides, int64_t n) {
+      const cpu::vec_convert_fn cv = cpu::vec_convert();
+      iter.parallel_for_each([cv](char** data, const int64_t* strides, int64_t n) {
+        auto* dst = reinterpret_cast<dst_t*>(data[0]);
+        const auto* src = reinterpret_cast<const scalar_t*>(data[1]);
+        if (strides[0] == sizeof(dst_t) &&
+            strides[1] == sizeof(scalar_t)) {  // a dense row (a broadcast copy's)
+          if constexpr (std::is_same_v<dst_t, scalar_t>)
+            std::memcpy(dst, src, static_cast<size_t>(n) * sizeof(dst_t));
+          else
+            convert_dense(src, dst, n, cv);
+          return;
+        }
+        if (strides[0] == sizeof(dst_t) && strides[1] == 0) {  // one value along the row
+          const dst_t v = convert<dst_t>(th::load(src));
+          for (int64_t k = 0; k < n; ++k) dst[k] = v;
+          return;
+        }
         for (int64_t k = 0; k < n; ++k) {
           *reinterpret_cast<dst_t*>(data[0] + k * strides[0]) =
               convert<dst_t>(th::load(reinterpret_cast<const scalar_t*>(data[1] + k * strides[1])));

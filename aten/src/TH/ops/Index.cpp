@@ -9,6 +9,8 @@
 namespace th {
 
 TH_DEFINE_STUB(take_fn, take_stub);
+TH_DEFINE_STUB(index_select_fn, index_select_stub);
+TH_DEFINE_STUB(index_put_rows_fn, index_put_rows_stub);
 TH_DEFINE_STUB(put_fn, put_stub);
 TH_DEFINE_STUB(nonzero_fn, nonzero_stub);
 
@@ -158,6 +160,25 @@ Tensor& put_(Tensor& self, const Tensor& index, const Tensor& source, bool accum
   return self;
 }
 
+namespace {
+/// self's slices idx (in-range int64) along d written (or added) from source's, where a device has the row
+/// kernel, self is contiguous and source has self's other sizes; false (nothing done) elsewhere.
+bool put_rows(Tensor& self, int64_t d, const Tensor& idx, const Tensor& source, bool accumulate) {
+  if (!self.is_contiguous() || self.is_conj() || source.dim() != self.dim() || may_overlap(self, source) ||
+      !index_put_rows_stub.table[int(self.device().type)])
+    return false;
+  for (int64_t k = 0; k < self.dim(); ++k)
+    if (k != d && source.size(k) != self.size(k)) return false;
+  int64_t outer = 1, inner = 1;
+  for (int64_t k = 0; k < d; ++k) outer *= self.size(k);
+  for (int64_t k = d + 1; k < self.dim(); ++k) inner *= self.size(k);
+  index_put_rows_stub[self.device().type](self, outer, self.size(d), inner, idx,
+                                          contiguous(to_dtype(source, self.dtype())), accumulate);
+  self.bump_version();
+  return true;
+}
+}  // namespace
+
 Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
   // the dim first, as upstream checks it before the dtypes
   const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
@@ -175,6 +196,15 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
   if (self.dim() == 0) return take(self, view(idx, {}));
   IntList shape = self.sizes();
   shape[size_t(d)] = idx.numel();
+  if (self.is_contiguous() && index_select_stub.table[int(self.device().type)] && !self.is_conj()) {
+    // row copies of a contiguous self (an embedding's lookup): no position per element
+    int64_t outer = 1, inner = 1;
+    for (int64_t k = 0; k < d; ++k) outer *= self.size(k);
+    for (int64_t k = d + 1; k < self.dim(); ++k) inner *= self.size(k);
+    Tensor out = empty_tensor(shape, self.dtype(), self.device());
+    if (out.numel() > 0) index_select_stub[self.device().type](self, outer, self.size(d), inner, idx, out);
+    return out;
+  }
   IntList ishape(size_t(self.dim()), 1);
   ishape[size_t(d)] = idx.numel();
   return take(self, positions(shape, self.sizes(), d, view(idx, ishape)));
@@ -266,11 +296,30 @@ Tensor& index_add_(Tensor& self, int64_t dim, const Tensor& index, const Tensor&
     Tensor v = contiguous(to_dtype(mul(view(source, {1}), a), self.dtype()));
     return put_(self, idx, v, true);
   }
+  Tensor values = unit ? source : mul(source, a);
+  if (put_rows(self, d, idx, values, true)) return self;
   IntList ishape(size_t(self.dim()), 1);
   ishape[size_t(d)] = n;
   Tensor pos = positions(source.sizes(), self.sizes(), d, view(idx, ishape));
-  Tensor values = unit ? source : mul(source, a);
   return put_(self, pos, contiguous(to_dtype(values, self.dtype())), true);
+}
+
+Tensor& _index_put_rows_(Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                         bool accumulate) {
+  const int64_t d = wrap_dim(dim, std::max<int64_t>(self.dim(), 1));
+  TH_CHECK(self.dim() > 0, "_index_put_rows_: self must have a dim");
+  TH_CHECK(self.dtype() == source.dtype(), "_index_put_rows_: source must have self's dtype");
+  TH_CHECK(source.dim() == self.dim() && source.size(d) == index.numel(),
+           "_index_put_rows_: source must have self's dims, with len(index) slices along dim");
+  for (int64_t k = 0; k < self.dim(); ++k)
+    TH_CHECK(k == d || source.size(k) == self.size(k),
+             "_index_put_rows_: source must have self's other sizes");
+  Tensor idx = checked_positions(view(index, {-1}), self.size(d), d, IndexRule::Select);
+  if (index.numel() == 0 || put_rows(self, d, idx, source, accumulate)) return self;
+  IntList ishape(size_t(self.dim()), 1);
+  ishape[size_t(d)] = index.numel();
+  Tensor pos = positions(source.sizes(), self.sizes(), d, view(idx, ishape));
+  return put_(self, pos, contiguous(source), accumulate);
 }
 
 Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,

@@ -21,7 +21,22 @@ using put_fn = void(const Tensor& self, const Tensor& index, const Tensor& sourc
 /// count is the one value that comes to the host (the result's size depends on it).
 using nonzero_fn = Tensor(const Tensor& mask, const IntList& sizes);
 
+/// out[o, j, i] = self[o, index[j], i] for a contiguous self viewed as [outer, size, inner] (size: the
+/// selected dim's), index contiguous int64 in [0, size), out new and contiguous [outer, len(index), inner]:
+/// index_select's row copies. CPU only for now; where a device has none, index_select goes through take.
+using index_select_fn = void(const Tensor& self, int64_t outer, int64_t size, int64_t inner,
+                             const Tensor& index, const Tensor& out);
+
+/// self[o, index[j], i] = (or += with accumulate) source[o, j, i] for a contiguous self viewed as [outer,
+/// size, inner] and a contiguous source of its dtype [outer, len(index), inner], index contiguous int64 in
+/// [0, size): index_add_'s and a one-index index_put_'s rows, each element's in index order (duplicates
+/// accumulate, or the last one wins, deterministically). CPU only for now, as above.
+using index_put_rows_fn = void(const Tensor& self, int64_t outer, int64_t size, int64_t inner,
+                               const Tensor& index, const Tensor& source, bool accumulate);
+
 TH_DECLARE_STUB(take_fn, take_stub);
+TH_DECLARE_STUB(index_put_rows_fn, index_put_rows_stub);
+TH_DECLARE_STUB(index_select_fn, index_select_stub);
 TH_DECLARE_STUB(put_fn, put_stub);
 TH_DECLARE_STUB(nonzero_fn, nonzero_stub);
 
