@@ -29,27 +29,36 @@ void for_each_line(int64_t outer, int64_t n, int64_t inner, const F& line) {
 using cpu::VecReduce;
 using cpu::VecUnary;
 
-/// float rows of n along the last dim: max, exp(x - max) (vectorized), its sum (in double), then scale.
+/// float rows of n along the last dim: max, exp(x - max) (vectorized), its sum (in double), then scale. Short
+/// rows (an attention's scores) go a block of rows at a time through one exp call, so that the call's setup
+/// and tail are paid per block, not per row.
 void softmax_rows_float(const float* src, float* dst, int64_t rows, int64_t n, bool log) {
   const cpu::vec_unary_fn vexp = cpu::vec_unary();
   const cpu::vec_reduce_fn vreduce = cpu::vec_reduce();
+  const int64_t per_block = std::max<int64_t>(1, 2048 / std::max<int64_t>(n, 1));  // rows an exp call takes
   parallel_for(rows, std::max<int64_t>(1, kGrainSize / n), [&](int64_t begin, int64_t end) {
-    std::vector<float> buf(log ? size_t(n) : 0);
-    for (int64_t r = begin; r < end; ++r) {
-      const float* x = src + r * n;
-      float* y = dst + r * n;
-      const float m = float(vreduce(VecReduce::Max, x, n));  // NaN propagates: the row becomes NaN
+    std::vector<float> buf(log ? size_t(std::min(per_block, end - begin) * n) : 0);
+    std::vector<float> m(static_cast<size_t>(per_block));
+    for (int64_t r0 = begin; r0 < end; r0 += per_block) {
+      const int64_t count = std::min(per_block, end - r0);
+      const float* x = src + r0 * n;
+      float* y = dst + r0 * n;
       float* e = log ? buf.data() : y;
-      for (int64_t k = 0; k < n; ++k) e[k] = x[k] - m;
-      vexp(VecUnary::Exp, e, e, n);
-      const double s = vreduce(VecReduce::Sum, e, n);
-      if (log) {
-        const float log_s =
-            float(std::log(s));  // (x - max) - log(sum), as upstream: exact where max is large
-        for (int64_t k = 0; k < n; ++k) y[k] = (x[k] - m) - log_s;
-      } else {
-        const float inv = float(1.0 / s);
-        for (int64_t k = 0; k < n; ++k) y[k] *= inv;
+      for (int64_t r = 0; r < count; ++r) {
+        m[size_t(r)] = float(vreduce(VecReduce::Max, x + r * n, n));  // NaN propagates: the row becomes NaN
+        for (int64_t k = 0; k < n; ++k) e[r * n + k] = x[r * n + k] - m[size_t(r)];
+      }
+      vexp(VecUnary::Exp, e, e, count * n);
+      for (int64_t r = 0; r < count; ++r) {
+        const double s = vreduce(VecReduce::Sum, e + r * n, n);
+        if (log) {
+          // (x - max) - log(sum), as upstream: exact where max is large
+          const float log_s = float(std::log(s));
+          for (int64_t k = 0; k < n; ++k) y[r * n + k] = (x[r * n + k] - m[size_t(r)]) - log_s;
+        } else {
+          const float inv = float(1.0 / s);
+          for (int64_t k = 0; k < n; ++k) y[r * n + k] *= inv;
+        }
       }
     }
   });
