@@ -21,9 +21,10 @@ namespace {
 // 2 MiB-aligned request would be mapped (and its huge pages zeroed by the kernel) on every call.
 constexpr size_t kHugePage = size_t(2) << 20, kHugeFrom = size_t(32) << 20;
 
-// 64-byte alignment: full cache lines and AVX-512 friendly. Blocks below 4 KiB come from plain malloc (16-byte
-// aligned, which every kernel's loads take): glibc's aligned_alloc splits a larger chunk and frees the rest
-// on every call (~3,000 instructions, a third of a small `a + b`), where malloc takes a cached chunk.
+// 64-byte alignment: full cache lines and AVX-512 friendly. Blocks below 4 KiB come from plain malloc
+// (16-byte aligned, which every kernel's loads take): glibc's aligned_alloc splits a larger chunk and frees
+// the rest on every call (~3,000 instructions, a third of a small `a + b`), where malloc takes a cached
+// chunk.
 constexpr size_t kAlignFrom = 4096;
 
 struct CPUAllocator final : Allocator {
