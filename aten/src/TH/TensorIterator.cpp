@@ -67,11 +67,13 @@ ScalarType result_type(const std::vector<Tensor>& inputs) {
 // ---- config ----------------------------------------------------------------------------
 
 TensorIteratorConfig& TensorIteratorConfig::add_output(const Tensor& t) {
+  if (outputs_.empty()) outputs_.reserve(2);  // one allocation for the usual one or two
   outputs_.push_back(t);
   return *this;
 }
 TensorIteratorConfig& TensorIteratorConfig::add_input(const Tensor& t) {
   TH_CHECK(t.defined(), "expected a defined tensor as input");
+  if (inputs_.empty()) inputs_.reserve(3);  // one allocation for the usual one to three
   inputs_.push_back(t);
   return *this;
 }
@@ -162,6 +164,7 @@ void TensorIterator::compute_types(const TensorIteratorConfig& cfg) {
   common_dtype_ = cfg.common_dtype_;
   if (common_dtype_ == ScalarType::Undefined) common_dtype_ = result_type(cfg.inputs_);
   if (common_dtype_ == ScalarType::Undefined) common_dtype_ = cfg.outputs_.at(0).dtype();
+  operands_.reserve(cfg.outputs_.size() + cfg.inputs_.size());  // allocate_outputs puts the outputs in front
   for (const Tensor& t : cfg.inputs_) {
     Tensor in = t;
     if (cfg.promote_inputs_ && t.dtype() != common_dtype_) in = to_dtype(t, common_dtype_);
@@ -269,6 +272,7 @@ void TensorIterator::allocate_outputs(const TensorIteratorConfig& cfg) {
     return ops;
   };
   std::vector<Operand> outs;
+  outs.reserve(cfg.outputs_.size());
   for (const Tensor& given : cfg.outputs_) {
     ScalarType want = cfg.output_dtype_ != ScalarType::Undefined ? cfg.output_dtype_ : common_dtype_;
     Operand op;
