@@ -19,6 +19,21 @@ E4M3, E5M2 = torch.float8_e4m3fn, torch.float8_e5m2
 REFERENCE = "TORCH_REFERENCE" in os.environ
 
 
+def _cpu_flags() -> set:
+    try:
+        with open("/proc/cpuinfo") as f:
+            return {w for line in f if line.startswith("flags") for w in line.split(":", 1)[1].split()}
+    except OSError:
+        return set()
+
+
+# Upstream's CPU _scaled_mm runs oneDNN's float8 gemm where the CPU has AMX or AVX512-FP16: it does not saturate
+# (448 * 2 overflows to NaN), takes a float64 scale, and leaves the result of an empty contraction uninitialized.
+# Its other CPU kernel, and this library, saturate, refuse, and give zeros: those checks run there only.
+UPSTREAM_ONEDNN = REFERENCE and bool({"amx_tile", "avx512_fp16"} & _cpu_flags())
+ONEDNN_DIFFERS = pytest.mark.skipif(UPSTREAM_ONEDNN, reason="upstream runs oneDNN's float8 gemm on this CPU")
+
+
 def _decode(t: torch.Tensor) -> np.ndarray:
     """The float32 values of a float8 tensor, read from its bits (sign, exponent, mantissa) by NumPy."""
     bits = t.contiguous().view(torch.uint8).numpy().astype(np.int64)
@@ -82,14 +97,17 @@ def test_a_float8_result_is_divided_by_scale_result_and_saturates():
     f32 = torch._scaled_mm(a, b, sa, sb, scale_result=sr, out_dtype=torch.float32)
     _close(f32, _want(a, b, sa, sb), torch.float32)
     big = torch.full((2, 2), 300.0).to(E4M3)  # 2 * 288**2 is past float8_e4m3fn's largest, 448
-    assert torch._scaled_mm(big, big, torch.tensor(1.0), torch.tensor(1.0)).float().tolist() == [[448.0] * 2] * 2
+    if not UPSTREAM_ONEDNN:
+        assert torch._scaled_mm(big, big, torch.tensor(1.0), torch.tensor(1.0)).float().tolist() == [[448.0] * 2] * 2
 
 
 def test_empty_operands():
     a, b, s = _f8(0, 4), _f8(4, 3), torch.tensor(1.0)
     assert torch._scaled_mm(a, b, s, s).shape == (0, 3)
     got = torch._scaled_mm(_f8(2, 0), _f8(0, 3), s, s, out_dtype=torch.float32)
-    assert got.tolist() == [[0.0] * 3] * 2
+    assert got.shape == (2, 3)
+    if not UPSTREAM_ONEDNN:
+        assert got.tolist() == [[0.0] * 3] * 2
 
 
 _A, _B, _S = _f8(16, 32), _f8(24, 32).t(), torch.tensor(1.0)
@@ -99,7 +117,9 @@ _INVALID = "Invalid scaling configuration"
 @pytest.mark.parametrize(
     "call, error, message",
     [
-        (lambda: torch._scaled_mm(_A, _B, _S.double(), _S), ValueError, _INVALID),  # a float64 scale
+        pytest.param(  # a float64 scale
+            lambda: torch._scaled_mm(_A, _B, _S.double(), _S), ValueError, _INVALID, marks=ONEDNN_DIFFERS
+        ),
         (lambda: torch._scaled_mm(_A.float(), _B, _S, _S), ValueError, _INVALID),  # not float8
         (lambda: torch._scaled_mm(_A, _B, torch.ones(16, 2), torch.ones(1, 24)), ValueError, _INVALID),
         (lambda: torch._scaled_mm(_A, _B, torch.ones(16, 1), _S), ValueError, _INVALID),  # mixed recipes
