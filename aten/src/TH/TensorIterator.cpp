@@ -277,10 +277,11 @@ void TensorIterator::allocate_outputs(const TensorIteratorConfig& cfg) {
     ScalarType want = cfg.output_dtype_ != ScalarType::Undefined ? cfg.output_dtype_ : common_dtype_;
     Operand op;
     if (!given.defined()) {
-      op.result = cfg.is_reduction_ || cfg.inputs_.empty()
-                      ? empty_tensor(result_shape, want, device_)
-                      : make_view(empty_tensor(result_shape, want, device_), result_shape,
-                                  output_strides(result_shape, layout_operands()), 0);
+      op.result = empty_tensor(result_shape, want, device_);
+      // the layout the operands give: a permutation of dense strides over the same storage, set on the new
+      // tensor itself (no second view of it)
+      if (!cfg.is_reduction_ && !cfg.inputs_.empty())
+        op.result.impl()->strides = output_strides(result_shape, layout_operands());
       op.tensor = kernel_view(op.result);
       outs.push_back(std::move(op));
       continue;
