@@ -150,6 +150,8 @@ void unary(th::cpu::VecUnary op, const float* in, float* out, int64_t n) {
     case th::cpu::VecUnary::Tanh: return map(in, out, n, [](vf x) { return vtanh(x); });
     case th::cpu::VecUnary::Sigmoid: return map(in, out, n, [](vf x) { return vsigmoid(x); });
     case th::cpu::VecUnary::Erf: return map(in, out, n, [](vf x) { return verf(x); });
+    case th::cpu::VecUnary::GeluErf:
+      return map(in, out, n, [](vf x) { return x * 0.5f * (1.0f + verf(x * 0.70710678118654752440f)); });
   }
 }
 

@@ -7,7 +7,9 @@
 
 namespace th::cpu {
 
-enum class VecUnary : int { Exp, Tanh, Sigmoid, Erf };
+/// GeluErf: x / 2 * (1 + erf(x / sqrt(2))) in one pass, the operations of THNN/math/Activation.h's
+/// gelu_erf(x, erf(gelu_erf_arg(x))) in their order (the same bits as composing them).
+enum class VecUnary : int { Exp, Tanh, Sigmoid, Erf, GeluErf };
 enum class VecReduce : int { Sum, Max, Min };
 enum class VecConvert : int { HalfToFloat, FloatToHalf, BFloat16ToFloat, FloatToBFloat16 };
 

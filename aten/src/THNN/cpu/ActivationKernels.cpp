@@ -23,12 +23,12 @@ void activation_run(math::ActivationOp op, cpu::vec_unary_fn vec, const float* g
     float* ob = out + b;
     switch (op) {
       case math::ActivationOp::GeluErf:
-        for (int64_t i = 0; i < m; ++i) t[i] = math::act::gelu_erf_arg(xb[i]);
-        vec(VecUnary::Erf, t, t, m);
-        if (!grad) {
-          for (int64_t i = 0; i < m; ++i) ob[i] = math::act::gelu_erf(xb[i], t[i]);
+        if (!grad) {  // gelu_erf(x, erf(gelu_erf_arg(x))) in one vectorized pass (the same operations)
+          vec(VecUnary::GeluErf, xb, ob, m);
           break;
         }
+        for (int64_t i = 0; i < m; ++i) t[i] = math::act::gelu_erf_arg(xb[i]);
+        vec(VecUnary::Erf, t, t, m);
         for (int64_t i = 0; i < m; ++i) e[i] = math::act::gelu_exp_arg(xb[i]);
         vec(VecUnary::Exp, e, e, m);
         for (int64_t i = 0; i < m; ++i) ob[i] = math::act::gelu_erf_backward(grad[b + i], xb[i], t[i], e[i]);
