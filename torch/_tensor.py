@@ -521,7 +521,7 @@ def set_(self: Tensor, source=None, storage_offset: int = 0, size=None, stride=N
     if source is None:
         source = torch.empty(0, dtype=self.dtype, device=self.device)
     if isinstance(source, (UntypedStorage, TypedStorage)):
-        data = source.untyped()._bytes
+        data = source.untyped()._data
         if size is None:
             size = (data.numel() // self.element_size(),)
         whole = data.numel() // self.element_size() * self.element_size()

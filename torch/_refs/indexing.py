@@ -172,6 +172,15 @@ def _check_bounds(view: Tensor, advanced: list) -> bool:
     return negative
 
 
+def _one_index(view: Tensor, advanced: list) -> tuple:
+    """(dim, index) of a key's only index tensor, bounds-checked, on view's device, its negative entries wrapped."""
+    ((d, idx),) = advanced
+    idx = idx.to(view.device)
+    if _check_bounds(view, advanced):
+        idx = idx + (idx < 0).to(idx.dtype) * view.shape[d]
+    return d, idx
+
+
 def _positions(view: Tensor, advanced: list) -> tuple:
     """Row-major positions in `view` of the selected elements, shaped like the result."""
     dims = [d for d, _ in advanced]
@@ -210,10 +219,7 @@ def getitem(self: Tensor, key) -> Tensor:
     if not advanced:  # only numbers in disguise (0-dim integer tensors): a view, as upstream
         return view
     if len(advanced) == 1:  # one index tensor (x[idx], x[:, idx], a 1-D mask): index_select's row copies
-        ((d, idx),) = advanced
-        idx = idx.to(view.device)
-        if _check_bounds(view, advanced):
-            idx = idx + (idx < 0).to(idx.dtype) * view.shape[d]
+        d, idx = _one_index(view, advanced)
         out = view.index_select(d, idx.reshape(-1))
         return out.reshape(tuple(view.shape[:d]) + tuple(idx.shape) + tuple(view.shape[d + 1 :]))
     pos, _ = _positions(view, advanced)
@@ -274,10 +280,7 @@ def _put(self: Tensor, key, value, accumulate: bool, subscript: bool = False) ->
     _check_put_value(self, key, value, accumulate)
     view = self[basic] if basic else self
     if len(advanced) == 1:  # one index tensor: rows written (or added) in index order, no position per element
-        ((d, idx),) = advanced
-        idx = idx.to(view.device)
-        if _check_bounds(view, advanced):
-            idx = idx + (idx < 0).to(idx.dtype) * view.shape[d]
+        d, idx = _one_index(view, advanced)
         out_shape = list(view.shape[:d]) + list(idx.shape) + list(view.shape[d + 1 :])
         rows = list(view.shape[:d]) + [idx.numel()] + list(view.shape[d + 1 :])
         values = _put_values(self, value, out_shape, subscript).reshape(rows)

@@ -53,12 +53,12 @@ Tensor memory_as_real(const Tensor& self) {
 
 Tensor view_as_real(const Tensor& self) {
   TH_CHECK(is_complex(self.dtype()), "view_as_real is only supported for complex tensors");
-  TH_CHECK(
-      !self.is_conj(),
-      "view_as_real doesn't work on unresolved conjugated tensors.  To resolve the conjugate tensor so you "
-      "can "
-      "view it as real, use self.resolve_conj(); however, be warned that the resulting tensor will NOT alias "
-      "the original.");
+  TH_CHECK(!self.is_conj(),
+           "view_as_real doesn't work on unresolved conjugated tensors.  To resolve the conjugate tensor so "
+           "you can "
+           "view it as real, use self.resolve_conj(); however, be warned that the resulting tensor will NOT "
+           "alias the "
+           "original.");
   return memory_as_real(self);
 }
 

@@ -1,10 +1,14 @@
 // Index-based ops, all built on two kernels (Index.h): take (read at positions) and put_
 // (write or accumulate at positions). Each op computes the logical positions it touches with
-// ordinary broadcasting arithmetic on int64 tensors, so every device gets every op.
+// ordinary broadcasting arithmetic on int64 tensors, so every device gets every op. Where a device has the row
+// kernels (index_select_stub, index_put_rows_stub: the CPU), index_select, index_add_ and _index_put_rows_ of a
+// contiguous tensor copy or add whole slices instead, with no position per element.
 #include "Index.h"
 #include "../Functions.h"
 #include "../Load.h"
 #include "../TensorIterator.h"
+
+#include <utility>
 
 namespace th {
 
@@ -161,6 +165,15 @@ Tensor& put_(Tensor& self, const Tensor& index, const Tensor& source, bool accum
 }
 
 namespace {
+/// (outer, inner): the products of self's sizes before and after dim d (the row kernels' [outer, size,
+/// inner]).
+std::pair<int64_t, int64_t> outer_inner(const Tensor& self, int64_t d) {
+  int64_t outer = 1, inner = 1;
+  for (int64_t k = 0; k < d; ++k) outer *= self.size(k);
+  for (int64_t k = d + 1; k < self.dim(); ++k) inner *= self.size(k);
+  return {outer, inner};
+}
+
 /// self's slices idx (in-range int64) along d written (or added) from source's, where a device has the row
 /// kernel, self is contiguous and source has self's other sizes; false (nothing done) elsewhere.
 bool put_rows(Tensor& self, int64_t d, const Tensor& idx, const Tensor& source, bool accumulate) {
@@ -169,9 +182,7 @@ bool put_rows(Tensor& self, int64_t d, const Tensor& idx, const Tensor& source, 
     return false;
   for (int64_t k = 0; k < self.dim(); ++k)
     if (k != d && source.size(k) != self.size(k)) return false;
-  int64_t outer = 1, inner = 1;
-  for (int64_t k = 0; k < d; ++k) outer *= self.size(k);
-  for (int64_t k = d + 1; k < self.dim(); ++k) inner *= self.size(k);
+  const auto [outer, inner] = outer_inner(self, d);
   index_put_rows_stub[self.device().type](self, outer, self.size(d), inner, idx,
                                           contiguous(to_dtype(source, self.dtype())), accumulate);
   self.bump_version();
@@ -198,9 +209,7 @@ Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
   shape[size_t(d)] = idx.numel();
   if (self.is_contiguous() && index_select_stub.table[int(self.device().type)] && !self.is_conj()) {
     // row copies of a contiguous self (an embedding's lookup): no position per element
-    int64_t outer = 1, inner = 1;
-    for (int64_t k = 0; k < d; ++k) outer *= self.size(k);
-    for (int64_t k = d + 1; k < self.dim(); ++k) inner *= self.size(k);
+    const auto [outer, inner] = outer_inner(self, d);
     Tensor out = empty_tensor(shape, self.dtype(), self.device());
     if (out.numel() > 0) index_select_stub[self.device().type](self, outer, self.size(d), inner, idx, out);
     return out;
