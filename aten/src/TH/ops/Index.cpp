@@ -1,8 +1,8 @@
 // Index-based ops, all built on two kernels (Index.h): take (read at positions) and put_
 // (write or accumulate at positions). Each op computes the logical positions it touches with
-// ordinary broadcasting arithmetic on int64 tensors, so every device gets every op. Where a device has the row
-// kernels (index_select_stub, index_put_rows_stub: the CPU), index_select, index_add_ and _index_put_rows_ of a
-// contiguous tensor copy or add whole slices instead, with no position per element.
+// ordinary broadcasting arithmetic on int64 tensors, so every device gets every op. Where a device has the
+// row kernels (index_select_stub, index_put_rows_stub: the CPU), index_select, index_add_ and
+// _index_put_rows_ of a contiguous tensor copy or add whole slices instead, with no position per element.
 #include "Index.h"
 #include "../Functions.h"
 #include "../Load.h"
