@@ -11,7 +11,7 @@ import sys
 import pytest
 
 CHECK = r"""
-import math
+import math, os
 import numpy as np, torch
 import torch.nn.functional as F
 rng = np.random.default_rng(0)
@@ -21,13 +21,15 @@ t = torch.from_numpy(a)
 with np.errstate(all="ignore"):
     refs = {"exp": np.exp(a), "tanh": np.tanh(a), "sigmoid": 1 / (1 + np.exp(-a.astype(np.float64)))}
 refs["erf"] = np.vectorize(math.erf)(a.astype(np.float64))
+# ours within 3e-6; upstream's AVX-512 exp sometimes takes its fast exp_u20 (seen at 5e-6 in a CI run on an AMX Xeon)
+rtol = 2e-5 if os.environ.get("TORCH_REFERENCE") else 3e-6
 for name, want in refs.items():
     want = want.astype(np.float32)
-    np.testing.assert_allclose(getattr(t, name)().numpy(), want, rtol=3e-6, atol=1e-30, err_msg=name)
+    np.testing.assert_allclose(getattr(t, name)().numpy(), want, rtol=rtol, atol=1e-30, err_msg=name)
     # a strided view takes the scalar loop; a transposed one the vector kernel row by row
-    np.testing.assert_allclose(getattr(t[::2], name)().numpy(), want[::2], rtol=3e-6, atol=1e-30, err_msg=name)
+    np.testing.assert_allclose(getattr(t[::2], name)().numpy(), want[::2], rtol=rtol, atol=1e-30, err_msg=name)
     tt = t[:10000].view(100, 100).t()
-    np.testing.assert_allclose(getattr(tt, name)().numpy(), want[:10000].reshape(100, 100).T, rtol=3e-6,
+    np.testing.assert_allclose(getattr(tt, name)().numpy(), want[:10000].reshape(100, 100).T, rtol=rtol,
                                atol=1e-30, err_msg=name)
 # GELU (both forms) and SiLU, forward and backward, float32 against float64, dense and transposed
 x = torch.from_numpy(np.concatenate([rng.uniform(-12, 12, 5000), rng.uniform(-3, 3, 5000)]).astype(np.float32))
