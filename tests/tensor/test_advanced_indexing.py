@@ -104,9 +104,70 @@ def test_masks_and_nonzero():
         x.masked_fill(torch.tensor([1, 0, 1]), 5.0)
 
 
+def test_an_index_into_an_empty_dim_raises_only_if_it_selects_something():
+    x = torch.zeros(5, 0)
+    assert tuple(x[::2][torch.tensor([False, False, False]), [-1]].shape) == (0,)  # broadcast to [0]
+    assert tuple(x[[], [0]].shape) == (0,)
+    x[[], [0]] = 1.0
+    for key in (([0, 1], [0]), (slice(None), [0])):
+        with pytest.raises(IndexError, match="index is out of bounds for dimension with size 0"):
+            x[key]
+        with pytest.raises(IndexError, match="index is out of bounds for dimension with size 0"):
+            x[key] = 1.0
+    with pytest.raises(IndexError, match="shape mismatch"):  # the broadcast is checked first
+        x[[0, 1, 2], [0, 1]]
+
+
+def test_masked_fill_writes_through_an_expanded_view():
+    # upstream writes the value into each selected element (with a deprecation warning): every element that
+    # shares its memory shows it; unselected elements are not written, even where they alias a selected one
+    base = torch.zeros(3, 1)
+    mask = torch.zeros(3, 4, dtype=torch.bool)
+    mask[1, 2] = True
+    with pytest.warns(UserWarning, match="masked_fill_ on expanded tensors is deprecated"):
+        base.expand(3, 4).masked_fill_(mask, 5.0)
+    assert base.tolist() == [[0.0], [5.0], [0.0]]
+    row = torch.arange(4.0)
+    with pytest.warns(UserWarning):
+        row.expand(2, 4).masked_fill_(torch.tensor([[True, False, False, False], [False, False, False, True]]), -1)
+    assert row.tolist() == [-1.0, 1.0, 2.0, -1.0]
+    with pytest.warns(UserWarning):
+        row.expand(2, 4).masked_fill_(torch.zeros(4, dtype=torch.bool), 7)  # selects nothing: writes nothing
+    assert row.tolist() == [-1.0, 1.0, 2.0, -1.0]
+
+
 def test_gather_index_out_of_range():
     with pytest.raises((IndexError, RuntimeError)):
         torch.gather(torch.zeros(2, 2), 1, torch.tensor([[0, 2]]))
+
+
+@pytest.mark.parametrize(
+    "key, shape",
+    [
+        (([3], 1, slice(-4, 0)), (1, 0)),  # a sliced-away dim empties the result
+        (([3], []), (0, 4)),  # the indices broadcast to an empty shape
+        (([[3]], slice(None), torch.zeros(0, 1, dtype=torch.long)), (0, 1, 3)),
+        ((slice(None), slice(0, 0), [9]), (2, 0, 1)),
+        ((slice(0, 0), [9]), (0, 1, 4)),
+    ],
+)
+def test_an_index_out_of_range_selecting_nothing_is_not_checked(key, shape):
+    # upstream checks an index's bounds only as it reads an element: a key that selects none returns (or writes)
+    # an empty result, whatever its indices
+    x = torch.arange(24.0).view(2, 3, 4)
+    got = x[key]
+    assert tuple(got.shape) == shape and got.dtype == x.dtype
+    w = x.clone().requires_grad_()
+    w[key].sum().backward()  # still recorded: the gradient is zeros
+    assert torch.equal(w.grad, torch.zeros_like(x))
+    y = x.clone()
+    y[key] = 1.0
+    y[key] = torch.ones(shape)
+    y.index_put_((torch.tensor([3]), torch.tensor([], dtype=torch.long)), torch.tensor(2.0))
+    assert torch.equal(y, x)
+    # the same key on a target that it does select from still raises
+    with pytest.raises(IndexError, match="out of bounds"):
+        torch.arange(24.0).view(2, 3, 4)[[3], 1]
 
 
 @settings(max_examples=60, deadline=None)

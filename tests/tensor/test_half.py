@@ -367,3 +367,43 @@ def test_scalar_first_is_rounded_to_the_16_bit_type(dtype):
     x = torch.tensor([3.0, 7.0, 11.0, 300.0], dtype=dtype)
     s = torch.tensor(0.1)
     assert torch.equal(torch.mul(s, x), x * torch.tensor(0.1).to(dtype))
+
+
+def test_a_one_element_operand_is_read_as_passed():
+    # PyTorch's CPU mul/div of a 16-bit tensor read a one-element second operand once, at float32, from the
+    # tensor as passed (int64 257, not its bfloat16 256); an expanded one is copied to bfloat16 first
+    x = torch.tensor([3.0, 1.0], dtype=torch.bfloat16)
+    assert (x * torch.tensor([257])).tolist() == [772.0, 256.0]  # 3 * 257 = 771 rounds to 772
+    assert (x * torch.tensor([257, 257])).tolist() == [768.0, 256.0]
+    assert (x * torch.tensor([257]).expand(2)).tolist() == [768.0, 256.0]
+    assert torch.equal(x / torch.tensor([257]), (x.float() / 257).bfloat16())
+    assert torch.equal(x / torch.tensor([257, 257]), (x.float() / 256).bfloat16())
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_trunc_division_of_two_16_bit_tensors_rounds_the_quotient_first(dtype):
+    # PyTorch's div_trunc of two 16-bit tensors truncates the quotient rounded to 16 bits: 1 / bf16(0.1) is
+    # 9.99 in float32 but 10 in bfloat16 (so trunc and floor differ), while a Python-number divisor is read
+    # at float32 (test_mul_div_by_a_scalar_round_once)
+    rng = np.random.default_rng(5)
+    a = torch.from_numpy(rng.uniform(-50, 50, 4000).astype(np.float32)).to(dtype)
+    b = torch.from_numpy(rng.uniform(-2, 2, 4000).astype(np.float32)).to(dtype)
+    quotient = round_to(dtype, as_f32(a) / as_f32(b))
+    got = torch.div(a, b, rounding_mode="trunc")
+    assert got.dtype == dtype
+    np.testing.assert_array_equal(as_f32(got), np.trunc(quotient))
+    np.testing.assert_array_equal(as_f32(torch.div(a[::3], b[::3], rounding_mode="trunc")), np.trunc(quotient[::3]))
+    # a one-element or expanded divisor is read once at float32, as a Python number is (PyTorch's CPU kernels
+    # test is_scalar): no rounding of the quotient. bfloat16(0.1) is 0.10009765625: 1 / it is 9.990
+    pair = torch.tensor([0.1, 0.1], dtype=dtype)
+    rounded = float(np.trunc(round_to(dtype, np.float32([1.0]) / as_f32(pair[:1]))[0]))
+    wide = float(np.trunc(np.float32(1.0) / as_f32(pair[:1])[0]))
+    if dtype == torch.bfloat16:
+        assert (rounded, wide) == (10.0, 9.0)
+    ones = torch.ones(4, dtype=dtype)
+    assert torch.div(ones[:2], pair, rounding_mode="trunc").tolist() == [rounded] * 2
+    assert torch.div(1, pair, rounding_mode="trunc").tolist() == [rounded] * 2
+    assert torch.div(ones, pair[:1], rounding_mode="trunc").tolist() == [wide] * 4
+    assert torch.div(ones[:1], pair[:1], rounding_mode="trunc").tolist() == [wide]
+    assert torch.div(ones, pair[:1].expand(4), rounding_mode="trunc").tolist() == [wide] * 4
+    assert torch.div(ones, pair[0].item(), rounding_mode="trunc").tolist() == [wide] * 4

@@ -177,6 +177,15 @@ def test_clamp_bounds_promote_and_convert_checked():
         x.clamp(1, 300)
     with pytest.raises(RuntimeError, match="without overflow"):
         torch.tensor([1], dtype=torch.int8).clamp(min=-300)
+    # both bounds and one NaN: upstream fills NaN before it reads the other bound (1e300 is not checked)
+    for lo, hi in ((float("nan"), 1e300), (-1e300, float("nan"))):
+        r = torch.tensor([1, 2, 3]).clip(min=lo, max=hi)
+        assert r.dtype == torch.float32 and r.isnan().all()
+    assert torch.ones(2, 3).t().clamp(0, float("nan")).isnan().all()
+    with pytest.raises(RuntimeError, match="without overflow"):
+        torch.tensor([1, 2, 3]).clip(min=0.5, max=1e300)
+    with pytest.raises(NotImplementedError, match="clamp is not supported for complex types"):
+        torch.ones(2, dtype=torch.complex64).clamp(0, float("nan"))
 
 
 @pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan")])

@@ -142,6 +142,43 @@ def test_errors(fn, message):
         fn()
 
 
+B = torch.bool
+
+
+@pytest.mark.parametrize(
+    "fn, shape",
+    [
+        (lambda: torch.mm(torch.ones(2, 0, dtype=B), torch.ones(0, 3, dtype=B)), (2, 3)),
+        (lambda: torch.mm(torch.ones(0, 2, dtype=B), torch.ones(2, 3, dtype=B)), (0, 3)),
+        (lambda: torch.mv(torch.ones(2, 0, dtype=B), torch.ones(0, dtype=B)), (2,)),
+        (lambda: torch.bmm(torch.ones(1, 2, 0, dtype=B), torch.ones(1, 0, 3, dtype=B)), (1, 2, 3)),
+        (lambda: torch.bmm(torch.ones(0, 2, 2, dtype=B), torch.ones(0, 2, 3, dtype=B)), (0, 2, 3)),
+        (lambda: torch.ones(2, 2, 0, dtype=B) @ torch.ones(0, 3, dtype=B), (2, 2, 3)),
+    ],
+)
+def test_bool_products_that_read_nothing_are_false(fn, shape):
+    # upstream has no bool product kernel, but returns before its dispatch when no element is read
+    got = fn()
+    assert got.dtype == torch.bool and tuple(got.shape) == shape and not got.any()
+
+
+@pytest.mark.parametrize(
+    "fn, kernel",
+    [
+        (lambda: torch.mm(torch.ones(2, 2, dtype=B), torch.ones(2, 3, dtype=B)), "addmm_impl_cpu_"),
+        (lambda: torch.bmm(torch.ones(1, 2, 2, dtype=B), torch.ones(1, 2, 3, dtype=B)), "bmm"),
+        (lambda: torch.bmm(torch.ones(1, 8, 8, dtype=B), torch.ones(1, 8, 8, dtype=B)), "addmm_impl_cpu_"),
+        (lambda: torch.ones(3, 2, 2, dtype=B) @ torch.ones(2, dtype=B), "addmv_impl_cpu"),
+        (lambda: torch.ones(3, 2, 2, dtype=B) @ torch.ones(2, 2, dtype=B), "addmm_impl_cpu_"),
+        (lambda: torch.mv(torch.ones(1, 2, dtype=B), torch.ones(2, dtype=B)), "addmv_impl_cpu"),
+        (lambda: torch.dot(torch.ones(0, dtype=B), torch.ones(0, dtype=B)), "dot"),  # even empty
+    ],
+)
+def test_bool_products_are_refused(fn, kernel):
+    with pytest.raises(NotImplementedError, match=f"^\"{kernel}\" not implemented for 'Bool'$"):
+        fn()
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     batch_a=st.lists(st.integers(1, 3), max_size=2),

@@ -92,6 +92,67 @@ class TestUnaryEdgeCases:
         assert all(math.isnan(v) for v in got.tolist())
 
 
+class TestPowerByAPythonNumber:
+    """x ** 0.5, x ** -0.5 and x ** -1 are sqrt, rsqrt and reciprocal in PyTorch's kernel (not pow): they
+    differ from pow (and NumPy's power) at -0 and -inf, and are exact on complex numbers."""
+
+    EDGES = [-0.0, 0.0, -math.inf, math.inf, 4.0, -4.0, 0.25, math.nan]
+    ROOTS = {
+        0.5: [-0.0, 0.0, math.nan, math.inf, 2.0, math.nan, 0.5, math.nan],
+        -0.5: [-math.inf, math.inf, math.nan, 0.0, 0.5, math.nan, 2.0, math.nan],
+        -1: [-math.inf, math.inf, -0.0, 0.0, 0.25, -0.25, 4.0, math.nan],
+    }
+
+    @staticmethod
+    def same(got: torch.Tensor, want: list[float]) -> bool:
+        return all(
+            (math.isnan(g) and math.isnan(w)) or (g == w and math.copysign(1, g) == math.copysign(1, w))
+            for g, w in zip(got.tolist(), want)
+        )
+
+    @pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16])
+    @pytest.mark.parametrize("exponent", [0.5, -0.5, -1, -1.0])
+    def test_roots_and_reciprocal(self, dtype, exponent):
+        x = torch.tensor(self.EDGES, dtype=dtype)
+        want = self.ROOTS[exponent]  # -1 and -1.0 (an int and a float Python number) share an entry
+        assert self.same(x**exponent, want)
+        assert self.same(torch.pow(x, exponent), want)
+        assert self.same(x.clone().pow_(exponent), want)
+        assert self.same(torch.tensor(self.EDGES, dtype=dtype).repeat_interleave(2)[::2] ** exponent, want)
+        out = torch.empty(0, dtype=torch.float64)
+        assert torch.pow(x, exponent, out=out) is out and self.same(out, want)
+
+    def test_other_exponents_and_bases_keep_pow(self):
+        x = torch.tensor(self.EDGES)
+        np.testing.assert_array_equal((x**2).numpy(), np.power(x.numpy(), 2))
+        # a 0-dim tensor exponent is not a Python number: pow (sqrt(-0) would be -0, pow(-0, -0.5) is inf)
+        assert (x[:2] ** torch.tensor(-0.5)).tolist() == [math.inf, math.inf]
+        # CPU float16 keeps pow in PyTorch: pow(-0, 0.5) is +0 and pow(-inf, 0.5) is inf
+        h = torch.tensor([-0.0, -math.inf], dtype=torch.float16) ** 0.5
+        assert self.same(h, [0.0, math.inf])
+        # an integer base promotes to float32 and takes pow
+        assert (torch.tensor([4, 0]) ** 0.5).tolist() == [2.0, 0.0]
+
+    def test_an_exponent_float32_cannot_hold_is_read_as_a_double(self):
+        # 1e-300 and 2**31 - 1 are 0 and 2**31 in float32: PyTorch's scalar loop computes std::pow(float,
+        # double), where (-3.5) ** 1e-300 is NaN (a fraction) and (-2) ** (2**31 - 1) is -inf (odd); so do we,
+        # at every position (upstream's vectorized loop, on longer tensors, reads the exponent at float32)
+        x = torch.tensor([-3.5, 4.0, -0.5])
+        got = (x**1e-300).tolist()
+        assert math.isnan(got[0]) and got[1] == 1.0 and math.isnan(got[2])
+        assert (x[:2] ** (2**31 - 1)).tolist() == [-math.inf, math.inf]
+        assert x[:1].clone().pow_(2**31 - 1).tolist() == [-math.inf]
+        assert math.isnan((torch.tensor([-2], dtype=torch.int32) ** 1e-300).item())
+        # an exponent float32 holds, or rounds to the same kind, is read at float32
+        np.testing.assert_array_equal((x[1:2] ** 0.1).numpy(), np.float32([4.0]) ** np.float32(0.1))
+
+    def test_complex_roots_are_exact(self):
+        c = torch.tensor([-4 + 0j, -1 + 0j, 3 + 4j], dtype=torch.complex64)
+        assert (c**0.5).tolist() == [2j, 1j, 2 + 1j]
+        assert (c**-0.5).tolist()[:2] == [-0.5j, -1j]
+        np.testing.assert_allclose((c**-1).numpy(), 1 / c.numpy(), rtol=1e-6)
+
+
 shapes = st.lists(st.integers(1, 4), min_size=0, max_size=4)
 
 

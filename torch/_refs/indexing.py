@@ -10,6 +10,7 @@ computed row-major positions, so autograd and every device come from those two o
 
 from __future__ import annotations
 
+import math
 import operator
 import warnings
 
@@ -83,7 +84,8 @@ def _split(self: Tensor, key, subscript: bool = True) -> tuple:
         raise IndexError(f"too many indices for tensor of dimension {self.dim()}")
     basic, advanced, out_dim, src_dim = [], [], 0, 0
     refused = False  # an index tensor of a refused dtype: raised after the slices are read, as upstream's
-    empty_dims = False  # an index into a dim of size 0: raised before any bounds or value check, as upstream's
+    empty_dims = False  # an index into a dim of size 0: raised before any bounds or value check, as upstream's,
+    # unless the indices broadcast to an empty shape (then nothing is selected)
     bad_mask = ""  # a mask whose shape does not fit: raised after the slices and numbers are read, as upstream's
     for position, it in enumerate(items):
         t = _as_index(it) if it is not None and it is not Ellipsis and not isinstance(it, _Bool) else None
@@ -131,7 +133,7 @@ def _split(self: Tensor, key, subscript: bool = True) -> tuple:
             src_dim += t.dim()
         else:
             refused = refused or t.dtype not in (torch.int64, torch.int32)  # upstream's: int8/int16 too
-            empty_dims = empty_dims or (src_dim < self.dim() and self.shape[src_dim] == 0 and t.numel() > 0)
+            empty_dims = empty_dims or (src_dim < self.dim() and self.shape[src_dim] == 0)
             basic.append(slice(None))
             advanced.append((out_dim, t.to(torch.int64)))
             out_dim += 1
@@ -140,7 +142,7 @@ def _split(self: Tensor, key, subscript: bool = True) -> tuple:
         raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
     if bad_mask:
         raise IndexError(bad_mask)
-    if empty_dims:
+    if empty_dims and math.prod(_index_shape(advanced)) != 0:  # upstream's: the indices broadcast to a non-empty shape
         raise IndexError("index is out of bounds for dimension with size 0")
     return tuple(basic), advanced
 
@@ -158,8 +160,18 @@ def _index_shape(advanced: list) -> tuple:
         ) from None
 
 
+def _selects_nothing(view: Tensor, advanced: list) -> bool:
+    """Whether the key selects no element (the indices broadcast to an empty shape, or a dim of the view that
+    no index reads is empty): upstream then checks no index's bounds (x[[3], 1, -4:0] is an empty result)."""
+    dims = {d for d, _ in advanced}
+    return math.prod(_index_shape(advanced)) == 0 or any(view.shape[d] == 0 for d in range(view.dim()) if d not in dims)
+
+
 def _check_bounds(view: Tensor, advanced: list) -> bool:
-    """Upstream's IndexError for an index outside its dim; whether any index is negative."""
+    """Upstream's IndexError for an index outside its dim (none where the key selects nothing); whether any
+    index is negative."""
+    if _selects_nothing(view, advanced):
+        return False
     negative = False
     for j, (d, idx) in enumerate(advanced):
         n = view.shape[d]
@@ -170,6 +182,14 @@ def _check_bounds(view: Tensor, advanced: list) -> bool:
                 raise IndexError(f"index {bad} is out of bounds for dimension {j} with size {n}")
             negative = negative or lo < 0
     return negative
+
+
+def _in_range(view: Tensor, d: int, idx: Tensor) -> Tensor:
+    """idx, or zeros where the key selects nothing and idx was not checked (the rows of an empty result
+    still go through index_select or _index_put_rows_, which autograd records)."""
+    if idx.numel() and view.numel() == 0:
+        return torch.zeros_like(idx)  # dim d is not empty here: _split refuses an index into a size-0 dim
+    return idx
 
 
 def _one_index(view: Tensor, advanced: list) -> tuple:
@@ -220,8 +240,8 @@ def getitem(self: Tensor, key) -> Tensor:
         return view
     if len(advanced) == 1:  # one index tensor (x[idx], x[:, idx], a 1-D mask): index_select's row copies
         d, idx = _one_index(view, advanced)
-        out = view.index_select(d, idx.reshape(-1))
-        return out.reshape(tuple(view.shape[:d]) + tuple(idx.shape) + tuple(view.shape[d + 1 :]))
+        shape = tuple(view.shape[:d]) + tuple(idx.shape) + tuple(view.shape[d + 1 :])
+        return view.index_select(d, _in_range(view, d, idx).reshape(-1)).reshape(shape)
     pos, _ = _positions(view, advanced)
     return view.take(pos)
 
@@ -284,7 +304,7 @@ def _put(self: Tensor, key, value, accumulate: bool, subscript: bool = False) ->
         out_shape = list(view.shape[:d]) + list(idx.shape) + list(view.shape[d + 1 :])
         rows = list(view.shape[:d]) + [idx.numel()] + list(view.shape[d + 1 :])
         values = _put_values(self, value, out_shape, subscript).reshape(rows)
-        torch._index_put_rows_(view, d, idx.reshape(-1), values, accumulate)
+        torch._index_put_rows_(view, d, _in_range(view, d, idx).reshape(-1), values, accumulate)
         return self
     pos, out_shape = _positions(view, advanced)
     view.put_(pos, _put_values(self, value, out_shape, subscript), accumulate)

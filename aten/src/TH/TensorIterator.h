@@ -76,12 +76,21 @@ class TensorIterator {
     const Tensor& t = operands_[arg].original;
     return t.defined() && t.dim() == 0 && t.device().is_cpu();
   }
-  /// The value of CPU scalar `arg` as the op passed it, converted to T: not rounded to the common
-  /// dtype first (a 16-bit mul/div reads a Python number at float32, as PyTorch's kernels do).
+  /// True when input `arg` is one element over the whole iteration: every stride 0 or its size 1 (a 0-dim,
+  /// one-element or expanded tensor; PyTorch's is_scalar).
+  bool is_scalar(int arg) const {
+    for (int i = 0; i < ndim(); ++i)
+      if (operands_[arg].strides[i] != 0 && shape_[i] != 1) return false;
+    return true;
+  }
+  /// The value of input `arg` (one element in CPU memory: a CPU scalar, or an is_scalar operand of a CPU
+  /// iteration) as the op passed it, converted to T: not rounded to the common dtype first (a 16-bit mul/div
+  /// reads a Python number at float32, as PyTorch's kernels do).
   template <typename T>
   T original_scalar_value(int arg) const {
     const Tensor& t = operands_[arg].original;
-    TH_CHECK(is_cpu_scalar(arg), "original_scalar_value: operand ", arg, " is not a CPU scalar");
+    TH_CHECK(t.defined() && t.device().is_cpu() && t.numel() > 0 && is_scalar(arg),
+             "original_scalar_value: operand ", arg, " is not one element in CPU memory");
     return TH_DISPATCH_ALL_TYPES_AND_COMPLEX(t.dtype(), "original_scalar_value", [&] {
       return convert<T>(*reinterpret_cast<const scalar_t*>(t.data_ptr()));
     });

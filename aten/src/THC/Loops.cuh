@@ -168,7 +168,8 @@ void gpu_kernel(th::TensorIterator& iter, const F& f) {
 
 /// out = f(a, b) as gpu_kernel<T, 2>, except that for the 16-bit floats a CPU scalar b is read
 /// once at opmath_t<T> (float32), not rounded to T first (th::scalar_at_opmath), as PyTorch's mul
-/// and div kernels read a Python number: the operand is dropped and the rest runs as a unary loop.
+/// and div kernels read a Python number: the operand is dropped and the rest runs as a unary loop. Two
+/// tensors run th::math::on_tensors(f) (div_trunc's quotient rounded to T, as upstream's).
 template <typename T, typename F>
 void gpu_kernel_with_scalars(th::TensorIterator& iter, const F& f) {
   if constexpr (!std::is_same_v<T, th::opmath_t<T>>) {
@@ -178,7 +179,7 @@ void gpu_kernel_with_scalars(th::TensorIterator& iter, const F& f) {
       return gpu_kernel<T, 1>(iter, th::math::BindSecond<F, th::opmath_t<T>>{f, b});
     }
   }
-  gpu_kernel<T, 2>(iter, f);
+  gpu_kernel<T, 2>(iter, th::math::on_tensors<T>(f));
 }
 
 }  // namespace thc

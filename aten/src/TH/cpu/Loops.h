@@ -168,19 +168,21 @@ void cpu_kernel(TensorIterator& iter, const F& f) {
   });
 }
 
-/// out = f(a, b) as cpu_kernel<T, 2>, except that for the 16-bit floats a CPU scalar b is read
-/// once at opmath_t<T> (float32), not rounded to T first (scalar_at_opmath), as PyTorch's mul and
-/// div kernels read a Python number: the operand is dropped and the rest runs as a unary loop.
+/// out = f(a, b) as cpu_kernel<T, 2>, except that for the 16-bit floats a b that is one element over the
+/// whole iteration (a Python number, a 0-dim, one-element or expanded tensor: PyTorch's CPU kernels test
+/// is_scalar) is read once at opmath_t<T> (float32) as the op passed it, not rounded to T first, as PyTorch's
+/// mul and div kernels read it: the operand is dropped and the rest runs as a unary loop. Two tensors run
+/// math::on_tensors(f) (div_trunc's quotient rounded to T, as upstream's).
 template <typename T, typename F>
 void cpu_kernel_with_scalars(TensorIterator& iter, const F& f) {
   if constexpr (!std::is_same_v<T, opmath_t<T>>) {
-    if (scalar_at_opmath(iter)) {
+    if (iter.ntensors() == 3 && iter.numel() > 0 && iter.is_scalar(2)) {
       const auto b = iter.original_scalar_value<opmath_t<T>>(2);
       iter.remove_operand(2);
       return cpu_kernel<T, 1>(iter, math::BindSecond<F, opmath_t<T>>{f, b});
     }
   }
-  cpu_kernel<T, 2>(iter, f);
+  cpu_kernel<T, 2>(iter, math::on_tensors<T>(f));
 }
 
 }  // namespace th::cpu

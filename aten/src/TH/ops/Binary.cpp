@@ -1,10 +1,12 @@
 // Entry points of the binary pointwise family: add / sub / mul (add_stub, mul_stub, with alpha) and
 // the ops of math/Binary.h (binary_stub: arithmetic, bitwise, comparisons), with PyTorch's dtype
 // rules and checks. Functional, in-place (name_) and out= (name_out) forms share one implementation.
+#include <cmath>
 #include <optional>
 #include <string>
 
 #include "../Functions.h"
+#include "../math/Unary.h"
 #include "Binary.h"
 #include "Pointwise.h"
 
@@ -65,6 +67,66 @@ void check_sub(const Tensor& a, const Tensor& b) {
       "mask, use the `~` or `logical_not()` operator instead.");
 }
 
+/// The value of a Python int or float operand (a wrapped number) as a double; none for any other.
+std::optional<double> number_value(const Tensor& t) {
+  if (!t.impl()->wrapped_number) return {};
+  if (t.dtype() == ScalarType::Double) return *reinterpret_cast<const double*>(t.data_ptr());
+  if (t.dtype() == ScalarType::Long) return double(*reinterpret_cast<const int64_t*>(t.data_ptr()));
+  return {};
+}
+
+/// Upstream's powers by a Python number 0.5, -0.5 and -1 of a float32/float64/bfloat16/complex tensor are
+/// sqrt, rsqrt and reciprocal (its pow_tensor_scalar_kernel; CUDA's for float16 too, CPU's float16 keeps
+/// pow): they differ from pow at -0 (sqrt(-0) is -0, rsqrt(-0) -inf) and -inf (nan), and are exact on complex
+/// numbers ((-4+0j) ** 0.5 is 2j, not pow's -8.7e-8+2j). The exponent must be the wrapped number; an
+/// integer or bool base converts to the result dtype first, as upstream's iterator does (out of place only:
+/// its in-place and out= checks stay pow's).
+std::optional<math::UnaryOp> pow_as_unary(const Tensor& self, const Tensor& exponent, ScalarType common,
+                                          bool out_of_place) {
+  if (self.impl()->wrapped_number) return {};
+  if (self.dtype() != common &&
+      !(out_of_place && !is_floating_point(self.dtype()) && !is_complex(self.dtype())))
+    return {};
+  const bool routed = common == ScalarType::Float || common == ScalarType::Double ||
+                      common == ScalarType::BFloat16 || is_complex(common) ||
+                      (common == ScalarType::Half && self.device().type != DeviceType::CPU);
+  if (!routed) return {};
+  const auto e = number_value(exponent);
+  if (!e) return {};
+  if (*e == 0.5) return math::UnaryOp::Sqrt;
+  if (*e == -0.5) return math::UnaryOp::Rsqrt;
+  if (*e == -1.0) return math::UnaryOp::Reciprocal;
+  return {};
+}
+
+/// Whether a Python-number exponent read at float32 becomes another kind of exponent for pow: an integer
+/// from a fraction (1e-300 is 0), or an integer of the other parity (2**31 - 1 is 2**31).
+bool float32_changes_exponent(const Tensor& exponent) {
+  const auto number = number_value(exponent);
+  if (!number) return false;
+  const double e = *number;
+  const double f = static_cast<float>(e);
+  const auto integer = [](double v) { return std::isfinite(v) && std::trunc(v) == v; };
+  if (integer(e) != integer(f)) return true;
+  return integer(e) && (std::fmod(e, 2.0) != 0) != (std::fmod(f, 2.0) != 0);
+}
+
+Tensor unary(const Tensor& self, math::UnaryOp op) {
+  switch (op) {
+    case math::UnaryOp::Sqrt: return sqrt(self);
+    case math::UnaryOp::Rsqrt: return rsqrt(self);
+    default: return reciprocal(self);
+  }
+}
+
+Tensor& unary_out(Tensor& out, const Tensor& self, math::UnaryOp op) {
+  switch (op) {
+    case math::UnaryOp::Sqrt: return sqrt_out(out, self);
+    case math::UnaryOp::Rsqrt: return rsqrt_out(out, self);
+    default: return reciprocal_out(out, self);
+  }
+}
+
 Tensor& binary_op_into(Tensor& out, const Tensor& self, const Tensor& other, BinaryOp op, const char* name) {
   ScalarType common = result_type({self, other});
   std::optional<ScalarType> compute, result;
@@ -84,7 +146,8 @@ Tensor& binary_op_into(Tensor& out, const Tensor& self, const Tensor& other, Bin
                    *reinterpret_cast<const int64_t*>(other.data_ptr()) >= 0,
                "Integers to negative integer powers are not allowed.");
       // a Python number exponent must fit an integer or 16-bit float dtype (upstream reads it there,
-      // checked: float16 ** 1e6 and int8 ** 1000 raise); float and double read it as a double
+      // checked: float16 ** 1e6 and int8 ** 1000 raise); float32 at float32 (but see below), double as a
+      // double
       if (other.impl()->wrapped_number &&
           (other.dtype() == ScalarType::Double || other.dtype() == ScalarType::Long) &&
           (is_integral(common, false) || is_reduced_floating_point(common))) {
@@ -92,6 +155,19 @@ Tensor& binary_op_into(Tensor& out, const Tensor& self, const Tensor& other, Bin
                              ? Scalar(*reinterpret_cast<const double*>(other.data_ptr()))
                              : Scalar(*reinterpret_cast<const int64_t*>(other.data_ptr()));
         TH_DISPATCH_ALL_TYPES(common, "pow", [&] { (void)e.to<scalar_t>(); });
+      }
+      if (const auto root = pow_as_unary(self, other, common, !out.defined())) {
+        if (!out.defined()) return out = unary(to(self, self.device(), common, false, false), *root);
+        return unary_out(out, self, *root);
+      }
+      // a float32 power by a Python number that float32 would make another kind of exponent is computed in
+      // double and rounded, as upstream's scalar loop does (std::pow(float, double)): (-3.5) ** 1e-300 is
+      // NaN and (-2) ** (2**31 - 1) is -inf, not 1 and inf (upstream's vectorized loop reads it at float32)
+      if (common == ScalarType::Float && !self.impl()->wrapped_number && float32_changes_exponent(other)) {
+        Tensor r = to(pow(to(self, self.device(), ScalarType::Double, false, false), other), self.device(),
+                      ScalarType::Float, false, false);
+        if (!out.defined()) return out = r;
+        if (out.dtype() == ScalarType::Float && out.sizes() == r.sizes()) return copy_(out, r);
       }
       break;
     case BinaryOp::BitwiseAnd:

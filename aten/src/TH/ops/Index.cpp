@@ -6,7 +6,9 @@
 #include "Index.h"
 #include "../Functions.h"
 #include "../Load.h"
+#include "../Overlap.h"
 #include "../TensorIterator.h"
+#include "../Warning.h"
 
 #include <utility>
 
@@ -355,7 +357,24 @@ Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& value) {
   Tensor r = masked_fill(self, mask, value);
   TH_CHECK(r.sizes() == self.sizes(), "masked_fill_: mask of shape ", shape_str(mask.sizes()),
            " cannot be broadcast to self of shape ", shape_str(self.sizes()));
-  return copy_(self, r);
+  if (!has_internal_overlap(self)) return copy_(self, r);
+  // upstream's kernel writes the value into each selected element and no other: through an expanded self,
+  // every element sharing a selected one's memory shows it (and upstream warns)
+  TH_WARN(
+      "Use of masked_fill_ on expanded tensors is deprecated. Please clone() the tensor before performing "
+      "this operation. This also applies to advanced indexing e.g. tensor[mask] = scalar");
+  const Tensor at = nonzero(contiguous(expand(mask, self.sizes())));  // [n, ndim]
+  if (at.size(0) == 0) return self;
+  Tensor pos = zeros({at.size(0)}, ScalarType::Long, self.device());
+  int64_t span = 1;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    pos = add(pos, mul(select(at, 1, d), wrap_number(Scalar(self.stride(d)))), one);
+    span += (self.size(d) - 1) * self.stride(d);
+  }
+  Tensor memory = as_strided(self, {span}, {1}, self.storage_offset());
+  const Tensor fill = to(scalar_tensor(value, self.dtype()), self.device(), self.dtype(), false, false);
+  put_(memory, pos, contiguous(expand(fill, pos.sizes())), false);
+  return self;
 }
 
 Tensor masked_select(const Tensor& self, const Tensor& mask) {

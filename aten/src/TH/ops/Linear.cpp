@@ -39,7 +39,24 @@ void check_same(const char* a_name, const Tensor& a, const char* b_name, const T
   TH_CHECK(a.device() == b.device(),
            "Expected all tensors to be on the same device, but found at least two devices, ",
            a.device().str(), " and ", b.device().str(), "!");
-  TH_CHECK_T(NotImplementedError, a.dtype() != ScalarType::Bool, "\"addmm_impl\" not implemented for 'Bool'");
+}
+
+enum class Product { Mm, Bmm, Mv, Dot };
+
+/// Upstream has no bool product kernel, but a product that reads no element (an empty result or an empty
+/// contraction) returns before it dispatches: zeros (False) of the result. The message names the kernel
+/// upstream dispatches to on a's device (its CPU bmm takes addmm's gemm from 400 multiply-adds a product).
+void check_not_bool(Product p, const Tensor& a, int64_t result_numel, int64_t k, int64_t work = 0) {
+  if (a.dtype() != ScalarType::Bool || result_numel == 0 || k == 0) return;
+  const bool cpu = a.device().type == DeviceType::CPU;
+  const char* kernel = "dot";
+  switch (p) {
+    case Product::Mm: kernel = cpu ? "addmm_impl_cpu_" : "addmm_cuda"; break;
+    case Product::Bmm: kernel = !cpu ? "bmm_cuda" : work < 400 ? "bmm" : "addmm_impl_cpu_"; break;
+    case Product::Mv: kernel = cpu ? "addmv_impl_cpu" : "addmv_impl_cuda"; break;
+    case Product::Dot: break;
+  }
+  throw NotImplementedError(detail::str("\"", kernel, "\" not implemented for 'Bool'"));
 }
 
 /// The complex gemm_into: (ar + i ai)(br + i bi) = (ar br - ai bi) + i (ar bi + ai br), four products of
@@ -119,6 +136,7 @@ Tensor& mm_out(Tensor& out, const Tensor& self, const Tensor& mat2) {
   TH_CHECK(self.size(1) == mat2.size(0), "mat1 and mat2 shapes cannot be multiplied (", self.size(0), "x",
            self.size(1), " and ", mat2.size(0), "x", mat2.size(1), ")");
   check_same("m1", self, "m2", mat2);
+  check_not_bool(Product::Mm, self, self.size(0) * mat2.size(1), self.size(1));
   return into_out(
       out, {self.size(0), mat2.size(1)}, self.dtype(), self.device(), {&self, &mat2}, [&](const Tensor& r) {
         gemm_into(as_batch(r), as_batch(self), as_batch(mat2), Scalar(int64_t(1)), Scalar(int64_t(0)));
@@ -137,6 +155,8 @@ Tensor& bmm_out(Tensor& out, const Tensor& self, const Tensor& mat2) {
            "Expected size for first two dimensions of batch2 tensor to be: [", self.size(0), ", ",
            self.size(2), "] but got: [", mat2.size(0), ", ", mat2.size(1), "].");
   check_same("m1", self, "m2", mat2);
+  check_not_bool(Product::Bmm, self, self.size(0) * self.size(1) * mat2.size(2), self.size(2),
+                 self.size(1) * self.size(2) * mat2.size(2));
   return into_out(out, {self.size(0), self.size(1), mat2.size(2)}, self.dtype(), self.device(),
                   {&self, &mat2},
                   [&](const Tensor& r) { gemm_into(r, self, mat2, Scalar(int64_t(1)), Scalar(int64_t(0))); });
@@ -153,6 +173,7 @@ Tensor mv(const Tensor& self, const Tensor& vec) {
   TH_CHECK(self.size(1) == vec.size(0), "size mismatch, got input (", self.size(0), "), mat (", self.size(0),
            "x", self.size(1), "), vec (", vec.size(0), ")");
   check_same("m1", self, "m2", vec);
+  check_not_bool(Product::Mv, self, self.size(0), self.size(1));
   Tensor out = empty_tensor({self.size(0)}, self.dtype(), self.device());
   gemm_into(unsqueeze(unsqueeze(out, 1), 0), as_batch(self), unsqueeze(unsqueeze(vec, 1), 0),
             Scalar(int64_t(1)), Scalar(int64_t(0)));
@@ -168,6 +189,7 @@ Tensor dot(const Tensor& self, const Tensor& tensor) {
            "] and src [", tensor.numel(), "] to have the same number of elements, but got ", self.numel(),
            " and ", tensor.numel(), " elements respectively");
   check_same("m1", self, "m2", tensor);
+  check_not_bool(Product::Dot, self, 1, 1);  // upstream's dot refuses bool even when empty
   Tensor out = empty_tensor({}, self.dtype(), self.device());
   gemm_into(view(out, {1, 1, 1}), view(self, {1, 1, self.numel()}), view(tensor, {1, tensor.numel(), 1}),
             Scalar(int64_t(1)), Scalar(int64_t(0)));
@@ -187,6 +209,7 @@ Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const S
   TH_CHECK(mat1.size(1) == mat2.size(0), "mat1 and mat2 shapes cannot be multiplied (", mat1.size(0), "x",
            mat1.size(1), " and ", mat2.size(0), "x", mat2.size(1), ")");
   check_same("m1", mat1, "m2", mat2);
+  check_not_bool(Product::Mm, mat1, mat1.size(0) * mat2.size(1), mat1.size(1));
   TH_CHECK(self.dtype() == mat1.dtype(), "self and mat2 must have the same dtype, but got ",
            scalar_type_name(self.dtype()), " and ", scalar_type_name(mat1.dtype()));
   // out = beta * broadcast(self) + alpha * mat1 @ mat2
@@ -207,6 +230,7 @@ Tensor& addmm_(Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scala
            mat2.size(0), "x", mat2.size(1));
   check_same("m1", mat1, "m2", mat2);
   check_same("self", self, "m1", mat1);
+  check_not_bool(Product::Mm, mat1, mat1.size(0) * mat2.size(1), mat1.size(1));
   if (self.is_contiguous() && !may_overlap(self, mat1) && !may_overlap(self, mat2)) {
     gemm_into(as_batch(self), as_batch(mat1), as_batch(mat2), alpha, beta);
   } else {
@@ -260,6 +284,8 @@ Tensor& matmul_impl(Tensor& out, const Tensor& a, const Tensor& b) {
   if (da > 1) sizes.push_back(n);
   if (db > 1) sizes.push_back(p);
   check_same("m1", A3, "m2", B3);
+  // upstream folds a matrix or vector right operand into mm or mv
+  check_not_bool(db == 1 ? Product::Mv : db == 2 ? Product::Mm : Product::Bmm, A3, nb * n * p, m, n * m * p);
   return into_out(out, sizes, a.dtype(), a.device(), {&a, &b}, [&](const Tensor& r) {
     gemm_into(view(r, {nb, n, p}), A3, B3, Scalar(int64_t(1)), Scalar(int64_t(0)));
   });

@@ -2,6 +2,9 @@
 #include "Select.h"
 #include "../Functions.h"
 
+#include <cmath>
+#include <limits>
+
 namespace th {
 
 TH_DEFINE_STUB(where_fn, where_stub);
@@ -58,6 +61,14 @@ Tensor clamp_value(const Tensor& self, const std::optional<Scalar>& min, const s
   for (const auto& bound : {min, max})
     if (bound) operands.push_back(wrap_number(*bound));
   const ScalarType t = result_type(operands);
+  TH_CHECK_T(NotImplementedError, !is_complex(t), "clamp is not supported for complex types");
+  // both bounds and one of them NaN: upstream fills the result with NaN before it reads (or checks) the
+  // other, so clip(int_tensor, min=nan, max=1e300) is float32 NaN, not the overflow of 1e300
+  const auto nan = [](const std::optional<Scalar>& b) {
+    return b->is_floating_point() && std::isnan(b->to<double>());
+  };
+  if (min && max && (nan(min) || nan(max)))
+    return full_like(self, Scalar(std::numeric_limits<double>::quiet_NaN()), t, self.device());
   // upstream's CPU kernel reads the bounds at the dtype (checked), its CUDA kernel at opmath (float for
   // float16/bfloat16: clamp(max=1e5) of a CUDA half tensor is no change, a CPU one raises)
   const ScalarType read =
