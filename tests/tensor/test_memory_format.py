@@ -195,6 +195,30 @@ def test_elementwise_results_are_laid_out_as_upstreams_tensoriterator_lays_them(
     np.testing.assert_array_equal(out.numpy(), t.numpy() + 1)
 
 
+def test_an_input_of_another_dtype_lays_out_as_its_dense_copy():
+    # upstream's CPU iterator casts such an input first, into a dense copy: its own strides where it is
+    # dense, else the order its strides give (an expanded tensor's copy is row-major); the copy's decide
+    t = torch.zeros(3, 4).T  # float32, strides (1, 4): dense
+    assert (t + torch.ones(4, 3, dtype=torch.float64)).stride() == (1, 4)
+    expanded = torch.tensor([[9, 1, 3]], dtype=torch.uint8).expand(4, 3)
+    assert (expanded + torch.zeros(3, 5, dtype=torch.int16)[:, 1:].T).stride() == (3, 1)
+    assert (torch.tensor([4, 1, 5], dtype=torch.int64).expand(2, 3) + torch.zeros(3, 2).T).stride() == (3, 1)
+    sliced = torch.arange(20).view(4, 5)[:, 1:].T  # int64, strides (1, 5): not dense, its copy (1, 4)
+    assert (sliced + torch.zeros(4, 4)).stride() == (1, 4)
+    assert sliced.exp().stride() == (1, 4)
+    # an input of the result's dtype is read in place: its strides
+    assert (torch.zeros(4, 4) + sliced).stride() == (4, 1)
+
+
+def test_masked_fill_and_a_number_to_a_tensors_power_are_row_major():
+    t = torch.zeros(3, 2).T
+    assert t.masked_fill(torch.tensor([[True, False, True]]), 1.0).stride() == (3, 1)
+    assert t.masked_fill(torch.tensor(True), 1.0).stride() == (3, 1)
+    for base in (3.0, -5, 1):
+        assert (base**t).stride() == torch.pow(base, t).stride() == (3, 1)
+    assert (t**2.0).stride() == (1, 2)  # a tensor base keeps its layout
+
+
 def test_layout_of_sort_and_of_the_ops_that_return_row_major():
     t = torch.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]]).T  # strides (1, 3)
     values, indices = torch.sort(t, 0)

@@ -459,6 +459,19 @@ def test_an_int_past_uint64_is_an_overflow_error():
         torch.zeros(2, dtype=torch.uint64)[0] = 2**64
 
 
+def test_tensor_from_mixed_numbers_raises_for_the_first_that_does_not_fit():
+    # upstream converts the numbers in order: a float that does not fit before an int past int64 is its
+    # RuntimeError, the int first its ValueError
+    with pytest.raises(RuntimeError, match="value cannot be converted to type int64 without overflow"):
+        torch.tensor([-float("inf"), 2**64], dtype=torch.int64)
+    with pytest.raises(RuntimeError, match="value cannot be converted to type int64 without overflow"):
+        torch.tensor([float("nan"), 2**64], dtype=torch.int64)
+    with pytest.raises(ValueError, match="Overflow when unpacking long long"):
+        torch.tensor([2**64, -float("inf")], dtype=torch.int64)
+    with pytest.raises(ValueError, match="Overflow when unpacking long long"):
+        torch.tensor([1.5, 2**64], dtype=torch.int64)
+
+
 @pytest.mark.parametrize(
     ("dtype", "value", "expected"),
     [

@@ -96,18 +96,10 @@ def _checked_astype(arr: np.ndarray, want: torch.dtype) -> np.ndarray:
     if arr.dtype == object:  # Python ints exactly; the floats among them as a float array is converted
         flat = arr.ravel()
         ints = [isinstance(x, int) for x in flat]
-        if info.max == 2**64 - 1:  # uint64 takes Python ints up to 2**64 - 1 and no negative one, as upstream
-            if any(x < 0 for x, i in zip(flat, ints) if i):
-                raise OverflowError("can't convert negative int to unsigned")
-            if any(x >= 2**64 for x, i in zip(flat, ints) if i):
-                raise OverflowError("int too big to convert")
-            top = 2**64
-        else:
-            top = 2**63
-        if not all(-(2**63) <= x < top for x, i in zip(flat, ints) if i):
-            raise ValueError("Overflow when unpacking long long")  # a Python int past int64, as PyTorch
-        if not all(low <= x <= int(info.max) for x, i in zip(flat, ints) if i):
-            raise RuntimeError(f"value cannot be converted to type {np.dtype(target).name} without overflow")
+        for x, i in zip(flat, ints):  # upstream converts in order: the first bad number decides the error
+            error = _conversion_error(x, i, info, low, np.dtype(target).name)
+            if error is not None:
+                raise error
         out = np.empty(len(flat), dtype=target)
         unsigned = info.min == 0  # negatives wrap into an unsigned type (down to -max, checked above)
         out[ints] = [x % (int(info.max) + 1) if unsigned and x < 0 else x for x, i in zip(flat, ints) if i]
@@ -124,6 +116,25 @@ def _checked_astype(arr: np.ndarray, want: torch.dtype) -> np.ndarray:
         with np.errstate(invalid="ignore"):  # 2**63 as a float wraps to int64's lowest, as in PyTorch
             arr = np.trunc(arr).astype(np.int64)
     return arr.astype(target)
+
+
+def _conversion_error(x, is_int: bool, info, low: int, name: str) -> Exception | None:
+    """The error upstream raises converting the Python number x into an integer dtype (None if it fits): an
+    int past int64 is a ValueError (uint64: ints up to 2**64 - 1 and no negative one, an OverflowError), one
+    outside the dtype and a float outside it (compared with its bounds rounded to double, as c10) a
+    RuntimeError."""
+    if is_int:
+        if info.max == 2**64 - 1:
+            if x < 0:
+                return OverflowError("can't convert negative int to unsigned")
+            if x >= 2**64:
+                return OverflowError("int too big to convert")
+        elif not -(2**63) <= x < 2**63:
+            return ValueError("Overflow when unpacking long long")
+        inside = low <= x <= int(info.max)
+    else:  # NaN fails both comparisons; a float has no wrap into an unsigned type (-1.0 is refused)
+        inside = (0.0 if info.min == 0 else float(low)) <= x <= float(info.max)
+    return None if inside else RuntimeError(f"value cannot be converted to type {name} without overflow")
 
 
 def _infer(data, want: torch.dtype | None = None) -> tuple[np.ndarray, torch.dtype | None]:

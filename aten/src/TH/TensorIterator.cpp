@@ -264,11 +264,29 @@ void TensorIterator::allocate_outputs(const TensorIteratorConfig& cfg) {
                ? r
                : make_view(r, kernel_shape, contiguous_strides(kernel_shape), r.storage_offset());
   };
+  // the operands whose strides lay out a new output: upstream's CPU iterator first casts an input of another
+  // dtype into a copy that is dense (its own layout where it is dense, else the order its strides give: an
+  // expanded input's copy is row-major), so the copy's strides are what it compares; its CUDA one does not
+  std::vector<Tensor> cast_layouts;  // metadata only (no storage): the copies' sizes and strides
   auto layout_operands = [&]() {
+    cast_layouts.clear();
+    cast_layouts.reserve(cfg.inputs_.size());  // no reallocation below: ops points into it
     std::vector<const Tensor*> ops;
     for (const Tensor& t : cfg.outputs_)
       if (t.defined() && t.sizes() == result_shape) ops.push_back(&t);
-    for (const Tensor& t : cfg.inputs_) ops.push_back(&t);
+    for (const Tensor& t : cfg.inputs_) {
+      if (cfg.promote_inputs_ && device_.type == DeviceType::CPU && t.dim() > 0 &&
+          t.dtype() != common_dtype_ && !non_overlapping_and_dense(t)) {
+        auto copy = std::make_shared<TensorImpl>();
+        copy->sizes = t.sizes();
+        copy->strides = output_strides(t.sizes(), {&t});
+        copy->dtype = common_dtype_;
+        cast_layouts.emplace_back(std::move(copy));
+        ops.push_back(&cast_layouts.back());
+      } else {
+        ops.push_back(&t);
+      }
+    }
     return ops;
   };
   std::vector<Operand> outs;

@@ -350,7 +350,9 @@ Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) 
   TH_CHECK(mask.dtype() == ScalarType::Bool,
            "masked_fill_ only supports boolean masks, but got mask with dtype ",
            scalar_type_name(mask.dtype()));
-  return where(mask, scalar_tensor(value, self.dtype()), self);
+  // upstream fills a row-major clone of the (broadcast) self
+  Tensor r = where(mask, scalar_tensor(value, self.dtype()), self);
+  return r.is_contiguous() ? r : contiguous(r);
 }
 
 Tensor& masked_fill_(Tensor& self, const Tensor& mask, const Scalar& value) {
