@@ -93,6 +93,8 @@ _OPERATORS = {
     "and": ("bitwise_and", "bitwise_and"),
     "or": ("bitwise_or", "bitwise_or"),
     "xor": ("bitwise_xor", "bitwise_xor"),
+    "lshift": ("bitwise_left_shift", None),
+    "rshift": ("bitwise_right_shift", None),
     "matmul": ("matmul", None),
 }
 

@@ -64,3 +64,27 @@ def test_errors():
     b = torch.tensor([1], dtype=torch.int8)
     b <<= torch.tensor([1])  # an int64 result casts back into int8 (same kind), as in PyTorch
     assert b.tolist() == [2] and b.dtype == torch.int8
+
+
+def test_bool_shifts_are_refused_as_upstream():
+    b = torch.tensor([True, False])
+    for call, kernel in (
+        (lambda: b << torch.tensor([True]), "lshift_cpu"),
+        (lambda: b >> True, "rshift_cpu"),
+        (lambda: torch.bitwise_left_shift(b, b), "lshift_cpu"),
+    ):
+        with pytest.raises(NotImplementedError, match=f"\"{kernel}\" not implemented for 'Bool'"):
+            call()
+    assert (b << 1).dtype == torch.int64  # a Python int promotes bool to int64
+
+
+def test_layout_out_and_the_count_read_in_the_dtype():
+    t = torch.arange(6, dtype=torch.int16).view(2, 3).T  # strides (1, 3)
+    assert (t << 1).stride() == (1, 3) and (t >> torch.ones(3, 2, dtype=torch.int16)).stride() == (1, 3)
+    out = torch.empty(0, dtype=torch.int64)
+    assert torch.bitwise_left_shift(t, 2, out=out) is out and out.tolist() == (t * 4).tolist()
+    u = torch.tensor([1, 200], dtype=torch.uint8)
+    assert (u << 257).tolist() == [2, 144]  # 257 read as uint8 is 1
+    assert (u >> 256).tolist() == [1, 200]  # 256 read as uint8 is 0
+    assert (torch.tensor([5], dtype=torch.int8) << 2**40).tolist() == [5]
+    assert torch.bitwise_right_shift(2**40, torch.tensor([1], dtype=torch.int32)).tolist() == [0]

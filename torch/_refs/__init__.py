@@ -17,7 +17,6 @@ every device come from the ops they are made of. One module per family, named af
     nn_ops       torch.conv2d, torch.layer_norm, torch.dropout, torch.embedding_bag, ...: the NN ops in torch
     rnn          lstm, gru, rnn_tanh, rnn_relu and their cells: the recurrences nn.LSTM/GRU/RNN call
     binary_math  copysign, hypot, fmax/fmin, xlogy, heaviside, ldexp, float_power, logaddexp2, logit, ...
-    bitwise      bitwise_left_shift / bitwise_right_shift, `<<` and `>>`
     reductions   trace, count_nonzero, aminmax, var_mean, nansum, nanmean, diff, softmax, log_softmax
     linalg       einsum, norm
     joins        atleast_*d, hstack/vstack/dstack, tensor_split/hsplit/..., split, meshgrid, concat
@@ -36,7 +35,6 @@ definition; importing this package registers them all (torch/__init__.py install
 from torch._refs import (  # noqa: F401
     aliases,
     binary_math,
-    bitwise,
     conjugation,
     counting,
     creation,

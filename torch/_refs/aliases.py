@@ -276,6 +276,7 @@ def fill_diagonal_(self: Tensor, fill_value, wrap: bool = False) -> Tensor:
 
 register(in_place(_C.cumsum, "cumsum_"), name="cumsum_", function=False, method=True)
 register(in_place(_C.cumprod, "cumprod_"), name="cumprod_", function=False, method=True)
+register(in_place(_C.bitwise_not, "bitwise_not_"), name="bitwise_not_", function=False, method=True)
 
 
 register(lambda self: self.data_ptr(), name="const_data_ptr", function=False, method=True)

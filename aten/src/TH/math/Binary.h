@@ -169,6 +169,38 @@ TH_HOST_DEVICE T minimum(T a, T b) {
   return a < b ? a : b;
 }
 
+/// a << b of an integer type, with b read in that type (PyTorch's kernel): 0 for b < 0 or b >= the width;
+/// the bits shifted past the top are dropped (a wraps).
+template <typename T>
+TH_HOST_DEVICE T left_shift(T a, T b) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    constexpr T width = T(sizeof(T) * 8);
+    if (static_cast<std::make_signed_t<T>>(b) < 0 || b >= width) return T(0);
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) << b);
+  } else {
+    return a;  // never dispatched (the entry point refuses bool and floats)
+  }
+}
+
+/// a >> b of an integer type, with b read in that type (PyTorch's kernel): arithmetic for signed types;
+/// b < 0 or b >= the width (the width - 1 for signed types) shifts in only the sign (0 unsigned).
+template <typename T>
+TH_HOST_DEVICE T right_shift(T a, T b) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    constexpr T width = T(sizeof(T) * 8 - std::is_signed_v<T>);
+    if (static_cast<std::make_signed_t<T>>(b) < 0 || b >= width) {
+      if constexpr (std::is_signed_v<T>) {
+        return static_cast<T>(a >> width);
+      } else {
+        return T(0);
+      }
+    }
+    return static_cast<T>(a >> b);
+  } else {
+    return a;
+  }
+}
+
 // _(name, Functor, expression of a and b): same dtype in and out
 #define TH_BINARY_OPS(_)                                                                          \
   _(div_true, DivTrue, a / b)                                                                     \
@@ -182,7 +214,9 @@ TH_HOST_DEVICE T minimum(T a, T b) {
   _(minimum, Minimum, th::math::minimum(a, b))                                                    \
   _(bitwise_and, BitwiseAnd, th::math::bits(a, b, [](auto x, auto y) { return x & y; }))          \
   _(bitwise_or, BitwiseOr, th::math::bits(a, b, [](auto x, auto y) { return x | y; }))            \
-  _(bitwise_xor, BitwiseXor, th::math::bits(a, b, [](auto x, auto y) { return x ^ y; }))
+  _(bitwise_xor, BitwiseXor, th::math::bits(a, b, [](auto x, auto y) { return x ^ y; }))          \
+  _(bitwise_left_shift, LeftShift, th::math::left_shift(a, b))                                    \
+  _(bitwise_right_shift, RightShift, th::math::right_shift(a, b))
 
 // _(name, Functor, expression of a and b): bool out
 #define TH_COMPARE_OPS(_)                        \
@@ -247,7 +281,8 @@ template <typename Functor>
 constexpr bool kFloatingOnly = std::is_same_v<Functor, Atan2> || std::is_same_v<Functor, DivTrue>;
 template <typename Functor>
 constexpr bool kIntegralOnly = std::is_same_v<Functor, BitwiseAnd> || std::is_same_v<Functor, BitwiseOr> ||
-                               std::is_same_v<Functor, BitwiseXor>;
+                               std::is_same_v<Functor, BitwiseXor> || std::is_same_v<Functor, LeftShift> ||
+                               std::is_same_v<Functor, RightShift>;
 
 /// The functors that also have complex kernels (true division, powers, equality); add, sub and mul
 /// have their own stubs, which take complex too.

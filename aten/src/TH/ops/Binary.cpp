@@ -175,6 +175,13 @@ Tensor& binary_op_into(Tensor& out, const Tensor& self, const Tensor& other, Bin
         if (out.dtype() == ScalarType::Float && out.sizes() == r.sizes()) return copy_(out, r);
       }
       break;
+    case BinaryOp::LeftShift:
+    case BinaryOp::RightShift:  // upstream's kernels take no bool
+      TH_CHECK_T(NotImplementedError, is_integral(common, false), "\"",
+                 op == BinaryOp::LeftShift ? "lshift" : "rshift",
+                 self.device().type == DeviceType::CPU ? "_cpu" : "_cuda", "\" not implemented for '",
+                 scalar_type_cpp_name(common), "'");
+      break;
     case BinaryOp::BitwiseAnd:
     case BinaryOp::BitwiseOr:
     case BinaryOp::BitwiseXor:
@@ -269,6 +276,8 @@ TH_BINARY_ENTRY(minimum, BinaryOp::Minimum)
 TH_BINARY_ENTRY(bitwise_and, BinaryOp::BitwiseAnd)
 TH_BINARY_ENTRY(bitwise_or, BinaryOp::BitwiseOr)
 TH_BINARY_ENTRY(bitwise_xor, BinaryOp::BitwiseXor)
+TH_BINARY_ENTRY(bitwise_left_shift, BinaryOp::LeftShift)
+TH_BINARY_ENTRY(bitwise_right_shift, BinaryOp::RightShift)
 TH_BINARY_ENTRY(eq, BinaryOp::Eq)
 TH_BINARY_ENTRY(ne, BinaryOp::Ne)
 TH_BINARY_ENTRY(lt, BinaryOp::Lt)
