@@ -244,6 +244,18 @@ def test_cat_keeps_the_inputs_common_channels_last_layout():
     assert torch.cat([v, v], 2).is_contiguous(memory_format=torch.channels_last_3d)
 
 
+def test_cat_and_stack_name_the_layout_by_upstreams_stride_rules():
+    # a channels-last input with gaps is still channels-last; a permuted input whose size-1 dims only make it
+    # look channels-last (stack of one transposed 3-D tensor: [3, 3, 2, 1] @ [6, 1, 3, 1]) is row-major
+    c = torch.rand(2, 3, 4, 6).contiguous(memory_format=torch.channels_last)[:, :, :, ::2]
+    assert torch.cat([c]).is_contiguous(memory_format=torch.channels_last)
+    x = torch.zeros(3, 2, 3, dtype=torch.bool).transpose(1, 2)
+    assert torch.stack([x], -1).stride() == (6, 2, 1, 1)
+    assert torch.stack([torch.arange(8, dtype=torch.int32).reshape(4, 2, 1).transpose(0, 2)], -2).is_contiguous()
+    n111 = torch.zeros(4, 1, 1, 1)
+    assert torch.cat([n111, n111]).is_contiguous()
+
+
 def test_nonzero_is_column_major_and_ravel_contiguous():
     m = torch.tensor([[True, False, True], [False, True, True]])
     nz = torch.nonzero(m)

@@ -4,14 +4,30 @@
 namespace th {
 
 namespace {
+/// Whether strides order a 4-D (5-D) tensor's dims as channels-last does (upstream's
+/// is_channels_last_strides_2d_s4 / _3d_s5): C innermost, then W, H (D), N, each stride at least the span of
+/// the one inside it (gaps allowed), with upstream's rules for the ambiguous size-1 dims (an N111 tensor and
+/// a 1C1W permutation are row-major).
+bool strides_like_channels_last(const Tensor& t) {
+  static constexpr int kOrder4[] = {1, 3, 2, 0}, kOrder5[] = {1, 4, 3, 2, 0};
+  if (t.dim() != 4 && t.dim() != 5) return false;
+  if (t.stride(1) == 0) return false;
+  int64_t min = 0;
+  const int* order = t.dim() == 4 ? kOrder4 : kOrder5;
+  for (int i = 0; i < t.dim(); ++i) {
+    const int d = order[i];
+    if (t.size(d) == 0 || t.stride(d) < min) return false;
+    if (d == 0 && min == t.stride(1)) return false;
+    min = t.stride(d) * (t.size(d) > 1 ? t.size(d) : 1);
+  }
+  return true;
+}
+
 /// A tensor's layout as upstream's suggest_memory_format names it: channels-last (3d) for a 4-D (5-D) tensor
-/// laid out that way and not also row-major, else row-major.
+/// whose strides are like it, else row-major.
 MemoryFormat suggested_format(const Tensor& t) {
-  if (t.dim() == 4 && !t.is_contiguous() && t.is_contiguous(MemoryFormat::ChannelsLast))
-    return MemoryFormat::ChannelsLast;
-  if (t.dim() == 5 && !t.is_contiguous() && t.is_contiguous(MemoryFormat::ChannelsLast3d))
-    return MemoryFormat::ChannelsLast3d;
-  return MemoryFormat::Contiguous;
+  if (!strides_like_channels_last(t)) return MemoryFormat::Contiguous;
+  return t.dim() == 4 ? MemoryFormat::ChannelsLast : MemoryFormat::ChannelsLast3d;
 }
 
 /// cat's output layout (upstream's cat_compute_output_memory_format): the inputs' common suggested layout,
