@@ -256,6 +256,38 @@ def test_cat_and_stack_name_the_layout_by_upstreams_stride_rules():
     assert torch.cat([n111, n111]).is_contiguous()
 
 
+def test_stack_inside_the_dims_keeps_the_inputs_layout_as_upstreams_cat_and_view():
+    x = torch.arange(16).reshape(2, 2, 4).permute(0, 2, 1)  # [2, 4, 2] @ [8, 1, 4]
+    assert torch.stack([x], 2).stride() == (8, 2, 2, 1)  # cat along dim 2 (row-major), split in two
+    assert torch.stack([x, x], 0).is_contiguous()
+    c = torch.rand(2, 3, 4, 5).contiguous(memory_format=torch.channels_last)
+    r = torch.stack([c, c], 1)  # cat of channels-last inputs along dim 1, split
+    assert r.shape == (2, 2, 3, 4, 5) and torch.equal(r[:, 1], c)
+    assert r.stride() == torch.cat([c, c], 1).view(2, 2, 3, 4, 5).stride()
+
+
+@pytest.mark.parametrize(
+    "make, key, strides",
+    [
+        (lambda: torch.zeros(3, 3, 2, dtype=torch.uint8).transpose(2, 1), torch.tensor([True, True, True]), (6, 1, 2)),
+        (lambda: torch.zeros(4, 3).T, (slice(None), [0, 2, 1]), (3, 1)),
+        (lambda: torch.zeros(2, 3, 4).permute(2, 0, 1), ([0, 1], slice(None), [1, 2]), (2, 1)),
+        (lambda: torch.zeros(4, 3).T, (None, torch.tensor([2, 0, 2])), (12, 4, 1)),
+        (lambda: torch.zeros(2, 3, 4).transpose(0, 2), (slice(None), torch.tensor([[0, 1], [2, 0]])), (1, 8, 4, 16)),
+    ],
+)
+def test_advanced_indexing_results_are_laid_out_as_upstreams_index_kernel(make, key, strides):
+    # upstream's index runs a TensorIterator over self restrided (stride 0 in the indexed dims) and the
+    # indices: the dims self keeps are laid out as in self
+    x = make()
+    items = key if isinstance(key, tuple) else (key,)
+    got = x[key]
+    np.testing.assert_array_equal(
+        got.numpy(), x.numpy()[tuple(k.numpy() if isinstance(k, torch.Tensor) else k for k in items)]
+    )
+    assert got.stride() == strides
+
+
 def test_nonzero_is_column_major_and_ravel_contiguous():
     m = torch.tensor([[True, False, True], [False, True, True]])
     nz = torch.nonzero(m)

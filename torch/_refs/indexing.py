@@ -232,6 +232,67 @@ def _positions(view: Tensor, advanced: list) -> tuple:
     return pos.expand(out_shape).contiguous(), out_shape
 
 
+def _dense_strides(shape: list, operands: list) -> list:
+    """The strides upstream's TensorIterator gives a new output of `shape` from its operands' strides over it
+    (reorder_dimensions: for each pair of dims the first operand whose strides there differ and are not
+    broadcast decides, equal strides put the smaller dim inside; ambiguous pairs stay row-major)."""
+    nd = len(shape)
+
+    def should_swap(d0: int, d1: int) -> int:
+        for st in operands:
+            s0, s1 = st[d0], st[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
+
+    perm = list(range(nd - 1, -1, -1))  # innermost first
+    for i in range(1, nd):
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    strides, acc = [0] * nd, 1
+    for d in perm:
+        strides[d] = acc
+        acc *= max(shape[d], 1)
+    return strides
+
+
+def _laid_out_as_upstream(result: Tensor, view: Tensor, advanced: list) -> Tensor:
+    """result (row-major, shaped [before..., index shape..., after...]) in the layout of upstream's index
+    kernel: its TensorIterator over self restrided (stride 0 in the index dims) and the index tensors."""
+    if result.dim() < 2 or result.numel() < 2:
+        return result
+    dims = [d for d, _ in advanced]
+    rest = [d for d in range(view.dim()) if d not in dims]
+    adjacent = dims == list(range(dims[0], dims[0] + len(dims)))
+    before = [d for d in rest if adjacent and d < dims[0]]
+    after = [d for d in rest if d not in before]
+    shape = list(result.shape)
+    nb = len(shape) - len(before) - len(after)
+
+    # a size-1 dim's stride decides nothing (stride 0): views made with None or a size-1 slice differ there
+    def stride(t: Tensor, d: int) -> int:
+        return t.stride(d) if t.shape[d] != 1 else 0
+
+    operands = [[stride(view, d) for d in before] + [0] * nb + [stride(view, d) for d in after]]
+    for _, idx in advanced:  # broadcast to the index shape (no dim: stride 0)
+        inner = [0] * (nb - idx.dim()) + [stride(idx, k) for k in range(idx.dim())]
+        operands.append([0] * len(before) + inner + [0] * len(after))
+    strides = _dense_strides(shape, operands)
+    if strides == list(result.stride()):
+        return result
+    return torch.empty_strided(shape, strides, dtype=result.dtype, device=result.device).copy_(result)
+
+
 def getitem(self: Tensor, key) -> Tensor:
     """self[key] for a key with index tensors or lists (a copy, as in PyTorch)."""
     basic, advanced = _split(self, key)
@@ -241,9 +302,10 @@ def getitem(self: Tensor, key) -> Tensor:
     if len(advanced) == 1:  # one index tensor (x[idx], x[:, idx], a 1-D mask): index_select's row copies
         d, idx = _one_index(view, advanced)
         shape = tuple(view.shape[:d]) + tuple(idx.shape) + tuple(view.shape[d + 1 :])
-        return view.index_select(d, _in_range(view, d, idx).reshape(-1)).reshape(shape)
+        out = view.index_select(d, _in_range(view, d, idx).reshape(-1)).reshape(shape)
+        return _laid_out_as_upstream(out, view, advanced)
     pos, _ = _positions(view, advanced)
-    return view.take(pos)
+    return _laid_out_as_upstream(view.take(pos), view, advanced)
 
 
 def index_put_(self: Tensor, key, value, accumulate: bool = False) -> Tensor:

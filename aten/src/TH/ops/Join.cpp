@@ -86,13 +86,19 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
 Tensor stack(const std::vector<Tensor>& tensors, int64_t dim) {
   TH_CHECK(!tensors.empty(), "stack expects a non-empty TensorList");
   const int64_t d = wrap_dim(dim, tensors[0].dim() + 1);
-  std::vector<Tensor> expanded;
-  for (size_t i = 0; i < tensors.size(); ++i) {
+  for (size_t i = 0; i < tensors.size(); ++i)
     TH_CHECK(tensors[i].sizes() == tensors[0].sizes(), "stack expects each tensor to be equal size, but got ",
              shape_str(tensors[0].sizes()), " at entry 0 and ", shape_str(tensors[i].sizes()), " at entry ",
              i);
-    expanded.push_back(unsqueeze(tensors[i], d));
+  // upstream's: inside the inputs' dims, cat along dim d split in two (so the layout is the inputs' own);
+  // past the last, cat of the inputs unsqueezed there
+  if (d < tensors[0].dim()) {
+    IntList sizes = tensors[0].sizes();
+    sizes.insert(sizes.begin() + d, int64_t(tensors.size()));
+    return view(cat(tensors, d), sizes);
   }
+  std::vector<Tensor> expanded;
+  for (const Tensor& t : tensors) expanded.push_back(unsqueeze(t, d));
   return cat(expanded, d);
 }
 
