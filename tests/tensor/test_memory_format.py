@@ -210,6 +210,19 @@ def test_an_input_of_another_dtype_lays_out_as_its_dense_copy():
     assert (torch.zeros(4, 4) + sliced).stride() == (4, 1)
 
 
+def test_where_reads_its_condition_as_given_and_casts_self_and_other_into_dense_copies():
+    # upstream converts self and other into the result dtype itself (dense copies) and never copies a bool
+    # condition: an expanded mask decides nothing, a transposed self does
+    m = torch.tensor([True, False, True, False]).expand(3, 4)
+    y = torch.rand(4, 3)
+    assert torch.where(m, y.T, 0.0).stride() == (1, 3)
+    assert torch.where(m, y.T, torch.zeros(3, 4, dtype=torch.float64)).stride() == (1, 3)
+    ints = torch.arange(20).view(4, 5)[:, 1:].T  # int64, not dense: its float64 copy is (1, 4)
+    c = torch.ones(1, 4, dtype=torch.bool).expand(4, 4)
+    assert torch.where(c, ints, torch.zeros(4, 4, dtype=torch.float64)).stride() == (1, 4)
+    np.testing.assert_array_equal(torch.where(m, y.T, 0.0).numpy(), np.where(m.numpy(), y.T.numpy(), 0.0))
+
+
 def test_masked_fill_and_a_number_to_a_tensors_power_are_row_major():
     t = torch.zeros(3, 2).T
     assert t.masked_fill(torch.tensor([[True, False, True]]), 1.0).stride() == (3, 1)

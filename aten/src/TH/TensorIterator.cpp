@@ -85,6 +85,11 @@ TensorIteratorConfig& TensorIteratorConfig::resize_outputs(bool on) {
   resize_outputs_ = on;
   return *this;
 }
+
+TensorIteratorConfig& TensorIteratorConfig::layout_as_given(bool on) {
+  layout_as_given_ = on;
+  return *this;
+}
 TensorIteratorConfig& TensorIteratorConfig::common_dtype(ScalarType t) {
   common_dtype_ = t;
   return *this;
@@ -275,7 +280,7 @@ void TensorIterator::allocate_outputs(const TensorIteratorConfig& cfg) {
     for (const Tensor& t : cfg.outputs_)
       if (t.defined() && t.sizes() == result_shape) ops.push_back(&t);
     for (const Tensor& t : cfg.inputs_) {
-      if (cfg.promote_inputs_ && device_.type == DeviceType::CPU && t.dim() > 0 &&
+      if (cfg.promote_inputs_ && !cfg.layout_as_given_ && device_.type == DeviceType::CPU && t.dim() > 0 &&
           t.dtype() != common_dtype_ && !non_overlapping_and_dense(t)) {
         auto copy = std::make_shared<TensorImpl>();
         copy->sizes = t.sizes();

@@ -27,6 +27,9 @@ class TensorIteratorConfig {
   TensorIteratorConfig& resize_outputs(bool on);
   /// Reduce the single input over `dims` into the output (a 1 in each reduced dim).
   TensorIteratorConfig& reduce(const IntList& dims, bool keepdim);
+  /// Lay a new output out by every input's own strides, never by those of the dense copy upstream's CPU
+  /// iterator casts an input of another dtype into: for an op that casts its inputs itself (where).
+  TensorIteratorConfig& layout_as_given(bool on);
   TensorIterator build();
 
  private:
@@ -34,6 +37,7 @@ class TensorIteratorConfig {
   std::vector<Tensor> outputs_, inputs_;
   bool promote_inputs_ = true;
   bool resize_outputs_ = true;
+  bool layout_as_given_ = false;
   ScalarType common_dtype_ = ScalarType::Undefined;
   ScalarType output_dtype_ = ScalarType::Undefined;
   bool is_reduction_ = false;

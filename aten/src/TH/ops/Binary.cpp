@@ -160,14 +160,14 @@ Tensor& binary_op_into(Tensor& out, const Tensor& self, const Tensor& other, Bin
         if (!out.defined()) return out = unary(to(self, self.device(), common, false, false), *root);
         return unary_out(out, self, *root);
       }
-      // a float32 power by a Python number that float32 would make another kind of exponent is computed in
-      // double and rounded, as upstream's scalar loop does (std::pow(float, double)): (-3.5) ** 1e-300 is
-      // NaN and (-2) ** (2**31 - 1) is -inf, not 1 and inf (upstream's vectorized loop reads it at float32)
       // a Python number to a tensor's power is row-major (upstream's pow.Scalar sets its output without
       // strides)
       if (!out.defined() && self.impl()->wrapped_number && !other.impl()->wrapped_number &&
           !other.is_contiguous())
         out = empty_tensor(other.sizes(), common, other.device());
+      // a float32 power by a Python number that float32 would make another kind of exponent is computed in
+      // double and rounded, as upstream's scalar loop does (std::pow(float, double)): (-3.5) ** 1e-300 is
+      // NaN and (-2) ** (2**31 - 1) is -inf, not 1 and inf (upstream's vectorized loop reads it at float32)
       if (common == ScalarType::Float && !self.impl()->wrapped_number && float32_changes_exponent(other)) {
         Tensor r = to(pow(to(self, self.device(), ScalarType::Double, false, false), other), self.device(),
                       ScalarType::Float, false, false);
@@ -177,10 +177,11 @@ Tensor& binary_op_into(Tensor& out, const Tensor& self, const Tensor& other, Bin
       break;
     case BinaryOp::LeftShift:
     case BinaryOp::RightShift:  // upstream's kernels take no bool
-      TH_CHECK_T(NotImplementedError, is_integral(common, false), "\"",
-                 op == BinaryOp::LeftShift ? "lshift" : "rshift",
-                 self.device().type == DeviceType::CPU ? "_cpu" : "_cuda", "\" not implemented for '",
-                 scalar_type_cpp_name(common), "'");
+      TH_CHECK_T(
+          NotImplementedError, is_integral(common, false), "\"",
+          op == BinaryOp::LeftShift ? "lshift" : "rshift",
+          (self.impl()->wrapped_number ? other : self).device().type == DeviceType::CPU ? "_cpu" : "_cuda",
+          "\" not implemented for '", scalar_type_cpp_name(common), "'");
       break;
     case BinaryOp::BitwiseAnd:
     case BinaryOp::BitwiseOr:

@@ -41,12 +41,18 @@ Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
   if (element_size(t) > 2 || !is_floating_point(t))
     for (const Tensor* x : {&self, &other})
       if (x->impl()->wrapped_number) check_number_fits(*x, t);
+  // upstream converts self and other into the result dtype itself (dense copies: their layouts decide) and
+  // reads the condition as it is
+  const auto cast = [&](const Tensor& x) {
+    return x.dtype() == t || x.dim() == 0 ? x : to(x, x.device(), t, false, false);
+  };
   TensorIterator iter = TensorIteratorConfig()
                             .add_output(Tensor())
                             .add_input(condition)
-                            .add_input(self)
-                            .add_input(other)
+                            .add_input(cast(self))
+                            .add_input(cast(other))
                             .common_dtype(t)
+                            .layout_as_given(true)
                             .build();
   where_stub[iter.device().type](iter);
   return iter.output();
