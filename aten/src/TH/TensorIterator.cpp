@@ -275,13 +275,15 @@ void TensorIterator::allocate_outputs(const TensorIteratorConfig& cfg) {
   std::vector<Tensor> cast_layouts;  // metadata only (no storage): the copies' sizes and strides
   auto layout_operands = [&]() {
     cast_layouts.clear();
-    cast_layouts.reserve(cfg.inputs_.size());  // no reallocation below: ops points into it
     std::vector<const Tensor*> ops;
     for (const Tensor& t : cfg.outputs_)
       if (t.defined() && t.sizes() == result_shape) ops.push_back(&t);
     for (const Tensor& t : cfg.inputs_) {
       if (cfg.promote_inputs_ && !cfg.layout_as_given_ && device_.type == DeviceType::CPU && t.dim() > 0 &&
           t.dtype() != common_dtype_ && !non_overlapping_and_dense(t)) {
+        // reserved before the first copy (no heap allocation for ops without one), so that no later
+        // emplace_back moves the copies that ops already points to
+        if (cast_layouts.capacity() < cfg.inputs_.size()) cast_layouts.reserve(cfg.inputs_.size());
         auto copy = std::make_shared<TensorImpl>();
         copy->sizes = t.sizes();
         copy->strides = output_strides(t.sizes(), {&t});
