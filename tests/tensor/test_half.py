@@ -226,10 +226,90 @@ class TestVectorizedPaths:
             b = torch.from_numpy(np.float32([1 + 2.0**-8, 1 + 3 * 2.0**-8, -2.5, 3.4e38] * 5)).bfloat16()
             assert b.float().tolist() == [1.0, 1 + 2.0**-6, -2.5, float("inf")] * 5
             assert (b + b).float().tolist() == [2.0, 2 + 2.0**-5, -5.0, float("inf")] * 5
+            rng = np.random.default_rng(0)
+            u, v = rng.uniform(-4, 4, (2, 1003)).astype(np.float16)
+            tu, tv = torch.from_numpy(u), torch.from_numpy(v)
+            with np.errstate(all="ignore"):  # NumPy's float16 ops compute in float32 and round once
+                for got, want in ((tu + tv, u + v), (tu - tv, u - v), (tu * tv, u * v), (tu / tv, u / v),
+                                  (tu * 0.1, (u.astype(np.float32) * np.float32(0.1)).astype(np.float16))):
+                    assert (got.numpy().view(np.uint16) == want.view(np.uint16)).all()
+            ref = u.astype(np.float64).sum()
+            assert abs(tu.sum().item() - ref) <= abs(ref) * 2.0**-10, (tu.sum().item(), ref)
         """)
         env = {**os.environ, "TH_CPU_CAPABILITY": capability}
         p = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True)
         assert p.returncode == 0, p.stderr[-2000:]
+
+
+def assert_same_bits(got: torch.Tensor, want: np.ndarray):
+    """got (a 16-bit tensor) holds exactly the float32 values `want` (signed zeros told apart; any NaN)."""
+    g = np.ascontiguousarray(as_f32(got))
+    w = np.ascontiguousarray(np.broadcast_to(np.float32(want), g.shape))
+    nan = np.isnan(w)
+    np.testing.assert_array_equal(np.isnan(g), nan)
+    np.testing.assert_array_equal(g[~nan].view(np.uint32), w[~nan].view(np.uint32))
+
+
+def special_sample(dtype, n, seed):
+    """n values of `dtype` (as float32 too) mixing ordinary numbers with 0, -0, +-inf, NaN, the largest finite
+    value and the smallest subnormal, so sums overflow, quotients divide by zero and products underflow."""
+    rng = np.random.default_rng(seed)
+    fi = torch.finfo(dtype)
+    specials = np.float32([0.0, -0.0, np.inf, -np.inf, np.nan, fi.max, -fi.max, fi.tiny * fi.eps, 1.0, -3.0])
+    x = rng.uniform(-4.0, 4.0, n).astype(np.float32)
+    pick = rng.random(n) < 0.25
+    x[pick] = rng.choice(specials, int(pick.sum()))
+    x = round_to(dtype, x)
+    return torch.from_numpy(x.copy()).to(dtype), x
+
+
+@pytest.mark.parametrize("dtype", HALVES)
+@pytest.mark.parametrize("op", ["add", "sub", "mul", "div"])
+class TestArithmeticRoundsOnce:
+    """add/sub/mul/div of 16-bit tensors are the float32 result rounded once, bit for bit, on every layout:
+    contiguous (the fused vectorized loop on CPUs with conversion instructions), a Python number or one-element
+    tensor on either side, broadcast rows and columns, and strided views (the scalar loop); lengths around the
+    vector widths, special values included. A Python number is read at float32 by mul/div (upstream's CPU
+    kernels read it as passed) and rounded to the dtype first by add/sub (it joins as a tensor of the dtype)."""
+
+    FNS = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide}
+
+    @pytest.mark.parametrize("n", [1, 7, 8, 15, 16, 17, 33, 1000, 4099])
+    def test_two_tensors(self, dtype, op, n):
+        a, x = special_sample(dtype, n, seed=n)
+        b, y = special_sample(dtype, n, seed=n + 100)
+        fn = getattr(torch, op)
+        with np.errstate(all="ignore"):
+            want = round_to(dtype, self.FNS[op](x, y))
+            assert_same_bits(fn(a, b), want)
+            assert_same_bits(fn(a[::2], b[::2]), want[::2])  # strided: the scalar loop
+            out = torch.empty(n, dtype=dtype)
+            fn(a, b, out=out)
+            assert_same_bits(out, want)
+            c = a.clone()
+            getattr(c, op + "_")(b)
+            assert_same_bits(c, want)
+
+    def test_numbers_and_broadcasts(self, dtype, op):
+        a, x = special_sample(dtype, 600, seed=1)
+        m, mx = a.view(20, 30), x.reshape(20, 30)
+        row, rx = special_sample(dtype, 30, seed=2)
+        col, cx = special_sample(dtype, 20, seed=3)
+        fn, npf = getattr(torch, op), self.FNS[op]
+        with np.errstate(all="ignore"):
+            for s in (0.1, -2.5, 3, 1e-8, 70000.0):
+                at = np.float32(s) if op in ("mul", "div") else round_to(dtype, np.float32(s))
+                assert_same_bits(fn(a, s), round_to(dtype, npf(x, at)))
+                left = torch.tensor(np.float32(s)).to(dtype)  # 0-dim, on the left: its dtype's value
+                assert_same_bits(fn(left, a), round_to(dtype, npf(round_to(dtype, np.float32(s)), x)))
+            one, ox = special_sample(dtype, 1, seed=4)
+            for b in (one, one.view(()), one.view(1, 1).expand(20, 30)):
+                assert_same_bits(fn(m, b), round_to(dtype, npf(mx, ox[0])))
+                assert_same_bits(fn(b, m), round_to(dtype, npf(ox[0], mx)))
+            assert_same_bits(fn(m, row), round_to(dtype, npf(mx, rx)))
+            assert_same_bits(fn(row, m), round_to(dtype, npf(rx, mx)))
+            assert_same_bits(fn(m, col[:, None]), round_to(dtype, npf(mx, cx[:, None])))
+            assert_same_bits(fn(m.t(), m.t()), round_to(dtype, npf(mx.T, mx.T)))
 
 
 def assert_close_rounded(dtype, got: torch.Tensor, want32: np.ndarray, ulps=1):

@@ -48,12 +48,18 @@ typename R::acc reduce_contiguous(const T* p, int64_t n, R r) {
 }
 
 /// Reduces n contiguous inputs of type In (T itself, or a 16-bit float that T = float accumulates):
-/// 16-bit inputs are widened a chunk at a time (the conversion instructions) and reduced as floats.
+/// 16-bit inputs are widened a chunk at a time (the conversion instructions) and reduced as floats; a sum
+/// reads them widened in its lanes (vec_sum16, the same bits without the buffer).
 template <typename T, typename In, typename R>
 typename R::acc reduce_run(const In* p, int64_t n, R r) {
   if constexpr (std::is_same_v<In, T>) {
     return reduce_contiguous<T>(p, n, r);
   } else {
+    if constexpr (std::is_same_v<R, math::SumReduce<float>>) {
+      if (const cpu::vec_sum16_fn sum16 = cpu::vec_sum16())
+        return
+            typename R::acc(sum16(std::is_same_v<In, Half> ? cpu::Vec16::Half : cpu::Vec16::BFloat16, p, n));
+    }
     const cpu::vec_reduce_fn vec = cpu::vec_reduce();
     typename R::acc total = R::identity();
     cpu::for_each_widened<1024>(p, n, cpu::vec_convert(), [&](const float* buf, int64_t, int64_t m) {

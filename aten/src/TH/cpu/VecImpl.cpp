@@ -156,8 +156,10 @@ void unary(th::cpu::VecUnary op, const float* in, float* out, int64_t n) {
 }
 
 /// Sums in float lanes for blocks of up to 1024 elements, blocks in double: accurate and fast, for a row
-/// shorter than a block too (a softmax row of 1000 was summed one scalar at a time).
-double sum(const float* in, int64_t n) {
+/// shorter than a block too (a softmax row of 1000 was summed one scalar at a time). ld(k) is the vector of
+/// the W values from element k, at(k) the value k (the float loads, or the 16-bit ones widened).
+template <typename Load, typename At>
+inline double sum_with(Load ld, At at, int64_t n) {
   double total = 0.0;
   int64_t k = 0;
   constexpr int64_t kBlock = 1024;
@@ -165,17 +167,21 @@ double sum(const float* in, int64_t n) {
     const int64_t end = k + kBlock <= n ? k + kBlock : n;
     vf a0 = splat(0.0f), a1 = a0, a2 = a0, a3 = a0;
     for (; k + 4 * W <= end; k += 4 * W) {
-      a0 += load(in + k);
-      a1 += load(in + k + W);
-      a2 += load(in + k + 2 * W);
-      a3 += load(in + k + 3 * W);
+      a0 += ld(k);
+      a1 += ld(k + W);
+      a2 += ld(k + 2 * W);
+      a3 += ld(k + 3 * W);
     }
-    for (; k + W <= end; k += W) a0 += load(in + k);
+    for (; k + W <= end; k += W) a0 += ld(k);
     const vf s = (a0 + a1) + (a2 + a3);
     for (int i = 0; i < W; ++i) total += double(s[i]);
   }
-  for (; k < n; ++k) total += double(in[k]);
+  for (; k < n; ++k) total += double(at(k));
   return total;
+}
+
+double sum(const float* in, int64_t n) {
+  return sum_with([in](int64_t k) { return load(in + k); }, [in](int64_t k) { return in[k]; }, n);
 }
 
 /// max (is_max) or min with NaN propagation: lanes track the extremum and whether a NaN was seen.
@@ -278,11 +284,125 @@ void convert(th::cpu::VecConvert op, const void* src, void* dst, int64_t n) {
   }
 }
 constexpr th::cpu::vec_convert_fn kConvert = &convert;
+
+/// The vector of W 16-bit values at p as floats, and W floats stored to p rounded: Half or BFloat16.
+template <bool Half>
+inline vf widen(const uint16_t* p) {
+  if constexpr (Half) {
+    return half_to_float(p);
+  } else {
+    return bf16_to_float(p);
+  }
+}
+
+template <bool Half>
+inline void narrow(uint16_t* p, vf x) {
+  if constexpr (Half) {
+    float_to_half(p, x);
+  } else {
+    float_to_bf16(p, x);
+  }
+}
+
+template <bool Half>
+inline float widen_one(uint16_t h) {
+  if constexpr (Half) {
+    return _cvtsh_ss(h);
+  } else {
+    const uint32_t u = uint32_t(h) << 16;
+    float f;
+    __builtin_memcpy(&f, &u, sizeof f);
+    return f;
+  }
+}
+
+/// out = op(a, b) over n 16-bit values, W at a time; a (b) is the splat va (vb) when AOne (BOne). The last
+/// n % W go through zero-padded vectors (a padded lane's result is never stored).
+template <bool Half, bool AOne, bool BOne, typename Op>
+void binary16_run(const uint16_t* a, vf va, const uint16_t* b, vf vb, uint16_t* out, int64_t n, Op op) {
+  auto step = [&](const uint16_t* pa, const uint16_t* pb) {
+    vf x, y;
+    if constexpr (AOne) {
+      x = va;
+    } else {
+      x = widen<Half>(pa);
+    }
+    if constexpr (BOne) {
+      y = vb;
+    } else {
+      y = widen<Half>(pb);
+    }
+    return op(x, y);
+  };
+  int64_t k = 0;
+  for (; k + W <= n; k += W) narrow<Half>(out + k, step(a + k, b + k));
+  if (k == n) return;
+  uint16_t pad_a[W] = {}, pad_b[W] = {}, res[W];
+  const size_t bytes = sizeof(uint16_t) * size_t(n - k);
+  if constexpr (!AOne) __builtin_memcpy(pad_a, a + k, bytes);
+  if constexpr (!BOne) __builtin_memcpy(pad_b, b + k, bytes);
+  narrow<Half>(res, step(pad_a, pad_b));
+  __builtin_memcpy(out + k, res, bytes);
+}
+
+template <bool Half, typename Op>
+void binary16_op(const uint16_t* a, float av, const uint16_t* b, float bv, uint16_t* out, int64_t n, Op op) {
+  const vf va = splat(av), vb = splat(bv);
+  if (a && b) return binary16_run<Half, false, false>(a, va, b, vb, out, n, op);
+  if (b) return binary16_run<Half, true, false>(a, va, b, vb, out, n, op);
+  if (a) return binary16_run<Half, false, true>(a, va, b, vb, out, n, op);
+  binary16_run<Half, true, true>(a, va, b, vb, out, n, op);
+}
+
+template <bool Half>
+void binary16_of(th::cpu::VecBinary op, const uint16_t* a, float av, const uint16_t* b, float bv, float alpha,
+                 uint16_t* out, int64_t n) {
+  switch (op) {
+    case th::cpu::VecBinary::Add:  // alpha is 1 or -1: a + alpha * b is a + b or a - b, bit for bit
+      if (alpha == 1.0f) return binary16_op<Half>(a, av, b, bv, out, n, [](vf x, vf y) { return x + y; });
+      return binary16_op<Half>(a, av, b, bv, out, n, [](vf x, vf y) { return x - y; });
+    case th::cpu::VecBinary::Mul:
+      return binary16_op<Half>(a, av, b, bv, out, n, [](vf x, vf y) { return x * y; });
+    case th::cpu::VecBinary::Div:
+      return binary16_op<Half>(a, av, b, bv, out, n, [](vf x, vf y) { return x / y; });
+  }
+}
+
+void binary16(th::cpu::VecBinary op, th::cpu::Vec16 type, const void* a, float av, const void* b, float bv,
+              float alpha, void* out, int64_t n) {
+  const auto* pa = static_cast<const uint16_t*>(a);
+  const auto* pb = static_cast<const uint16_t*>(b);
+  auto* po = static_cast<uint16_t*>(out);
+  if (type == th::cpu::Vec16::Half) return binary16_of<true>(op, pa, av, pb, bv, alpha, po, n);
+  binary16_of<false>(op, pa, av, pb, bv, alpha, po, n);
+}
+
+/// The sum of each run of 1024 values as sum() of the run widened (same lanes, same order), runs in double.
+template <bool Half>
+double sum16_of(const uint16_t* in, int64_t n) {
+  constexpr int64_t kRun = 1024;
+  double total = 0.0;
+  for (int64_t b = 0; b < n; b += kRun) {
+    const uint16_t* p = in + b;
+    total += sum_with([p](int64_t k) { return widen<Half>(p + k); },
+                      [p](int64_t k) { return widen_one<Half>(p[k]); }, n - b < kRun ? n - b : kRun);
+  }
+  return total;
+}
+
+double sum16(th::cpu::Vec16 type, const void* in, int64_t n) {
+  const auto* p = static_cast<const uint16_t*>(in);
+  return type == th::cpu::Vec16::Half ? sum16_of<true>(p, n) : sum16_of<false>(p, n);
+}
+constexpr th::cpu::vec_binary16_fn kBinary16 = &binary16;
+constexpr th::cpu::vec_sum16_fn kSum16 = &sum16;
 #else
 constexpr th::cpu::vec_convert_fn kConvert = nullptr;  // SSE2 has no conversion instructions
+constexpr th::cpu::vec_binary16_fn kBinary16 = nullptr;
+constexpr th::cpu::vec_sum16_fn kSum16 = nullptr;
 #endif
 
 [[maybe_unused]] const bool registered =
-    (th::cpu::register_vec_kernels(TH_VEC_LEVEL, &unary, &reduce, kConvert), true);
+    (th::cpu::register_vec_kernels(TH_VEC_LEVEL, &unary, &reduce, kConvert, kBinary16, kSum16), true);
 
 }  // namespace

@@ -11,6 +11,8 @@ struct Registry {
   vec_unary_fn unary = nullptr;
   vec_reduce_fn reduce = nullptr;
   vec_convert_fn convert = nullptr;
+  vec_binary16_fn binary16 = nullptr;
+  vec_sum16_fn sum16 = nullptr;
 };
 
 Registry& registry() {
@@ -38,18 +40,23 @@ int cpu_level() {
 
 }  // namespace
 
-void register_vec_kernels(int level, vec_unary_fn unary, vec_reduce_fn reduce, vec_convert_fn convert) {
+void register_vec_kernels(int level, vec_unary_fn unary, vec_reduce_fn reduce, vec_convert_fn convert,
+                          vec_binary16_fn binary16, vec_sum16_fn sum16) {
   Registry& r = registry();
   if (level > cpu_level() || level <= r.level) return;
   r.level = level;
   r.unary = unary;
   r.reduce = reduce;
   r.convert = convert;
+  r.binary16 = binary16;
+  r.sum16 = sum16;
 }
 
 vec_unary_fn vec_unary() { return registry().unary; }
 vec_reduce_fn vec_reduce() { return registry().reduce; }
 vec_convert_fn vec_convert() { return registry().convert; }
+vec_binary16_fn vec_binary16() { return registry().binary16; }
+vec_sum16_fn vec_sum16() { return registry().sum16; }
 
 const char* vec_capability() {
   switch (registry().level) {
