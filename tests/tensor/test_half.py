@@ -297,15 +297,16 @@ class TestArithmeticRoundsOnce:
         col, cx = special_sample(dtype, 20, seed=3)
         fn, npf = getattr(torch, op), self.FNS[op]
         with np.errstate(all="ignore"):
-            for s in (0.1, -2.5, 3, 1e-8, 70000.0):
+            for s in (0.1, -2.5, 3, 1e-8, 70000.0, -0.0, 0.0):
                 at = np.float32(s) if op in ("mul", "div") else round_to(dtype, np.float32(s))
                 assert_same_bits(fn(a, s), round_to(dtype, npf(x, at)))
                 left = torch.tensor(np.float32(s)).to(dtype)  # 0-dim, on the left: its dtype's value
                 assert_same_bits(fn(left, a), round_to(dtype, npf(round_to(dtype, np.float32(s)), x)))
-            one, ox = special_sample(dtype, 1, seed=4)
-            for b in (one, one.view(()), one.view(1, 1).expand(20, 30)):
-                assert_same_bits(fn(m, b), round_to(dtype, npf(mx, ox[0])))
-                assert_same_bits(fn(b, m), round_to(dtype, npf(ox[0], mx)))
+            for v in (-0.0, 0.0, 2.5, np.inf):  # a one-element operand (-0.0: a broadcast keeps its sign)
+                one, ox = torch.tensor([v]).to(dtype), np.float32([v])
+                for b in (one, one.view(()), one.view(1, 1).expand(20, 30)):
+                    assert_same_bits(fn(m, b), round_to(dtype, npf(mx, ox[0])))
+                    assert_same_bits(fn(b, m), round_to(dtype, npf(ox[0], mx)))
             assert_same_bits(fn(m, row), round_to(dtype, npf(mx, rx)))
             assert_same_bits(fn(row, m), round_to(dtype, npf(rx, mx)))
             assert_same_bits(fn(m, col[:, None]), round_to(dtype, npf(mx, cx[:, None])))

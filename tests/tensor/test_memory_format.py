@@ -232,6 +232,16 @@ def test_masked_fill_and_a_number_to_a_tensors_power_are_row_major():
     assert (t**2.0).stride() == (1, 2)  # a tensor base keeps its layout
 
 
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16, torch.float32])
+def test_round_with_decimals_keeps_a_dense_inputs_layout(dtype):
+    # upstream's round.decimals is one unary kernel (16-bit computed in float32): its output follows the input
+    x = torch.linspace(-3, 3, 48, dtype=torch.float64).reshape(3, 4, 2, 2).to(dtype)
+    for view in (x.transpose(0, 1), x.permute(3, 0, 2, 1)):
+        got = torch.round(view, decimals=1)
+        assert got.stride() == torch.empty_like(view).stride()
+        assert torch.equal(got, torch.round(view.contiguous(), decimals=1))
+
+
 def test_layout_of_sort_and_of_the_ops_that_return_row_major():
     t = torch.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]]).T  # strides (1, 3)
     values, indices = torch.sort(t, 0)

@@ -25,7 +25,12 @@ typedef float vf __attribute__((vector_size(TH_VEC_W * 4)));
 typedef int32_t vi __attribute__((vector_size(TH_VEC_W * 4)));
 constexpr int W = TH_VEC_W;
 
-inline vf splat(float v) { return vf{} + v; }
+/// v in every lane (a broadcast: -0.0 stays -0.0, which 0 + v would make +0.0).
+inline vf splat(float v) {
+  vf r;
+  for (int i = 0; i < W; ++i) r[i] = v;
+  return r;
+}
 
 inline vf load(const float* p) {
   vf x;

@@ -307,8 +307,10 @@ Tensor round(const Tensor& self, int64_t decimals) {
   if (decimals == 0) return round(self);
   TH_CHECK_T(NotImplementedError, is_floating_point(self.dtype()), "\"round_cpu\" not implemented for '",
              scalar_type_name(self.dtype()), "'");
-  if (is_reduced_floating_point(self.dtype()))  // scaled in float32, rounded to 16 bits once (as PyTorch)
-    return to_dtype(round(to_dtype(self, ScalarType::Float), decimals), self.dtype());
+  if (is_reduced_floating_point(self.dtype())) {  // scaled in float32, rounded to 16 bits once (as PyTorch)
+    const Tensor wide = to(self, ScalarType::Float, false, false);  // preserve_format: self's dense layout
+    return to(round(wide, decimals), self.dtype(), false, false);
+  }
   const Tensor ten_pow = wrap_number(Scalar(std::pow(10.0, double(decimals < 0 ? -decimals : decimals))));
   return decimals > 0 ? div(round(mul(self, ten_pow)), ten_pow, std::nullopt)
                       : mul(round(div(self, ten_pow, std::nullopt)), ten_pow);
