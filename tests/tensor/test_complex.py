@@ -6,6 +6,7 @@ central differences in float64. Also run on upstream 2.13."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
@@ -15,6 +16,7 @@ import pytest
 import torch
 
 RNG = np.random.default_rng(0)
+REFERENCE = "TORCH_REFERENCE" in os.environ
 
 
 def crandn(*shape, dtype=np.complex128):
@@ -120,6 +122,78 @@ def test_float32_precision_and_broadcast():
     got = torch.tensor(a) * torch.tensor(b) + torch.tensor(b).exp()
     assert got.dtype == torch.complex64 and got.shape == (3, 4)
     np.testing.assert_allclose(got.numpy(), a * b + np.exp(b), rtol=1e-5)
+
+
+def _product_formula(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """(ar br - ai bi) + (ar bi + ai br) i, each operation rounded once in a's precision (no contraction)."""
+    with np.errstate(all="ignore"):
+        re = a.real * b.real - a.imag * b.imag
+        im = a.real * b.imag + a.imag * b.real
+    out = np.empty(np.broadcast_shapes(a.shape, b.shape), a.dtype)
+    out.real, out.imag = re, im
+    return out
+
+
+def _assert_same_complex_bits(got: torch.Tensor, want: np.ndarray, scale: np.ndarray):
+    """got has want's bits (NaNs as NaNs). Upstream contracts some of its products into FMAs (its scalar loop,
+    a broadcast operand): there, within 2 eps of `scale` (|a| |b|, the size of the products summed)."""
+    g = np.ascontiguousarray(got.numpy())
+    w = np.ascontiguousarray(want.astype(g.dtype))
+    assert g.shape == w.shape
+    gp, wp = g.view(g.real.dtype), w.view(w.real.dtype)  # the parts, interleaved
+    nan = np.isnan(wp)
+    np.testing.assert_array_equal(np.isnan(gp), nan)
+    if REFERENCE:
+        tol = 2 * np.finfo(gp.dtype).eps * np.repeat(np.broadcast_to(scale, g.shape), 2, axis=-1)
+        with np.errstate(invalid="ignore"):
+            close = (gp == wp) | (np.abs(gp - wp) <= tol)
+        assert close[~nan].all(), (gp[~nan & ~close], wp[~nan & ~close])
+        return
+    ints = {4: np.int32, 8: np.int64}[gp.itemsize]
+    np.testing.assert_array_equal(gp[~nan].view(ints), wp[~nan].view(ints))  # bit for bit: -0.0 too
+
+
+def _check_product(got: torch.Tensor, a: np.ndarray, b: np.ndarray):
+    with np.errstate(all="ignore"):
+        scale = np.abs(a.astype(np.complex128)) * np.abs(b.astype(np.complex128))
+    _assert_same_complex_bits(got, _product_formula(a, b), scale)
+
+
+def _special_complex(n: int, dtype, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    parts = rng.standard_normal((n, 2)) * 10.0 ** rng.integers(-3, 4, (n, 2))
+    specials = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, 1e30, -1e-30, 3.0])
+    mask = rng.random((n, 2)) < 0.15
+    parts[mask] = rng.choice(specials, mask.sum())
+    return (parts[:, 0] + 1j * parts[:, 1]).astype(dtype) if n else np.zeros(0, dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 7, 8, 9, 17, 1000, 4099])
+def test_product_is_the_formula_bit_for_bit(dtype, n):
+    """Complex mul on every layout (contiguous: the vectorized loop; a number or one-element tensor on either
+    side; strided: the scalar loop; tails around the vector widths) is the schoolbook product, bit for bit,
+    special values included (NaNs compared as NaNs)."""
+    x, y = _special_complex(n, dtype, n), _special_complex(n, dtype, n + 7)
+    a, b = torch.from_numpy(x), torch.from_numpy(y)
+    _check_product(a * b, x, y)
+    _check_product(a[::2] * b[::2], x[::2], y[::2])
+    out = torch.empty(n, dtype=a.dtype)
+    torch.mul(a, b, out=out)
+    _check_product(out, x, y)
+    c = a.clone()
+    c *= b
+    _check_product(c, x, y)
+    for s in (2.5 - 1j, -0.0 + 0j, complex(0.0, -0.0), 3.0):
+        one = np.array([s], dtype)
+        _check_product(a * torch.from_numpy(one), x, one)
+        _check_product(torch.from_numpy(one).view(()) * a, one, x)
+    m = _special_complex(6 * 9, dtype, n + 1).reshape(6, 9)
+    row, col = _special_complex(9, dtype, 3), _special_complex(6, dtype, 4)[:, None]
+    tm = torch.from_numpy(m)
+    _check_product(tm * torch.from_numpy(row), m, row)
+    _check_product(torch.from_numpy(col) * tm, col, m)
+    _check_product(tm.t() * tm.t(), m.T, m.T)
 
 
 def test_reductions_and_classification():

@@ -61,10 +61,29 @@ void add_kernel(TensorIterator& iter, const Scalar& alpha) {
   });
 }
 
+/// The complex product's loop: rows whose operands are contiguous or one broadcast value run the vectorized
+/// product (cpu/VecKernels.h's vec_cmul: the scalar product's bits), others the scalar loop.
+template <typename T>
+void complex_mul_loop(TensorIterator& iter) {
+  const cpu::vec_cmul_fn vec = cpu::vec_cmul();
+  if (!vec || iter.ntensors() != 3) return cpu::cpu_kernel<T, 2>(iter, math::Mul<T>{});
+  const cpu::VecComplex type =
+      std::is_same_v<T, complex<float>> ? cpu::VecComplex::ComplexFloat : cpu::VecComplex::ComplexDouble;
+  constexpr int64_t es = sizeof(T);
+  auto simple = [](int64_t stride) { return stride == es || stride == 0; };
+  iter.parallel_for_each([&](char** data, const int64_t* s, int64_t n) {
+    if (s[0] == es && simple(s[1]) && simple(s[2]))
+      return vec(type, data[1], !s[1], data[2], !s[2], data[0], n);
+    cpu::detail::apply_row<math::Mul<T>, T>(math::Mul<T>{}, data, s, n, std::make_index_sequence<2>{});
+  });
+}
+
 template <typename T>
 void mul_loop(TensorIterator& iter) {
   if constexpr (kIs16bit<T>) {
     if (fused_16bit<T>(iter, cpu::VecBinary::Mul, 1.0f, true, math::Mul<float>{})) return;
+  } else if constexpr (is_complex_v<T>) {
+    return complex_mul_loop<T>(iter);
   }
   cpu::cpu_kernel_with_scalars<T>(iter, math::Mul<opmath_t<T>>{});
 }

@@ -1,6 +1,7 @@
 // One capability's vectorized float kernels (see VecKernels.h). CMake compiles this file three
 // times: TH_VEC_LEVEL 0 (SSE2, 4 lanes), 1 (-mavx2 -mfma, 8 lanes), 2 (-mavx512f, 16 lanes).
 // GCC vector extensions, everything static: no code here is shared with any other object.
+#include <cstddef>
 #include <cstdint>
 
 #include "VecKernels.h"
@@ -222,6 +223,72 @@ double reduce(th::cpu::VecReduce op, const float* in, int64_t n) {
   return 0.0;
 }
 
+/// Complex products, L / 2 complex values a vector of L lanes (V: float or double lanes, M: the integer
+/// vector of their width, for the shuffles): re = ar br - ai bi and im = ar bi + ai br in th::complex's
+/// order, each product rounded before the sum, so each lane is the scalar product's bits. GCC contracts a * b
+/// + c into an FMA in C++ whatever -std says (-ffp-contract=fast is its C++ default), so an empty asm makes
+/// the products opaque to it.
+template <typename V, typename M>
+inline V cmul_lanes(V a, V b) {
+  constexpr int L = int(sizeof(V) / sizeof(a[0]));
+  M re, im, swap;
+  V sign;
+  for (int i = 0; i < L; ++i) {
+    re[i] = i & ~1;
+    im[i] = i | 1;
+    swap[i] = i ^ 1;
+    sign[i] = (i & 1) ? 1 : -1;
+  }
+  V t1 = __builtin_shuffle(a, re) * b;                           // ar br, ar bi
+  V t2 = __builtin_shuffle(a, im) * __builtin_shuffle(b, swap);  // ai bi, ai br
+  __asm__("" : "+v"(t1), "+v"(t2));                              // no FMA: both products rounded
+  return t1 + t2 * sign;  // t2 * -1 is exact: ar br - ai bi, ar bi + ai br
+}
+
+/// The vector of one complex value (re, im) repeated.
+template <typename V, typename S>
+inline V splat_complex(const S* p) {
+  V r;
+  for (int i = 0; i < int(sizeof(V) / sizeof(S)); ++i) r[i] = p[i & 1];
+  return r;
+}
+
+template <typename V, typename M, typename S>
+void cmul_of(const S* a, bool a_one, const S* b, bool b_one, S* out, int64_t n) {
+  constexpr int64_t L = int64_t(sizeof(V) / sizeof(S));  // parts a vector: L / 2 complex values
+  auto vload = [](const S* p) {
+    V x;
+    __builtin_memcpy(&x, p, sizeof x);
+    return x;
+  };
+  const V va = splat_complex<V>(a), vb = splat_complex<V>(b);
+  const int64_t parts = 2 * n;
+  int64_t k = 0;
+  for (; k + L <= parts; k += L) {
+    const V r = cmul_lanes<V, M>(a_one ? va : vload(a + k), b_one ? vb : vload(b + k));
+    __builtin_memcpy(out + k, &r, sizeof r);
+  }
+  if (k == parts) return;
+  S pad_a[L] = {}, pad_b[L] = {};
+  const size_t bytes = sizeof(S) * size_t(parts - k);
+  if (!a_one) __builtin_memcpy(pad_a, a + k, bytes);
+  if (!b_one) __builtin_memcpy(pad_b, b + k, bytes);
+  const V r = cmul_lanes<V, M>(a_one ? va : vload(pad_a), b_one ? vb : vload(pad_b));
+  __builtin_memcpy(out + k, &r, bytes);
+}
+
+typedef double vd __attribute__((vector_size(TH_VEC_W * 4)));
+typedef int64_t vl __attribute__((vector_size(TH_VEC_W * 4)));
+
+void cmul(th::cpu::VecComplex type, const void* a, bool a_one, const void* b, bool b_one, void* out,
+          int64_t n) {
+  if (type == th::cpu::VecComplex::ComplexFloat)
+    return cmul_of<vf, vi>(static_cast<const float*>(a), a_one, static_cast<const float*>(b), b_one,
+                           static_cast<float*>(out), n);
+  cmul_of<vd, vl>(static_cast<const double*>(a), a_one, static_cast<const double*>(b), b_one,
+                  static_cast<double*>(out), n);
+}
+
 #if TH_VEC_LEVEL >= 1
 typedef uint16_t vh __attribute__((vector_size(TH_VEC_W * 2)));
 typedef uint32_t vu __attribute__((vector_size(TH_VEC_W * 4)));
@@ -408,6 +475,6 @@ constexpr th::cpu::vec_sum16_fn kSum16 = nullptr;
 #endif
 
 [[maybe_unused]] const bool registered =
-    (th::cpu::register_vec_kernels(TH_VEC_LEVEL, &unary, &reduce, kConvert, kBinary16, kSum16), true);
+    (th::cpu::register_vec_kernels(TH_VEC_LEVEL, &unary, &reduce, kConvert, kBinary16, kSum16, &cmul), true);
 
 }  // namespace

@@ -13,6 +13,7 @@ struct Registry {
   vec_convert_fn convert = nullptr;
   vec_binary16_fn binary16 = nullptr;
   vec_sum16_fn sum16 = nullptr;
+  vec_cmul_fn cmul = nullptr;
 };
 
 Registry& registry() {
@@ -41,7 +42,7 @@ int cpu_level() {
 }  // namespace
 
 void register_vec_kernels(int level, vec_unary_fn unary, vec_reduce_fn reduce, vec_convert_fn convert,
-                          vec_binary16_fn binary16, vec_sum16_fn sum16) {
+                          vec_binary16_fn binary16, vec_sum16_fn sum16, vec_cmul_fn cmul) {
   Registry& r = registry();
   if (level > cpu_level() || level <= r.level) return;
   r.level = level;
@@ -50,6 +51,7 @@ void register_vec_kernels(int level, vec_unary_fn unary, vec_reduce_fn reduce, v
   r.convert = convert;
   r.binary16 = binary16;
   r.sum16 = sum16;
+  r.cmul = cmul;
 }
 
 vec_unary_fn vec_unary() { return registry().unary; }
@@ -57,6 +59,7 @@ vec_reduce_fn vec_reduce() { return registry().reduce; }
 vec_convert_fn vec_convert() { return registry().convert; }
 vec_binary16_fn vec_binary16() { return registry().binary16; }
 vec_sum16_fn vec_sum16() { return registry().sum16; }
+vec_cmul_fn vec_cmul() { return registry().cmul; }
 
 const char* vec_capability() {
   switch (registry().level) {

@@ -16,6 +16,8 @@ enum class VecConvert : int { HalfToFloat, FloatToHalf, BFloat16ToFloat, FloatTo
 enum class VecBinary : int { Add, Mul, Div };
 /// The 16-bit float type a fused kernel reads and writes.
 enum class Vec16 : int { Half, BFloat16 };
+/// The complex type (real and imaginary parts interleaved) a complex kernel reads and writes.
+enum class VecComplex : int { ComplexFloat, ComplexDouble };
 
 /// out[i] = op(in[i]) for i < n (contiguous float).
 using vec_unary_fn = void (*)(VecUnary op, const float* in, float* out, int64_t n);
@@ -33,10 +35,15 @@ using vec_binary16_fn = void (*)(VecBinary op, Vec16 type, const void* a, float 
 /// The sum of n contiguous 16-bit values, read as floats: vec_reduce_fn's Sum of each run of 1024 of them
 /// (float lanes), the runs added in double, the same bits as widening the runs first and summing those.
 using vec_sum16_fn = double (*)(Vec16 type, const void* in, int64_t n);
+/// out[i] = a[i] * b[i] over n contiguous complex values: (ar br - ai bi) + (ar bi + ai br) i in each pair of
+/// lanes, th::complex's operations in its order (its bits); a_one (b_one): a (b) is one value read at every
+/// i.
+using vec_cmul_fn = void (*)(VecComplex type, const void* a, bool a_one, const void* b, bool b_one, void* out,
+                             int64_t n);
 
 /// Called by each variant at load time with its capability level (0 SSE2, 1 AVX2, 2 AVX-512).
 void register_vec_kernels(int level, vec_unary_fn unary, vec_reduce_fn reduce, vec_convert_fn convert,
-                          vec_binary16_fn binary16, vec_sum16_fn sum16);
+                          vec_binary16_fn binary16, vec_sum16_fn sum16, vec_cmul_fn cmul);
 /// The best registered kernels this CPU can run (TH_CPU_CAPABILITY=default|avx2|avx512 caps it).
 vec_unary_fn vec_unary();
 vec_reduce_fn vec_reduce();
@@ -45,6 +52,8 @@ vec_convert_fn vec_convert();
 /// The fused 16-bit kernels (AVX2+F16C, AVX-512), or nullptr without the conversion instructions.
 vec_binary16_fn vec_binary16();
 vec_sum16_fn vec_sum16();
+/// The vectorized complex product (every capability).
+vec_cmul_fn vec_cmul();
 /// "DEFAULT", "AVX2" or "AVX512": what vec_unary/vec_reduce run on this machine.
 const char* vec_capability();
 
