@@ -470,6 +470,15 @@ def test_tensor_from_mixed_numbers_raises_for_the_first_that_does_not_fit():
         torch.tensor([2**64, -float("inf")], dtype=torch.int64)
     with pytest.raises(ValueError, match="Overflow when unpacking long long"):
         torch.tensor([1.5, 2**64], dtype=torch.int64)
+    # ints only: an int8 overflow before an int past int64 is the RuntimeError (fuzz seed 505), after it the
+    # ValueError; ints past int64 alone are the ValueError whatever the dtype
+    with pytest.raises(RuntimeError, match="value cannot be converted to type int8 without overflow"):
+        torch.tensor([2**31, 0, 10**20, True], dtype=torch.int8)
+    with pytest.raises(ValueError, match="Overflow when unpacking long long"):
+        torch.tensor([[10**20, 2**31]], dtype=torch.int8)
+    with pytest.raises(ValueError, match="Overflow when unpacking long long"):
+        torch.tensor([1, 2**64], dtype=torch.int32)
+    assert torch.tensor([[1, 2], [3, 4]], dtype=torch.int8).tolist() == [[1, 2], [3, 4]]
 
 
 @pytest.mark.parametrize(

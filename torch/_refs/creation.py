@@ -164,7 +164,12 @@ def _infer(data, want: torch.dtype | None = None) -> tuple[np.ndarray, torch.dty
         with np.errstate(over="ignore"):  # floats past the range are inf, as in PyTorch
             arr = np.array(data, dtype=parse_as)
     except OverflowError:
-        raise ValueError("Overflow when unpacking long long") from None
+        if want is None or want.is_floating_point or want.is_complex or want not in TO_NUMPY:
+            raise ValueError("Overflow when unpacking long long") from None
+        # an int past int64 into an integer dtype: each number converts in order, and the first one that
+        # does not fit decides the error (an int8 overflow before it is a RuntimeError, as upstream's)
+        exact = np.array(data, dtype=object)
+        return _checked_astype(exact, want).reshape(exact.shape), None
     except ValueError:
         raise (_ragged_error(data) or TypeError("not a sequence")) from None
     if want is not None and want != dtype and want in TO_NUMPY:
