@@ -71,6 +71,19 @@ def test_one_gradient_asked_for(wanted):
     torch.testing.assert_close(got, want[i])
 
 
+@pytest.mark.parametrize("groups", [1, 2])
+def test_16bit_batch_adds_the_bias_before_rounding(groups):
+    """A 16-bit convolution of several samples rounds each output once, its bias inside the float32 sum:
+    32768 + 32752 - 2 = 65518 is 65504 in float16, not the inf of rounding 65520 before adding (fuzz seed 606)."""
+    x = torch.tensor([32768.0, 32752.0] * groups, dtype=torch.float16).reshape(1, 2 * groups, 1, 1).repeat(3, 1, 2, 3)
+    w = torch.ones(groups, 2, 1, 1, dtype=torch.float16)
+    b = torch.full((groups,), -2.0, dtype=torch.float16)
+    got = F.conv2d(x, w, b, groups=groups)
+    assert got.shape == (3, groups, 2, 3)
+    np.testing.assert_array_equal(got.float().numpy(), 65504.0)
+    np.testing.assert_array_equal(F.conv2d(x[:1], w, b, groups=groups).float().numpy(), 65504.0)  # one sample
+
+
 def _np_conv_transpose(x, w, b, stride, padding, output_padding, dilation, groups):
     """A float64 NumPy transposed convolution by scattering: each input element times the kernel, added at
     i * stride + k * dilation, then `padding` cropped from both ends (output_padding extends the end)."""

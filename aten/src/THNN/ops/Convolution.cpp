@@ -251,6 +251,14 @@ Tensor _convolution_nd(const Tensor& input, const Tensor& weight, const std::opt
       // transposing copy; the bias added after
       Tensor block = narrow(narrow(out, 0, n0, B), 1, k * Og, Og);
       const Tensor per_sample = as_strided(cols, {B, g.rows(), L}, {L, B * L, 1}, std::nullopt);
+      if (has_bias && is_reduced_floating_point(input.dtype())) {  // 16-bit: the bias inside the float32 sum,
+        for (int64_t s = 0; s < B; ++s) {                          // rounded once (as B == 1)
+          Tensor dst = select(block, 0, s);
+          copy_(dst, expand(narrow(b, 0, k * Og, Og), dst.sizes()));
+          addmm_(dst, wk, select(per_sample, 0, s), Scalar(int64_t(1)), Scalar(int64_t(1)));
+        }
+        continue;
+      }
       const Tensor wb = expand(unsqueeze(wk, 0), {B, Og, g.rows()});
       if (block.is_contiguous()) {
         bmm_out(block, wb, per_sample);
