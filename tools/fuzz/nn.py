@@ -1,7 +1,8 @@
 """torch.nn.functional's kernels (THNN/THCUNN): activations, softmax/log_softmax, convolution, pooling,
-layer/batch/group norm, nll_loss/cross_entropy, with random small shapes and parameters, every float dtype
-(integers now and then, for the errors), non-contiguous inputs, and bad parameters (mismatched channels,
-kernels larger than the input, targets out of range) whose errors must match upstream's."""
+layer/batch/group norm, nll_loss/cross_entropy, interpolate (antialias too), with random small shapes and
+parameters, every float dtype (integers now and then, for the errors), non-contiguous inputs, and bad
+parameters (mismatched channels, kernels larger than the input, targets out of range) whose errors must match
+upstream's."""
 
 from __future__ import annotations
 
@@ -196,4 +197,42 @@ def loss(rng: random.Random) -> Call:
     return Call(f"F.{op}", f"{F}.{op}({', '.join(args)})", f"{dt}{ext}", accum=True)
 
 
-FAMILY = [(4, activation), (2, softmax), (4, conv), (4, pool), (3, norm), (3, loss)]
+def interpolate(rng: random.Random) -> Call:
+    """interpolate: nearest / nearest-exact / (bi/tri)linear / bicubic / area on 3-5-D input, and antialiased
+    bilinear / bicubic / lanczos on 4-D input, by size or scale factor (recompute_scale_factor now and then),
+    align_corners both ways, up and down (antialias matters when downsampling)."""
+    dims = rng.choice((1, 2, 2, 2, 3))
+    antialias = dims == 2 and rng.random() < 0.5
+    if antialias:
+        mode = rng.choice(("bilinear", "bicubic", "lanczos"))
+    else:
+        mode = rng.choice(
+            ("nearest", "nearest-exact", "area", {1: "linear", 2: "bilinear", 3: "trilinear"}[dims])
+            + (("bicubic",) if dims == 2 else ())
+        )
+    dt = V.dtype(rng, ("float32", "float64", "float32", "float64", "bfloat16", "float16"))
+    shp = (rng.randint(1, 2), rng.randint(1, 3)) + _spatial(rng, dims, 1, 12)
+    special, ext = _extremes(rng)
+    x = T.tensor(rng, shp, dt=dt, special=special)
+    args = [x.expr]
+    if rng.random() < 0.6:
+        size = [rng.randint(1, 14) for _ in range(dims)]
+        args.append(f"size={tuple(size) if dims > 1 else size[0]}")
+    else:
+        sf = [round(rng.uniform(0.1, 3.0), 2) for _ in range(dims)]
+        size = [math.floor(n * f) for n, f in zip(shp[2:], sf)]
+        args.append(f"scale_factor={tuple(sf) if dims > 1 else sf[0]}")
+        if rng.random() < 0.3:
+            args.append("recompute_scale_factor=True")
+    args.append(f"mode='{mode}'")
+    if mode not in ("nearest", "nearest-exact", "area", "lanczos") and rng.random() < 0.5:
+        args.append(f"align_corners={rng.random() < 0.5}")
+    if antialias:
+        args.append("antialias=True")
+    # the signature says: antialiased (,aa), to one column (,w1: upstream's antialiased kernel gets it wrong), and
+    # extreme values (,ext: one dim at a time here, every tap in one sum upstream, so inf and nan differ)
+    sig = f"{dt},{mode}" + (",aa" if antialias else "") + (",w1" if antialias and size[-1] == 1 else "") + ext
+    return Call("F.interpolate", f"{F}.interpolate({', '.join(args)})", sig, accum=True)
+
+
+FAMILY = [(4, activation), (2, softmax), (4, conv), (4, pool), (3, norm), (3, loss), (2, interpolate)]

@@ -1,5 +1,6 @@
-// CUDA kernels of the upsample family (math/Upsample.h): the forward a thread per output element (its taps
-// computed in place), the backward a thread per line (its outputs in turn: no atomics, deterministic).
+// CUDA kernels of the upsample family (math/Upsample.h): the forward a thread per output element (its taps,
+// or an antialiased window, computed in place), the backward a thread per line (its outputs in turn: no
+// atomics, deterministic).
 #include <THC/DeviceGuard.h>
 #include <THC/Exception.h>
 #include <THC/Stream.h>
@@ -16,13 +17,17 @@ __global__ void resample_outputs(const T* x, T* out, th::math::Resample1d r, int
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total;
        i += int64_t(blockDim.x) * gridDim.x) {
     const int64_t b = i % inner, o = (i / inner) % r.out, a = i / (inner * r.out);
-    const th::math::ResampleTaps t = r.taps(o);
     const T* line = x + a * r.in * inner + b;
-    if (t.n == 1) {
-      out[i] = line[t.idx[0] * inner];
+    if (r.mode == th::math::ResampleMode::Nearest || r.mode == th::math::ResampleMode::NearestExact) {
+      out[i] = line[r.taps(o).idx[0] * inner];
     } else if constexpr (th::is_floating_v<T>) {
       A acc = 0;
-      for (int j = 0; j < t.n; ++j) acc += A(t.w[j]) * A(line[t.idx[j] * inner]);
+      bool first = true;  // the first product as is (-0.0 stays), as the CPU's loop
+      r.for_each_tap(o, [&](int64_t k, double w) {
+        const A p = A(w) * A(line[k * inner]);
+        acc = first ? p : acc + p;
+        first = false;
+      });
       out[i] = T(acc);
     }
   }

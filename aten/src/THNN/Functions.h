@@ -141,12 +141,14 @@ Tensor _pad_nd(const Tensor& self, const IntList& pad, const std::string& mode, 
 Tensor _pad_nd_backward(const Tensor& grad_output, const IntList& input_size, const IntList& pad,
                         const std::string& mode);
 /// `self` resampled along `dim` to output_size elements: mode nearest, nearest-exact, linear or cubic, with
-/// PyTorch's source coordinates (align_corners; scale: the user's scale factor, or 0 for size ratio).
+/// PyTorch's source coordinates (align_corners; scale: the user's scale factor, or 0 for size ratio);
+/// antialias: linear, cubic or lanczos over the window the filter covers (PyTorch's _upsample_*2d_aa).
 Tensor _resample_1d(const Tensor& self, int64_t dim, int64_t output_size, const std::string& mode,
-                    bool align_corners, double scale);
+                    bool align_corners, double scale, bool antialias = false);
 /// The input gradient of _resample_1d (input_size elements along `dim`).
 Tensor _resample_1d_backward(const Tensor& grad_output, int64_t dim, int64_t input_size,
-                             const std::string& mode, bool align_corners, double scale);
+                             const std::string& mode, bool align_corners, double scale,
+                             bool antialias = false);
 /// x where x > threshold, else value; its gradient is threshold_backward.
 Tensor threshold(const Tensor& self, const Scalar& threshold, const Scalar& value);
 /// a * sigmoid(b) of the halves a, b of `self` along dim, one kernel; glu_backward gives both halves'

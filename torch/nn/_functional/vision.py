@@ -74,7 +74,9 @@ def interpolate(
     input, size=None, scale_factor=None, mode: str = "nearest", align_corners=None, recompute_scale_factor=None,
     antialias: bool = False,
 ):  # fmt: skip
-    """Resamples the spatial dims (all but the first two) to `size` or by `scale_factor`."""
+    """Resamples the spatial dims (all but the first two) to `size` or by `scale_factor`: nearest, nearest-exact,
+    (bi/tri)linear, bicubic and area; with antialias (4-D input), bilinear, bicubic and lanczos filter over the
+    inputs each output covers when downsampling (PyTorch's _upsample_*2d_aa)."""
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
             raise ValueError(
@@ -120,10 +122,19 @@ def interpolate(
             scales = [None] * n
     else:
         raise ValueError("either size or scale_factor should be defined")
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.dim() == 4):
+        raise ValueError(
+            "Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a 4-D tensor as input"
+        )
     needs = {"linear": 1, "bilinear": 2, "bicubic": 2, "trilinear": 3}
     if mode in needs and needs[mode] != n:
         raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs {needs[mode] + 2}D input")
-    if mode not in ("nearest", "nearest-exact", "area") + _INTERP_MODES:
+    if mode == "lanczos" and n == 2:
+        if align_corners:
+            raise ValueError("Lanczos mode does not support align_corners=True")
+        if not antialias:
+            raise ValueError("Lanczos mode requires antialias=True")
+    elif mode not in ("nearest", "nearest-exact", "area") + _INTERP_MODES:
         raise NotImplementedError(
             f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) for the modes: nearest | "
             "linear | "
@@ -133,12 +144,21 @@ def interpolate(
         from torch.nn._functional.pooling import _adaptive_avg
 
         return _adaptive_avg(input, out, n, f"adaptive_avg_pool{n}d")
-    # every mode is separable: the THNN/THCUNN upsample kernel resamples one spatial dim after another
-    kind = {"bicubic": "cubic", "nearest": "nearest", "nearest-exact": "nearest-exact"}.get(mode, "linear")
+    # every mode is separable: the THNN/THCUNN upsample kernel resamples one spatial dim after another (the
+    # antialiased ones the last dim first, as upstream's separable kernel)
+    kind = {"bicubic": "cubic", "lanczos": "lanczos", "nearest": "nearest", "nearest-exact": "nearest-exact"}.get(
+        mode, "linear"
+    )
     x = input
-    for i in range(n):
+    for i in reversed(range(n)) if antialias else range(n):
+        if antialias and out[i] == x.shape[2 + i]:
+            continue  # upstream's separable kernel skips a dim whose size stays, whatever the scale
         scale = scales[i] if scales[i] is not None else 0.0
-        x = torch._resample_1d(x, 2 + i, out[i], kind, bool(align_corners), scale)
+        if mode == "nearest" and n == 2 and out[i] in (x.shape[2 + i], 2 * x.shape[2 + i]):
+            scale = 0.0  # upstream's 2-D nearest (nearest_idx) copies or doubles exactly here, whatever the scale
+        x = torch._resample_1d(x, 2 + i, out[i], kind, bool(align_corners), scale, bool(antialias))
+    if x is input:  # every dim skipped: still a new tensor
+        x = input.clone()
     return laid_out_like(x, input, ranks=(4, 5))  # channels-last in, out (upstream's upsample kernels)
 
 

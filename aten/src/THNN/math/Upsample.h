@@ -1,9 +1,11 @@
 #pragma once
 // Scalar math of upsampling (interpolate), written once for the CPU and CUDA kernels. Every mode is
-// separable: resampling one dim at a time, each output index o is a weighted sum of at most four input
-// indices (its taps), with PyTorch's source coordinates (area_pixel_compute_source_index) and cubic
-// coefficients (A = -0.75). The backward adds each output's gradient back to its taps, a line at a time in
-// the order of o (deterministic).
+// separable: resampling one dim at a time, each output index o is a weighted sum of input indices (its taps).
+// Plain modes take at most four taps, with PyTorch's source coordinates (area_pixel_compute_source_index) and
+// cubic coefficients (A = -0.75); antialiased ones (PyTorch's _upsample_*2d_aa: linear, Keys' cubic with
+// A = -0.5 and Lanczos-3, Pillow's filters) take the window of inputs the filter, stretched by the scale when
+// downsampling, covers around the output's centre, normalized to sum to one. The backward adds each
+// output's gradient back to its taps, a line at a time in the order of o (deterministic).
 #include <cmath>
 #include <cstdint>
 
@@ -13,7 +15,15 @@
 
 namespace th::math {
 
-enum class ResampleMode { Nearest, NearestExact, Linear, Cubic };
+enum class ResampleMode {
+  Nearest,
+  NearestExact,
+  Linear,
+  Cubic,
+  LinearAntialias,
+  CubicAntialias,
+  LanczosAntialias
+};
 
 struct ResampleTaps {
   int64_t idx[4];
@@ -29,37 +39,103 @@ struct Resample1d {
   bool align_corners;
   ResampleMode mode;
 
+  TH_HOST_DEVICE bool antialias() const { return mode >= ResampleMode::LinearAntialias; }
+
   /// input positions per output position (PyTorch's area_pixel_compute_scale)
   TH_HOST_DEVICE double ratio() const {
-    if (align_corners && (mode == ResampleMode::Linear || mode == ResampleMode::Cubic))
+    if (align_corners && mode != ResampleMode::Nearest && mode != ResampleMode::NearestExact)
       return out > 1 ? double(in - 1) / double(out - 1) : 0.0;
     return scale > 0 ? 1.0 / scale : double(in) / double(out);
   }
 
+  /// An antialiased mode's filter at distance x (in input pixels, unstretched).
+  TH_HOST_DEVICE double filter(double x) const {
+    x = std::fabs(x);
+    switch (mode) {
+      case ResampleMode::LinearAntialias: return x < 1.0 ? 1.0 - x : 0.0;
+      case ResampleMode::CubicAntialias: {
+        const double a = -0.5;
+        if (x < 1.0) return ((a + 2.0) * x - (a + 3.0)) * x * x + 1.0;
+        return x < 2.0 ? (((x - 5.0) * x + 8.0) * x - 4.0) * a : 0.0;
+      }
+      default: {  // Lanczos-3: sinc(x) sinc(x / 3)
+        if (x == 0.0) return 1.0;
+        if (x >= 3.0) return 0.0;
+        const double pi = 3.14159265358979323846, px = pi * x;
+        return 3.0 * std::sin(px) * std::sin(px / 3.0) / (px * px);
+      }
+    }
+  }
+
+  /// Half the width an antialiased filter covers, in input pixels: stretched by the ratio when downsampling.
+  TH_HOST_DEVICE double support() const {
+    const double half =
+        mode == ResampleMode::LinearAntialias ? 1.0 : (mode == ResampleMode::CubicAntialias ? 2.0 : 3.0);
+    const double r = ratio();
+    return r >= 1.0 ? half * r : half;
+  }
+
+  /// The most taps an antialiased output takes (PyTorch's max_interp_size).
+  TH_HOST_DEVICE int64_t max_taps() const { return int64_t(std::ceil(support())) * 2 + 1; }
+
+  /// An antialiased output's window (PyTorch's _compute_indices_min_size_weights_aa): inputs first ..
+  /// first + n - 1, tap j weighing filter((first + j - centre + 0.5) / stretch) / total.
+  struct Window {
+    int64_t first, n;
+    double centre, inv_stretch, total;
+  };
+
+  TH_HOST_DEVICE Window window(int64_t o) const {
+    const double r = ratio(), sup = support();
+    Window w{};
+    w.centre = r * (double(o) + 0.5);
+    w.inv_stretch = r >= 1.0 ? 1.0 / r : 1.0;
+    const int64_t lo = int64_t(w.centre - sup + 0.5), hi = int64_t(w.centre + sup + 0.5);
+    w.first = lo > 0 ? lo : 0;
+    w.n = (hi < in ? hi : in) - w.first;
+    const int64_t most = max_taps();
+    w.n = w.n < 0 ? 0 : (w.n > most ? most : w.n);
+    w.total = 0.0;
+    for (int64_t j = 0; j < w.n; ++j) w.total += raw_weight(w, j);
+    return w;
+  }
+
+  TH_HOST_DEVICE double raw_weight(const Window& w, int64_t j) const {
+    return filter((double(w.first + j) - w.centre + 0.5) * w.inv_stretch);
+  }
+
+  TH_HOST_DEVICE double weight(const Window& w, int64_t j) const {
+    return w.total != 0.0 ? raw_weight(w, j) / w.total : 0.0;
+  }
+
   TH_HOST_DEVICE int64_t clamp_index(int64_t i) const { return i < 0 ? 0 : (i >= in ? in - 1 : i); }
 
+  /// A plain mode's taps (antialiased modes: window()).
   TH_HOST_DEVICE ResampleTaps taps(int64_t o) const {
     ResampleTaps t{};
     const double r = ratio();
     switch (mode) {
       case ResampleMode::Nearest:
       case ResampleMode::NearestExact: {
-        // in float, as PyTorch's nearest_idx (its exact shortcuts for same size and doubling first)
+        // in float, as PyTorch's generic kernel (compute_indices_nearest_or_nearest_exact): floor(scale o) or
+        // floor(max(scale (o + 0.5) - 0.5, 0) + 0.5), the user's scale even where the sizes agree
         const float rf = scale > 0 ? float(1.0 / scale) : float(in) / float(out);
-        int64_t src;
-        if (mode == ResampleMode::Nearest && out == in) {
-          src = o;
-        } else if (mode == ResampleMode::Nearest && out == 2 * in) {
-          src = o >> 1;
-        } else {
-          src = int64_t(std::floor(mode == ResampleMode::Nearest ? float(o) * rf : (float(o) + 0.5f) * rf));
-        }
-        t.idx[0] = clamp_index(src);
+        float src = mode == ResampleMode::Nearest ? rf * float(o) : rf * (float(o) + 0.5f) - 0.5f;
+        if (mode == ResampleMode::NearestExact) src = (src < 0.0f ? 0.0f : src) + 0.5f;
+        t.idx[0] = clamp_index(int64_t(std::floor(src)));
         t.w[0] = 1.0;
         t.n = 1;
         return t;
       }
       case ResampleMode::Linear: {
+        if (out ==
+            in) {  // PyTorch copies (compute_source_index_and_lambda), whatever the scale: 1 x[o] + 0 x[o]
+          t.idx[0] = t.idx[1] = o;
+          t.w[0] = 1.0;
+          t.w[1] = 0.0;
+          t.n = 2;
+          return t;
+        }
         double src = align_corners ? r * double(o) : r * (double(o) + 0.5) - 0.5;
         if (src < 0) src = 0;
         const int64_t i0 = clamp_index(int64_t(src));
@@ -83,8 +159,24 @@ struct Resample1d {
         t.n = 4;
         return t;
       }
+      default: break;
     }
     return t;
+  }
+
+  /// f(index, weight) for each tap of output o, in order (every mode).
+#if defined(__CUDACC__)
+#pragma nv_exec_check_disable
+#endif
+  template <typename F>
+  TH_HOST_DEVICE void for_each_tap(int64_t o, F&& f) const {
+    if (antialias()) {
+      const Window w = window(o);
+      for (int64_t j = 0; j < w.n; ++j) f(w.first + j, weight(w, j));
+      return;
+    }
+    const ResampleTaps t = taps(o);
+    for (int j = 0; j < t.n; ++j) f(t.idx[j], t.w[j]);
   }
 };
 
@@ -94,9 +186,8 @@ template <typename T, typename A>
 TH_HOST_DEVICE void resample_backward_line(const Resample1d& r, const T* out, T* in, int64_t stride) {
   for (int64_t k = 0; k < r.in; ++k) in[k * stride] = T(0);
   for (int64_t o = 0; o < r.out; ++o) {
-    const ResampleTaps t = r.taps(o);
     const A g = A(out[o * stride]);
-    for (int j = 0; j < t.n; ++j) in[t.idx[j] * stride] = T(A(in[t.idx[j] * stride]) + A(t.w[j]) * g);
+    r.for_each_tap(o, [&](int64_t k, double w) { in[k * stride] = T(A(in[k * stride]) + A(w) * g); });
   }
 }
 
