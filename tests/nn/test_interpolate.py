@@ -290,3 +290,51 @@ def test_antialias_to_one_column(mode):
             "oh,nchw,pw->ncop", _aa_matrix(kind, 7, oh, None, False), x.numpy(), _aa_matrix(kind, 3, 1, None, False)
         )
         np.testing.assert_allclose(got.numpy(), want, rtol=1e-10, atol=1e-9)
+
+
+def _dim_matrix(kind, n_in, n_out, scale, align_corners, antialias):
+    if antialias:
+        return _aa_matrix(kind, n_in, n_out, scale, align_corners)
+    m = np.zeros((n_out, n_in))
+    for o, (idx, ws) in enumerate(_taps(kind, n_in, n_out, scale, align_corners)):
+        for k, w in zip(idx, ws):
+            m[o, k] += w
+    return m
+
+
+@pytest.mark.parametrize("antialias", [False, True])
+@pytest.mark.parametrize("align_corners", [False, True])
+@pytest.mark.parametrize("mode", ["bilinear", "bicubic"])
+def test_uint8_images(device, mode, align_corners, antialias):
+    """uint8 bilinear/bicubic (torchvision's resize of image tensors): upstream's separable path, the last dim
+    first, each pass rounded half up and clamped to 0..255 (a cubic's overshoot too), a dim whose size stays
+    skipped. Upstream weighs in int16 fixed point: within 1 of this model (a few % off), here within 1 on ties."""
+    rng = np.random.default_rng(7)
+    kind = {"bilinear": "linear", "bicubic": "cubic"}[mode]
+    for (h, w), (oh, ow) in (((16, 16), (5, 7)), ((10, 12), (23, 9)), ((7, 9), (7, 20)), ((32, 30), (8, 9))):
+        x = rng.integers(0, 256, (2, 3, h, w)).astype(np.uint8)
+        got = F.interpolate(
+            torch.from_numpy(x).to(device), size=(oh, ow), mode=mode, align_corners=align_corners, antialias=antialias
+        )
+        assert got.dtype == torch.uint8
+        t = x.astype(np.float64)
+        for dim, n_out in ((3, ow), (2, oh)):
+            if n_out == t.shape[dim]:
+                continue
+            m = _dim_matrix(kind, t.shape[dim], n_out, None, align_corners, antialias)
+            t = np.clip(np.floor(np.moveaxis(np.tensordot(m, np.moveaxis(t, dim, 0), 1), 0, dim) + 0.5), 0, 255)
+        diff = np.abs(got.cpu().numpy().astype(int) - t.astype(int))
+        assert diff.max() <= 1, (h, w, oh, ow)  # ties (x.5 exactly) may round either way after float sums
+        assert diff.mean() < (0.1 if "TORCH_REFERENCE" in os.environ else 0.01), (h, w, oh, ow)
+    cl = torch.from_numpy(x).contiguous(memory_format=torch.channels_last)
+    assert F.interpolate(cl, size=(5, 7), mode=mode).is_contiguous(memory_format=torch.channels_last)
+
+
+def test_integer_interpolation_refused_as_upstream():
+    for dtype in (torch.int8, torch.int32):
+        with pytest.raises(RuntimeError, match="not implemented for"):
+            F.interpolate(torch.ones(1, 2, 4, 4, dtype=dtype), size=3, mode="bilinear")
+    with pytest.raises(RuntimeError, match="not implemented for"):
+        F.interpolate(torch.ones(1, 2, 4, dtype=torch.uint8), size=3, mode="linear")
+    with pytest.raises(RuntimeError, match="not implemented for"):
+        F.interpolate(torch.ones(1, 2, 4, 4, 4, dtype=torch.uint8), size=3, mode="trilinear")

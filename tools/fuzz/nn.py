@@ -210,7 +210,7 @@ def interpolate(rng: random.Random) -> Call:
             ("nearest", "nearest-exact", "area", {1: "linear", 2: "bilinear", 3: "trilinear"}[dims])
             + (("bicubic",) if dims == 2 else ())
         )
-    dt = V.dtype(rng, ("float32", "float64", "float32", "float64", "bfloat16", "float16"))
+    dt = V.dtype(rng, ("float32", "float64", "float32", "float64", "bfloat16", "float16", "uint8"))
     shp = (rng.randint(1, 2), rng.randint(1, 3)) + _spatial(rng, dims, 1, 12)
     special, ext = _extremes(rng)
     x = T.tensor(rng, shp, dt=dt, special=special)

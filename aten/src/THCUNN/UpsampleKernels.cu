@@ -13,14 +13,15 @@ namespace {
 
 template <typename T>
 __global__ void resample_outputs(const T* x, T* out, th::math::Resample1d r, int64_t inner, int64_t total) {
-  using A = std::conditional_t<th::is_floating_v<T>, th::opmath_t<T>, T>;
+  using A =
+      std::conditional_t<th::is_floating_v<T>, th::opmath_t<T>, double>;  // (uint8: rounded at each pass)
   for (int64_t i = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; i < total;
        i += int64_t(blockDim.x) * gridDim.x) {
     const int64_t b = i % inner, o = (i / inner) % r.out, a = i / (inner * r.out);
     const T* line = x + a * r.in * inner + b;
     if (r.mode == th::math::ResampleMode::Nearest || r.mode == th::math::ResampleMode::NearestExact) {
       out[i] = line[r.taps(o).idx[0] * inner];
-    } else if constexpr (th::is_floating_v<T>) {
+    } else if constexpr (!std::is_same_v<T, bool>) {
       A acc = 0;
       bool first = true;  // the first product as is (-0.0 stays), as the CPU's loop
       r.for_each_tap(o, [&](int64_t k, double w) {
@@ -28,7 +29,7 @@ __global__ void resample_outputs(const T* x, T* out, th::math::Resample1d r, int
         acc = first ? p : acc + p;
         first = false;
       });
-      out[i] = T(acc);
+      out[i] = th::math::resample_store<T>(acc);
     }
   }
 }

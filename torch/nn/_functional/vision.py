@@ -149,9 +149,13 @@ def interpolate(
     kind = {"bicubic": "cubic", "lanczos": "lanczos", "nearest": "nearest", "nearest-exact": "nearest-exact"}.get(
         mode, "linear"
     )
+    # uint8 (images: bilinear/bicubic only, as upstream) takes upstream's separable uint8 path: each pass rounded
+    separable = antialias or (input.dtype == torch.uint8 and mode in ("bilinear", "bicubic"))
+    if input.dtype == torch.uint8 and mode in _INTERP_MODES and not separable:
+        raise NotImplementedError(f"\"upsample_{mode}\" not implemented for 'Byte'")
     x = input
-    for i in reversed(range(n)) if antialias else range(n):
-        if antialias and out[i] == x.shape[2 + i]:
+    for i in reversed(range(n)) if separable else range(n):
+        if separable and out[i] == x.shape[2 + i]:
             continue  # upstream's separable kernel skips a dim whose size stays, whatever the scale
         scale = scales[i] if scales[i] is not None else 0.0
         if mode == "nearest" and n == 2 and out[i] in (x.shape[2 + i], 2 * x.shape[2 + i]):

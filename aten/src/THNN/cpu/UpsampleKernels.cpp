@@ -36,8 +36,8 @@ void resample_kernel(const Tensor& x, const Tensor& out, const math::Resample1d&
   const TapTable taps(r);
   const bool nearest = r.mode == math::ResampleMode::Nearest || r.mode == math::ResampleMode::NearestExact;
   TH_DISPATCH_ALL_TYPES(x.dtype(), "upsample_cpu", [&] {
-    using A =
-        std::conditional_t<is_floating_v<scalar_t>, opmath_t<scalar_t>, double>;  // (integers: nearest only)
+    using A = std::conditional_t<is_floating_v<scalar_t>, opmath_t<scalar_t>,
+                                 double>;  // (integers: nearest, or uint8 rounded at each pass)
     const auto* src = reinterpret_cast<const scalar_t*>(x.data_ptr());
     auto* dst = reinterpret_cast<scalar_t*>(out.data_ptr());
     parallel_for(outer, std::max<int64_t>(1, kGrainSize / std::max<int64_t>(r.out * inner, 1)),
@@ -58,7 +58,7 @@ void resample_kernel(const Tensor& x, const Tensor& out, const math::Resample1d&
                            const A p = A(taps.w[size_t(j)]) * A(in[taps.idx[size_t(j)]]);
                            v = j == t0 ? p : v + p;
                          }
-                         line[o] = scalar_t(v);
+                         line[o] = math::resample_store<scalar_t>(v);
                        }
                      }
                      return;
@@ -72,7 +72,7 @@ void resample_kernel(const Tensor& x, const Tensor& out, const math::Resample1d&
                          std::copy_n(in + taps.idx[size_t(t0)] * inner, inner, row);
                          continue;
                        }
-                       if constexpr (is_floating_v<scalar_t>) {
+                       if constexpr (!std::is_same_v<scalar_t, bool>) {
                          if (t0 == t1) std::fill(acc.begin(), acc.end(), A(0));
                          for (int64_t j = t0; j < t1; ++j) {
                            const scalar_t* s = in + taps.idx[size_t(j)] * inner;
@@ -83,7 +83,8 @@ void resample_kernel(const Tensor& x, const Tensor& out, const math::Resample1d&
                              for (int64_t b = 0; b < inner; ++b) acc[size_t(b)] += w * A(s[b]);
                            }
                          }
-                         for (int64_t b = 0; b < inner; ++b) row[b] = scalar_t(acc[size_t(b)]);
+                         for (int64_t b = 0; b < inner; ++b)
+                           row[b] = math::resample_store<scalar_t>(acc[size_t(b)]);
                        }
                      }
                    }

@@ -8,6 +8,7 @@
 // output's gradient back to its taps, a line at a time in the order of o (deterministic).
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include <TH/Macros.h>
 
@@ -179,6 +180,18 @@ struct Resample1d {
     for (int j = 0; j < t.n; ++j) f(t.idx[j], t.w[j]);
   }
 };
+
+/// An output of the forward from its weighted sum v: as is for floats; for uint8 (images: upstream's
+/// separable uint8 kernel) rounded half up and clamped to 0 .. 255, each pass on its own.
+template <typename T, typename A>
+TH_HOST_DEVICE T resample_store(A v) {
+  if constexpr (std::is_floating_point_v<A> && !std::is_integral_v<T>) {
+    return T(v);
+  } else {
+    const A r = std::floor(v + A(0.5));
+    return r <= A(0) ? T(0) : (r >= A(255) ? T(255) : T(r));
+  }
+}
 
 /// One line of the backward: in[k * stride] (in of them, zeroed here) = the sum over the outputs o of
 /// w * out[o * stride] for each tap (k, w) of o, added in the order of o.

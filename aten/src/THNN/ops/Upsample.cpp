@@ -46,8 +46,8 @@ Lines lines_of(const IntList& sizes, int64_t d) {
 Tensor _resample_1d(const Tensor& self, int64_t dim, int64_t output_size, const std::string& mode,
                     bool align_corners, double scale, bool antialias) {
   const math::ResampleMode kind = resample_mode(mode, antialias);
-  TH_CHECK(is_floating_point(self.dtype()) || kind == math::ResampleMode::Nearest ||
-               kind == math::ResampleMode::NearestExact,
+  TH_CHECK(is_floating_point(self.dtype()) || self.dtype() == ScalarType::Byte ||
+               kind == math::ResampleMode::Nearest || kind == math::ResampleMode::NearestExact,
            "\"upsample_", mode, antialias ? "_aa" : "", "\" not implemented for '",
            scalar_type_name(self.dtype()), "'");
   const int64_t d = wrap_dim(dim, self.dim());
