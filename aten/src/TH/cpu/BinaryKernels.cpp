@@ -66,7 +66,7 @@ void add_kernel(TensorIterator& iter, const Scalar& alpha) {
 template <typename T>
 void complex_mul_loop(TensorIterator& iter) {
   const cpu::vec_cmul_fn vec = cpu::vec_cmul();
-  if (!vec || iter.ntensors() != 3) return cpu::cpu_kernel<T, 2>(iter, math::Mul<T>{});
+  if (!vec || iter.ntensors() != 3) return cpu::cpu_kernel_with_scalars<T>(iter, math::Mul<T>{});
   const cpu::VecComplex type =
       std::is_same_v<T, complex<float>> ? cpu::VecComplex::ComplexFloat : cpu::VecComplex::ComplexDouble;
   constexpr int64_t es = sizeof(T);

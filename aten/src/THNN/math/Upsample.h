@@ -8,6 +8,7 @@
 // output's gradient back to its taps, a line at a time in the order of o (deterministic).
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #include <TH/Macros.h>
@@ -129,8 +130,9 @@ struct Resample1d {
         return t;
       }
       case ResampleMode::Linear: {
-        if (out ==
-            in) {  // PyTorch copies (compute_source_index_and_lambda), whatever the scale: 1 x[o] + 0 x[o]
+        // PyTorch copies where the size stays (compute_source_index_and_lambda), whatever the scale: 1 x[o] +
+        // 0 x[o]
+        if (out == in) {
           t.idx[0] = t.idx[1] = o;
           t.w[0] = 1.0;
           t.w[1] = 0.0;
@@ -181,15 +183,16 @@ struct Resample1d {
   }
 };
 
-/// An output of the forward from its weighted sum v: as is for floats; for uint8 (images: upstream's
-/// separable uint8 kernel) rounded half up and clamped to 0 .. 255, each pass on its own.
+/// An output of the forward from its weighted sum v: as is for floats; for an integer type (uint8 images:
+/// upstream's separable uint8 kernel) rounded half up and clamped to the type's range, each pass on its own.
 template <typename T, typename A>
 TH_HOST_DEVICE T resample_store(A v) {
-  if constexpr (std::is_floating_point_v<A> && !std::is_integral_v<T>) {
+  if constexpr (!std::is_integral_v<T>) {
     return T(v);
   } else {
-    const A r = std::floor(v + A(0.5));
-    return r <= A(0) ? T(0) : (r >= A(255) ? T(255) : T(r));
+    const A r = std::floor(v + A(0.5)), lo = A(std::numeric_limits<T>::min()),
+            hi = A(std::numeric_limits<T>::max());
+    return r <= lo ? std::numeric_limits<T>::min() : (r >= hi ? std::numeric_limits<T>::max() : T(r));
   }
 }
 
