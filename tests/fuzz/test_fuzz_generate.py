@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from tools.fuzz import values
-from tools.fuzz.generate import FAMILIES, calls, generate
+from tools.fuzz.generate import FAMILIES, OPT_IN, calls, generate
 
 
 def test_a_call_is_a_function_of_seed_and_index():
@@ -21,15 +21,17 @@ def test_a_call_is_a_function_of_seed_and_index():
     assert generate(8, 3).src != generate(7, 3).src
 
 
-@pytest.mark.parametrize("family", list(FAMILIES))
+@pytest.mark.parametrize("family", list(FAMILIES) + list(OPT_IN))
 def test_every_family_writes_valid_python_that_names_only_torch(family):
     names = set()
     for c in calls(1, 0, 400, [family]):
         tree = ast.parse(c.src)
-        names |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        bound = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        bound |= {n.arg for n in ast.walk(tree) if isinstance(n, ast.arg)}  # lambda parameters
+        names |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)} - bound
         assert c.op and isinstance(c.values, bool)
     # the source is reproducible verbatim after `import torch`: nothing else is referenced
-    assert names <= {"torch", "float", "abs", "x", "v"}, names
+    assert names <= {"torch", "float", "abs"}, names
 
 
 def test_the_stream_covers_every_dtype_and_the_odd_inputs():
@@ -69,3 +71,15 @@ def test_families_filter_and_unknown_family():
     assert {c.op for c in calls(3, 0, 200, ["linalg"])} <= {"mm", "bmm", "matmul", "mv", "dot"}
     with pytest.raises(ValueError, match="no such family"):
         generate(3, 0, ["nope"])
+
+
+def test_the_distributions_family_reaches_every_distribution_and_method():
+    ops = Counter(c.op for c in calls(4, 0, 4000, ["distributions"]))
+    names = {op.split(".")[0] for op in ops if not op.startswith("kl(")}
+    expected = {spec[0] for spec in __import__("tools.fuzz.distributions", fromlist=["SCALAR"]).SCALAR}
+    expected |= {"Categorical", "OneHotCategorical", "Multinomial", "Dirichlet", "MultivariateNormal", "LowRank"}
+    assert expected | {"Independent"} <= names, expected - names
+    for method in ("log_prob", "cdf", "icdf", "entropy", "mean", "mode", "variance", "enumerate_support", "sample"):
+        assert any(op.endswith("." + method) for op in ops), method
+    assert any(op.startswith("kl(") for op in ops)
+    assert not any("distributions" in c.src for c in calls(4, 0, 2000))  # opt-in: not in the default stream

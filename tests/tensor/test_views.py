@@ -76,5 +76,14 @@ def test_errors():
         t.reshape(-1, -1)
     with pytest.raises(RuntimeError, match="is invalid for input of size 24"):
         t.reshape(5, 5)
+    with pytest.raises(RuntimeError, match="is invalid for input of size 24"):
+        t.reshape(0, -1)  # a zero among the known sizes of a non-empty tensor
+    empty = torch.zeros(0, 4)
+    for shape in ((0, -1), (-1, 0), (2, 0, -1)):  # -1 could be anything: upstream's own message
+        with pytest.raises(RuntimeError, match=r"cannot reshape tensor of 0 elements into shape .* ambiguous"):
+            empty.reshape(shape)
+        with pytest.raises(RuntimeError, match=r"cannot reshape tensor of 0 elements into shape .* ambiguous"):
+            empty.view(shape)
+    assert empty.reshape(-1, 2).shape == (0, 2) and empty.view(4, -1).shape == (4, 0)
     with pytest.raises(RuntimeError, match="chunk expects `chunks` to be greater than 0"):
         t.chunk(0)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from . import compare, known, minimize, opinfo_calls, report
 from .call import Call
-from .generate import FAMILIES, calls, generate
+from .generate import FAMILIES, OPT_IN, calls, generate
 from .runner import Worker, WorkerError, library, python_of, run_batches
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,7 +43,10 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--timeout", type=float, default=10.0, help="seconds before a call counts as a hang")
     p.add_argument("--mem-gb", type=float, default=4.0, help="address space a child may add (GiB)")
     p.add_argument("--threads", type=int, default=1, help="torch.set_num_threads in the workers")
-    p.add_argument("--families", help=f"comma-separated subset of: {', '.join(FAMILIES)} (and, only when named: nn)")
+    p.add_argument(
+        "--families",
+        help=f"comma-separated subset of: {', '.join(FAMILIES)} (and, only when named: {', '.join(OPT_IN)})",
+    )
     p.add_argument("--out", help="output directory (default build/fuzz/seed-S)")
     p.add_argument("--known", default=str(known.DEFAULT), help="known-divergences file")
     p.add_argument("--minimize-budget", type=float, default=60.0, help="seconds for shortening reproducers")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from . import arithmetic, factories, indexing, joins, linalg, nn, reductions, selecting, views
+from . import arithmetic, distributions, factories, indexing, joins, linalg, nn, reductions, selecting, views
 from .call import Call
 
 # family module -> relative weight of the family as a whole
@@ -26,6 +26,7 @@ FAMILIES = {
 # and with it the findings that tools/fuzz/known.txt lists
 OPT_IN = {
     "nn": (nn, 10),
+    "distributions": (distributions, 10),
 }
 
 

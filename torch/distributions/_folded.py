@@ -12,6 +12,9 @@ from torch.distributions import constraints
 class Folded:
     """log_prob, cdf, icdf and entropy of abs(X), X symmetric about 0 (a mixin before the Distribution base)."""
 
+    # log_prob casts its value to the parameters' dtype (upstream's HalfCauchy does, its HalfNormal promotes)
+    _cast_value = False
+
     def _check_scale(self) -> None:
         """PyTorch's validation of scale (the base is built without it)."""
         if self._validate_args and not bool(constraints.positive.check(self.scale).all()):
@@ -32,7 +35,8 @@ class Folded:
         """log density at value >= 0 (twice the base's; -inf below 0)."""
         if self._validate_args:
             self._validate_sample(value)
-        value = torch.as_tensor(value, dtype=self.scale.dtype, device=self.scale.device)
+        if self._cast_value or not isinstance(value, torch.Tensor):
+            value = torch.as_tensor(value, dtype=self.scale.dtype, device=self.scale.device)
         log_prob = self.base_dist.log_prob(value) + math.log(2)
         return torch.where(value >= 0, log_prob, torch.full_like(log_prob, -math.inf))
 

@@ -15,6 +15,7 @@ class Bernoulli(BinaryProbsLogits, ExponentialFamily):
 
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.boolean
+    has_enumerate_support = True
     _mean_carrier_measure = 0
 
     def __init__(self, probs=None, logits=None, validate_args=None):
@@ -35,8 +36,20 @@ class Bernoulli(BinaryProbsLogits, ExponentialFamily):
         return self.probs
 
     @property
+    def mode(self):
+        """1 where probs > 1/2, 0 where below, nan at 1/2."""
+        mode = (self.probs >= 0.5).to(self.probs)
+        return mode.masked_fill(self.probs == 0.5, float("nan"))
+
+    @property
     def variance(self):
         return self.probs * (1 - self.probs)
+
+    def enumerate_support(self, expand=True):
+        """0 and 1 along a new first dim (expanded over the batch unless expand=False)."""
+        values = torch.arange(2, dtype=self._param.dtype, device=self._param.device)
+        values = values.view((-1,) + (1,) * len(self._batch_shape))
+        return values.expand((-1,) + tuple(self._batch_shape)) if expand else values
 
     def sample(self, sample_shape=()):
         with torch.no_grad():

@@ -37,6 +37,8 @@ class Cauchy(LocationScale):
 
     def cdf(self, value):
         """P(X <= value)."""
+        if self._validate_args:
+            self._validate_sample(value)
         return torch.atan((value - self.loc) / self.scale) / math.pi + 0.5
 
     def icdf(self, value):

@@ -121,7 +121,8 @@ class Beta(ExponentialFamily):
         """log density at value in [0, 1]."""
         if self._validate_args:
             self._validate_sample(value)
-        value = torch.as_tensor(value, dtype=self.concentration1.dtype, device=self.concentration1.device)
+        if not isinstance(value, torch.Tensor):
+            value = torch.as_tensor(value, dtype=self.concentration1.dtype, device=self.concentration1.device)
         return self._dirichlet.log_prob(torch.stack([value, 1.0 - value], -1))
 
     def entropy(self):

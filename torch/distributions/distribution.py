@@ -13,6 +13,7 @@ class Distribution:
     """A batch of probability distributions: batch_shape independent ones, each over events of event_shape."""
 
     has_rsample = False
+    has_enumerate_support = False
     arg_constraints: dict = {}
     support = None
 
@@ -26,12 +27,15 @@ class Distribution:
         self._batch_shape, self._event_shape = torch.Size(batch_shape), torch.Size(event_shape)
         self._validate_args = _validate_default if validate_args is None else validate_args
         if self._validate_args:
+            from torch.distributions.utils import lazy_property  # utils imports this module
+
             for param, constraint in self.arg_constraints.items():
                 if constraints.is_dependent(constraint):  # no check of its own (upstream skips these too)
                     continue
-                if param not in self.__dict__:  # given another way (probs for logits): not checked twice
-                    continue
-                value = self.__dict__[param]
+                if param not in self.__dict__ and _lazy(type(self), param, lazy_property):
+                    continue  # given another way (probs for logits) and not computed yet: not checked twice
+                # a parameter kept under another name (Chi2's df is its concentration) is checked too
+                value = getattr(self, param)
                 if not bool(constraint.check(value).all()):
                     raise ValueError(
                         f"Expected parameter {param} (Tensor of shape {tuple(value.shape)}) of distribution {self!r} "
@@ -108,6 +112,30 @@ class Distribution:
             )
 
     @property
+    def mean(self):
+        """The mean."""
+        raise NotImplementedError
+
+    @property
+    def mode(self):
+        """The mode (a most likely value)."""
+        raise NotImplementedError(f"{self.__class__} does not implement mode")
+
+    @property
+    def variance(self):
+        """The variance."""
+        raise NotImplementedError
+
+    def enumerate_support(self, expand=True):
+        """Every value of a discrete support, along a new first dim (expanded over the batch unless
+        expand=False)."""
+        raise NotImplementedError
+
+    def perplexity(self):
+        """exp(entropy)."""
+        return torch.exp(self.entropy())
+
+    @property
     def stddev(self):
         """The standard deviation."""
         return self.variance.sqrt()
@@ -134,6 +162,12 @@ class Distribution:
             f"{k}: {self.__dict__[k] if self.__dict__[k].numel() == 1 else self.__dict__[k].size()}" for k in names
         )
         return f"{type(self).__name__}({args})"
+
+
+def _lazy(cls, name: str, lazy_property) -> bool:
+    """Whether `name` is a lazy_property of cls or a base (looked up without running it)."""
+    owner = next((c for c in cls.__mro__ if name in c.__dict__), None)
+    return owner is not None and isinstance(owner.__dict__[name], lazy_property)
 
 
 def broadcast_all(*values):

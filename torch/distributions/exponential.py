@@ -29,6 +29,10 @@ class Exponential(ExponentialFamily):
         return self.rate.reciprocal()
 
     @property
+    def mode(self):
+        return torch.zeros_like(self.rate)
+
+    @property
     def variance(self):
         return self.rate.pow(-2)
 
@@ -42,6 +46,8 @@ class Exponential(ExponentialFamily):
         return self.rate.log() - self.rate * value
 
     def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
         return 1 - torch.exp(-self.rate * value)
 
     def icdf(self, value):

@@ -162,6 +162,7 @@ class HalfCauchy(Folded, TransformedDistribution):
 
     arg_constraints = {"scale": constraints.positive}
     support = constraints.nonnegative
+    _cast_value = True
 
     def __init__(self, scale, validate_args=None):
         base = Cauchy(0, scale, validate_args=False)

@@ -42,6 +42,8 @@ class Laplace(LocationScale):
 
     def cdf(self, value):
         """P(X <= value)."""
+        if self._validate_args:
+            self._validate_sample(value)
         z = (value - self.loc) / self.scale
         return 0.5 - 0.5 * z.sign() * torch.expm1(-z.abs())
 

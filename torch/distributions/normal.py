@@ -42,6 +42,8 @@ class Normal(LocationScale, ExponentialFamily):
 
     def cdf(self, value):
         """P(X <= value)."""
+        if self._validate_args:
+            self._validate_sample(value)
         return 0.5 * (1 + torch.erf((value - self.loc) * self.scale.reciprocal() / math.sqrt(2)))
 
     def icdf(self, value):

@@ -30,11 +30,21 @@ class _OverCategories(Distribution):
     def logits(self):
         return self._categorical.logits
 
+    @property
+    def _param(self):
+        return self._categorical._param
+
+    @property
+    def param_shape(self):
+        """The shape of probs (or logits): the batch shape and K."""
+        return self._categorical.param_shape
+
 
 class OneHotCategorical(_OverCategories):
     """A Categorical draw as a one-hot vector over the last dim (event_shape = (K,))."""
 
     support = constraints.one_hot
+    has_enumerate_support = True
 
     def expand(self, batch_shape, _instance=None):
         """This distribution with its parameters expanded to batch_shape."""
@@ -64,6 +74,13 @@ class OneHotCategorical(_OverCategories):
 
     def entropy(self):
         return self._categorical.entropy()
+
+    def enumerate_support(self, expand=True):
+        """The K one-hot vectors along a new first dim (expanded over the batch unless expand=False)."""
+        n = self.event_shape[0]
+        values = torch.eye(n, dtype=self._param.dtype, device=self._param.device)
+        values = values.view((n,) + (1,) * len(self.batch_shape) + (n,))
+        return values.expand((n,) + tuple(self.batch_shape) + (n,)) if expand else values
 
 
 class OneHotCategoricalStraightThrough(OneHotCategorical):
@@ -122,3 +139,14 @@ class Multinomial(_OverCategories):
         log_factorial_n = torch.lgamma(value.sum(-1) + 1)
         log_factorial_xs = torch.lgamma(value + 1).sum(-1)
         return log_factorial_n - log_factorial_xs + (logits * value).sum(-1)
+
+    def entropy(self):
+        """n H(categorical) - log n! + E[sum_k log x_k!], each count x_k Binomial(n, p_k)."""
+        from torch.distributions.binomial import Binomial
+
+        n = torch.tensor(self.total_count)
+        term1 = n * self._categorical.entropy() - torch.lgamma(n + 1)
+        binomial = Binomial(total_count=self.total_count, probs=self.probs)
+        support = binomial.enumerate_support(expand=False)[1:]
+        weights = torch.lgamma(support + 1)
+        return term1 + (torch.exp(binomial.log_prob(support)) * weights).sum([0, -1])

@@ -111,5 +111,5 @@ def one_hot(tensor, num_classes: int = -1):
         num_classes = int(tensor.max()) + 1
     elif tensor.numel() and int(tensor.max()) >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
-    classes = torch.arange(num_classes, device=tensor.device)
-    return (tensor.unsqueeze(-1) == classes).long()
+    out = torch.zeros((*tensor.shape, num_classes), dtype=torch.int64, device=tensor.device)  # contiguous
+    return out.scatter_(-1, tensor.unsqueeze(-1), 1) if out.numel() else out

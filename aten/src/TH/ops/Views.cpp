@@ -38,6 +38,8 @@ IntList infer_size(const IntList& size, int64_t numel) {
     }
   }
   if (infer >= 0) {
+    TH_CHECK(known != 0 || numel != 0, "cannot reshape tensor of 0 elements into shape ", shape_str(size),
+             " because the unspecified dimension size -1 can be any value and is ambiguous");
     TH_CHECK(known != 0 && numel % known == 0, "shape '", shape_str(size), "' is invalid for input of size ",
              numel);
     shape[infer] = numel / known;

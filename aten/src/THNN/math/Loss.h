@@ -53,8 +53,8 @@ struct PointwiseLossForward {
         const A l1x = std::log1p(-x) < A(-100) ? A(-100) : std::log1p(-x);
         return (t - A(1)) * l1x - t * lx;
       }
-      case PointwiseLoss::BceWithLogits:
-        return (A(1) - t) * x + (x < A(0) ? -x : A(0)) + std::log1p(std::exp(-std::abs(x)));
+      case PointwiseLoss::BceWithLogits:  // (1 - t) x - log_sigmoid(x), rounded in upstream's order
+        return (A(1) - t) * x - ((x < A(0) ? x : A(0)) - std::log1p(std::exp(-std::abs(x))));
       case PointwiseLoss::KlDiv: return (t == A(0) ? A(0) : t * std::log(t)) - t * x;
       case PointwiseLoss::KlDivLogTarget: return std::exp(t) * (t - x);
     }
