@@ -246,4 +246,156 @@ def kl(rng: random.Random) -> Call:
     return Call(f"kl({a},{b})", f"{D}.kl_divergence({p}, {q})", dt, accum=True)
 
 
-FAMILY = [(8, scalar), (4, vector), (3, kl)]
+def uniform(rng: random.Random) -> Call:
+    """Uniform(low, high) with high above low (now and then not: the check), and one of its methods."""
+    batch = _shape(rng)
+    dt = rng.choice(("float32", "float64"))
+    lows = [_real(rng) for _ in range(math.prod(batch))]
+    highs = [lo + (_pos(rng) if rng.random() > 0.05 else -0.5) for lo in lows]
+    lit = lambda flat: (  # noqa: E731
+        f"torch.tensor({T.nested(flat, batch) if batch else V.fmt(flat[0])}, dtype=torch.{dt})"
+        + (f".reshape({V.fmt(batch)})" if batch else "")
+    )
+    d = f"{D}.Uniform({lit(lows)}, {lit(highs)})"
+    src, m, values = _method(rng, d, batch, _real, _CONT + _CDF, dt)
+    return Call(f"Uniform.{m}", src, dt, values=values, accum=True)
+
+
+def mixture(rng: random.Random) -> Call:
+    """MixtureSameFamily of k Normals (or Independent Normals) under a Categorical."""
+    dt = rng.choice(("float32", "float64"))
+    batch, k = _shape(rng), rng.randint(1, 3)
+    event = rng.random() < 0.3
+    comp = (*batch, k, 2) if event else (*batch, k)
+    normal = f"{D}.Normal({_lit(rng, comp, dt, _real)}, {_lit(rng, comp, dt, _pos)})"
+    if event:
+        normal = f"{D}.Independent({normal}, 1)"
+    d = f"{D}.MixtureSameFamily({D}.Categorical(logits={_lit(rng, (*batch, k), dt, _real)}), {normal})"
+    m = rng.choice(("log_prob", "cdf", "mean", "variance", "sample") if not event else ("log_prob", "mean", "variance"))
+    if m in ("log_prob", "cdf"):
+        src = f"{d}.{m}({_lit(rng, _suffix(rng, batch) + ((2,) if event else ()), dt, _real)})"
+    elif m == "sample":
+        src = f"{d}.sample((2,))"
+    else:
+        src = f"{d}.{m}"
+    return Call(f"MixtureSameFamily.{m}", src, dt, values=m != "sample", accum=True)
+
+
+# transforms: (source, domain of an input element, event dims of an input)
+_TRANSFORMS = (
+    ("ExpTransform()", _real, 0),
+    ("SigmoidTransform()", _real, 0),
+    ("TanhTransform()", _real, 0),
+    ("SoftplusTransform()", _real, 0),
+    ("AbsTransform()", _real, 0),
+    ("AffineTransform(1.5, -2.0)", _real, 0),
+    ("AffineTransform(0.0, 3.0, event_dim=1)", _real, 1),
+    ("PowerTransform(2.0)", _pos, 0),
+    ("PowerTransform(0.5)", _pos, 0),
+    ("SoftmaxTransform()", _real, 1),
+    ("StickBreakingTransform()", _real, 1),
+    ("LowerCholeskyTransform()", _real, 2),
+    ("CorrCholeskyTransform()", _real, 1),
+    ("ComposeTransform([ExpTransform(), AffineTransform(1.0, 2.0)])", _real, 0),
+    ("ExpTransform().inv", _pos, 0),
+    ("SigmoidTransform().inv", _unit, 0),
+    ("StickBreakingTransform().inv", None, 1),
+)
+
+
+def transform(rng: random.Random) -> Call:
+    """A transform applied to a tensor (forward, inverse of its output, log_abs_det_jacobian, shapes), or a
+    TransformedDistribution of a Normal under it."""
+    src_t, dom, edims = rng.choice(_TRANSFORMS)
+    t = f"{D}.transforms.{src_t}".replace("([", f"([{D}.transforms.").replace(", Affine", f", {D}.transforms.Affine")
+    dt = rng.choice(("float32", "float64"))
+    batch = _shape(rng)[:1]
+    if edims == 2:
+        shape = (*batch, 3, 3)
+    elif edims == 1:
+        shape = (*batch, 6 if "Corr" in src_t else rng.randint(1, 4))
+    else:
+        shape = _shape(rng)
+    if dom is None:  # a point of the simplex
+        x = f"torch.softmax({_lit(rng, shape, dt, _real)}, -1)"
+    else:
+        x = _lit(rng, shape, dt, dom, 0.03)
+    m = rng.choice(("call", "inv", "ladj", "shape", "dist"))
+    if m == "call":
+        src = f"{t}({x})"
+    elif m == "inv":
+        src = f"(lambda t: t.inv(t({x})))({t})"
+    elif m == "ladj":
+        src = f"(lambda t, x: t.log_abs_det_jacobian(x, t(x)))({t}, {x})"
+    elif m == "shape":
+        src = f"(lambda t: (tuple(t.forward_shape({V.fmt(shape)})), tuple(t.inverse_shape({V.fmt(shape)}))))({t})"
+    else:
+        base = f"{D}.Normal(torch.zeros({V.fmt(shape)}, dtype=torch.{dt}), 1.0)"
+        if edims:
+            base = f"{D}.Independent({base}, {edims})"
+        src = f"(lambda t, x: {D}.TransformedDistribution({base}, [t]).log_prob(t(x)))({t}, {x})"
+    return Call(f"transform.{src_t.split('(')[0]}.{m}", src, dt, accum=True)
+
+
+_CONSTRAINTS = ("real", "positive", "nonnegative", "unit_interval", "simplex", "real_vector", "boolean",
+                "nonnegative_integer", "positive_integer", "lower_cholesky", "lower_triangular", "positive_definite",
+                "positive_semidefinite", "corr_cholesky", "symmetric", "square", "one_hot",
+                "integer_interval(0, 3)", "interval(-1.0, 2.0)", "half_open_interval(0.0, 1.0)",
+                "greater_than(0.5)", "greater_than_eq(0.5)", "less_than(1.0)")  # fmt: skip
+
+
+def constraint(rng: random.Random) -> Call:
+    """A constraint's check of a tensor, or biject_to/transform_to of it applied to an unconstrained tensor."""
+    c = rng.choice(_CONSTRAINTS)
+    dt = V.dtype(rng, ("float32", "float64", "int64", "bool")) if rng.random() < 0.3 else "float32"
+    square = c in ("lower_cholesky", "lower_triangular", "positive_definite", "positive_semidefinite",
+                   "corr_cholesky", "symmetric", "square")  # fmt: skip
+    shape = (*_shape(rng)[:1], 3, 3) if square else _shape(rng)
+    if rng.random() < 0.5 or dt != "float32":
+        gen = rng.choice((_real, _unit, _pos, _count, _bit))
+        return Call(f"constraint.{c}", f"{D}.constraints.{c}.check({_lit(rng, shape, dt, gen)})", dt)
+    fn = rng.choice(("biject_to", "transform_to"))
+    if c in ("boolean", "nonnegative_integer", "positive_integer", "integer_interval(0, 3)", "one_hot", "symmetric",
+             "square", "lower_triangular", "positive_semidefinite"):  # fmt: skip
+        c = "positive"  # no transform registered for these (both raise NotImplementedError)
+    if c == "corr_cholesky":
+        shape = (*shape[:-2], 3)
+    elif c == "simplex" and not shape:
+        shape = (3,)
+    return Call(
+        f"{fn}.{c}", f"{D}.{fn}({D}.constraints.{c})({_lit(rng, shape, 'float64', _real)})", "float64", accum=True
+    )
+
+
+def matrix(rng: random.Random) -> Call:
+    """Wishart and LKJCholesky: log_prob of a valid matrix, moments, entropy."""
+    dt = rng.choice(("float32", "float64"))
+    k = rng.randint(2, 3)
+    a = _lit(rng, (k, k), dt, _real)
+    pd = f"(lambda a: a @ a.mT + torch.eye({k}, dtype=torch.{dt}))({a})"
+    if rng.random() < 0.6:
+        df = V.fmt(float(k) + rng.choice((-1.5, 0.0, 0.5, 2.0, 5.0)))
+        form = rng.choice(("covariance_matrix", "precision_matrix", "scale_tril"))
+        m = f"torch.linalg.cholesky({pd})" if form == "scale_tril" else pd
+        d = f"{D}.Wishart(torch.tensor({df}, dtype=torch.{dt}), {form}={m})"
+        value = f"(lambda a: a @ a.mT + 0.5 * torch.eye({k}, dtype=torch.{dt}))({_lit(rng, (k, k), dt, _real)})"
+        meth = rng.choice(("log_prob", "mean", "variance", "mode", "entropy", "sample"))
+        name = "Wishart"
+    else:
+        conc = V.fmt(rng.choice((0.5, 1.0, 2.0, 4.0, -1.0)))
+        d = f"{D}.LKJCholesky({k}, {conc})"
+        value = f"(lambda c: torch.linalg.cholesky(c / c.diagonal().sqrt().outer(c.diagonal().sqrt())))({pd})"
+        meth = rng.choice(("log_prob", "sample"))
+        name = "LKJCholesky"
+    if meth == "log_prob":
+        src = f"{d}.log_prob({value})"
+    elif meth == "sample":
+        src = f"{d}.sample((2,))"
+    elif meth == "entropy":
+        src = f"{d}.entropy()"
+    else:
+        src = f"{d}.{meth}"
+    return Call(f"{name}.{meth}", src, dt, values=meth != "sample", accum=True)
+
+
+FAMILY = [(8, scalar), (4, vector), (3, kl), (1, uniform), (1, mixture), (3, transform), (2, constraint), (1, matrix)]

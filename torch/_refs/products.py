@@ -4,6 +4,7 @@ written with mm/bmm/mul so that autograd and every device come from those. PyTor
 from __future__ import annotations
 
 import math
+import warnings
 
 import torch
 from torch._C import Tensor
@@ -11,6 +12,7 @@ from torch._C import addmm as _addmm
 from torch._dtypes import scalar_type
 from torch._refs.promotion import checked_scalar, in_float32
 from torch._registry import in_place, register
+from torch._warnings import user_stacklevel
 
 
 def _scaled_sum(input: Tensor, product: Tensor, beta, alpha) -> Tensor:
@@ -194,6 +196,12 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
     shape = torch.broadcast_shapes(input.shape, other.shape)
     a, b = input.expand(shape), other.expand(shape)
     if dim is None:
+        warnings.warn(
+            "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim explicitly "
+            "or simply use torch.linalg.cross.\nThe default value of dim will change to agree with that of "
+            "linalg.cross in a future release.",
+            stacklevel=user_stacklevel(),
+        )
         dim = next((i for i, n in enumerate(shape) if n == 3), None)
         if dim is None:
             raise RuntimeError("no dimension of size 3 in input")
@@ -201,6 +209,10 @@ def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
         raise RuntimeError(
             f"linalg.cross: inputs dimension {dim} must have length 3. Got {input.shape[dim]} and {other.shape[dim]}"
         )
+    if input.dtype != other.dtype:  # upstream's kernel takes one dtype (no promotion)
+        raise RuntimeError(f"expected scalar type {scalar_type(input.dtype)} but found {scalar_type(other.dtype)}")
+    if input.dtype == torch.bool:
+        raise NotImplementedError("\"cross\" not implemented for 'Bool'")
     a0, a1, a2 = a.unbind(dim)
     b0, b1, b2 = b.unbind(dim)
     return torch.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], dim)
@@ -217,15 +229,22 @@ def matrix_power(input: Tensor, n: int) -> Tensor:
             if input.dim() >= 2
             else "linalg.matrix_power: The input tensor A must have at least 2 dimensions."
         )
+    if n == 0:
+        eye = torch.eye(input.shape[-1], dtype=input.dtype, device=input.device)
+        return input.clone().copy_(eye.expand(input.shape))  # as upstream: n = 0 gives input a zero gradient
     if n < 0:
         input, n = torch.linalg.inv(input), -n
-    eye = torch.eye(input.shape[-1], dtype=input.dtype, device=input.device)
-    result = input.clone().copy_(eye.expand(input.shape))  # as upstream: n = 0 gives input a zero gradient
-    base = input
-    while n:
-        if n & 1:
-            result = torch.matmul(result, base)
-        n >>= 1
-        if n:
-            base = torch.matmul(base, base)
+    # upstream's products, in its order (no multiplication by the identity: inf * 0 would be nan)
+    if n == 1:
+        return input.clone(memory_format=torch.contiguous_format)
+    if n == 2:
+        return torch.matmul(input, input)
+    if n == 3:
+        return torch.matmul(torch.matmul(input, input), input)
+    z = result = None
+    while n > 0:  # the bits of n from the lowest: z = input^(2^k), multiplied in where the bit is set
+        bit, n = n % 2, n // 2
+        z = input if z is None else torch.matmul(z, z)
+        if bit:
+            result = z if result is None else torch.matmul(result, z)
     return result

@@ -189,7 +189,10 @@ class _PositiveDefinite(Constraint):
     event_dim = 2
 
     def check(self, value):
-        symmetric = torch.isclose(value, value.mT, atol=1e-6).reshape(value.shape[:-2] + (-1,)).all(-1)
+        symmetric = _Symmetric().check(value)
+        if not bool(symmetric.all()) and (not value.is_floating_point() or value.shape[-2] != value.shape[-1]):
+            return symmetric  # nothing to factorize (upstream returns here whenever one matrix is not symmetric)
+        # every matrix's own answer, even where another of the batch is not symmetric (upstream's would be True)
         return symmetric & (torch.linalg.cholesky_ex(value).info == 0)
 
 
@@ -327,9 +330,10 @@ class _PositiveSemidefinite(_Symmetric):
 
     def check(self, value):
         symmetric = super().check(value)
-        if not bool(symmetric.all()):
-            return symmetric
-        return torch.linalg.eigvalsh(value).ge(0).all(-1)
+        if not bool(symmetric.all()) and (not value.is_floating_point() or value.shape[-2] != value.shape[-1]):
+            return symmetric  # nothing to factorize (upstream returns here whenever one matrix is not symmetric)
+        # every matrix's own answer, even where another of the batch is not symmetric (upstream's would be True)
+        return symmetric & torch.linalg.eigvalsh(value).ge(0).all(-1)
 
 
 def _check_dim(dim: int, value, name: str) -> None:

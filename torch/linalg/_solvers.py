@@ -259,10 +259,8 @@ def tensorsolve(input: Tensor, other: Tensor, dims=None) -> Tensor:
 
 
 def matrix_power(input: Tensor, n: int) -> Tensor:
-    """A multiplied by itself n times (batched), by repeated squaring; a negative n powers the inverse."""
-    _square(input, "linalg.matrix_power")
-    if n < 0:
-        return torch.matrix_power(inv(input), -n)
+    """A multiplied by itself n times (batched), by repeated squaring; a negative n powers the inverse (float
+    or complex only); any dtype matmul takes otherwise."""
     return torch.matrix_power(input, n)
 
 

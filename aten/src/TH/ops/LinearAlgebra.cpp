@@ -354,9 +354,18 @@ std::tuple<Tensor, Tensor> _linalg_qr(const Tensor& A, const std::string& mode) 
 }
 
 std::tuple<Tensor, Tensor> _linalg_eigh(const Tensor& A, const std::string& UPLO, bool compute_v) {
-  check_input(A, "linalg.eigh", true, true);
+  // upstream's order: the shape, UPLO, then its kernel's dtype dispatch (a NotImplementedError; none if
+  // empty)
+  TH_CHECK(A.dim() >= 2, "linalg.eigh: The input tensor A must have at least 2 dimensions.");
+  TH_CHECK(A.size(-2) == A.size(-1), "linalg.eigh: A must be batches of square matrices, but they are ",
+           A.size(-2), " by ", A.size(-1), " matrices");
   TH_CHECK(UPLO == "L" || UPLO == "U" || UPLO == "l" || UPLO == "u",
            "Expected UPLO argument to be 'L' or 'U', but got ", UPLO);
+  TH_CHECK_T(NotImplementedError,
+             A.numel() == 0 || A.dtype() == ScalarType::Float || A.dtype() == ScalarType::Double ||
+                 is_complex(A.dtype()),  // an empty input dispatches nothing (upstream returns it)
+             "\"linalg_eigh_", A.device().type == DeviceType::CUDA ? "cuda" : "cpu",
+             "\" not implemented for '", scalar_type_cpp_name(A.dtype()), "'");
   const IntList batch = batch_dims(A);
   const int64_t B = batch_count(batch), n = A.size(-1);
   Tensor a = fortran_batches(A, batch);
