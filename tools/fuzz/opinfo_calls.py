@@ -9,6 +9,10 @@ kept), the arguments and keywords as written. One JSON line per call: {op, sig, 
 is false when two runs of the call under different seeds differ (random ops: shapes and dtypes compared
 only). `python -m tools.fuzz --opinfo` writes this file and runs its calls against both libraries.
 
+A dtype written `as-X` (e.g. `as-int64`) takes, for every entry that does NOT claim X, its float32 samples with
+their float32 tensors cast to X: how both libraries treat the dtypes upstream's OpInfo leaves out (a result,
+or the same error), which the claimed dtypes alone never reach.
+
 With `grad` instead of DTYPES: the float64 samples of every entry that supports autograd, their tensors that
 require grad written as leaves, each call followed by `torch.autograd.grad` of a fixed weighting of its
 differentiable outputs (grad_source): the op @grad, the gradients compared.
@@ -60,8 +64,9 @@ class Writer:
     grad is written as a named leaf, `(l0 := torch.tensor([...]).requires_grad_())`, its view applied after, and
     its name kept in leaves."""
 
-    def __init__(self, torch, max_elements: int, grad: bool = False):
+    def __init__(self, torch, max_elements: int, grad: bool = False, cast=None):
         self.torch = torch
+        self.cast = cast  # float32 tensors are written as this dtype (the as-X samples)
         self.max_elements = max_elements
         self.elements = 0
         self.grad = grad
@@ -75,6 +80,8 @@ class Writer:
         torch = self.torch
         leaf = self.grad and t.requires_grad
         t = t.detach()
+        if self.cast is not None and t.dtype == torch.float32:
+            t = t.to(self.cast)
         if t.device.type != "cpu" or t.layout != torch.strided or t.is_conj() or t.is_neg():
             raise Unwritable("tensor kind")
         dtype = self.names[t.dtype]
@@ -224,11 +231,12 @@ def main(argv: list[str]) -> int:
 
     out = argv[1]
     grad = len(argv) > 2 and argv[2] == "grad"  # float64 samples that require grad, and their gradients
-    dtypes = (
-        [torch.float64]
-        if grad
-        else [getattr(torch, d) for d in (argv[2] if len(argv) > 2 else DEFAULT_DTYPES).split(",")]
-    )
+    dtype_names = ["float64"] if grad else (argv[2] if len(argv) > 2 else DEFAULT_DTYPES).split(",")
+    # (the dtype sampled, the dtype its float32 tensors are cast to or None)
+    dtypes = [
+        (torch.float32, getattr(torch, d.removeprefix("as-"))) if d.startswith("as-") else (getattr(torch, d), None)
+        for d in dtype_names
+    ]
     max_elements = int(argv[3]) if len(argv) > 3 else 4096
     names = callables(torch)
     written, skipped = 0, Counter()
@@ -240,8 +248,8 @@ def main(argv: list[str]) -> int:
             label = op.name + (f".{op.variant_test_name}" if op.variant_test_name else "")
             if grad and not op.supports_autograd:
                 continue
-            for dtype in dtypes:
-                if dtype not in supported:
+            for dtype, cast in dtypes:
+                if dtype not in supported or (cast is not None and cast in supported):
                     continue
                 torch.manual_seed(0)
                 try:
@@ -250,7 +258,7 @@ def main(argv: list[str]) -> int:
                     skipped[f"sample_inputs raised {type(e).__name__}"] += 1
                     continue
                 for sample in samples:
-                    writer = Writer(torch, max_elements, grad)
+                    writer = Writer(torch, max_elements, grad, cast)
                     try:
                         src = source(op, sample, writer, names)
                     except Unwritable as e:
@@ -262,7 +270,7 @@ def main(argv: list[str]) -> int:
                             continue
                         src = grad_source(src, writer.leaves, GRAD_OUTPUTS.get(op.name))
                     values = op.name not in UNINITIALIZED and deterministic(src, torch)
-                    sig = str(dtype).removeprefix("torch.")
+                    sig = str(cast or dtype).removeprefix("torch.") + ("(cast)" if cast is not None else "")
                     call = {"op": label + "@grad" * grad, "sig": sig, "src": src, "values": values}
                     f.write(json.dumps(call) + "\n")
                     written += 1

@@ -48,6 +48,29 @@ const char* scalar_type_name(ScalarType t) {
   }
 }
 
+const char* scalar_type_meta_name(ScalarType t) {
+  switch (t) {
+    case ScalarType::Byte: return "unsigned char";
+    case ScalarType::Char: return "signed char";
+    case ScalarType::Short: return "short int";
+    case ScalarType::Int: return "int";
+    case ScalarType::Long: return "long int";
+    case ScalarType::Half: return "c10::Half";
+    case ScalarType::BFloat16: return "c10::BFloat16";
+    case ScalarType::Float: return "float";
+    case ScalarType::Double: return "double";
+    case ScalarType::Bool: return "bool";
+    case ScalarType::ComplexFloat: return "c10::complex<float>";
+    case ScalarType::ComplexDouble: return "c10::complex<double>";
+    case ScalarType::UInt16: return "uint16_t";
+    case ScalarType::UInt32: return "uint32_t";
+    case ScalarType::UInt64: return "uint64_t";
+    case ScalarType::Float8_e4m3fn: return "c10::Float8_e4m3fn";
+    case ScalarType::Float8_e5m2: return "c10::Float8_e5m2";
+    default: return "Undefined";
+  }
+}
+
 const char* scalar_type_cpp_name(ScalarType t) {
   switch (t) {
     case ScalarType::Byte: return "Byte";

@@ -48,6 +48,8 @@ size_t element_size(ScalarType t);
 const char* scalar_type_name(ScalarType t);
 /// c10's C++ name ("Float", "Long"), which PyTorch's messages use.
 const char* scalar_type_cpp_name(ScalarType t);
+/// c10's C++ name of t's element type, as upstream's dtype messages print it ("float", "long int").
+const char* scalar_type_meta_name(ScalarType t);
 /// True for the floating types (float16, bfloat16, float32, float64, the float8s).
 bool is_floating_point(ScalarType t);
 /// True for complex64 and complex128.

@@ -210,7 +210,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
             f"Using a target size ({target.shape}) that is different to the input size ({input.shape}) is "
             "deprecated. Please ensure they have the same size."
         )
-    if input.numel() and (bool((input < 0).any()) or bool((input > 1).any())):
+    # the values are checked in upstream's kernel, after its float-only dispatch (which _pointwise makes)
+    if input.numel() and input.dtype.is_floating_point and (bool((input < 0).any()) or bool((input > 1).any())):
         raise RuntimeError("all elements of input should be between 0 and 1")
     return _pointwise(_BCE, input, target, reduction, weight=weight)
 

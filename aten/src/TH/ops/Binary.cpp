@@ -304,9 +304,11 @@ Tensor& div_out(Tensor& out, const Tensor& self, const Tensor& other,
 /// Rounded half to even at `decimals` places, computed as PyTorch does: round(x * 10^d) / 10^d, or
 /// round(x / 10^-d) * 10^-d for negative d, in the input's floating type.
 Tensor round(const Tensor& self, int64_t decimals) {
+  // upstream's decimals kernel is float-only (round_vml_cpu for decimals = 0), even where plain round is not
+  TH_CHECK_T(NotImplementedError, is_floating_point(self.dtype()), "\"round",
+             self.device().type == DeviceType::CUDA ? "_cuda" : (decimals == 0 ? "_vml_cpu" : "_cpu"),
+             "\" not implemented for '", scalar_type_cpp_name(self.dtype()), "'");
   if (decimals == 0) return round(self);
-  TH_CHECK_T(NotImplementedError, is_floating_point(self.dtype()), "\"round_cpu\" not implemented for '",
-             scalar_type_name(self.dtype()), "'");
   if (is_reduced_floating_point(self.dtype())) {  // scaled in float32, rounded to 16 bits once (as PyTorch)
     const Tensor wide = to(self, ScalarType::Float, false, false);  // preserve_format: self's dense layout
     return to(round(wide, decimals), self.dtype(), false, false);

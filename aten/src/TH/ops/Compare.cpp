@@ -121,19 +121,26 @@ Tensor lerp_formula(const Tensor& self, const Tensor& end, const Tensor& weight,
   }
 }
 
-void check_lerp(const Tensor& self, const Tensor& end) {
-  TH_CHECK(self.dtype() == end.dtype(), "expected dtype ", scalar_type_name(self.dtype()),
-           " for `end` but got dtype ", scalar_type_name(end.dtype()));
+/// upstream's checks: end (and a tensor weight) of self's dtype, then its kernel's float/complex dispatch.
+void check_lerp(const Tensor& self, const Tensor& end, const Tensor* weight) {
+  TH_CHECK(self.dtype() == end.dtype(), "expected dtype ", scalar_type_meta_name(self.dtype()),
+           " for `end` but got dtype ", scalar_type_meta_name(end.dtype()));
+  if (weight)
+    TH_CHECK(self.dtype() == weight->dtype(), "expected dtype ", scalar_type_meta_name(self.dtype()),
+             " for `weight` but got dtype ", scalar_type_meta_name(weight->dtype()));
+  TH_CHECK_T(NotImplementedError, is_floating_point(self.dtype()) || is_complex(self.dtype()), "\"",
+             weight ? "lerp_kernel_tensor" : "lerp_kernel_scalar", "\" not implemented for '",
+             scalar_type_cpp_name(self.dtype()), "'");
 }
 }  // namespace
 
 Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
-  check_lerp(self, end);
+  check_lerp(self, end, &weight);
   return lerp_formula(self, end, weight, sub(wrap_number(one), weight, one), lt(abs(weight), number(0.5)));
 }
 
 Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight) {
-  check_lerp(self, end);
+  check_lerp(self, end, nullptr);
   const double size = weight.is_complex() ? std::hypot(weight.to_complex().re, weight.to_complex().im)
                                           : std::abs(weight.to<double>());  // |w| of a complex weight too
   // 1 - weight at the precision the kernel computes in (float for float32, complex64 and 16-bit self), as

@@ -17,6 +17,13 @@ using pointwise::run_into;
 
 /// out = op(inputs): integer inputs compute in the default dtype, two inputs promote together.
 Tensor& special_into(Tensor& out, const std::vector<Tensor>& inputs, SpecialOp op) {
+  if (op == SpecialOp::Igamma || op == SpecialOp::Igammac) {  // upstream's kernels take floats only
+    const ScalarType t = promote_types(inputs[0].dtype(), inputs[1].dtype());
+    TH_CHECK_T(NotImplementedError, is_floating_point(t), "\"",
+               op == SpecialOp::Igamma ? "igamma" : "igammac",
+               inputs[0].device().type == DeviceType::CUDA ? "_cuda" : "_cpu", "\" not implemented for '",
+               scalar_type_cpp_name(t), "'");
+  }
   return run_into(out, inputs, floating_compute(inputs), std::nullopt,
                   [&](TensorIterator& it) { special_stub[it.device().type](it, op); });
 }

@@ -110,8 +110,34 @@ Tensor _pointwise_loss(const Tensor& input, const Tensor& target, int64_t kind, 
   const math::PointwiseLoss op = pointwise_loss_kind(kind);
   TensorIterator iter =
       TensorIteratorConfig().add_output(Tensor()).add_input(input).add_input(target).build();
-  TH_CHECK(is_floating_point(iter.common_dtype()), "\"", "pointwise_loss", "\" not implemented for '",
-           scalar_type_name(iter.common_dtype()), "'");
+  const ScalarType common = iter.common_dtype();
+  if (!is_floating_point(common)) {  // upstream's refusals (and its composite l1 for integers), per loss
+    const char* dev = input.device().type == DeviceType::CUDA ? "_cuda" : "_cpu";
+    switch (op) {
+      case math::PointwiseLoss::L1: {  // abs(input - target), reduced in its integer type (as upstream)
+        const Tensor loss = abs(sub(input, target, Scalar(int64_t(1))));
+        return reduction == kNone  ? loss
+               : reduction == kSum ? sum(loss, std::nullopt)
+                                   : mean(loss, std::nullopt);
+      }
+      case math::PointwiseLoss::KlDiv:
+      case math::PointwiseLoss::KlDivLogTarget:
+        TH_CHECK(is_complex(common), "kl_div: Integral inputs not supported.");
+        break;
+      case math::PointwiseLoss::Bce:
+        TH_CHECK_T(NotImplementedError, false, "\"binary_cross_entropy\" not implemented for '",
+                   scalar_type_cpp_name(common), "'");
+        break;
+      default: break;
+    }
+    const char* name = op == math::PointwiseLoss::Mse             ? "mse"
+                       : op == math::PointwiseLoss::Huber         ? "huber"
+                       : op == math::PointwiseLoss::SmoothL1      ? "smooth_l1"
+                       : op == math::PointwiseLoss::BceWithLogits ? "log_sigmoid"
+                                                                  : "pointwise_loss";
+    TH_CHECK_T(NotImplementedError, false, "\"", name, dev, "\" not implemented for '",
+               scalar_type_cpp_name(common), "'");
+  }
   pointwise_loss_stub[iter.device().type](iter, op, p);
   const Tensor loss = iter.output();
   if (reduction == kNone) return loss;
