@@ -74,3 +74,23 @@ def test_kl_div_refuses_integers():
     for log_target in (False, True):
         with pytest.raises(RuntimeError, match="kl_div: Integral inputs not supported."):
             F.kl_div(A, B, reduction="sum", log_target=log_target)
+
+
+T, IDX = torch.tensor([True, False, True]), torch.tensor([0, 0, 1])
+
+
+def test_bool_powers_with_a_tensor_exponent_refuse():
+    for fn in (lambda: torch.pow(T, T), lambda: torch.pow(True, T), lambda: T.clone().pow_(T)):
+        with pytest.raises(NotImplementedError, match="\"pow\" not implemented for 'Bool'"):
+            fn()
+    assert torch.pow(T, 2).tolist() == [True, False, True]  # a Python-number exponent is computed
+    assert torch.pow(T, torch.tensor(2)).tolist() == [1, 0, 1]  # promoted to int64
+
+
+def test_bool_mean_and_index_reductions_refuse():
+    with pytest.raises(NotImplementedError, match="scatter_gather_tensor_cpu_reduce_mean"):
+        torch.zeros(2, dtype=torch.bool).scatter_reduce(0, IDX, T, "mean")
+    assert torch.zeros(2, dtype=torch.bool).scatter_reduce(0, IDX, T, "amax").tolist() == [True, True]
+    for reduce in ("prod", "mean", "amax", "amin"):
+        with pytest.raises(NotImplementedError, match="\"index_func_\" not implemented for 'Bool'"):
+            torch.zeros(2, dtype=torch.bool).index_reduce(0, IDX, T, reduce)

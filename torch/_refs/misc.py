@@ -18,6 +18,7 @@ from torch._dtypes import scalar_type
 from torch._refs._dims import wrap_dim
 from torch._refs.creation import factory_result
 from torch._registry import register
+from torch._warnings import user_stacklevel
 from torch.autograd._stepwise import record_stepwise
 
 for _name, _value in (("e", math.e), ("pi", math.pi), ("inf", math.inf), ("nan", math.nan), ("newaxis", None)):
@@ -382,11 +383,20 @@ def renorm(input: Tensor, p, dim: int, maxnorm) -> Tensor:
     return input * factor
 
 
+_WARNED_BETA = False
+
+
 @register(method=True, inplace=True, out="exact")
 def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce: str, *,
                  include_self: bool = True) -> Tensor:  # fmt: skip
     """input with source's slices (along dim) reduced into the slices index names: prod, mean, amax or amin,
     together with input's own unless include_self=False (scatter_reduce with index spread over source)."""
+    global _WARNED_BETA
+    if not _WARNED_BETA:  # upstream warns once per process (TORCH_WARN_ONCE)
+        _WARNED_BETA = True
+        warnings.warn(
+            "index_reduce() is in beta and the API may change at any time.", UserWarning, stacklevel=user_stacklevel()
+        )
     if reduce not in ("prod", "mean", "amax", "amin"):
         raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got {reduce}.")
     d = wrap_dim(dim, max(input.dim(), 1))
@@ -417,6 +427,8 @@ def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce:
             "source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = "
             f"{list(input.shape)} source.shape = {list(source.shape)}"
         )
+    if input.dtype == torch.bool:  # upstream's kernel has no bool reduction
+        raise NotImplementedError("\"index_func_\" not implemented for 'Bool'")
     size = input.shape[d] if input.dim() else 1
     if index.numel() and bool(((index < 0) | (index >= size)).any()):
         raise IndexError("index out of range in self")

@@ -6,6 +6,8 @@ tie and let NaN win; logcumsumexp never overflows or loses a small prefix to a l
 
 from __future__ import annotations
 
+import warnings
+
 import torch
 from torch import return_types
 from torch._C import Tensor
@@ -14,6 +16,7 @@ from torch._dtypes import scalar_type
 from torch._refs._dims import wrap_dim
 from torch._refs.promotion import checked_scalar
 from torch._registry import register
+from torch._warnings import user_stacklevel
 
 _scatter_ = Tensor.scatter_  # the generated in-place scatter (src or value), before scatter_ below replaces it
 
@@ -174,6 +177,10 @@ def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
         raise RuntimeError(
             f"index {index[bad].reshape(-1)[0].item()} is out of bounds for dimension {d} with size {out.shape[d]}"
         )
+    if reduce == "mean" and input.dtype == torch.bool:  # upstream's kernel has no bool mean
+        raise NotImplementedError(
+            f"\"scatter_gather_tensor_{input.device.type}_reduce_mean\" not implemented for 'Bool'"
+        )
     values = src[tuple(slice(0, n) for n in index.shape)]
     # the flat position in out of every element of index
     strides = out.stride()
@@ -211,7 +218,19 @@ def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
     return result
 
 
+_WARNED_REDUCE = False  # upstream warns once per process (TORCH_WARN_ONCE)
+
+
 def _scatter_with(reduce: str, input: Tensor, dim: int, index: Tensor, src) -> Tensor:
+    global _WARNED_REDUCE
+    if isinstance(src, Tensor) and not _WARNED_REDUCE:
+        _WARNED_REDUCE = True
+        warnings.warn(
+            "The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a future "
+            "PyTorch release. Use torch.scatter_reduce instead for more reduction options.",
+            UserWarning,
+            stacklevel=user_stacklevel(),
+        )
     wrap_dim(dim, max(input.dim(), 1))  # upstream's order: the dim, the dtypes, then the reduction's name
     if index.numel() and index.dtype not in (torch.int64, torch.int32):
         raise RuntimeError("scatter(): Expected dtype int32/int64 for index")

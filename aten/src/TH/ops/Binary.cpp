@@ -141,6 +141,11 @@ Tensor& binary_op_into(Tensor& out, const Tensor& self, const Tensor& other, Bin
       TH_CHECK(common != ScalarType::Bool, "\"", name, "\" not implemented for 'Bool'");
       break;
     case BinaryOp::Pow:
+      // upstream's tensor-exponent kernels (pow.Tensor_Tensor, pow.Scalar) have no bool; a bool tensor to a
+      // Python number's power is computed
+      TH_CHECK_T(NotImplementedError,
+                 common != ScalarType::Bool || (other.impl()->wrapped_number && !self.impl()->wrapped_number),
+                 "\"pow\" not implemented for 'Bool'");
       TH_CHECK(!is_integral(common, true) || !other.impl()->wrapped_number ||
                    other.dtype() != ScalarType::Long ||
                    *reinterpret_cast<const int64_t*>(other.data_ptr()) >= 0,
