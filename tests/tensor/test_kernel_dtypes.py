@@ -94,3 +94,28 @@ def test_bool_mean_and_index_reductions_refuse():
     for reduce in ("prod", "mean", "amax", "amin"):
         with pytest.raises(NotImplementedError, match="\"index_func_\" not implemented for 'Bool'"):
             torch.zeros(2, dtype=torch.bool).index_reduce(0, IDX, T, reduce)
+
+
+Z = torch.tensor([1 + 2j, 3 - 1j, -2 + 0j])
+
+
+def test_complex_scatter_mean_divides_and_orderings_refuse():
+    out = torch.zeros(2, dtype=torch.cfloat).scatter_reduce(0, IDX, Z, "mean")
+    torch.testing.assert_close(out, torch.tensor([(0 + 1 + 2j + 3 - 1j) / 3, (0 - 2 + 0j) / 2], dtype=torch.cfloat))
+    for reduce in ("amax", "amin"):
+        with pytest.raises(NotImplementedError, match=f"scatter_gather_tensor_cpu_reduce_{reduce}"):
+            torch.zeros(2, dtype=torch.cfloat).scatter_reduce(0, IDX, Z, reduce)
+    with pytest.raises(NotImplementedError, match="\"index_func_\" not implemented for 'ComplexFloat'"):
+        torch.zeros(2, dtype=torch.cfloat).index_reduce(0, IDX, Z, "prod")
+
+
+def test_complex_unique_consecutive_and_cdist_refuse():
+    with pytest.raises(NotImplementedError, match="\"unique\" not implemented for 'ComplexFloat'"):
+        torch.unique_consecutive(Z)
+    with pytest.raises(NotImplementedError, match="\"unique_dim\" not implemented for 'ComplexFloat'"):
+        torch.unique_consecutive(Z[None], dim=1)
+    x = torch.ones(2, 3)
+    with pytest.raises(RuntimeError, match="cdist only supports floating-point dtypes, X1 got: ComplexFloat"):
+        torch.cdist(x.cfloat(), x.cfloat())
+    with pytest.raises(RuntimeError, match="cdist only supports floating-point dtypes, X2 got: Long"):
+        torch.cdist(x, x.long())

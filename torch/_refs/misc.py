@@ -427,8 +427,8 @@ def index_reduce(input: Tensor, dim: int, index: Tensor, source: Tensor, reduce:
             "source tensor shape must match self tensor shape, excluding the specified dimension. Got self.shape = "
             f"{list(input.shape)} source.shape = {list(source.shape)}"
         )
-    if input.dtype == torch.bool:  # upstream's kernel has no bool reduction
-        raise NotImplementedError("\"index_func_\" not implemented for 'Bool'")
+    if input.dtype == torch.bool or input.dtype.is_complex:  # upstream's kernel has neither
+        raise NotImplementedError(f"\"index_func_\" not implemented for '{scalar_type(input.dtype)}'")
     size = input.shape[d] if input.dim() else 1
     if index.numel() and bool(((index < 0) | (index >= size)).any()):
         raise IndexError("index out of range in self")

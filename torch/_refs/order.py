@@ -8,6 +8,7 @@ from __future__ import annotations
 import torch
 from torch import return_types
 from torch._C import Tensor
+from torch._dtypes import scalar_type
 from torch._refs._dims import wrap_dim
 from torch._registry import register
 
@@ -153,6 +154,9 @@ def unique(input: Tensor, sorted: bool = True, return_inverse: bool = False, ret
 def unique_consecutive(input: Tensor, return_inverse: bool = False, return_counts: bool = False, dim=None):
     """input with each run of equal consecutive values (or slices along dim) kept once, as
     itertools.groupby; optionally the inverse indices and each run's length."""
+    if input.dtype.is_complex:  # upstream's kernels have no complex
+        kernel = "unique" if dim is None else "unique_dim"
+        raise NotImplementedError(f"\"{kernel}\" not implemented for '{scalar_type(input.dtype)}'")
     rows, d = _rows(input, dim)
     ordered, starts = _runs(rows, None)
     return _finish(input, dim, d, ordered, starts, None, return_inverse, return_counts)

@@ -177,9 +177,10 @@ def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
         raise RuntimeError(
             f"index {index[bad].reshape(-1)[0].item()} is out of bounds for dimension {d} with size {out.shape[d]}"
         )
-    if reduce == "mean" and input.dtype == torch.bool:  # upstream's kernel has no bool mean
-        raise NotImplementedError(
-            f"\"scatter_gather_tensor_{input.device.type}_reduce_mean\" not implemented for 'Bool'"
+    if (reduce == "mean" and input.dtype == torch.bool) or (reduce in ("amax", "amin") and input.dtype.is_complex):
+        raise NotImplementedError(  # upstream's kernels: no bool mean, no complex ordering
+            f'"scatter_gather_tensor_{input.device.type}_reduce_{reduce}" not implemented for '
+            f"'{scalar_type(input.dtype)}'"
         )
     values = src[tuple(slice(0, n) for n in index.shape)]
     # the flat position in out of every element of index
@@ -211,7 +212,8 @@ def scatter_reduce(input: Tensor, dim: int, index: Tensor, src: Tensor, reduce: 
     if reduce == "mean":
         total = acc + current if include_self else acc
         n = count + 1 if include_self else count
-        combined = total / n if out.dtype.is_floating_point else torch.div(total, n, rounding_mode="floor")
+        exact = out.dtype.is_floating_point or out.dtype.is_complex
+        combined = total / n if exact else torch.div(total, n, rounding_mode="floor")
     else:
         combined = op(current, acc) if include_self else acc
     flat_out[positions] = combined.to(out.dtype)

@@ -44,6 +44,9 @@ def cdist(x1, x2, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if
         raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: {x1.shape[-1]} X2: {x2.shape[-1]}")
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
+    for name, x in (("X1", x1), ("X2", x2)):
+        if not x.dtype.is_floating_point:
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: {scalar_type(x.dtype)}")
     return _distances(x1.unsqueeze(-2) - x2.unsqueeze(-3), p, x1, x2)
 
 
