@@ -27,12 +27,10 @@ class Distribution:
         self._batch_shape, self._event_shape = torch.Size(batch_shape), torch.Size(event_shape)
         self._validate_args = _validate_default if validate_args is None else validate_args
         if self._validate_args:
-            from torch.distributions.utils import lazy_property  # utils imports this module
-
             for param, constraint in self.arg_constraints.items():
                 if constraints.is_dependent(constraint):  # no check of its own (upstream skips these too)
                     continue
-                if param not in self.__dict__ and _lazy(type(self), param, lazy_property):
+                if param not in self.__dict__ and _lazy(type(self), param):
                     continue  # given another way (probs for logits) and not computed yet: not checked twice
                 # a parameter kept under another name (Chi2's df is its concentration) is checked too
                 value = getattr(self, param)
@@ -164,10 +162,11 @@ class Distribution:
         return f"{type(self).__name__}({args})"
 
 
-def _lazy(cls, name: str, lazy_property) -> bool:
-    """Whether `name` is a lazy_property of cls or a base (looked up without running it)."""
+def _lazy(cls, name: str) -> bool:
+    """Whether `name` is a lazy_property (utils.py; marked `_lazy`) of cls or a base, looked up without running
+    it."""
     owner = next((c for c in cls.__mro__ if name in c.__dict__), None)
-    return owner is not None and isinstance(owner.__dict__[name], lazy_property)
+    return owner is not None and getattr(owner.__dict__[name], "_lazy", False) is True
 
 
 def broadcast_all(*values):

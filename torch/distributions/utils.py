@@ -57,6 +57,8 @@ def probs_to_logits(probs, is_binary: bool = False):
 class lazy_property:
     """A property computed on first use (with gradients enabled) and then kept on the instance."""
 
+    _lazy = True  # what Distribution's validation looks for (it cannot import this module: a cycle)
+
     def __init__(self, wrapped):
         self.wrapped = wrapped
         functools.update_wrapper(self, wrapped)
