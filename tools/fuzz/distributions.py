@@ -1,6 +1,6 @@
 """torch.distributions: every distribution with small broadcast parameters drawn from (and now and then off)
 its constraints, in float32 or float64 or as Python numbers, and one of its deterministic methods (log_prob,
-cdf, icdf, entropy, mean, mode, variance, stddev, enumerate_support, perplexity) or a sample whose shape and
+cdf, icdf, entropy, mean, mode, variance, stddev, enumerate_support) or a sample whose shape and
 dtype are compared; kl_divergence between two distributions of the registered families. Parameters or values
 off the support must raise the same ValueError as upstream (validate_args is on by default in both)."""
 
@@ -135,7 +135,7 @@ def _method(rng: random.Random, d: str, batch: tuple[int, ...], value_dom: Calla
         return f"{d}.{m}({_lit(rng, shp, vdt, value_dom, 0.08)})", m, True
     if m == "icdf":
         return f"{d}.icdf({_lit(rng, _suffix(rng, batch), vdt, _unit, 0.05)})", m, True
-    if m == "entropy" or m == "perplexity" or m == "enumerate_support":
+    if m in ("entropy", "enumerate_support"):
         arg = "expand=False" if m == "enumerate_support" and rng.random() < 0.3 else ""
         return f"{d}.{m}({arg})", m, True
     if m == "sample":
@@ -144,6 +144,18 @@ def _method(rng: random.Random, d: str, batch: tuple[int, ...], value_dom: Calla
     if m == "expand":
         return f"{d}.expand({V.fmt((2, *batch))}).mean", m, True
     return f"{d}.{m}", m, True
+
+
+def _render(d: str, m: str, value: str = "", sample: str = "") -> str:
+    """Source of method m of the distribution d: log_prob/cdf of value, a sample of shape `sample`, entropy()
+    or enumerate_support(), else the property."""
+    if m in ("log_prob", "cdf"):
+        return f"{d}.{m}({value})"
+    if m == "sample":
+        return f"{d}.sample({sample})"
+    if m in ("entropy", "enumerate_support"):
+        return f"{d}.{m}()"
+    return f"{d}.{m}"
 
 
 def scalar(rng: random.Random) -> Call:
@@ -213,14 +225,7 @@ def vector(rng: random.Random) -> Call:
         value = _vec(rng, _suffix(rng, batch), k, dt, _real)
         methods = ("log_prob", "entropy", "mean", "variance", "mode")
     m = rng.choice(methods + ("sample",))
-    if m == "log_prob":
-        src = f"{d}.log_prob({value})"
-    elif m == "sample":
-        src = f"{d}.sample({rng.choice(('', '(2,)'))})"
-    elif m in ("entropy", "enumerate_support"):
-        src = f"{d}.{m}()"
-    else:
-        src = f"{d}.{m}"
+    src = _render(d, m, value, rng.choice(("", "(2,)")) if m == "sample" else "")
     return Call(f"{name}.{m}", src, f"{dt}{',bad' if bad else ''}", values=m != "sample", accum=True)
 
 
@@ -272,12 +277,8 @@ def mixture(rng: random.Random) -> Call:
         normal = f"{D}.Independent({normal}, 1)"
     d = f"{D}.MixtureSameFamily({D}.Categorical(logits={_lit(rng, (*batch, k), dt, _real)}), {normal})"
     m = rng.choice(("log_prob", "cdf", "mean", "variance", "sample") if not event else ("log_prob", "mean", "variance"))
-    if m in ("log_prob", "cdf"):
-        src = f"{d}.{m}({_lit(rng, _suffix(rng, batch) + ((2,) if event else ()), dt, _real)})"
-    elif m == "sample":
-        src = f"{d}.sample((2,))"
-    else:
-        src = f"{d}.{m}"
+    value = _lit(rng, _suffix(rng, batch) + ((2,) if event else ()), dt, _real) if m in ("log_prob", "cdf") else ""
+    src = _render(d, m, value, "(2,)")
     return Call(f"MixtureSameFamily.{m}", src, dt, values=m != "sample", accum=True)
 
 
@@ -387,14 +388,7 @@ def matrix(rng: random.Random) -> Call:
         value = f"(lambda c: torch.linalg.cholesky(c / c.diagonal().sqrt().outer(c.diagonal().sqrt())))({pd})"
         meth = rng.choice(("log_prob", "sample"))
         name = "LKJCholesky"
-    if meth == "log_prob":
-        src = f"{d}.log_prob({value})"
-    elif meth == "sample":
-        src = f"{d}.sample((2,))"
-    elif meth == "entropy":
-        src = f"{d}.entropy()"
-    else:
-        src = f"{d}.{meth}"
+    src = _render(d, meth, value, "(2,)")
     return Call(f"{name}.{meth}", src, dt, values=meth != "sample", accum=True)
 
 

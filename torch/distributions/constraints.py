@@ -183,19 +183,6 @@ class _LowerCholesky(Constraint):
         return lower & (value.diagonal(0, -2, -1) > 0).all(-1)
 
 
-class _PositiveDefinite(Constraint):
-    """Symmetric positive-definite matrices (those with a Cholesky factor)."""
-
-    event_dim = 2
-
-    def check(self, value):
-        symmetric = _Symmetric().check(value)
-        if not bool(symmetric.all()) and (not value.is_floating_point() or value.shape[-2] != value.shape[-1]):
-            return symmetric  # nothing to factorize (upstream returns here whenever one matrix is not symmetric)
-        # every matrix's own answer, even where another of the batch is not symmetric (upstream's would be True)
-        return symmetric & (torch.linalg.cholesky_ex(value).info == 0)
-
-
 class _Dependent(Constraint):
     """A placeholder for a constraint that depends on other values (a support that depends on the
     parameters): it cannot be checked, and is_discrete/event_dim are known only when given."""
@@ -325,15 +312,30 @@ class _Symmetric(_Square):
         return torch.isclose(value, value.mT, atol=1e-6).all(-2).all(-1)
 
 
-class _PositiveSemidefinite(_Symmetric):
-    """Symmetric matrices with non-negative eigenvalues."""
+class _Definite(_Symmetric):
+    """Symmetric matrices that pass `_passes` (a factorization or the eigenvalues), each matrix answered on its
+    own: upstream returns the symmetry check whenever one matrix of the batch is not symmetric, so a symmetric
+    one that fails passes there."""
 
     def check(self, value):
         symmetric = super().check(value)
         if not bool(symmetric.all()) and (not value.is_floating_point() or value.shape[-2] != value.shape[-1]):
-            return symmetric  # nothing to factorize (upstream returns here whenever one matrix is not symmetric)
-        # every matrix's own answer, even where another of the batch is not symmetric (upstream's would be True)
-        return symmetric & torch.linalg.eigvalsh(value).ge(0).all(-1)
+            return symmetric  # nothing to factorize
+        return symmetric & self._passes(value)
+
+
+class _PositiveDefinite(_Definite):
+    """Symmetric positive-definite matrices (those with a Cholesky factor)."""
+
+    def _passes(self, value):
+        return torch.linalg.cholesky_ex(value).info == 0
+
+
+class _PositiveSemidefinite(_Definite):
+    """Symmetric matrices with non-negative eigenvalues."""
+
+    def _passes(self, value):
+        return torch.linalg.eigvalsh(value).ge(0).all(-1)
 
 
 def _check_dim(dim: int, value, name: str) -> None:
