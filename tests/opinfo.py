@@ -746,8 +746,11 @@ op_db: list[OpInfo] = [
     OpInfo("mean", torch.mean, **GRADGRAD),
     OpInfo("mean_dim", torch.mean, kwargs=dict(dim=-1), **GRAD),
     OpInfo("prod", lambda a: a.prod(), away_from=(0.0,), **GRADGRAD),
-    OpInfo("prod_dim", torch.prod, kwargs=dict(dim=1), dtypes=COMMON, away_from=(0.0,), **GRAD),
-    OpInfo("prod_with_a_zero", lambda a: (a * idx(a, [1.0, 0.0, 1.0, 1.0])).prod(1), **GRAD),
+    OpInfo("prod_dim", torch.prod, kwargs=dict(dim=1), dtypes=COMMON, away_from=(0.0,), **GRADGRAD),
+    OpInfo("prod_with_a_zero", lambda a: (a * idx(a, [1.0, 0.0, 1.0, 1.0])).prod(1), **GRADGRAD),
+    # two zeros in each product: the first derivative is 0 but the second is not (it lost it once)
+    OpInfo("prod_with_two_zeros", lambda a: (a * idx(a, [0.0, 1.0, 0.0, 1.0])).prod(1), **GRADGRAD),
+    OpInfo("prod_all_with_a_zero", lambda a: (a * idx(a, [1.0, 0.0, 1.0, 1.0])).prod(), **GRADGRAD),
     OpInfo("amax", torch.amax, kwargs=dict(dim=1), dtypes=COMMON, **GRAD),
     OpInfo("amin", lambda a: a.amin((0, 1)), dtypes=COMMON, shapes=S1),
     OpInfo("max", torch.max, dtypes=COMMON, **GRAD),
@@ -794,6 +797,7 @@ op_db: list[OpInfo] = [
     OpInfo("cumsum", torch.cumsum, kwargs=dict(dim=1), dtypes=COMMON, **GRAD),
     OpInfo("cumprod", lambda a: (a.sign() + 2).cumprod(0), dtypes=COMMON, shapes=S1),
     OpInfo("cumprod_grad", torch.cumprod, kwargs=dict(dim=1), dtypes=FLOATING, domain=(0.5, 1.5), **GRADGRAD),
+    OpInfo("cumprod_with_zeros", lambda a: (a * idx(a, [1.0, 0.0, 1.0, 0.0])).cumprod(1), **GRADGRAD),
     OpInfo(
         "cummax", lambda a: torch.cummax(a, 1).values, ref=lambda a: np.maximum.accumulate(a, 1), dtypes=COMMON, **GRAD
     ),
@@ -968,7 +972,7 @@ op_db: list[OpInfo] = [
     ),
     # torch.nn.functional's activations (the THNN/THCUNN kernels and their fused backward)
     *(
-        OpInfo(name, fn, ref=ref, dtypes=FLOATING, away_from=kinks, **GRAD)
+        OpInfo(name, fn, ref=ref, dtypes=FLOATING, away_from=kinks, **GRADGRAD)
         for name, fn, ref, kinks in (
             ("F.gelu", lambda x: F.gelu(x), lambda x: x * 0.5 * (1 + _np_erf(x / math.sqrt(2))), ()),
             (
@@ -1008,7 +1012,7 @@ op_db: list[OpInfo] = [
         dtypes=FLOATS,
         shapes=((2, 3, 6, 7), (4, 3, 3, 2), (4,)),
         layouts=("contiguous", "transposed"),
-        **GRAD,
+        **GRADGRAD,
     ),
     OpInfo(
         "F.conv2d_grouped",
@@ -1020,7 +1024,7 @@ op_db: list[OpInfo] = [
         dtypes=FLOATS,
         shapes=((2, 4, 5, 5), (6, 2, 2, 3)),
         layouts=("contiguous", "transposed"),
-        **GRAD,
+        **GRADGRAD,
     ),
     OpInfo(
         "F.max_pool2d",
@@ -1029,7 +1033,7 @@ op_db: list[OpInfo] = [
         dtypes=FLOATING,
         shapes=((2, 3, 5, 6),),
         layouts=("contiguous", "transposed", "stepped"),
-        **GRAD,
+        **GRADGRAD,
     ),
     OpInfo(
         "F.avg_pool2d",
@@ -1038,7 +1042,7 @@ op_db: list[OpInfo] = [
         dtypes=FLOATING,
         shapes=((2, 3, 7, 6),),
         layouts=("contiguous", "transposed", "stepped"),
-        **GRAD,
+        **GRADGRAD,
     ),
     OpInfo(
         "F.batch_norm_training",
@@ -1050,7 +1054,7 @@ op_db: list[OpInfo] = [
         dtypes=FLOATS,
         shapes=((4, 3, 5), (3,), (3,)),
         layouts=("contiguous", "transposed"),
-        **GRAD,
+        **GRADGRAD,
     ),
     OpInfo(
         "F.layer_norm",
@@ -1059,7 +1063,7 @@ op_db: list[OpInfo] = [
         dtypes=FLOATS,
         shapes=((3, 4), (4,), (4,)),
         layouts=("contiguous", "transposed"),
-        **GRAD,
+        **GRADGRAD,
     ),
 ]
 

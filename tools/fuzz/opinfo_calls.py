@@ -1,4 +1,4 @@
-"""Calls from upstream's own test inputs: `REFERENCE_PYTHON opinfo_calls.py OUT.jsonl [DTYPES|grad] [MAX_ELEMENTS]`.
+"""Calls from upstream's own test inputs: `REFERENCE_PYTHON opinfo_calls.py OUT.jsonl [DTYPES|GRAD] [MAX_ELEMENTS]`.
 
 Standalone (it runs under upstream PyTorch's Python, which needs `expecttest` for its testing package):
 for every entry of upstream's OpInfo database (`torch.testing._internal.common_methods_invocations.op_db`,
@@ -13,9 +13,12 @@ A dtype written `as-X` (e.g. `as-int64`) takes, for every entry that does NOT cl
 their float32 tensors cast to X: how both libraries treat the dtypes upstream's OpInfo leaves out (a result,
 or the same error), which the claimed dtypes alone never reach.
 
-With `grad` instead of DTYPES: the float64 samples of every entry that supports autograd, their tensors that
+With a GRAD mode instead of DTYPES: the samples of every entry that supports autograd, their tensors that
 require grad written as leaves, each call followed by `torch.autograd.grad` of a fixed weighting of its
-differentiable outputs (grad_source): the op @grad, the gradients compared.
+differentiable outputs (grad_source), the gradients compared. `grad`: float64 samples (the op @grad);
+`grad-complex128`: complex128 samples of the entries that claim complex128 gradients (@grad, PyTorch's conjugate
+Wirtinger convention compared); `gradgrad`: float64 samples of the entries that claim second derivatives,
+the first gradients taken with create_graph and differentiated again through a second weighting (@gradgrad).
 
 Samples whose tensors hold more than MAX_ELEMENTS (default 4096) elements, or whose arguments are not
 plain data (a callable, a generator, a NumPy array), are left out and counted.
@@ -174,19 +177,33 @@ def source(op, sample, writer: Writer, names: dict[int, str]) -> str:
 GRAD_OUTPUTS = {"svd": (1,), "linalg.svd": (1,), "linalg.eigh": (0,), "linalg.eig": (0,)}
 
 
-def grad_source(call: str, leaves: list[str], outputs: tuple[int, ...] | None = None) -> str:
+# the real views of the differentiable tensors in the list `outs`, and a fixed weighting of them (a real number)
+_REALS = (
+    "[torch.view_as_real(o.resolve_conj()) if o.is_complex() else o for o in {outs} "
+    "if isinstance(o, torch.Tensor) and o.requires_grad]"
+)
+_WEIGHED = "sum((r * torch.linspace({lo}, {hi}, r.numel(), dtype=r.dtype).reshape(r.shape)).sum() for r in {rs})"
+# the modes of gradient calls: mode -> (the dtype sampled, the OpInfo flag an entry must claim, the order)
+GRAD_MODES = {"grad": ("float64", "supports_autograd", 1), "grad-complex128": ("complex128", "supports_autograd", 1)}
+GRAD_MODES["gradgrad"] = ("float64", "supports_gradgrad", 2)
+
+
+def grad_source(call: str, leaves: list[str], outputs: tuple[int, ...] | None = None, order: int = 1) -> str:
     """Statements whose value is the gradient of a fixed weighting of call's differentiable outputs (those
     at `outputs`, default all: sum(r * linspace(-1, 2)) over each, complex ones through view_as_real) with
-    respect to its leaves."""
+    respect to its leaves. With order 2, those gradients are taken with create_graph and the value is the
+    gradient of a second weighting of them (linspace(0.5, -1.5)), again with respect to the leaves."""
     outs = "(out if isinstance(out, (tuple, list)) else [out])"
     if outputs is not None:
         outs = f"[{outs}[i] for i in {outputs}]"
-    return (
-        f"out = {call}; "
-        f"rs = [torch.view_as_real(o.resolve_conj()) if o.is_complex() else o for o in {outs} "
-        "if isinstance(o, torch.Tensor) and o.requires_grad]; "
-        "loss = sum((r * torch.linspace(-1.0, 2.0, r.numel(), dtype=r.dtype).reshape(r.shape)).sum() for r in rs); "
-        f"torch.autograd.grad(loss, [{', '.join(leaves)}], allow_unused=True)"
+    names = ", ".join(leaves)
+    first = f"out = {call}; rs = {_REALS.format(outs=outs)}; loss = {_WEIGHED.format(lo=-1.0, hi=2.0, rs='rs')}; "
+    if order == 1:
+        return first + f"torch.autograd.grad(loss, [{names}], allow_unused=True)"
+    return first + (
+        f"gs = torch.autograd.grad(loss, [{names}], allow_unused=True, create_graph=True); "
+        f"gr = {_REALS.format(outs='gs')}; loss2 = {_WEIGHED.format(lo=0.5, hi=-1.5, rs='gr')}; "
+        f"torch.autograd.grad(loss2, [{names}], allow_unused=True) if gr else None"
     )
 
 
@@ -230,8 +247,10 @@ def main(argv: list[str]) -> int:
     import torch
 
     out = argv[1]
-    grad = len(argv) > 2 and argv[2] == "grad"  # float64 samples that require grad, and their gradients
-    dtype_names = ["float64"] if grad else (argv[2] if len(argv) > 2 else DEFAULT_DTYPES).split(",")
+    mode = argv[2] if len(argv) > 2 else DEFAULT_DTYPES
+    grad = mode in GRAD_MODES  # samples that require grad, and their gradients
+    dtype_names = [GRAD_MODES[mode][0]] if grad else mode.split(",")
+    flag, order = GRAD_MODES[mode][1:] if grad else (None, 0)
     # (the dtype sampled, the dtype its float32 tensors are cast to or None)
     dtypes = [
         (torch.float32, getattr(torch, d.removeprefix("as-"))) if d.startswith("as-") else (getattr(torch, d), None)
@@ -246,8 +265,10 @@ def main(argv: list[str]) -> int:
         for op in op_db:
             supported = op.supported_dtypes("cpu")
             label = op.name + (f".{op.variant_test_name}" if op.variant_test_name else "")
-            if grad and not op.supports_autograd:
+            if grad and not getattr(op, flag):
                 continue
+            if grad:  # the dtypes whose gradients upstream's own tests check
+                supported = op.supported_backward_dtypes("cpu")
             for dtype, cast in dtypes:
                 if dtype not in supported or (cast is not None and cast in supported):
                     continue
@@ -268,10 +289,10 @@ def main(argv: list[str]) -> int:
                         if not writer.leaves:
                             skipped["no leaf"] += 1
                             continue
-                        src = grad_source(src, writer.leaves, GRAD_OUTPUTS.get(op.name))
+                        src = grad_source(src, writer.leaves, GRAD_OUTPUTS.get(op.name), order)
                     values = op.name not in UNINITIALIZED and deterministic(src, torch)
                     sig = str(cast or dtype).removeprefix("torch.") + ("(cast)" if cast is not None else "")
-                    call = {"op": label + "@grad" * grad, "sig": sig, "src": src, "values": values}
+                    call = {"op": label + ("", "@grad", "@gradgrad")[order], "sig": sig, "src": src, "values": values}
                     f.write(json.dumps(call) + "\n")
                     written += 1
     left = ", ".join(f"{k} {v}" for k, v in skipped.most_common())

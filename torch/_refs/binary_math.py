@@ -11,6 +11,7 @@ from torch import return_types
 from torch._C import Tensor
 from torch._C import div as _div
 from torch._dtypes import scalar_type
+from torch._refs.pointwise import larger_and_gap
 from torch._refs.promotion import in_float32
 from torch._registry import register
 from torch.autograd._formulas import sum_to
@@ -184,10 +185,8 @@ def logaddexp2(input: Tensor, other: Tensor) -> Tensor:
     _floating_only("logaddexp2", dtype, input.device)
 
     def log2_sum(a, b):
-        m = torch.maximum(a, b)
-        same_inf = (a == b) & a.isinf()
-        d = torch.where(same_inf, torch.zeros_like(m), (a - b).abs())
-        return torch.where(same_inf, m, m + torch.log1p(torch.exp2(-d)) / math.log(2))
+        m, d = larger_and_gap(a, b)  # (one branch per side: the second derivative at a tie is right)
+        return torch.where((a == b) & a.isinf(), m, m + torch.log1p(torch.exp2(d)) / math.log(2))
 
     return in_float32(log2_sum, dtype, input.to(dtype), other.to(dtype))
 

@@ -203,10 +203,19 @@ def logaddexp(input: Tensor, other: Tensor) -> Tensor:
     if not dtype.is_floating_point:
         raise NotImplementedError(f"\"logaddexp_{input.device.type}\" not implemented for '{scalar_type(dtype)}'")
     a, b = input.to(dtype), other.to(dtype)
-    m = torch.maximum(a, b)
-    same_inf = (a == b) & a.isinf()
-    safe = torch.where(same_inf, torch.zeros_like(m), (a - b).abs())
-    return torch.where(same_inf, m, m + torch.log1p(torch.exp(-safe)))
+    m, d = larger_and_gap(a, b)
+    return torch.where((a == b) & a.isinf(), m, m + torch.log1p(torch.exp(d)))
+
+
+def larger_and_gap(a: Tensor, b: Tensor) -> tuple:
+    """(the larger of a and b, the smaller minus the larger), both chosen by one where (a on a tie): unlike
+    maximum and -|a - b|, whose subgradients split a tie, each branch is smooth, so logaddexp's second
+    derivative at a tie is right (1/4, not 0). A NaN gives NaN; equal infinities give a NaN gap (the
+    caller's case)."""
+    first = a >= b
+    m = torch.where(first, a, b)
+    d = torch.where(first, b - a, a - b)
+    return m, torch.where((a == b) & a.isinf(), torch.zeros_like(d), d)
 
 
 def _scaled(input: Tensor, factor: float) -> Tensor:

@@ -21,6 +21,20 @@ from torch.autograd._linalg_formulas import (  # the factorizations' gradients
     solve_triangular_backward,
     svd_backward,
 )
+from torch.autograd._nn_formulas import (  # the NN kernels' second derivatives
+    batch_norm_backward,
+    convolution_double_backward,
+    elu_double_backward,
+    gelu_double_backward,
+    hardswish_double_backward,
+    layer_norm_backward,
+    log_sigmoid_double_backward,
+    mish_double_backward,
+    pointwise_loss_double_backward,
+    prelu_double_backward,
+    silu_double_backward,
+    softplus_double_backward,
+)
 from torch.autograd.graph import Node, set_history
 
 __all__ = [
@@ -71,6 +85,18 @@ __all__ = [
     "qr_backward",
     "eigh_backward",
     "svd_backward",
+    "batch_norm_backward",
+    "convolution_double_backward",
+    "elu_double_backward",
+    "gelu_double_backward",
+    "hardswish_double_backward",
+    "layer_norm_backward",
+    "log_sigmoid_double_backward",
+    "mish_double_backward",
+    "pointwise_loss_double_backward",
+    "prelu_double_backward",
+    "silu_double_backward",
+    "softplus_double_backward",
 ]
 
 
@@ -312,18 +338,36 @@ def cumprod_backward(grad: Tensor, self: Tensor, dim: int, result: Tensor) -> Te
         return grad
     dim = dim % max(self.dim(), 1)
     is_zero = self == 0
+    if not bool(is_zero.any()):  # out_k / x_j, summed over k >= j; differentiable again
+        w = grad * conj(result)
+        return (w.sum(dim, keepdim=True) - w.cumsum(dim) + w) / conj(self)
+    if torch.is_grad_enabled():  # create_graph: a form whose own derivative is right through the zeros
+        return _cumprod_backward_by_products(grad, self, dim)
     zeros_so_far = is_zero.to(torch.int64).cumsum(dim)
     before = zeros_so_far == 0  # before the slice's first zero
     first_zero = is_zero & (zeros_so_far == 1)
     one = torch.ones((), dtype=self.dtype, device=self.device)
     # complex: each derivative conjugated (grad * conj(d out_k / d x_j), PyTorch's convention)
-    conj = (lambda t: t.conj()) if self.is_complex() else (lambda t: t)
     g_out = torch.where(before, grad * conj(result), 0 * one)
     suffix = g_out.sum(dim, keepdim=True) - g_out.cumsum(dim) + g_out  # sum over k >= j
     grad_before = torch.where(before, suffix / conj(torch.where(before, self, one)), 0 * one)
     others = torch.where(first_zero, one, self).cumprod(dim)  # x_0..x_k without the first zero
     at_zero = torch.where(zeros_so_far >= 1, grad * conj(others), 0 * one).sum(dim, keepdim=True)
     return grad_before + torch.where(first_zero, at_zero, 0 * one)
+
+
+def _cumprod_backward_by_products(grad: Tensor, self: Tensor, dim: int) -> Tensor:
+    """cumprod's gradient by products alone, differentiable again with zeros in the input (PyTorch takes
+    an O(n^2) form too when it records a second derivative): P[j, k] = the product of x_0..x_k without x_j,
+    and grad_j = sum over k >= j of grad_k * conj(P[j, k])."""
+    x = self.movedim(dim, -1)
+    n = x.shape[-1]
+    eye = torch.eye(n, dtype=torch.bool, device=self.device)
+    p = torch.where(eye, torch.ones((), dtype=self.dtype, device=self.device), x.unsqueeze(-2)).cumprod(-1)
+    upper = torch.ones(n, n, dtype=torch.bool, device=self.device).triu()  # k >= j
+    g = grad.movedim(dim, -1).unsqueeze(-2)
+    out = torch.where(upper, g * conj(p), torch.zeros((), dtype=g.dtype, device=g.device)).sum(-1)
+    return out.movedim(-1, dim)
 
 
 def pow_exponent_backward(grad: Tensor, self, result: Tensor) -> Tensor:
@@ -446,20 +490,28 @@ def std_var_grad(grad: Tensor, result: Tensor) -> Tensor:
 
 
 def prod_backward(grad: Tensor, self: Tensor, result: Tensor, dim, keepdim: bool) -> Tensor:
-    """d prod / d x_i = product of the other elements, also where some are zero: with no zero it is
-    result / x_i; with one zero only that element gets the product of the rest; with more, 0."""
+    """d prod / d x_i = the product of the other elements: result / x_i where no element is zero, else (as
+    PyTorch's prod_safe_zeros_backward) the product of the exclusive cumulative products from both ends,
+    which is differentiable again (a second derivative through a zero is not lost)."""
     if self.dim() == 0:
         return grad
     dims = None if dim is None else (dim,)
     g = _unsqueeze_dims(grad, dims, self.dim(), keepdim)
-    is_zero = self == 0
-    nonzero = torch.where(is_zero, 1.0, self).to(self.dtype)
-    whole = nonzero.prod() if dim is None else nonzero.prod(dim, keepdim=True)
-    zeros = is_zero.sum() if dim is None else is_zero.sum(dim, keepdim=True)
-    others = torch.where(zeros == 0, whole / nonzero, torch.where((zeros == 1).logical_and(is_zero), whole, 0.0))
-    if others.is_complex():  # holomorphic: the gradient is grad * conj(d prod / d x), PyTorch's convention
-        others = others.conj()
-    return g * others.to(g.dtype)
+    if not bool((self == 0).any()):
+        return g * conj(_unsqueeze_dims(result, dims, self.dim(), keepdim) / self).to(g.dtype)
+    x = self.reshape(-1) if dim is None else self
+    d = 0 if dim is None else dim % self.dim()
+    others = _omitted_product(x, d).reshape(self.shape)
+    return g * conj(others).to(g.dtype)
+
+
+def _omitted_product(x: Tensor, dim: int) -> Tensor:
+    """out_i = the product of x_j along dim over every j != i, by products only (no division)."""
+    n = x.shape[dim]
+    ones = torch.ones_like(x.narrow(dim, 0, 1))
+    left = torch.cat([ones, x.narrow(dim, 0, n - 1)], dim).cumprod(dim)
+    right = torch.cat([ones, x.narrow(dim, 1, n - 1).flip(dim)], dim).cumprod(dim).flip(dim)
+    return left * right
 
 
 def isfinite_mask(self: Tensor) -> Tensor:

@@ -139,8 +139,10 @@ std::tuple<Tensor, Tensor, Tensor> _batch_norm(const Tensor& input, const std::o
            "defined when not using the input's statistics");
   const Tensor x = contiguous(input);
   const ScalarType stat = is_reduced_floating_point(x.dtype()) ? ScalarType::Float : x.dtype();
-  Tensor save_mean = use_input_stats ? empty_tensor({C}, stat, x.device()) : contiguous(to_dtype(m, stat));
-  Tensor save_var = use_input_stats ? empty_tensor({C}, stat, x.device()) : contiguous(to_dtype(v, stat));
+  // with the running statistics, copies of them: an output that aliased running_mean would join the
+  // autograd graph as an output of this op (the buffer would then require grad)
+  Tensor save_mean = use_input_stats ? empty_tensor({C}, stat, x.device()) : clone(to_dtype(m, stat));
+  Tensor save_var = use_input_stats ? empty_tensor({C}, stat, x.device()) : clone(to_dtype(v, stat));
   Tensor y = empty_tensor(x.sizes(), x.dtype(), x.device());
   if (use_input_stats && N * L == 0) {  // no elements: the statistics are nan, as upstream
     save_mean = full({C}, Scalar(NAN), stat, x.device());

@@ -1,0 +1,242 @@
+"""Second (and third) derivatives through torch.nn's kernels: gradgradcheck (float64 central differences of
+the create_graph=True gradient) on the NN ops whose backward is a kernel of its own (convolutions, losses,
+normalizations, pools, prelu), a WGAN-GP gradient penalty, and the regressions found on the way.
+
+The activations, conv2d, pools, batch/layer norm and prod/cumprod with zeros are in the op table
+(tests/opinfo.py, test_ops_grad.py's gradgradcheck). Runs against upstream PyTorch too.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import torch
+import torch.nn.functional as F
+from torch.autograd import grad, gradcheck, gradgradcheck
+
+D = torch.float64
+
+
+def r(*shape, positive=False):
+    """A float64 leaf that requires grad (in (0.1, 0.9) when positive)."""
+    t = torch.rand(*shape, dtype=D) * 0.8 + 0.1 if positive else torch.randn(*shape, dtype=D)
+    return t.requires_grad_()
+
+
+@pytest.fixture(autouse=True)
+def _seed():
+    torch.manual_seed(0)
+
+
+def _tanh_conv(x, w, which: int):
+    """tanh(conv2d(x, w)) as a function of x (which=0) or of w (which=1), the other one fixed."""
+    if which == 0:
+        return (lambda x: torch.tanh(F.conv2d(x, w, stride=2))), (x,)
+    return (lambda w: torch.tanh(F.conv2d(x, w, padding=1))), (w,)
+
+
+CONVOLUTIONS = {
+    "conv1d_stride": lambda: (lambda x, w, b: F.conv1d(x, w, b, stride=2, padding=1), (r(2, 3, 7), r(4, 3, 2), r(4))),
+    "conv2d_groups_stride": lambda: (
+        lambda x, w, b: F.conv2d(x, w, b, stride=2, padding=1, groups=2),
+        (r(2, 4, 5, 5), r(6, 2, 3, 3), r(6)),
+    ),
+    "conv2d_dilation_no_bias": lambda: (lambda x, w: F.conv2d(x, w, dilation=2), (r(1, 2, 6, 6), r(3, 2, 2, 2))),
+    "conv3d": lambda: (lambda x, w: F.conv3d(x, w, padding=1), (r(1, 2, 3, 3, 3), r(2, 2, 2, 2, 2))),
+    "conv_transpose1d": lambda: (lambda x, w: F.conv_transpose1d(x, w, stride=3), (r(1, 2, 4), r(2, 3, 2))),
+    "conv_transpose2d": lambda: (
+        lambda x, w, b: F.conv_transpose2d(x, w, b, stride=2, padding=1, output_padding=1, groups=2),
+        (r(2, 4, 3, 3), r(4, 3, 3, 3), r(6)),
+    ),
+    # one input needing a gradient (a tanh after it, so that the first gradient depends on that input)
+    "conv_input_only": lambda: _tanh_conv(r(1, 2, 5, 5), torch.randn(3, 2, 2, 2, dtype=D), 0),
+    "conv_weight_only": lambda: _tanh_conv(torch.randn(1, 2, 5, 5, dtype=D), r(3, 2, 2, 2), 1),
+}
+
+
+@pytest.mark.parametrize("name", CONVOLUTIONS)
+def test_convolution_gradgrad(name):
+    fn, args = CONVOLUTIONS[name]()
+    assert gradgradcheck(fn, args)
+
+
+def _losses():
+    t, w, pw = torch.rand(3, 4, dtype=D), torch.rand(4, dtype=D), torch.rand(4, dtype=D) + 0.5
+    return {
+        "mse_mean": (lambda x, y: F.mse_loss(x, y), (r(3, 4), r(3, 4))),
+        "mse_none": (lambda x, y: F.mse_loss(x, y, reduction="none"), (r(3, 4), r(3, 4))),
+        "l1_sum": (lambda x, y: F.l1_loss(x, y, reduction="sum"), (r(3, 4), r(3, 4))),
+        "huber": (lambda x, y: F.huber_loss(x, y, delta=0.7), (r(3, 4), r(3, 4))),
+        "smooth_l1": (lambda x, y: F.smooth_l1_loss(x, y, beta=0.8, reduction="sum"), (r(3, 4), r(3, 4))),
+        "smooth_l1_beta0": (lambda x, y: F.smooth_l1_loss(x, y, beta=0.0), (r(3, 4), r(3, 4))),
+        "bce": (lambda x, y: F.binary_cross_entropy(x, y), (r(3, 4, positive=True), r(3, 4, positive=True))),
+        "bce_weight": (lambda x: F.binary_cross_entropy(x, t, weight=w), (r(3, 4, positive=True),)),
+        "bce_logits": (lambda x, y: F.binary_cross_entropy_with_logits(x, y), (r(3, 4), r(3, 4, positive=True))),
+        "bce_logits_pos_weight": (
+            lambda x, y: F.binary_cross_entropy_with_logits(x, y, pos_weight=pw),
+            (r(3, 4), r(3, 4, positive=True)),
+        ),
+        "kl_div": (lambda x, y: F.kl_div(x, y, reduction="batchmean"), (r(3, 4), r(3, 4, positive=True))),
+        "kl_div_log_target": (lambda x, y: F.kl_div(x, y, reduction="sum", log_target=True), (r(3, 4), r(3, 4))),
+        "nll": (lambda x: F.nll_loss(F.log_softmax(x, 1), torch.tensor([0, 2, 1])), (r(3, 4),)),
+        "cross_entropy_smoothing": (
+            lambda x: F.cross_entropy(x, torch.tensor([0, 2, 1]), label_smoothing=0.1),
+            (r(3, 4),),
+        ),
+    }
+
+
+@pytest.mark.parametrize("name", list(_losses()))
+def test_loss_gradgrad(name):
+    fn, args = _losses()[name]
+    assert gradgradcheck(fn, args)
+
+
+def _norms_and_pools():
+    rm, rv = torch.randn(3, dtype=D), torch.rand(3, dtype=D) + 0.5
+    return {
+        "batch_norm_training_no_affine": (lambda x: F.batch_norm(x, None, None, training=True), (r(4, 3, 2, 2),)),
+        "batch_norm_eval": (lambda x, w, b: F.batch_norm(x, rm, rv, w, b, training=False), (r(4, 3, 5), r(3), r(3))),
+        "layer_norm_2d_shape": (lambda x, w, b: F.layer_norm(x, (4, 5), w, b), (r(3, 4, 5), r(4, 5), r(4, 5))),
+        "layer_norm_whole_input": (lambda x, w, b: F.layer_norm(x, (2, 3), w, b), (r(2, 3), r(2, 3), r(2, 3))),
+        "layer_norm_no_affine": (lambda x: F.layer_norm(x, (5,)), (r(3, 4, 5),)),
+        "group_norm": (lambda x, w, b: F.group_norm(x, 2, w, b), (r(2, 4, 3), r(4), r(4))),
+        "instance_norm": (lambda x: F.instance_norm(x), (r(2, 3, 6),)),
+        "adaptive_avg_pool1d": (lambda x: F.adaptive_avg_pool1d(x, 3), (r(2, 3, 7),)),
+        "adaptive_avg_pool2d": (lambda x: F.adaptive_avg_pool2d(x, (2, 3)), (r(2, 3, 5, 7),)),
+        "adaptive_max_pool2d": (lambda x: F.adaptive_max_pool2d(x, (2, 3)), (r(2, 3, 5, 7),)),
+        "prelu_per_channel": (lambda x, w: F.prelu(x, w), (r(2, 3, 4), torch.tensor([0.2, -0.3, 0.5], dtype=D))),
+        "prelu_shared": (lambda x, w: F.prelu(x, w), (r(2, 3, 4), torch.tensor([0.2], dtype=D))),
+    }
+
+
+@pytest.mark.parametrize("name", list(_norms_and_pools()))
+def test_norm_and_pool_gradgrad(name):
+    fn, args = _norms_and_pools()[name]
+    args = tuple(a if a.requires_grad else a.requires_grad_() for a in args)
+    assert gradgradcheck(fn, args)
+
+
+@pytest.mark.parametrize("act", ["gelu", "gelu_tanh", "silu", "softplus", "mish", "elu"])
+def test_activation_third_derivative(act):
+    """The second derivatives are made of differentiable ops: the third is right too."""
+    f = {
+        "gelu": F.gelu,
+        "gelu_tanh": lambda x: F.gelu(x, approximate="tanh"),
+        "silu": F.silu,
+        "softplus": lambda x: F.softplus(x, 2.0, 3.0),
+        "mish": F.mish,
+        "elu": lambda x: F.elu(x, 1.5),
+    }[act]
+
+    def first(x):
+        return grad(f(x).sum(), x, create_graph=True)[0]
+
+    x = torch.tensor([-2.1, -0.7, 0.3, 1.2, 2.5], dtype=D, requires_grad=True)
+    assert gradgradcheck(first, (x,))
+
+
+def test_wgan_gp_gradient_penalty():
+    """The penalty (|d critic / d x| - 1)^2 of a conv critic, differentiated with respect to its weights,
+    against central differences of the penalty itself."""
+    critic = torch.nn.Sequential(
+        torch.nn.Conv2d(1, 3, 3, stride=2, padding=1),
+        torch.nn.LeakyReLU(0.2),
+        torch.nn.Conv2d(3, 2, 2),
+        torch.nn.GELU(),
+        torch.nn.Flatten(),
+        torch.nn.Linear(8, 1, bias=False),  # (a bias would not reach the penalty: d critic / d x ignores it)
+    ).double()
+    x = torch.randn(2, 1, 6, 6, dtype=D)
+    params = list(critic.parameters())
+
+    def penalty(*ps):
+        for p, v in zip(params, ps):
+            p.data = v.detach()
+        xi = x.clone().requires_grad_()
+        (gx,) = grad(critic(xi).sum(), xi, create_graph=True)
+        return ((gx.flatten(1).norm(dim=1) - 1) ** 2).mean()
+
+    def penalty_fn(*ps):  # as a function of the parameters themselves (functional_call by hand)
+        xi = x.clone().requires_grad_()
+        h = F.conv2d(xi, ps[0], ps[1], stride=2, padding=1)
+        h = F.conv2d(F.leaky_relu(h, 0.2), ps[2], ps[3])
+        out = F.linear(F.gelu(h).flatten(1), ps[4])
+        (gx,) = grad(out.sum(), xi, create_graph=True)
+        return ((gx.flatten(1).norm(dim=1) - 1) ** 2).mean()
+
+    leaves = tuple(p.detach().clone().requires_grad_() for p in params)
+    assert gradcheck(penalty_fn, leaves)
+    # the module's own path gives the same value and gradient
+    for p in params:
+        p.grad = None
+    xi = x.clone().requires_grad_()
+    (gx,) = grad(critic(xi).sum(), xi, create_graph=True)
+    gp = ((gx.flatten(1).norm(dim=1) - 1) ** 2).mean()
+    gp.backward()
+    expected = grad(penalty_fn(*leaves), leaves)
+    for p, e in zip(params, expected):
+        torch.testing.assert_close(p.grad, e)
+    assert penalty(*leaves).item() == pytest.approx(gp.item())
+
+
+def test_second_derivative_of_prod_through_two_zeros():
+    """d2 prod / dx_i dx_j is the product of the others: 6 at the two zeros of [2, 3, 0, 0] (it was 0)."""
+    x = torch.tensor([2.0, 3.0, 0.0, 0.0], dtype=D, requires_grad=True)
+    (g,) = grad(x.prod(), x, create_graph=True)
+    (h,) = grad(g[2], x)
+    torch.testing.assert_close(h, torch.tensor([0.0, 0.0, 0.0, 6.0], dtype=D))
+
+
+@pytest.mark.parametrize("pool", ["max_pool2d", "adaptive_max_pool2d", "avg_pool2d"])
+def test_pool_gradient_is_differentiable(pool):
+    """A pool's input gradient joins the graph (its derivative with respect to the input is 0, as upstream),
+    so a penalty on it can be differentiated."""
+    f = {
+        "max_pool2d": lambda x: F.max_pool2d(x, 2),
+        "adaptive_max_pool2d": lambda x: F.adaptive_max_pool2d(x, 2),
+        "avg_pool2d": lambda x: F.avg_pool2d(x, 2),
+    }[pool]
+    x = torch.randn(1, 2, 4, 4, dtype=D, requires_grad=True)
+    (g,) = grad(f(x).sum(), x, create_graph=True)
+    assert g.requires_grad
+    (h,) = grad((g * g).sum(), x)
+    torch.testing.assert_close(h, torch.zeros_like(x))
+
+
+def test_eval_batch_norm_leaves_running_stats_out_of_the_graph():
+    """The running statistics of an eval-mode batch norm never require grad (they joined the graph as the
+    op's saved outputs, aliased)."""
+    bn = torch.nn.BatchNorm1d(3).double().eval()
+    x = torch.randn(4, 3, dtype=D, requires_grad=True)
+    bn(x).sum().backward()
+    assert not bn.running_mean.requires_grad and bn.running_mean.grad_fn is None
+    assert not bn.running_var.requires_grad
+    rm, rv = torch.zeros(3, dtype=D), torch.ones(3, dtype=D)
+    F.batch_norm(x, rm, rv, training=False)
+    assert not rm.requires_grad and not rv.requires_grad
+
+
+@pytest.mark.parametrize("fn", ["logaddexp", "logaddexp2"])
+def test_logaddexp_second_derivative_at_a_tie(fn):
+    """At a == b the second derivative is 1/4 (ln 2 / 4 in base 2), not 0: each side of the tie is smooth."""
+    f = getattr(torch, fn)
+    a = torch.tensor([0.3, 1.0, -2.0, 5.0], dtype=D, requires_grad=True)
+    b = torch.tensor([0.3, 1.0, -1.0, 5.0], dtype=D, requires_grad=True)
+    assert gradgradcheck(f, (a, b))
+
+
+def test_logcumsumexp_second_derivative_of_a_constant_row():
+    """logcumsumexp combines pairwise with logaddexp: equal elements are ties at every step."""
+    x = torch.tensor([[2.0, 2.0, 2.0, 2.0], [0.3, 0.3, -2.0, 1.5]], dtype=D, requires_grad=True)
+    assert gradgradcheck(lambda t: torch.logcumsumexp(t, 1), (x,))
+
+
+@pytest.mark.parametrize("loss, kwargs", [("l1_loss", {}), ("smooth_l1_loss", {"beta": 0.0})])
+def test_piecewise_linear_loss_second_derivative_is_zero(loss, kwargs):
+    """The loss's gradient depends on its input only piecewise-constantly: the second derivative is a zero
+    tensor (as upstream), not an unused input."""
+    x, t = r(3, 4), r(3, 4)
+    (g,) = grad(getattr(F, loss)(x, t, reduction="sum", **kwargs), x, create_graph=True)
+    (h,) = grad((g * torch.randn(3, 4, dtype=D)).sum(), x)
+    torch.testing.assert_close(h, torch.zeros_like(x))

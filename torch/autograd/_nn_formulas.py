@@ -1,0 +1,286 @@
+"""Second derivatives of the NN kernels (the double backward of THNN/THCUNN's backward ops).
+
+The backward ops of torch.nn's kernels (`gelu_backward`, `_convolution_nd_backward`, ...) are ops
+of their own, so a gradient taken with create_graph=True (a gradient penalty, a Hessian-vector
+product, MAML) is differentiated through them by their entries in aten/derivatives.yaml, which call
+these helpers: PyTorch's FunctionsManual formulas, in torch ops, so that each is differentiable
+again (third derivatives included). The normalizations instead take their first derivative in torch
+ops when it is recorded (`*_norm_backward`): the fused kernel's gradient is not an op of its own.
+"""
+
+from __future__ import annotations
+
+import math
+
+import torch
+from torch._C import Tensor
+
+
+def _grad(grads, i: int, like: Tensor | None = None):
+    """The incoming gradient of output i of a multi-output backward op, or None where none reached it (or
+    where the output was not asked for: an empty placeholder of another shape than `like`)."""
+    g = grads[i] if i < len(grads) else None
+    if g is None or (like is not None and tuple(g.shape) != tuple(like.shape)):
+        return None
+    return g
+
+
+def _zero(t: Tensor) -> Tensor:
+    return torch.zeros((), dtype=t.dtype, device=t.device)
+
+
+# ---- activations: d/dself of f'(self) * grad_output is grad * grad_output * f''(self) -----------------------
+
+
+def gelu_double_backward(g: Tensor, self: Tensor, approximate: str) -> Tensor:
+    """g * gelu''(self): phi(x) (2 - x^2) for the erf form; for the tanh form with u = k (x + c x^3),
+    t = tanh(u): sech^2(u) u' + x/2 sech^2(u) (u'' - 2 t u'^2)."""
+    x = self
+    if approximate == "tanh":
+        k, c = math.sqrt(2.0 / math.pi), 0.044715
+        t = torch.tanh(k * (x + c * x * x * x))
+        du = k * (1 + 3 * c * x * x)
+        sech2 = 1 - t * t
+        return g * (sech2 * du + 0.5 * x * sech2 * (6 * k * c * x - 2 * t * du * du))
+    phi = torch.exp(-0.5 * x * x) * (1.0 / math.sqrt(2.0 * math.pi))
+    return g * phi * (2 - x * x)
+
+
+def silu_double_backward(g: Tensor, self: Tensor) -> Tensor:
+    """g * silu''(self) = g s (1 - s) (2 + x (1 - 2 s)), s = sigmoid(x)."""
+    s = torch.sigmoid(self)
+    return g * s * (1 - s) * (2 + self * (1 - 2 * s))
+
+
+def elu_double_backward(g: Tensor, self: Tensor, alpha, scale, input_scale) -> Tensor:
+    """g * elu''(self): 0 where x > 0, else scale alpha input_scale^2 exp(x input_scale)."""
+    neg = g * (float(scale) * float(alpha) * float(input_scale) ** 2) * torch.exp(self * float(input_scale))
+    return torch.where(self > 0, _zero(neg), neg)
+
+
+def hardswish_double_backward(g: Tensor, self: Tensor) -> Tensor:
+    """g * hardswish''(self): 1/3 on (-3, 3), else 0."""
+    return torch.where((self > -3) & (self < 3), g / 3.0, _zero(g))
+
+
+def softplus_double_backward(g: Tensor, self: Tensor, beta, threshold) -> Tensor:
+    """g * softplus''(self): beta s (1 - s) with s = sigmoid(beta x), 0 where beta x > threshold (linear)."""
+    z = self * float(beta)
+    s = torch.sigmoid(z)
+    return torch.where(z > float(threshold), _zero(g), g * float(beta) * s * (1 - s))
+
+
+def mish_double_backward(g: Tensor, self: Tensor) -> Tensor:
+    """g * mish''(self) with t = tanh(softplus(x)), s = sigmoid(x): (1 - t^2) s (2 + x (1 - s - 2 t s))."""
+    s = torch.sigmoid(self)
+    t = torch.tanh(torch.nn.functional.softplus(self))
+    return g * (1 - t * t) * s * (2 + self * (1 - s - 2 * t * s))
+
+
+def log_sigmoid_double_backward(g: Tensor, self: Tensor) -> Tensor:
+    """g * log_sigmoid''(self) = -g s (1 - s), s = sigmoid(x)."""
+    s = torch.sigmoid(self)
+    return -g * s * (1 - s)
+
+
+def prelu_double_backward(grads, grad_output: Tensor, self: Tensor, weight: Tensor, mask) -> tuple:
+    """Gradients of _prelu_kernel_backward = (where(x > 0, gO, w gO), where(x > 0, 0, x gO)) for the incoming
+    (ggI, ggW): wrt gO where(x > 0, ggI, w ggI + x ggW); wrt x where(x > 0, 0, gO ggW); wrt w where(x > 0, 0,
+    gO ggI)."""
+    ggI, ggW = _grad(grads, 0), _grad(grads, 1)
+    pos = self > 0
+    zero = _zero(grad_output)
+    d_go = d_self = d_weight = None
+    if mask[0]:
+        neg = (ggI * weight if ggI is not None else zero) + (ggW * self if ggW is not None else zero)
+        d_go = torch.where(pos, ggI if ggI is not None else zero, neg)
+    if mask[1]:
+        d_self = torch.zeros_like(self) if ggW is None else torch.where(pos, zero, grad_output * ggW)
+    if mask[2]:
+        d_weight = torch.zeros_like(self) if ggI is None else torch.where(pos, zero, grad_output * ggI)
+    return d_go, d_self, d_weight
+
+
+# ---- convolutions: the backward of a bilinear op, by the op and its backward -----------------------------
+
+
+def convolution_double_backward(
+    grads, grad_output, input, weight, stride, padding, dilation, groups, output_padding, mask
+) -> tuple:
+    """Gradients of (g_input, g_weight, g_bias) = conv's backward(gO, I, W) for the incoming (ggI, ggW, ggb).
+    conv is bilinear, so with L = <ggI, g_input> + <ggW, g_weight> + <ggb, g_bias> = <conv(ggI, W) +
+    conv(I, ggW) + ggb, gO>: wrt gO that sum; wrt I conv's input gradient of <conv(I, ggW), gO>; wrt W its
+    weight gradient of <conv(ggI, W), gO>. output_padding None: _convolution_nd, else the transposed one."""
+    ggI, ggW = _grad(grads, 0, input), _grad(grads, 1, weight)
+    ggb = _grad(grads, 2)
+    if ggb is not None and ggb.dim() != 1:
+        ggb = None
+    if output_padding is None:
+
+        def fwd(x, w):
+            return torch._convolution_nd(x, w, None, stride, padding, dilation, groups)
+
+        def bwd(x, w, which):
+            return torch._convolution_nd_backward(grad_output, x, w, stride, padding, dilation, groups, *which)
+
+    else:
+
+        def fwd(x, w):
+            return torch._convolution_transpose_nd(x, w, None, stride, padding, output_padding, dilation, groups)
+
+        def bwd(x, w, which):
+            return torch._convolution_transpose_nd_backward(
+                grad_output, x, w, stride, padding, output_padding, dilation, groups, *which
+            )
+
+    d_go = d_input = d_weight = None
+    if mask[0]:
+        d_go = torch.zeros_like(grad_output)
+        if ggI is not None:
+            d_go = d_go + fwd(ggI, weight)
+        if ggW is not None:
+            d_go = d_go + fwd(input, ggW)
+        if ggb is not None:
+            d_go = d_go + ggb.reshape((1, -1) + (1,) * (grad_output.dim() - 2))
+    if mask[1] and ggW is not None:
+        d_input = bwd(input, ggW, (True, False, False))[0]
+    if mask[2] and ggI is not None:
+        d_weight = bwd(ggI, weight, (False, True, False))[1]
+    return d_go, d_input, d_weight
+
+
+# ---- the pointwise losses ---------------------------------------------------------------------------------
+
+_L1, _MSE, _HUBER, _SMOOTH_L1, _BCE, _BCE_LOGITS, _KL_DIV, _KL_DIV_LOG_TARGET = range(8)  # math::PointwiseLoss
+
+
+def _loss_second_derivatives(kind: int, p: float, x: Tensor, t: Tensor) -> tuple:
+    """(d2l/dx2, d2l/dxdt, d2l/dt2) of one element's loss l(x, t), as math::PointwiseLossBackward's
+    derivatives (None where zero)."""
+    if kind in (_L1, _MSE, _HUBER, _SMOOTH_L1):  # functions of d = x - t: (l'', -l'', l'')
+        d = x - t
+        if kind == _L1 or (kind == _SMOOTH_L1 and p == 0):
+            return None, None, None
+        if kind == _MSE:
+            c = torch.full_like(d, 2.0)
+        elif kind == _HUBER:
+            c = ((d > -p) & (d < p)).to(d.dtype)
+        else:
+            c = (d.abs() < p).to(d.dtype) / p
+        return c, -c, c
+    if kind == _BCE:  # l_x = (x - t) / max((1 - x) x, 1e-12), l_t = log1p(-x) - log(x)
+        denom = (1 - x) * x
+        clamped = denom > 1e-12
+        den = torch.where(clamped, denom, torch.full_like(denom, 1e-12))
+        d_den = torch.where(clamped, 1 - 2 * x, _zero(x))
+        return 1 / den - (x - t) * d_den / (den * den), -1 / den, None
+    if kind == _BCE_LOGITS:  # l_x = sigmoid(x) - t, l_t = -x
+        s = torch.sigmoid(x)
+        return s * (1 - s), torch.full_like(x, -1.0), None
+    if kind == _KL_DIV:  # l_x = -t, l_t = log(t) + 1 - x
+        return None, torch.full_like(t, -1.0), 1 / t
+    e = torch.exp(t)  # _KL_DIV_LOG_TARGET: l_x = -e^t, l_t = e^t (t - x + 1)
+    return None, -e, e * (t - x + 2)
+
+
+def pointwise_loss_double_backward(grads, grad_output, input, target, kind, p, reduction, mask) -> tuple:
+    """Gradients of _pointwise_loss_backward = (c gO l_x, c gO l_t) (c = 1/N for the mean, gO broadcast) for the
+    incoming (ggI, ggT): wrt gO the reduction of ggI l_x + ggT l_t (by the kernel itself, so differentiable
+    again); wrt x c gO (ggI l_xx + ggT l_xt); wrt t c gO (ggI l_xt + ggT l_tt)."""
+    shape = torch.broadcast_shapes(input.shape, target.shape)
+    ggI = _grad(grads, 0)
+    ggT = _grad(grads, 1)
+    ggI = ggI if ggI is not None and tuple(ggI.shape) == tuple(shape) else None
+    ggT = ggT if ggT is not None and tuple(ggT.shape) == tuple(shape) else None
+    d_go = d_input = d_target = None
+    if mask[0]:
+        terms = []
+        if ggI is not None:
+            terms.append(torch._pointwise_loss_backward(ggI, input, target, kind, p, 0, True, False)[0])
+        if ggT is not None:
+            terms.append(torch._pointwise_loss_backward(ggT, input, target, kind, p, 0, False, True)[1])
+        total = sum(terms) if terms else torch.zeros(shape, dtype=grad_output.dtype, device=grad_output.device)
+        d_go = total if reduction == 0 else (total.mean() if reduction == 1 else total.sum())
+    if (mask[1] or mask[2]) and (ggI is not None or ggT is not None):
+        xx, xt, tt = _loss_second_derivatives(kind, p, input, target)
+        scale = grad_output if reduction != 1 else grad_output / max(math.prod(shape), 1)
+
+        def combine(a, ga, b, gb):
+            out = None
+            for c, g in ((a, ga), (b, gb)):
+                if c is not None and g is not None:
+                    out = g * c if out is None else out + g * c
+            return None if out is None else scale * out
+
+        if mask[1]:
+            d_input = combine(xx, ggI, xt, ggT)
+        if mask[2]:
+            d_target = combine(xt, ggI, tt, ggT)
+    # a second derivative that vanishes (l1's) is a zero tensor, as upstream's, not an unused input
+    if mask[1] and d_input is None:
+        d_input = torch.zeros(shape, dtype=input.dtype, device=input.device)
+    if mask[2] and d_target is None:
+        d_target = torch.zeros(shape, dtype=target.dtype, device=target.device)
+    return d_go, d_input, d_target
+
+
+# ---- normalizations: their first derivative in torch ops where it is recorded ------------------------------
+
+
+def _norm_grads(grad_out, xhat, rstd, weight, red_dims, stat_dims, mask, use_stats: bool) -> tuple:
+    """(g_input, g_weight, g_bias) of y = xhat * w + b where xhat = (x - mean) * rstd, the statistics over
+    stat_dims (of the input, when use_stats) and the affine parameters' gradients summed over red_dims."""
+    gxhat = grad_out if weight is None else grad_out * weight
+
+    def reduce(t):  # (sum over no dims is a sum over all of them in torch: none is none here)
+        return t.sum(red_dims) if red_dims else t
+
+    g_input = g_weight = g_bias = None
+    if mask[0]:
+        if use_stats:
+            mean_g = gxhat.mean(stat_dims, keepdim=True)
+            mean_gx = (gxhat * xhat).mean(stat_dims, keepdim=True)
+            g_input = rstd * (gxhat - mean_g - xhat * mean_gx)
+        else:
+            g_input = gxhat * rstd
+    if len(mask) > 1 and mask[1] and weight is not None:
+        g_weight = reduce(grad_out * xhat)
+    if len(mask) > 2 and mask[2]:
+        g_bias = reduce(grad_out)
+    return g_input, g_weight, g_bias
+
+
+def batch_norm_backward(grad, input, weight, save_mean, save_var, use_input_stats, eps, mask) -> tuple:
+    """_batch_norm's gradients: its kernel, or (recorded, create_graph) the same formula in torch ops with the
+    batch statistics recomputed from the input, so that the gradient is differentiable again."""
+    if grad is None:  # only the saved statistics got a gradient: they are outside the graph
+        return None, None, None
+    if not torch.is_grad_enabled():
+        return torch._batch_norm_backward(grad, input, weight, save_mean, save_var, use_input_stats, eps)
+    dims = [0] + list(range(2, input.dim()))
+    view = (1, -1) + (1,) * (input.dim() - 2)
+    if use_input_stats:
+        mean = input.mean(dims, keepdim=True)
+        var = input.var(dims, unbiased=False, keepdim=True)
+    else:
+        mean, var = save_mean.detach().reshape(view), save_var.detach().reshape(view)  # the running statistics
+    rstd = (var + eps).rsqrt()
+    xhat = (input - mean) * rstd
+    w = None if weight is None else weight.reshape(view)
+    return _norm_grads(grad, xhat, rstd, w, dims, dims, mask, use_input_stats)
+
+
+def layer_norm_backward(grad, input, normalized_shape, mean, rstd, weight, bias, eps, mask) -> tuple:
+    """_layer_norm's gradients: its kernel, or (recorded, create_graph) the same formula in torch ops with the
+    statistics recomputed from the input, so that the gradient is differentiable again."""
+    if grad is None:
+        return None, None, None
+    if not torch.is_grad_enabled():
+        return torch._layer_norm_backward(grad, input, normalized_shape, mean, rstd, weight, bias)
+    k = len(normalized_shape)
+    stat_dims = list(range(input.dim() - k, input.dim()))
+    red_dims = list(range(input.dim() - k))
+    mu = input.mean(stat_dims, keepdim=True)
+    r = (input.var(stat_dims, unbiased=False, keepdim=True) + eps).rsqrt()
+    xhat = (input - mu) * r
+    return _norm_grads(grad, xhat, r, weight, red_dims, stat_dims, mask, True)
