@@ -8,6 +8,8 @@ The activations, conv2d, pools, batch/layer norm and prod/cumprod with zeros are
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 import torch
@@ -240,3 +242,25 @@ def test_piecewise_linear_loss_second_derivative_is_zero(loss, kwargs):
     (g,) = grad(getattr(F, loss)(x, t, reduction="sum", **kwargs), x, create_graph=True)
     (h,) = grad((g * torch.randn(3, 4, dtype=D)).sum(), x)
     torch.testing.assert_close(h, torch.zeros_like(x))
+
+
+def test_second_derivative_through_an_in_place_write_to_a_view():
+    """A slice written in place (CopySlices) and differentiated twice: the first backward writes its own
+    buffers in place, which a saved tensor of its graph must not see (as_strided's backward keeps only its
+    input's geometry). ormqr builds its matrix so."""
+
+    def f(a):
+        full = torch.zeros(3, 3, dtype=D)
+        full[:, :2] = a
+        return (full @ full.T).sin()
+
+    assert gradgradcheck(f, (r(3, 2),))
+    a, tau, c = r(3, 2), torch.rand(2, dtype=D).requires_grad_(), r(3, 2)
+    assert gradgradcheck(torch.ormqr, (a, tau, c))
+
+
+@pytest.mark.skipif("TORCH_REFERENCE" in os.environ, reason="upstream has no derivative of hardsigmoid_backward")
+def test_hardsigmoid_second_derivative():
+    """hardsigmoid is piecewise linear: its second derivative is 0 (upstream raises instead)."""
+    x = torch.tensor([-4.0, -1.0, 0.5, 2.0, 5.0], dtype=D, requires_grad=True)
+    assert gradgradcheck(F.hardsigmoid, (x,))

@@ -7,6 +7,8 @@ Runs against upstream PyTorch too (nox -s tests-reference).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -171,3 +173,28 @@ def test_gradients_at_edges_found_in_review():
     assert torch.autograd.grad(LA.det(E).sum(), E)[0].shape == (2, 0, 0)
     LA.inv(E).sum().backward()
     assert E.grad.shape == (2, 0, 0)
+
+
+def _repeated_singular_values():
+    c, s = math.cos(0.3), math.sin(0.3)
+    rotation = torch.tensor([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]], dtype=torch.float64)
+    return {
+        "eye": torch.eye(3, dtype=torch.float64),
+        "rotation": rotation,
+        "tall": torch.eye(4, 3, dtype=torch.float64),
+        "wide": torch.eye(3, 4, dtype=torch.float64),
+    }
+
+
+@pytest.mark.parametrize("name", ["eye", "rotation", "tall", "wide"])
+def test_pinv_and_lstsq_gradients_at_repeated_singular_values(name):
+    """Every singular value equal (the identity, a rotation): pinv's and lstsq's gradients are finite and
+    right (through the SVD's gradient they were NaN: it divides by differences of singular values)."""
+    A = _repeated_singular_values()[name].requires_grad_()
+    B = torch.tensor([[1.0, 2.0], [-0.5, 0.3], [0.7, -1.2], [0.2, 0.4]], dtype=torch.float64)[: A.shape[0]]
+    (g,) = torch.autograd.grad(torch.linalg.pinv(A).sum(), A)
+    assert torch.isfinite(g).all()
+    assert gradcheck(torch.linalg.pinv, (A,))
+    assert gradgradcheck(torch.linalg.pinv, (A,))
+    for driver in ("gelsy", "gelsd"):
+        assert gradcheck(lambda a, d=driver: torch.linalg.lstsq(a, B, driver=d).solution, (A,))

@@ -202,22 +202,25 @@ def _storage_positions(shape, strides, start: int, device) -> Tensor:
     return index.reshape(-1)
 
 
-def as_strided_backward(grad: Tensor, self: Tensor, size, stride, storage_offset) -> Tensor:
+def as_strided_backward(
+    grad: Tensor, self_shape, self_stride, self_offset: int, size, stride, storage_offset
+) -> Tensor:
     """Gradient of as_strided: each viewed element's gradient is added at the storage position it reads
     (overlapping views sum), and each element of the input takes what landed on its own position, so the
-    input may be any view without internal overlap (a slice with gaps, a transposed matrix)."""
-    offset = self.storage_offset() if storage_offset is None else storage_offset
+    input may be any view without internal overlap (a slice with gaps, a transposed matrix). Only the input's
+    geometry is needed (not its values: writing to it later leaves this gradient valid)."""
+    offset = self_offset if storage_offset is None else storage_offset
     out_pos = _storage_positions(size, stride, offset, grad.device)
-    self_pos = _storage_positions(self.shape, self.stride(), self.storage_offset(), grad.device)
+    self_pos = _storage_positions(self_shape, self_stride, self_offset, grad.device)
     if self_pos.numel() == 0 or out_pos.numel() == 0:
-        return torch.zeros(self.shape, dtype=grad.dtype, device=grad.device)
+        return torch.zeros(self_shape, dtype=grad.dtype, device=grad.device)
     if torch.unique(self_pos).numel() != self_pos.numel():
         raise RuntimeError("as_strided backward is only implemented for inputs without internal overlap")
     lo = int(torch.minimum(out_pos.min(), self_pos.min()))
     hi = int(torch.maximum(out_pos.max(), self_pos.max()))
     flat = torch.zeros(hi - lo + 1, dtype=grad.dtype, device=grad.device)
     flat.put_(out_pos - lo, grad.reshape(-1), True)
-    return flat[self_pos - lo].reshape(self.shape)
+    return flat[self_pos - lo].reshape(self_shape)
 
 
 def split_backward(grads, self: Tensor, split_size: int, dim: int) -> Tensor:

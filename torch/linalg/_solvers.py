@@ -142,12 +142,31 @@ def pinv(input: Tensor, rcond=None, hermitian: bool = False, *, atol=None, rtol=
             f"linalg.pinv({dt}{{{list(input.shape)}}}): expected a tensor with 2 or more dimensions of float, double, "
             "cfloat or cdouble types"
         )
-    m, n = input.shape[-2], input.shape[-1]
     if hermitian:
         return _PinvHermitian.apply(input, atol, rtol)
-    U, S, Vh = torch.linalg.svd(input, full_matrices=False)
-    tol = _tolerance(S, atol, rtol, m, n)
-    return (Vh.mH * _reciprocal_above(S, S > tol).unsqueeze(-2)) @ U.mH
+    return _Pinv.apply(input, atol, rtol)[0]
+
+
+class _Pinv(Function):
+    """(pinv(A), A's singular values) by SVD, with upstream's gradient pinv_backward: the SVD's own gradient
+    divides by differences of singular values, NaN where two are equal (the identity, any orthogonal A) and
+    inaccurate where they are close. The singular values are not differentiable here."""
+
+    @staticmethod
+    def forward(ctx, A: Tensor, atol, rtol):
+        U, S, Vh = torch.linalg.svd(A, full_matrices=False)
+        keep = S > _tolerance(S, atol, rtol, A.shape[-2], A.shape[-1])
+        P = (Vh.mH * _reciprocal_above(S, keep).unsqueeze(-2)) @ U.mH
+        ctx.save_for_backward(A, P)
+        ctx.mark_non_differentiable(S)
+        return P, S
+
+    @staticmethod
+    def backward(ctx, grad, _grad_S):
+        A, P = ctx.saved_tensors
+        if grad is None:
+            return None, None, None
+        return pinv_backward(grad, P, A), None, None
 
 
 class _PinvHermitian(Function):
@@ -204,14 +223,13 @@ def lstsq(input: Tensor, b: Tensor, rcond: float | None = None, *, driver: str |
         else:  # the minimum-norm solution through the QR of A^H
             Q, R = torch.linalg.qr(input.mH)
             X = Q @ solve_triangular(R.mH, B_, upper=False)
-    else:
-        U, S, Vh = torch.linalg.svd(input, full_matrices=False)
-        keep = S > _tolerance(S, None, None if rcond is None or rcond < 0 else rcond, m, n)
-        Sinv = _reciprocal_above(S, keep)
-        X = (Vh.mH * Sinv.unsqueeze(-2)) @ (U.mH @ B_)
-        rank = keep.sum(-1)
+    else:  # X = pinv(A) B, differentiated as pinv is (not through the SVD)
+        rtol = None if rcond is None or rcond < 0 else rcond
+        P, S = _Pinv.apply(input, None, rtol)
+        X = P @ B_
+        rank = (S > _tolerance(S, None, rtol, m, n)).sum(-1)
         if driver in ("gelsd", "gelss"):
-            singular_values = S.detach()  # not differentiable, as upstream's
+            singular_values = S  # not differentiable, as upstream's
     residuals = record_stepwise(empty, [input, b], ["zeros", "zeros"])  # empty, yet differentiable as upstream's
     full_rank = driver == "gels" or bool((rank == min(m, n)).all())
     if m > n and driver != "gelsy" and full_rank:
