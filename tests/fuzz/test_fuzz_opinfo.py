@@ -81,3 +81,17 @@ def test_the_minimizer_keeps_the_shape_of_an_empty_tensor():
     src = "torch.histogram(torch.empty([0, 5], dtype=torch.float), [1.0, 2.0, 3.0])"
     assert all("torch.empty([0, 5]" in c for c in candidates(src))
     assert any("[1.0, 2.0]" in c or "[1.0]" in c for c in candidates(src))
+
+
+@pytest.mark.parametrize("order", [1, 2])
+def test_grad_source_computes_the_gradient_of_the_weighted_outputs(order):
+    """The gradient calls (`--opinfo-dtypes grad`, `gradgrad`): the source's value is the first or second
+    derivative of the fixed weightings, here of x ** 3 with x = [1, 2]: loss = sum(w x^3), w = linspace(-1, 2),
+    so g = 3 w x^2; loss2 = sum(v g), v = linspace(0.5, -1.5), so its gradient is 6 v w x."""
+    src = opinfo_calls.grad_source("(l0 := torch.tensor([1.0, 2.0], dtype=torch.double).requires_grad_()) ** 3",
+                                   ["l0"], order=order)  # fmt: skip
+    (g,) = opinfo_calls.run(src, torch)
+    x, w, v = torch.tensor([1.0, 2.0], dtype=torch.double), torch.tensor([-1.0, 2.0]), torch.tensor([0.5, -1.5])
+    expected = 3 * w * x * x if order == 1 else 6 * v * w * x
+    torch.testing.assert_close(g, expected.double())
+
