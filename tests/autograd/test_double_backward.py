@@ -264,3 +264,33 @@ def test_hardsigmoid_second_derivative():
     """hardsigmoid is piecewise linear: its second derivative is 0 (upstream raises instead)."""
     x = torch.tensor([-4.0, -1.0, 0.5, 2.0, 5.0], dtype=D, requires_grad=True)
     assert gradgradcheck(F.hardsigmoid, (x,))
+
+
+@pytest.mark.parametrize("padding_idx", [None, 2])
+def test_embedding_gradgrad(padding_idx):
+    """embedding_dense_backward's own derivative: the incoming rows gathered back at the indices (0 at
+    padding_idx), so a second derivative through an embedding (a Hessian-vector product) runs."""
+    idx = torch.tensor([[0, 2, 1], [2, 2, 3]])
+    assert gradgradcheck(lambda w: torch.tanh(F.embedding(idx, w, padding_idx=padding_idx)), (r(5, 3),))
+
+
+def test_embedding_scale_grad_by_freq_second_derivative_of_the_weights():
+    """With scale_grad_by_freq the weights' second derivative through tanh(embedding) is the true one (central
+    differences of the first gradient), as upstream's: the scaled backward is divided once, not twice."""
+    idx = torch.tensor([[0, 2, 1], [2, 2, 3]])
+    w0, g_out, h = torch.randn(5, 3, dtype=D), torch.randn(2, 3, 3, dtype=D), torch.randn(5, 3, dtype=D)
+
+    def first(w):
+        y = torch.tanh(F.embedding(idx, w, scale_grad_by_freq=True))
+        return grad(y, w, g_out, create_graph=True)[0]
+
+    w = w0.clone().requires_grad_()
+    (analytical,) = grad((first(w) * h).sum(), w)
+    numerical = torch.zeros_like(w0)
+    for i in range(5):
+        for j in range(3):
+            step = torch.zeros_like(w0)
+            step[i, j] = 1e-6
+            up, down = (w0 + step).requires_grad_(), (w0 - step).requires_grad_()
+            numerical[i, j] = ((first(up) - first(down)) * h).sum().detach() / 2e-6
+    torch.testing.assert_close(analytical, numerical, rtol=1e-5, atol=1e-7)

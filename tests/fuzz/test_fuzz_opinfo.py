@@ -94,4 +94,3 @@ def test_grad_source_computes_the_gradient_of_the_weighted_outputs(order):
     x, w, v = torch.tensor([1.0, 2.0], dtype=torch.double), torch.tensor([-1.0, 2.0]), torch.tensor([0.5, -1.5])
     expected = 3 * w * x * x if order == 1 else 6 * v * w * x
     torch.testing.assert_close(g, expected.double())
-

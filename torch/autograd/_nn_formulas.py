@@ -149,6 +149,20 @@ def convolution_double_backward(
     return d_go, d_input, d_weight
 
 
+# ---- embeddings ------------------------------------------------------------------------------------------
+
+
+def embedding_double_backward(grad: Tensor, indices: Tensor, padding_idx: int) -> Tensor:
+    """The gradient of embedding_dense_backward (a scatter-add of grad_output rows into the weight's rows) with
+    respect to grad_output: the incoming rows gathered back at the indices, 0 at padding_idx. As upstream's, it
+    leaves out scale_grad_by_freq's division: that "gradient" is not embedding's derivative (it divides by the
+    count), and without a second division the weights' second derivative through embedding is the true one."""
+    out = grad.index_select(0, indices.reshape(-1)).reshape(*indices.shape, grad.shape[-1])
+    if padding_idx >= 0:
+        out = out.masked_fill((indices == padding_idx).unsqueeze(-1), 0)
+    return out
+
+
 # ---- the pointwise losses ---------------------------------------------------------------------------------
 
 _L1, _MSE, _HUBER, _SMOOTH_L1, _BCE, _BCE_LOGITS, _KL_DIV, _KL_DIV_LOG_TARGET = range(8)  # math::PointwiseLoss
