@@ -18,7 +18,8 @@ require grad written as leaves, each call followed by `torch.autograd.grad` of a
 differentiable outputs (grad_source), the gradients compared. `grad`: float64 samples (the op @grad);
 `grad-complex128`: complex128 samples of the entries that claim complex128 gradients (@grad, PyTorch's conjugate
 Wirtinger convention compared); `gradgrad`: float64 samples of the entries that claim second derivatives,
-the first gradients taken with create_graph and differentiated again through a second weighting (@gradgrad).
+the first gradients taken with create_graph and differentiated again through a second weighting (@gradgrad);
+`gradgrad-complex128`: the same for the complex128 samples.
 
 Samples whose tensors hold more than MAX_ELEMENTS (default 4096) elements, or whose arguments are not
 plain data (a callable, a generator, a NumPy array), are left out and counted.
@@ -186,6 +187,7 @@ _WEIGHED = "sum((r * torch.linspace({lo}, {hi}, r.numel(), dtype=r.dtype).reshap
 # the modes of gradient calls: mode -> (the dtype sampled, the OpInfo flag an entry must claim, the order)
 GRAD_MODES = {"grad": ("float64", "supports_autograd", 1), "grad-complex128": ("complex128", "supports_autograd", 1)}
 GRAD_MODES["gradgrad"] = ("float64", "supports_gradgrad", 2)
+GRAD_MODES["gradgrad-complex128"] = ("complex128", "supports_gradgrad", 2)
 
 
 def grad_source(call: str, leaves: list[str], outputs: tuple[int, ...] | None = None, order: int = 1) -> str:
