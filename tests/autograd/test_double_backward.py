@@ -294,3 +294,29 @@ def test_embedding_scale_grad_by_freq_second_derivative_of_the_weights():
             up, down = (w0 + step).requires_grad_(), (w0 - step).requires_grad_()
             numerical[i, j] = ((first(up) - first(down)) * h).sum().detach() / 2e-6
     torch.testing.assert_close(analytical, numerical, rtol=1e-5, atol=1e-7)
+
+
+GRID_CASES = [
+    (vol, mode, pad, ac)
+    for vol in (False, True)
+    for mode in ("bilinear", "nearest", "bicubic")
+    for pad in ("zeros", "border", "reflection")
+    for ac in (False, True)
+    if not (vol and mode == "bicubic")
+]
+
+
+@pytest.mark.parametrize("volumetric, mode, padding_mode, align_corners", GRID_CASES)
+def test_grid_sample_gradgrad(volumetric, mode, padding_mode, align_corners):
+    """grid_sample's recorded gradient (its first derivative in torch ops) is differentiable again, in the
+    input and the grid (nearest: the input only, its grid gradient is 0), grid points outside included."""
+    x = r(1, 2, *((3, 3, 4) if volumetric else (3, 4)))
+    g = (torch.rand(1, *((2, 2, 1, 3) if volumetric else (2, 2, 2)), dtype=D) * 2.6 - 1.3).requires_grad_()
+
+    def f(x, g):
+        return F.grid_sample(x, g, mode=mode, padding_mode=padding_mode, align_corners=align_corners)
+
+    if mode == "nearest":
+        assert gradgradcheck(lambda x: f(x, g.detach()), (x,))
+    else:
+        assert gradgradcheck(f, (x, g))

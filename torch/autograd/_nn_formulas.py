@@ -4,8 +4,9 @@ The backward ops of torch.nn's kernels (`gelu_backward`, `_convolution_nd_backwa
 of their own, so a gradient taken with create_graph=True (a gradient penalty, a Hessian-vector
 product, MAML) is differentiated through them by their entries in aten/derivatives.yaml, which call
 these helpers: PyTorch's FunctionsManual formulas, in torch ops, so that each is differentiable
-again (third derivatives included). The normalizations instead take their first derivative in torch
-ops when it is recorded (`*_norm_backward`): the fused kernel's gradient is not an op of its own.
+again (third derivatives included). The normalizations and grid_sample instead take their first
+derivative in torch ops when it is recorded (`*_norm_backward`, `grid_sampler_backward`: with
+create_graph=True), which autograd differentiates to any order.
 """
 
 from __future__ import annotations
@@ -161,6 +162,107 @@ def embedding_double_backward(grad: Tensor, indices: Tensor, padding_idx: int) -
     if padding_idx >= 0:
         out = out.masked_fill((indices == padding_idx).unsqueeze(-1), 0)
     return out
+
+
+# ---- grid_sample: its first derivative in torch ops where it is recorded -----------------------------------
+
+_BILINEAR, _NEAREST, _BICUBIC = range(3)  # math::GridMode
+_ZEROS, _BORDER, _REFLECTION = range(3)  # math::GridPadding
+
+
+def _grid_unnormalize(g: Tensor, size: int, align_corners: bool) -> Tensor:
+    return (g + 1) * ((size - 1) / 2) if align_corners else ((g + 1) * size - 1) / 2
+
+
+def _grid_pad(x: Tensor, size: int, padding: int, align_corners: bool) -> Tensor:
+    """An input coordinate brought inside by the padding mode (math::grid_coordinate): border clips, reflection
+    mirrors into the corner pixels' centres (or outer edges) and clips; zeros leaves it outside."""
+    if padding == _BORDER:
+        return x.clamp(0, size - 1)
+    if padding == _REFLECTION:
+        lo, span = (0.0, size - 1) if align_corners else (-0.5, size)
+        if span <= 0:
+            return torch.zeros_like(x)
+        t = (x - lo).abs()
+        flips = torch.floor(t.detach() / span)
+        extra = t - flips * span
+        x = torch.where(flips.remainder(2) == 0, lo + extra, lo + span - extra)
+        return x.clamp(0, size - 1)
+    return x
+
+
+def _grid_taps(g: Tensor, size: int, mode: int, padding: int, align_corners: bool) -> list:
+    """[(pixel index, inside mask, weight)] of one dim's taps for grid values g (math::GridTaps), in torch ops:
+    the weights are differentiable in g, the pixels are not."""
+    if mode == _BICUBIC:  # each tap brought inside by the padding mode on its own
+        x = _grid_unnormalize(g, size, align_corners)
+        fl = torch.floor(x.detach())
+        t = x - fl
+        a = -0.75
+
+        def near(d):
+            return ((a + 2) * d - (a + 3)) * d * d + 1
+
+        def far(d):
+            return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a
+
+        weights = (far(t + 1), near(t), near(1 - t), far(2 - t))
+        taps = []
+        for k in range(4):
+            at = _grid_pad(fl - 1 + k, size, padding, align_corners)
+            taps.append((at, weights[k]))
+    else:
+        x = _grid_pad(_grid_unnormalize(g, size, align_corners), size, padding, align_corners)
+        if mode == _NEAREST:
+            taps = [(torch.round(x.detach()), torch.ones_like(x) + 0 * x)]  # ties to even; no gradient in g
+        else:
+            fl = torch.floor(x.detach())
+            t = x - fl
+            taps = [(fl, 1 - t), (fl + 1, t)]
+    return [(at.clamp(0, size - 1).long(), (at >= 0) & (at < size), w) for at, w in taps]
+
+
+def grid_sample_composite(input: Tensor, grid: Tensor, mode: int, padding: int, align_corners: bool) -> Tensor:
+    """grid_sampler_2d/3d (input [N, C, (D,) H, W], grid [N, (Do,) Ho, Wo, 2 or 3]) in torch ops, as the kernel
+    computes it: the sum over one tap per dim of the pixel times the product of the weights (0 outside)."""
+    N, C = input.shape[:2]
+    sizes = list(input.shape[2:])  # (D,) H, W
+    dims = len(sizes)
+    flat = input.reshape(N, C, -1)
+    out_shape = grid.shape[1:-1]
+    per_dim = [_grid_taps(grid[..., dims - 1 - d], sizes[d], mode, padding, align_corners) for d in range(dims)]
+    total = None
+
+    def combine(d, index, inside, weight):
+        nonlocal total
+        if d == dims:
+            at = index.reshape(N, 1, -1).expand(N, C, -1)
+            value = flat.gather(2, at).reshape(N, C, *out_shape)
+            term = value * (weight * inside.to(weight.dtype)).unsqueeze(1)
+            total = term if total is None else total + term
+            return
+        for pixel, ok, w in per_dim[d]:
+            combine(
+                d + 1,
+                index * sizes[d] + pixel,
+                ok if inside is None else inside & ok,
+                w if weight is None else weight * w,
+            )
+
+    combine(0, torch.zeros(grid.shape[:-1], dtype=torch.int64, device=grid.device), None, None)
+    return total
+
+
+def grid_sampler_backward(grad, input, grid, mode, padding, align_corners, volumetric: bool, mask) -> tuple:
+    """grid_sampler's gradients: its kernel, or (recorded, create_graph) the gradients of grid_sample_composite,
+    which are differentiable again (a second derivative through grid_sample)."""
+    if not torch.is_grad_enabled():
+        kernel = torch.grid_sampler_3d_backward if volumetric else torch.grid_sampler_2d_backward
+        return kernel(grad, input, grid, mode, padding, align_corners, *mask)
+    wrt = [t for t, m in zip((input, grid), mask) if m]
+    out = grid_sample_composite(input, grid, mode, padding, align_corners)
+    gs = iter(torch.autograd.grad(out, wrt, grad, create_graph=True, allow_unused=True))
+    return tuple(next(gs) if m else None for m in mask)
 
 
 # ---- the pointwise losses ---------------------------------------------------------------------------------
