@@ -81,6 +81,9 @@ def test_ths_errors_are_pythons_exceptions(scaled_add, swish):
         swish.forward(torch.ones(2, dtype=torch.int64))
     with pytest.raises(ValueError, match="swish: grad and input differ in shape"):
         swish.backward(torch.ones(2, dtype=torch.float64), torch.ones(3, dtype=torch.float64))
+    # loading an extension (which registers its own translator, tried first) keeps torch's own error classes
+    with pytest.raises(torch.linalg.LinAlgError, match="not positive-definite"):
+        torch.linalg.cholesky(-torch.eye(3))
 
 
 class Swish(torch.autograd.Function):

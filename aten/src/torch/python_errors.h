@@ -6,6 +6,8 @@
 #include <nanobind/nanobind.h>
 
 #include <TH/Exception.h>
+#include <TH/LinAlgError.h>
+#include <TH/OutOfMemoryError.h>
 
 namespace torch {
 
@@ -15,12 +17,33 @@ struct OverflowError : th::Error {
   using th::Error::Error;
 };
 
+/// Sets torch._C's exception class `name` (_LinAlgError: torch.linalg.LinAlgError; _OutOfMemoryError:
+/// torch.cuda.OutOfMemoryError) with `what`; a RuntimeError should torch._C not have it.
+inline void set_torch_c_error(const char* name, const char* what) {
+  PyObject* module = PyImport_ImportModule("torch._C");
+  PyObject* cls = module ? PyObject_GetAttrString(module, name) : nullptr;
+  Py_XDECREF(module);
+  if (cls == nullptr) {
+    PyErr_Clear();
+    PyErr_SetString(PyExc_RuntimeError, what);
+    return;
+  }
+  PyErr_SetString(cls, what);
+  Py_DECREF(cls);
+}
+
 /// A nanobind exception translator: th::IndexError -> IndexError, TypeError, ValueError, NotImplementedError,
-/// torch::OverflowError -> OverflowError, any other th::Error -> RuntimeError. Anything else goes on to the
-/// next translator.
+/// torch::OverflowError -> OverflowError, th::LinAlgError -> torch.linalg.LinAlgError, th::OutOfMemoryError ->
+/// torch.cuda.OutOfMemoryError, any other th::Error -> RuntimeError. Anything else goes on to the next
+/// translator. Every error class is here, not left to a later translator: nanobind tries the translators
+/// registered last first, so an extension's copy of this one (torch/extension.h) runs before torch._C's own.
 inline void translate_th_errors(const std::exception_ptr& p, void*) {
   try {
     std::rethrow_exception(p);
+  } catch (const th::LinAlgError& e) {
+    set_torch_c_error("_LinAlgError", e.what());
+  } catch (const th::OutOfMemoryError& e) {
+    set_torch_c_error("_OutOfMemoryError", e.what());
   } catch (const OverflowError& e) {
     PyErr_SetString(PyExc_OverflowError, e.what());
   } catch (const th::IndexError& e) {
