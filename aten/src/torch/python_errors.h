@@ -33,8 +33,8 @@ inline void set_torch_c_error(const char* name, const char* what) {
 }
 
 /// A nanobind exception translator: th::IndexError -> IndexError, TypeError, ValueError, NotImplementedError,
-/// torch::OverflowError -> OverflowError, th::LinAlgError -> torch.linalg.LinAlgError, th::OutOfMemoryError ->
-/// torch.cuda.OutOfMemoryError, any other th::Error -> RuntimeError. Anything else goes on to the next
+/// torch::OverflowError -> OverflowError, th::LinAlgError -> torch.linalg.LinAlgError, th::OutOfMemoryError
+/// -> torch.cuda.OutOfMemoryError, any other th::Error -> RuntimeError. Anything else goes on to the next
 /// translator. Every error class is here, not left to a later translator: nanobind tries the translators
 /// registered last first, so an extension's copy of this one (torch/extension.h) runs before torch._C's own.
 inline void translate_th_errors(const std::exception_ptr& p, void*) {
