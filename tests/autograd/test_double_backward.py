@@ -320,3 +320,42 @@ def test_grid_sample_gradgrad(volumetric, mode, padding_mode, align_corners):
         assert gradgradcheck(lambda x: f(x, g.detach()), (x,))
     else:
         assert gradgradcheck(f, (x, g))
+
+
+def test_gelu_second_derivative_far_out_is_zero_in_float16():
+    """x^3 overflowed float16 beyond |x| = 40 (sech^2 = 0 times inf: NaN)."""
+    for approximate in ("tanh", "none"):
+        x = torch.tensor([45.0, -45.0, 60.0], dtype=torch.float16, requires_grad=True)
+        (g,) = grad(F.gelu(x, approximate=approximate).sum(), x, create_graph=True)
+        (h,) = grad(g.sum(), x)
+        assert torch.equal(h.abs(), torch.zeros_like(h)), approximate
+
+
+def test_elu_third_derivative_at_large_positive_inputs():
+    """The negative side's exp is taken of the negative part only: exp(100) = inf gave 0 * inf = NaN."""
+    x = torch.tensor([100.0, -1.0])
+    x.requires_grad_()
+    (g1,) = grad(F.elu(x).sum(), x, create_graph=True)
+    (g2,) = grad(g1.sum(), x, create_graph=True)
+    (g3,) = grad(g2.sum(), x)
+    torch.testing.assert_close(g3, torch.tensor([0.0, torch.exp(torch.tensor(-1.0)).item()]))
+
+
+def test_cumprod_gradient_of_a_0_dim_zero_and_its_float32_accuracy():
+    x = torch.zeros((), dtype=D, requires_grad=True)
+    (g,) = grad(x.cumprod(0), x, create_graph=True)
+    assert g.item() == 1.0
+    # the sum over k >= j as a flipped cumsum: total - cumsum + w gave 1.0 for 1.0101 next to 1e4
+    t = torch.tensor([1e4, 1e-2, 1e-2, 1e-2, 1e-2], requires_grad=True)
+    (g,) = grad(t.cumprod(0).sum(), t)
+    torch.testing.assert_close(g[3], torch.tensor(1.0100), rtol=1e-4, atol=0)
+
+
+@pytest.mark.skipif("TORCH_REFERENCE" in os.environ, reason="upstream's logaddexp gradient at equal infinities is NaN")
+def test_logaddexp_gradient_at_equal_infinities_is_split():
+    for f in (torch.logaddexp, torch.logaddexp2):
+        a = torch.tensor([-float("inf"), float("inf")], dtype=D, requires_grad=True)
+        b = a.detach().clone().requires_grad_()
+        ga, gb = grad(f(a, b).sum(), [a, b])
+        torch.testing.assert_close(ga, torch.full((2,), 0.5, dtype=D))
+        torch.testing.assert_close(gb, torch.full((2,), 0.5, dtype=D))

@@ -204,14 +204,14 @@ def logaddexp(input: Tensor, other: Tensor) -> Tensor:
         raise NotImplementedError(f"\"logaddexp_{input.device.type}\" not implemented for '{scalar_type(dtype)}'")
     a, b = input.to(dtype), other.to(dtype)
     m, d = larger_and_gap(a, b)
-    return torch.where((a == b) & a.isinf(), m, m + torch.log1p(torch.exp(d)))
+    return torch.where((a == b) & a.isinf(), (a + b) * 0.5, m + torch.log1p(torch.exp(d)))
 
 
 def larger_and_gap(a: Tensor, b: Tensor) -> tuple:
     """(the larger of a and b, the smaller minus the larger), both chosen by one where (a on a tie): unlike
     maximum and -|a - b|, whose subgradients split a tie, each branch is smooth, so logaddexp's second
-    derivative at a tie is right (1/4, not 0). A NaN gives NaN; equal infinities give a NaN gap (the
-    caller's case)."""
+    derivative at a tie is right (1/4, not 0). A NaN gives NaN; equal infinities get a gap of 0 (the
+    caller's case: its value there is (a + b) / 2, the infinity, with the tie's gradient split as 1/2 each)."""
     first = a >= b
     m = torch.where(first, a, b)
     d = torch.where(first, b - a, a - b)

@@ -341,13 +341,14 @@ def cumprod_backward(grad: Tensor, self: Tensor, dim: int, result: Tensor) -> Te
     """The gradient of cumprod along `dim`, zeros in the input included: d out_k / d x_j is the product of
     x_0..x_k without x_j (j <= k). Before a slice's first zero that is out_k / x_j; at the first zero z it is
     the product of every other factor, summed over k >= z; after it, 0 (each product holds x_z)."""
-    if self.numel() == 0:
+    if self.numel() == 0 or self.dim() == 0:
         return grad
-    dim = dim % max(self.dim(), 1)
+    dim = dim % self.dim()
+    if self.shape[dim] == 1:  # cumprod is the identity
+        return grad
     is_zero = self == 0
     if not bool(is_zero.any()):  # out_k / x_j, summed over k >= j; differentiable again
-        w = grad * conj(result)
-        return (w.sum(dim, keepdim=True) - w.cumsum(dim) + w) / conj(self)
+        return _reversed_cumsum(grad * conj(result), dim) / conj(self)
     if torch.is_grad_enabled():  # create_graph: a form whose own derivative is right through the zeros
         return _cumprod_backward_by_products(grad, self, dim)
     zeros_so_far = is_zero.to(torch.int64).cumsum(dim)
@@ -356,25 +357,41 @@ def cumprod_backward(grad: Tensor, self: Tensor, dim: int, result: Tensor) -> Te
     one = torch.ones((), dtype=self.dtype, device=self.device)
     # complex: each derivative conjugated (grad * conj(d out_k / d x_j), PyTorch's convention)
     g_out = torch.where(before, grad * conj(result), 0 * one)
-    suffix = g_out.sum(dim, keepdim=True) - g_out.cumsum(dim) + g_out  # sum over k >= j
+    suffix = _reversed_cumsum(g_out, dim)  # sum over k >= j
     grad_before = torch.where(before, suffix / conj(torch.where(before, self, one)), 0 * one)
     others = torch.where(first_zero, one, self).cumprod(dim)  # x_0..x_k without the first zero
     at_zero = torch.where(zeros_so_far >= 1, grad * conj(others), 0 * one).sum(dim, keepdim=True)
     return grad_before + torch.where(first_zero, at_zero, 0 * one)
 
 
+def _reversed_cumsum(w: Tensor, dim: int) -> Tensor:
+    """The sum over k >= j along dim, as a cumsum of the flipped tensor (total - cumsum + w cancels: 1.0 for
+    1.01 in float32 next to a large first term)."""
+    return w.flip(dim).cumsum(dim).flip(dim)
+
+
+# elements of the [..., j, k] products _cumprod_backward_by_products forms at once
+_CUMPROD_BLOCK_ELEMENTS = 1 << 22
+
+
 def _cumprod_backward_by_products(grad: Tensor, self: Tensor, dim: int) -> Tensor:
     """cumprod's gradient by products alone, differentiable again with zeros in the input (PyTorch takes
     an O(n^2) form too when it records a second derivative): P[j, k] = the product of x_0..x_k without x_j,
-    and grad_j = sum over k >= j of grad_k * conj(P[j, k])."""
+    and grad_j = sum over k >= j of grad_k * conj(P[j, k]); a block of j at a time, so that the temporaries
+    stay near _CUMPROD_BLOCK_ELEMENTS."""
     x = self.movedim(dim, -1)
-    n = x.shape[-1]
-    eye = torch.eye(n, dtype=torch.bool, device=self.device)
-    p = torch.where(eye, torch.ones((), dtype=self.dtype, device=self.device), x.unsqueeze(-2)).cumprod(-1)
-    upper = torch.ones(n, n, dtype=torch.bool, device=self.device).triu()  # k >= j
     g = grad.movedim(dim, -1).unsqueeze(-2)
-    out = torch.where(upper, g * conj(p), torch.zeros((), dtype=g.dtype, device=g.device)).sum(-1)
-    return out.movedim(-1, dim)
+    n = x.shape[-1]
+    block = max(1, _CUMPROD_BLOCK_ELEMENTS // max(x.numel(), 1))
+    one = torch.ones((), dtype=self.dtype, device=self.device)
+    zero = torch.zeros((), dtype=g.dtype, device=g.device)
+    k = torch.arange(n, device=self.device)
+    parts = []
+    for start in range(0, n, block):
+        j = torch.arange(start, min(start + block, n), device=self.device).unsqueeze(-1)  # [b, 1]
+        p = torch.where(j == k, one, x.unsqueeze(-2)).cumprod(-1)  # [..., b, n]
+        parts.append(torch.where(k >= j, g * conj(p), zero).sum(-1))
+    return torch.cat(parts, -1).movedim(-1, dim)
 
 
 def pow_exponent_backward(grad: Tensor, self, result: Tensor) -> Tensor:

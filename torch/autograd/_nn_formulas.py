@@ -36,13 +36,16 @@ def _zero(t: Tensor) -> Tensor:
 def gelu_double_backward(g: Tensor, self: Tensor, approximate: str) -> Tensor:
     """g * gelu''(self): phi(x) (2 - x^2) for the erf form; for the tanh form with u = k (x + c x^3),
     t = tanh(u): sech^2(u) u' + x/2 sech^2(u) (u'' - 2 t u'^2)."""
-    x = self
+    # beyond |x| = 10 (tanh form) or 40 (erf form) the second derivative is 0 in every float type: clamped
+    # there, x^3 and x^2 cannot overflow (16-bit floats: inf * 0 = NaN), nor their derivatives
     if approximate == "tanh":
+        x = self.clamp(-10, 10)
         k, c = math.sqrt(2.0 / math.pi), 0.044715
         t = torch.tanh(k * (x + c * x * x * x))
         du = k * (1 + 3 * c * x * x)
         sech2 = 1 - t * t
         return g * (sech2 * du + 0.5 * x * sech2 * (6 * k * c * x - 2 * t * du * du))
+    x = self.clamp(-40, 40)
     phi = torch.exp(-0.5 * x * x) * (1.0 / math.sqrt(2.0 * math.pi))
     return g * phi * (2 - x * x)
 
@@ -55,7 +58,10 @@ def silu_double_backward(g: Tensor, self: Tensor) -> Tensor:
 
 def elu_double_backward(g: Tensor, self: Tensor, alpha, scale, input_scale) -> Tensor:
     """g * elu''(self): 0 where x > 0, else scale alpha input_scale^2 exp(x input_scale)."""
-    neg = g * (float(scale) * float(alpha) * float(input_scale) ** 2) * torch.exp(self * float(input_scale))
+    # exp of the negative part only: the positive side's exp would overflow, and 0 * inf is NaN in a derivative
+    neg = (
+        g * (float(scale) * float(alpha) * float(input_scale) ** 2) * torch.exp(self.clamp(max=0) * float(input_scale))
+    )
     return torch.where(self > 0, _zero(neg), neg)
 
 

@@ -24,9 +24,16 @@ def _inplace(input: torch.Tensor, result: torch.Tensor, inplace: bool) -> torch.
     return input.copy_(result) if inplace else result
 
 
+def _src(input: torch.Tensor, inplace: bool) -> torch.Tensor:
+    """What an activation computes from: `input`, or a copy of it when it is then overwritten in place while
+    autograd records (the backward reads the input, which the write would make stale: PyTorch's in-place
+    kernels keep the result or the input instead)."""
+    return input.clone() if inplace and input.requires_grad and torch.is_grad_enabled() else input
+
+
 def threshold(input, threshold: float, value: float, inplace: bool = False):
     """input where input > threshold, else value (one kernel, torch.threshold)."""
-    return _inplace(input, torch.threshold(input, threshold, value), inplace)
+    return _inplace(input, torch.threshold(_src(input, inplace), threshold, value), inplace)
 
 
 def threshold_(input, threshold: float, value: float):
@@ -49,8 +56,8 @@ def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool =
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
     if not input.is_floating_point():  # integers clamp in their own dtype (the kernel is for floats), as upstream
-        return _inplace(input, torch.clamp(input, int(min_val), int(max_val)), inplace)
-    return _inplace(input, _nn.hardtanh(input, min_val, max_val), inplace)
+        return _inplace(input, torch.clamp(_src(input, inplace), int(min_val), int(max_val)), inplace)
+    return _inplace(input, _nn.hardtanh(_src(input, inplace), min_val, max_val), inplace)
 
 
 def hardtanh_(input, min_val: float = -1.0, max_val: float = 1.0):
@@ -65,7 +72,7 @@ def relu6(input, inplace: bool = False):
 
 def elu(input, alpha: float = 1.0, inplace: bool = False):
     """input if input > 0 else alpha * (exp(input) - 1)."""
-    return _inplace(input, _nn.elu(input, alpha, 1.0, 1.0), inplace)
+    return _inplace(input, _nn.elu(_src(input, inplace), alpha, 1.0, 1.0), inplace)
 
 
 def elu_(input, alpha: float = 1.0):
@@ -79,7 +86,7 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 def selu(input, inplace: bool = False):
     """scale * elu(input, alpha) with SELU's fixed constants."""
-    return _inplace(input, _nn.elu(input, _SELU_ALPHA, _SELU_SCALE, 1.0), inplace)
+    return _inplace(input, _nn.elu(_src(input, inplace), _SELU_ALPHA, _SELU_SCALE, 1.0), inplace)
 
 
 def selu_(input):
@@ -89,7 +96,7 @@ def selu_(input):
 
 def celu(input, alpha: float = 1.0, inplace: bool = False):
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
-    return _inplace(input, _nn.elu(input, alpha, 1.0, 1.0 / alpha), inplace)
+    return _inplace(input, _nn.elu(_src(input, inplace), alpha, 1.0, 1.0 / alpha), inplace)
 
 
 def celu_(input, alpha: float = 1.0):
@@ -99,7 +106,7 @@ def celu_(input, alpha: float = 1.0):
 
 def leaky_relu(input, negative_slope: float = 0.01, inplace: bool = False):
     """input if input > 0 else negative_slope * input."""
-    return _inplace(input, _nn.leaky_relu(input, negative_slope), inplace)
+    return _inplace(input, _nn.leaky_relu(_src(input, inplace), negative_slope), inplace)
 
 
 def leaky_relu_(input, negative_slope: float = 0.01):
@@ -212,24 +219,25 @@ def tanh(input):
 
 def hardsigmoid(input, inplace: bool = False):
     """relu6(x + 3) / 6."""
-    return _inplace(input, _nn.hardsigmoid(input), inplace)
+    return _inplace(input, _nn.hardsigmoid(_src(input, inplace)), inplace)
 
 
 def silu(input, inplace: bool = False):
     """x * sigmoid(x); of a complex64/128 input x / (1 + exp(-x)), upstream's complex kernel."""
     if input.dtype in (torch.complex64, torch.complex128):
-        return _inplace(input, input / (1 + torch.exp(-input)), inplace)
-    return _inplace(input, _nn.silu(input), inplace)
+        x = _src(input, inplace)
+        return _inplace(input, x / (1 + torch.exp(-x)), inplace)
+    return _inplace(input, _nn.silu(_src(input, inplace)), inplace)
 
 
 def mish(input, inplace: bool = False):
     """x * tanh(softplus(x))."""
-    return _inplace(input, _nn.mish(input), inplace)
+    return _inplace(input, _nn.mish(_src(input, inplace)), inplace)
 
 
 def hardswish(input, inplace: bool = False):
     """x * relu6(x + 3) / 6."""
-    return _inplace(input, _nn.hardswish(input), inplace)
+    return _inplace(input, _nn.hardswish(_src(input, inplace)), inplace)
 
 
 def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
