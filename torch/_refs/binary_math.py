@@ -185,8 +185,8 @@ def logaddexp2(input: Tensor, other: Tensor) -> Tensor:
     _floating_only("logaddexp2", dtype, input.device)
 
     def log2_sum(a, b):
-        m, d = larger_and_gap(a, b)  # (one branch per side: the second derivative at a tie is right)
-        return torch.where((a == b) & a.isinf(), (a + b) * 0.5, m + torch.log1p(torch.exp2(d)) / math.log(2))
+        m, d, same_inf = larger_and_gap(a, b)  # (one branch per side: the second derivative at a tie is right)
+        return torch.where(same_inf, (a + b) * 0.5, m + torch.log1p(torch.exp2(d)) / math.log(2))
 
     return in_float32(log2_sum, dtype, input.to(dtype), other.to(dtype))
 

@@ -203,19 +203,21 @@ def logaddexp(input: Tensor, other: Tensor) -> Tensor:
     if not dtype.is_floating_point:
         raise NotImplementedError(f"\"logaddexp_{input.device.type}\" not implemented for '{scalar_type(dtype)}'")
     a, b = input.to(dtype), other.to(dtype)
-    m, d = larger_and_gap(a, b)
-    return torch.where((a == b) & a.isinf(), (a + b) * 0.5, m + torch.log1p(torch.exp(d)))
+    m, d, same_inf = larger_and_gap(a, b)
+    return torch.where(same_inf, (a + b) * 0.5, m + torch.log1p(torch.exp(d)))
 
 
 def larger_and_gap(a: Tensor, b: Tensor) -> tuple:
-    """(the larger of a and b, the smaller minus the larger), both chosen by one where (a on a tie): unlike
-    maximum and -|a - b|, whose subgradients split a tie, each branch is smooth, so logaddexp's second
-    derivative at a tie is right (1/4, not 0). A NaN gives NaN; equal infinities get a gap of 0 (the
-    caller's case: its value there is (a + b) / 2, the infinity, with the tie's gradient split as 1/2 each)."""
+    """(the larger of a and b, the smaller minus the larger, where both are the same infinity), the first two
+    chosen by one where (a on a tie): unlike maximum and -|a - b|, whose subgradients split a tie, each branch is
+    smooth, so logaddexp's second derivative at a tie is right (1/4, not 0). A NaN gives NaN; equal infinities
+    get a gap of 0 (the caller's case: its value there is (a + b) / 2, the infinity, with the tie's gradient
+    split as 1/2 each)."""
     first = a >= b
+    same_inf = (a == b) & a.isinf()
     m = torch.where(first, a, b)
     d = torch.where(first, b - a, a - b)
-    return m, torch.where((a == b) & a.isinf(), torch.zeros_like(d), d)
+    return m, torch.where(same_inf, torch.zeros_like(d), d), same_inf
 
 
 def _scaled(input: Tensor, factor: float) -> Tensor:

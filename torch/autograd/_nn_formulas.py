@@ -15,15 +15,17 @@ import math
 
 import torch
 from torch._C import Tensor
+from torch.autograd._linalg_formulas import _grad as _output_grad
+
+# the kinds of torch._pointwise_loss (math::PointwiseLoss), which torch.nn's losses pass
+L1, MSE, HUBER, SMOOTH_L1, BCE, BCE_LOGITS, KL_DIV, KL_DIV_LOG_TARGET = range(8)
 
 
-def _grad(grads, i: int, like: Tensor | None = None):
+def _grad(grads, i: int, shape=None):
     """The incoming gradient of output i of a multi-output backward op, or None where none reached it (or
-    where the output was not asked for: an empty placeholder of another shape than `like`)."""
-    g = grads[i] if i < len(grads) else None
-    if g is None or (like is not None and tuple(g.shape) != tuple(like.shape)):
-        return None
-    return g
+    where the output was not asked for: an empty placeholder, not of `shape`)."""
+    g = _output_grad(grads, i)
+    return None if g is None or (shape is not None and tuple(g.shape) != tuple(shape)) else g
 
 
 def _zero(t: Tensor) -> Tensor:
@@ -118,10 +120,8 @@ def convolution_double_backward(
     conv is bilinear, so with L = <ggI, g_input> + <ggW, g_weight> + <ggb, g_bias> = <conv(ggI, W) +
     conv(I, ggW) + ggb, gO>: wrt gO that sum; wrt I conv's input gradient of <conv(I, ggW), gO>; wrt W its
     weight gradient of <conv(ggI, W), gO>. output_padding None: _convolution_nd, else the transposed one."""
-    ggI, ggW = _grad(grads, 0, input), _grad(grads, 1, weight)
-    ggb = _grad(grads, 2)
-    if ggb is not None and ggb.dim() != 1:
-        ggb = None
+    ggI, ggW = _grad(grads, 0, input.shape), _grad(grads, 1, weight.shape)
+    ggb = _grad(grads, 2, grad_output.shape[1:2])  # (the bias gradient: one per output channel)
     if output_padding is None:
 
         def fwd(x, w):
@@ -273,35 +273,33 @@ def grid_sampler_backward(grad, input, grid, mode, padding, align_corners, volum
 
 # ---- the pointwise losses ---------------------------------------------------------------------------------
 
-_L1, _MSE, _HUBER, _SMOOTH_L1, _BCE, _BCE_LOGITS, _KL_DIV, _KL_DIV_LOG_TARGET = range(8)  # math::PointwiseLoss
-
 
 def _loss_second_derivatives(kind: int, p: float, x: Tensor, t: Tensor) -> tuple:
     """(d2l/dx2, d2l/dxdt, d2l/dt2) of one element's loss l(x, t), as math::PointwiseLossBackward's
     derivatives (None where zero)."""
-    if kind in (_L1, _MSE, _HUBER, _SMOOTH_L1):  # functions of d = x - t: (l'', -l'', l'')
+    if kind in (L1, MSE, HUBER, SMOOTH_L1):  # functions of d = x - t: (l'', -l'', l'')
         d = x - t
-        if kind == _L1 or (kind == _SMOOTH_L1 and p == 0):
+        if kind == L1 or (kind == SMOOTH_L1 and p == 0):
             return None, None, None
-        if kind == _MSE:
+        if kind == MSE:
             c = torch.full_like(d, 2.0)
-        elif kind == _HUBER:
+        elif kind == HUBER:
             c = ((d > -p) & (d < p)).to(d.dtype)
         else:
             c = (d.abs() < p).to(d.dtype) / p
         return c, -c, c
-    if kind == _BCE:  # l_x = (x - t) / max((1 - x) x, 1e-12), l_t = log1p(-x) - log(x)
+    if kind == BCE:  # l_x = (x - t) / max((1 - x) x, 1e-12), l_t = log1p(-x) - log(x)
         denom = (1 - x) * x
         clamped = denom > 1e-12
         den = torch.where(clamped, denom, torch.full_like(denom, 1e-12))
         d_den = torch.where(clamped, 1 - 2 * x, _zero(x))
         return 1 / den - (x - t) * d_den / (den * den), -1 / den, None
-    if kind == _BCE_LOGITS:  # l_x = sigmoid(x) - t, l_t = -x
+    if kind == BCE_LOGITS:  # l_x = sigmoid(x) - t, l_t = -x
         s = torch.sigmoid(x)
         return s * (1 - s), torch.full_like(x, -1.0), None
-    if kind == _KL_DIV:  # l_x = -t, l_t = log(t) + 1 - x
+    if kind == KL_DIV:  # l_x = -t, l_t = log(t) + 1 - x
         return None, torch.full_like(t, -1.0), 1 / t
-    e = torch.exp(t)  # _KL_DIV_LOG_TARGET: l_x = -e^t, l_t = e^t (t - x + 1)
+    e = torch.exp(t)  # KL_DIV_LOG_TARGET: l_x = -e^t, l_t = e^t (t - x + 1)
     return None, -e, e * (t - x + 2)
 
 
@@ -310,10 +308,7 @@ def pointwise_loss_double_backward(grads, grad_output, input, target, kind, p, r
     incoming (ggI, ggT): wrt gO the reduction of ggI l_x + ggT l_t (by the kernel itself, so differentiable
     again); wrt x c gO (ggI l_xx + ggT l_xt); wrt t c gO (ggI l_xt + ggT l_tt)."""
     shape = torch.broadcast_shapes(input.shape, target.shape)
-    ggI = _grad(grads, 0)
-    ggT = _grad(grads, 1)
-    ggI = ggI if ggI is not None and tuple(ggI.shape) == tuple(shape) else None
-    ggT = ggT if ggT is not None and tuple(ggT.shape) == tuple(shape) else None
+    ggI, ggT = _grad(grads, 0, shape), _grad(grads, 1, shape)
     d_go = d_input = d_target = None
     if mask[0]:
         terms = []

@@ -142,21 +142,26 @@ def pinv(input: Tensor, rcond=None, hermitian: bool = False, *, atol=None, rtol=
             f"linalg.pinv({dt}{{{list(input.shape)}}}): expected a tensor with 2 or more dimensions of float, double, "
             "cfloat or cdouble types"
         )
-    if hermitian:
-        return _PinvHermitian.apply(input, atol, rtol)
-    return _Pinv.apply(input, atol, rtol)[0]
+    return _Pinv.apply(input, atol, rtol, hermitian)[0]
 
 
 class _Pinv(Function):
-    """(pinv(A), A's singular values) by SVD, with upstream's gradient pinv_backward: the SVD's own gradient
-    divides by differences of singular values, NaN where two are equal (the identity, any orthogonal A) and
-    inaccurate where they are close. The singular values are not differentiable here."""
+    """(pinv(A), A's singular values) by SVD, or for a Hermitian A by eigh (which reads A's lower triangle; the
+    singular values are the eigenvalues' magnitudes), with upstream's gradient pinv_backward on the whole of A
+    either way: the SVD's own gradient divides by differences of singular values, NaN where two are equal (the
+    identity, any orthogonal A) and inaccurate where they are close. The singular values are not
+    differentiable here."""
 
     @staticmethod
-    def forward(ctx, A: Tensor, atol, rtol):
-        U, S, Vh = torch.linalg.svd(A, full_matrices=False)
-        keep = S > _tolerance(S, atol, rtol, A.shape[-2], A.shape[-1])
-        P = (Vh.mH * _reciprocal_above(S, keep).unsqueeze(-2)) @ U.mH
+    def forward(ctx, A: Tensor, atol, rtol, hermitian: bool = False):
+        m, n = A.shape[-2], A.shape[-1]
+        if hermitian:
+            L, V = torch.linalg.eigh(A)
+            S = L.abs()
+            P = (V * _reciprocal_above(L, S > _tolerance(S, atol, rtol, m, n)).unsqueeze(-2)) @ V.mH
+        else:
+            U, S, Vh = torch.linalg.svd(A, full_matrices=False)
+            P = (Vh.mH * _reciprocal_above(S, S > _tolerance(S, atol, rtol, m, n)).unsqueeze(-2)) @ U.mH
         ctx.save_for_backward(A, P)
         ctx.mark_non_differentiable(S)
         return P, S
@@ -165,26 +170,8 @@ class _Pinv(Function):
     def backward(ctx, grad, _grad_S):
         A, P = ctx.saved_tensors
         if grad is None:
-            return None, None, None
-        return pinv_backward(grad, P, A), None, None
-
-
-class _PinvHermitian(Function):
-    """pinv of a Hermitian A by eigh (which reads A's lower triangle), with upstream's gradient: pinv_backward on the
-    whole of A, as for any A (not the symmetric gradient of the eigh path)."""
-
-    @staticmethod
-    def forward(ctx, A: Tensor, atol, rtol):
-        L, V = torch.linalg.eigh(A)
-        tol = _tolerance(L.abs(), atol, rtol, A.shape[-2], A.shape[-1])
-        P = (V * _reciprocal_above(L, L.abs() > tol).unsqueeze(-2)) @ V.mH
-        ctx.save_for_backward(A, P)
-        return P
-
-    @staticmethod
-    def backward(ctx, grad):
-        A, P = ctx.saved_tensors
-        return pinv_backward(grad, P, A), None, None
+            return None, None, None, None
+        return pinv_backward(grad, P, A), None, None, None
 
 
 _LSTSQ_DRIVERS = ("gels", "gelsy", "gelsd", "gelss")

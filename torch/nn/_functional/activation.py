@@ -19,21 +19,19 @@ __all__ = [
 ]  # fmt: skip
 
 
-def _inplace(input: torch.Tensor, result: torch.Tensor, inplace: bool) -> torch.Tensor:
-    """`result`, written into `input` when `inplace`."""
-    return input.copy_(result) if inplace else result
-
-
-def _src(input: torch.Tensor, inplace: bool) -> torch.Tensor:
-    """What an activation computes from: `input`, or a copy of it when it is then overwritten in place while
-    autograd records (the backward reads the input, which the write would make stale: PyTorch's in-place
-    kernels keep the result or the input instead)."""
-    return input.clone() if inplace and input.requires_grad and torch.is_grad_enabled() else input
+def _inplace(input: torch.Tensor, inplace: bool, fn) -> torch.Tensor:
+    """fn(input), written into `input` when `inplace`. While autograd records, fn reads a copy of the input:
+    the backward of fn reads its input, which the write would make stale (PyTorch's in-place kernels keep the
+    result or the input instead)."""
+    if not inplace:
+        return fn(input)
+    x = input.clone() if input.requires_grad and torch.is_grad_enabled() else input
+    return input.copy_(fn(x))
 
 
 def threshold(input, threshold: float, value: float, inplace: bool = False):
     """input where input > threshold, else value (one kernel, torch.threshold)."""
-    return _inplace(input, torch.threshold(_src(input, inplace), threshold, value), inplace)
+    return _inplace(input, inplace, lambda x: torch.threshold(x, threshold, value))
 
 
 def threshold_(input, threshold: float, value: float):
@@ -56,8 +54,8 @@ def hardtanh(input, min_val: float = -1.0, max_val: float = 1.0, inplace: bool =
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
     if not input.is_floating_point():  # integers clamp in their own dtype (the kernel is for floats), as upstream
-        return _inplace(input, torch.clamp(_src(input, inplace), int(min_val), int(max_val)), inplace)
-    return _inplace(input, _nn.hardtanh(_src(input, inplace), min_val, max_val), inplace)
+        return _inplace(input, inplace, lambda x: torch.clamp(x, int(min_val), int(max_val)))
+    return _inplace(input, inplace, lambda x: _nn.hardtanh(x, min_val, max_val))
 
 
 def hardtanh_(input, min_val: float = -1.0, max_val: float = 1.0):
@@ -72,7 +70,7 @@ def relu6(input, inplace: bool = False):
 
 def elu(input, alpha: float = 1.0, inplace: bool = False):
     """input if input > 0 else alpha * (exp(input) - 1)."""
-    return _inplace(input, _nn.elu(_src(input, inplace), alpha, 1.0, 1.0), inplace)
+    return _inplace(input, inplace, lambda x: _nn.elu(x, alpha, 1.0, 1.0))
 
 
 def elu_(input, alpha: float = 1.0):
@@ -86,7 +84,7 @@ _SELU_SCALE = 1.0507009873554804934193349852946
 
 def selu(input, inplace: bool = False):
     """scale * elu(input, alpha) with SELU's fixed constants."""
-    return _inplace(input, _nn.elu(_src(input, inplace), _SELU_ALPHA, _SELU_SCALE, 1.0), inplace)
+    return _inplace(input, inplace, lambda x: _nn.elu(x, _SELU_ALPHA, _SELU_SCALE, 1.0))
 
 
 def selu_(input):
@@ -96,7 +94,7 @@ def selu_(input):
 
 def celu(input, alpha: float = 1.0, inplace: bool = False):
     """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
-    return _inplace(input, _nn.elu(_src(input, inplace), alpha, 1.0, 1.0 / alpha), inplace)
+    return _inplace(input, inplace, lambda x: _nn.elu(x, alpha, 1.0, 1.0 / alpha))
 
 
 def celu_(input, alpha: float = 1.0):
@@ -106,7 +104,7 @@ def celu_(input, alpha: float = 1.0):
 
 def leaky_relu(input, negative_slope: float = 0.01, inplace: bool = False):
     """input if input > 0 else negative_slope * input."""
-    return _inplace(input, _nn.leaky_relu(_src(input, inplace), negative_slope), inplace)
+    return _inplace(input, inplace, lambda x: _nn.leaky_relu(x, negative_slope))
 
 
 def leaky_relu_(input, negative_slope: float = 0.01):
@@ -145,7 +143,7 @@ def _rrelu(input, lower: float, upper: float, training: bool, inplace: bool, gen
         slope = torch.empty_like(input).uniform_(lower, upper, generator=generator)
     else:
         slope = (lower + upper) / 2
-    return _inplace(input, torch.where(input >= 0, input, input * slope), inplace)
+    return _inplace(input, inplace, lambda x: torch.where(x >= 0, x, x * slope))
 
 
 def rrelu_(input, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False, generator=None):
@@ -219,25 +217,24 @@ def tanh(input):
 
 def hardsigmoid(input, inplace: bool = False):
     """relu6(x + 3) / 6."""
-    return _inplace(input, _nn.hardsigmoid(_src(input, inplace)), inplace)
+    return _inplace(input, inplace, _nn.hardsigmoid)
 
 
 def silu(input, inplace: bool = False):
     """x * sigmoid(x); of a complex64/128 input x / (1 + exp(-x)), upstream's complex kernel."""
     if input.dtype in (torch.complex64, torch.complex128):
-        x = _src(input, inplace)
-        return _inplace(input, x / (1 + torch.exp(-x)), inplace)
-    return _inplace(input, _nn.silu(_src(input, inplace)), inplace)
+        return _inplace(input, inplace, lambda x: x / (1 + torch.exp(-x)))
+    return _inplace(input, inplace, _nn.silu)
 
 
 def mish(input, inplace: bool = False):
     """x * tanh(softplus(x))."""
-    return _inplace(input, _nn.mish(_src(input, inplace)), inplace)
+    return _inplace(input, inplace, _nn.mish)
 
 
 def hardswish(input, inplace: bool = False):
     """x * relu6(x + 3) / 6."""
-    return _inplace(input, _nn.hardswish(_src(input, inplace)), inplace)
+    return _inplace(input, inplace, _nn.hardswish)
 
 
 def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:

@@ -6,6 +6,7 @@ import math
 import warnings
 
 import torch
+from torch.autograd import _nn_formulas as _kind  # torch._pointwise_loss's kinds: one THNN/THCUNN kernel
 from torch.nn._functional.activation import logsigmoid
 from torch.nn._functional.distance import pairwise_distance
 
@@ -59,10 +60,6 @@ def _warn_size(input, target) -> None:
         )
 
 
-# the kinds of torch._pointwise_loss (math::PointwiseLoss): one THNN/THCUNN kernel computes each loss elementwise
-_L1, _MSE, _HUBER, _SMOOTH_L1, _BCE, _BCE_LOGITS, _KL_DIV, _KL_DIV_LOG_TARGET = range(8)
-
-
 def _pointwise(kind: int, input, target, reduction: str, p: float = 0.0, weight=None):
     """An elementwise loss on its kernel, reduced there, or weighted first (then reduced here)."""
     if weight is None:
@@ -78,7 +75,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mea
     if input.is_complex() or target.is_complex():  # the kernel is real: |input - target| of the complex difference
         diff = (input - target).abs()
         return _reduce(diff if weight is None else diff * weight, reduction)
-    return _pointwise(_L1, input, target, reduction, weight=weight)
+    return _pointwise(_kind.L1, input, target, reduction, weight=weight)
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None):
@@ -86,7 +83,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
     reduction = _legacy_reduction(size_average, reduce, reduction)
     _check_reduction(reduction)
     _warn_size(input, target)
-    return _pointwise(_MSE, input, target, reduction, weight=weight)
+    return _pointwise(_kind.MSE, input, target, reduction, weight=weight)
 
 
 def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weight=None):
@@ -95,7 +92,7 @@ def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weigh
     _warn_size(input, target)
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
-    return _pointwise(_HUBER, input, target, reduction, float(delta), weight)
+    return _pointwise(_kind.HUBER, input, target, reduction, float(delta), weight)
 
 
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", beta: float = 1.0):
@@ -105,7 +102,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str
     _warn_size(input, target)
     if beta < 0:
         raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
-    return _pointwise(_SMOOTH_L1, input, target, reduction, float(beta))
+    return _pointwise(_kind.SMOOTH_L1, input, target, reduction, float(beta))
 
 
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}  # the kernels' reduction codes (PyTorch's Reduction enum)
@@ -213,7 +210,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     # the values are checked in upstream's kernel, after its float-only dispatch (which _pointwise makes)
     if input.numel() and input.dtype.is_floating_point and (bool((input < 0).any()) or bool((input > 1).any())):
         raise RuntimeError("all elements of input should be between 0 and 1")
-    return _pointwise(_BCE, input, target, reduction, weight=weight)
+    return _pointwise(_kind.BCE, input, target, reduction, weight=weight)
 
 
 def binary_cross_entropy_with_logits(
@@ -225,7 +222,7 @@ def binary_cross_entropy_with_logits(
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
     if pos_weight is None:
-        return _pointwise(_BCE_LOGITS, input, target, reduction, weight=weight)
+        return _pointwise(_kind.BCE_LOGITS, input, target, reduction, weight=weight)
     # log(1 + exp(-x)) computed stably, = log_sigmoid(-x) negated
     log_sig_neg = torch.clamp(-input, min=0) + torch.log1p(torch.exp(-torch.abs(input)))  # -log(sigmoid(x))
     loss = (1 - target) * input + (1 + (pos_weight - 1) * target) * log_sig_neg
@@ -245,7 +242,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean
             "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
             stacklevel=2,
         )
-    kind = _KL_DIV_LOG_TARGET if log_target else _KL_DIV
+    kind = _kind.KL_DIV_LOG_TARGET if log_target else _kind.KL_DIV
     if reduction == "batchmean":
         total = torch._pointwise_loss(input, target, kind, 0.0, _REDUCTIONS["sum"])
         return total / input.shape[0] if input.dim() != 0 else total
