@@ -9,6 +9,10 @@ vulkan, ...), JIT/compiler internals, functorch's first-class dims and deprecate
 Prints, per module, the in-scope names upstream has, how many of them exist here, and the coverage; --missing
 lists one module's gaps.
 
+--modules compares the importable public submodules of torch (three levels down) instead: upstream's, less
+OUT_OF_SCOPE_MODULES (the same exclusions, plus build/JIT/tooling internals), and which of them import here;
+with --missing, the list of those that do not.
+
 --keywords compares keyword arguments instead: per module, the callables both libraries have (with a readable
 signature), how many of them here accept every keyword upstream accepts, and the coverage; with --missing, each
 gap as `name: keyword, ...`. Upstream's builtins have no inspect.signature, so its keywords come from the .pyi
@@ -234,6 +238,64 @@ FALSE_POSITIVES: dict[str, tuple[set[str], str]] = {
 Overloads = list[dict]  # one {"names": [keyword, ...], "varkw": bool} per overload; None: no readable signature
 
 
+MODULES_PROBE = r"""
+import importlib, json, pkgutil, sys, warnings
+warnings.filterwarnings("ignore")
+import torch
+names = []
+def walk(pkg, depth):
+    for m in pkgutil.iter_modules(pkg.__path__):
+        if m.name.startswith("_"):
+            continue
+        name = pkg.__name__ + "." + m.name
+        names.append(name)
+        if m.ispkg and depth < 2:
+            try:
+                walk(importlib.import_module(name), depth + 1)
+            except Exception:
+                pass
+if sys.argv[1] == "list":
+    walk(torch, 0)
+    print(json.dumps(names))
+else:
+    ok = []
+    for name in json.loads(sys.argv[1]):
+        try:
+            importlib.import_module(name)
+            ok.append(name)
+        except Exception:
+            pass
+    print(json.dumps(ok))
+"""
+
+OUT_OF_SCOPE_MODULES = re.compile(
+    r"sparse|quantiz|\.ao(\.|$)|nested|onnx|fx|export|jit\.|_inductor|dynamo|mps|xpu|mtia|distributed\.|package|"
+    r"testing\._|contrib|cuda\.|backends\.(xeon|quantized|cusparselt|kleidiai|miopen|python_native|xnnpack|cudnn\.)|"
+    r"utils\.(tensorboard|bottleneck|hipify|viz|jit|backcompat|model_dump|mobile|bundled|serialization|show_pickle|"
+    r"collect_env|throughput|backend_registration|cpp_backtrace|debug_log|mkldnn|flop_counter)|utils\.data\.(datapipes|"
+    r"graph|backward_compatibility)|accelerator|masked|monitor|profiler\.|csrc|include|lib$|share|bin$|headeronly|"
+    r"compiler\.|func\.|futures|nn\.(qat|quantiz|intrinsic|backends|cpp)|nn\.attention\.|library|overrides|"
+    r"signal\.windows\.|linalg\.|special\.|fft\.|distributions\.|optim\.|amp\.|cpu\.|multiprocessing\.|"
+    r"utils\.benchmark\.|nativert|numa|nn\.parallel\.comm|nn\.modules\.(channelshuffle|linear_cross_entropy_options)"
+)
+"""Submodules that are compiler, JIT, build or tooling internals, device backends this build does not have, or
+the out-of-scope families above; the rest of upstream's public submodules are expected to import here."""
+
+
+def print_modules(reference_python: str, missing: bool) -> None:
+    """The submodule coverage table (and, with missing, the upstream submodules that do not import here)."""
+    ref = [
+        m for m in run_probe(reference_python, Path("/"), MODULES_PROBE, "list") if not OUT_OF_SCOPE_MODULES.search(m)
+    ]
+    here = set(run_probe(sys.executable, ROOT, MODULES_PROBE, json.dumps(ref)))
+    print("| submodules | upstream (in scope) | here | coverage |")
+    print("|---|---:|---:|---:|")
+    print(f"| torch.* | {len(ref)} | {len(here)} | {100 * len(here) / max(len(ref), 1):.0f}% |")
+    if missing:
+        gaps = [m for m in ref if m not in here]
+        print(f"\nnot importable here ({len(gaps)}): {', '.join(gaps)}")
+
+
 def run_probe(python: str, cwd: Path, script: str, *args: str) -> dict:
     """The JSON that `script` prints when `python` (a torch's interpreter) runs it with `args`."""
     env = dict(os.environ, PYTHONSAFEPATH="1")
@@ -309,12 +371,16 @@ def main() -> int:
     ap.add_argument("--reference-python", default=str(ROOT / ".nox" / "tests-reference" / "bin" / "python"))
     ap.add_argument("--missing", choices=MODULES, help="list this module's in-scope gaps")
     ap.add_argument("--keywords", action="store_true", help="compare the keyword arguments callables accept")
+    ap.add_argument("--modules", action="store_true", help="compare the importable public submodules")
     args = ap.parse_args()
     if not Path(args.reference_python).exists():
         raise SystemExit(
             f"api_coverage: no upstream PyTorch at {args.reference_python} (run `nox -s tests-reference` once, "
             "or pass --reference-python)"
         )
+    if args.modules:
+        print_modules(args.reference_python, bool(args.missing))
+        return 0
     (print_keywords if args.keywords else print_names)(args.reference_python, args.missing)
     return 0
 

@@ -12,7 +12,7 @@ CORE = ("tests/tensor", "tests/autograd")
 """The tensor core and autograd: the fastest full signal. What `nox -s tests-sanitize` runs under
 ASan+UBSan (an instrumented build, several times slower)."""
 
-REFERENCE = (*CORE, "tests/nn", "tests/optim", "tests/data", "tests/testing", "tests/examples")
+REFERENCE = (*CORE, "tests/nn", "tests/optim", "tests/data", "tests/testing", "tests/utils", "tests/examples")
 """The PyTorch-compatible suites: the same files also pass against upstream PyTorch 2.13, which is how we
 know they encode PyTorch's semantics (`nox -s tests-reference`, in a venv of its own)."""
 

@@ -7,6 +7,8 @@ family in torch/_refs/, Tensor's protocols in _tensor.py and _tensor_str.py, dty
 _type_info.py, the autograd API in autograd/tensor_api.py.
 """
 
+from types import ModuleType as _ModuleType
+
 from torch._loader import load_extension
 
 _C = load_extension()
@@ -46,20 +48,48 @@ _registry.install(globals(), Tensor)
 _recording.install()
 
 from torch import (  # noqa: E402
+    __config__,
+    amp,
     autograd,
     backends,
+    compiler,
     cpu,
     cuda,
+    distributed,
     distributions,
     fft,
+    func,
     functional,
+    jit,
     linalg,
     multiprocessing,
     nn,
     optim,
+    profiler,
+    signal,
     special,
     testing,
+    types,
     utils,
+)
+from torch.amp._scaling import _amp_foreach_non_finite_check_and_unscale_, _amp_update_scale_  # noqa: E402, F401
+from torch.amp.autocast_mode import (  # noqa: E402
+    autocast,
+    autocast_decrement_nesting,
+    autocast_increment_nesting,
+    clear_autocast_cache,
+    get_autocast_cpu_dtype,
+    get_autocast_dtype,
+    get_autocast_gpu_dtype,
+    is_autocast_cache_enabled,
+    is_autocast_cpu_enabled,
+    is_autocast_enabled,
+    set_autocast_cache_enabled,
+    set_autocast_cpu_dtype,
+    set_autocast_cpu_enabled,
+    set_autocast_dtype,
+    set_autocast_enabled,
+    set_autocast_gpu_dtype,
 )
 from torch.autograd import enable_grad, inference_mode, no_grad, set_grad_enabled  # noqa: E402
 from torch.autograd.anomaly_mode import (  # noqa: E402
@@ -67,7 +97,9 @@ from torch.autograd.anomaly_mode import (  # noqa: E402
     is_anomaly_enabled,
     set_anomaly_enabled,
 )
+from torch.compiler import compile  # noqa: E402
 from torch.cuda.memory import OutOfMemoryError  # noqa: E402
+from torch.func import vmap  # noqa: E402
 from torch.random import (  # noqa: E402
     Generator,
     default_generator,
@@ -79,17 +111,24 @@ from torch.random import (  # noqa: E402
 )
 from torch.serialization import STORAGE_CLASSES as _STORAGE_CLASSES  # noqa: E402
 from torch.serialization import load, save  # noqa: E402
+from torch.signal import windows as windows  # noqa: E402  (upstream has torch.windows too)
+from torch.utils import _pytree  # noqa: F401
+from torch.utils import checkpoint as _checkpoint  # noqa: E402, F401  (torch.utils.data, .checkpoint)
+from torch.utils import data as _data
+from torch.utils import dlpack as _dlpack  # noqa: F401  (torch.utils.dlpack, torch.utils._pytree)
 
 globals().update(_STORAGE_CLASSES)  # torch.FloatStorage, ...: the storage types checkpoints name
 from torch.storage import TypedStorage, UntypedStorage  # noqa: E402
-from torch.version import __version__  # noqa: E402
+from torch.torch_version import __version__  # noqa: E402  (a TorchVersion: compares as a version)
 
 # torch's API is every public name above, but the dtypes (`from torch import *` would shadow the builtins
-# float, int and bool), the loader and the modules that are not part of it
+# float, int and bool), the loader and the submodules (as upstream's: `from torch import *` binds no `nn`, and no
+# `types` over the standard library's)
 __all__ = [
     name
     for name in globals()
     if not name.startswith("_")
     and name not in _DTYPES
-    and name not in ("functional", "load_extension", "random", "return_types", "serialization", "version")
+    and name != "load_extension"
+    and not isinstance(globals()[name], _ModuleType)
 ]

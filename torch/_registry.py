@@ -169,3 +169,66 @@ def install(namespace: dict, tensor: type) -> None:
     for name, obj in METHODS.items():
         setattr(tensor, name, obj)
     _installed = True
+
+
+def instrument(namespace: dict, tensor: type, wrap) -> object:
+    """Replaces every public function of `namespace` (torch's globals) and every method of `tensor` (the
+    registered and generated ones, operator dunders included) with wrap(name, fn); returns the callable that
+    puts the originals back. What torch.profiler uses to time each op called from Python while it profiles."""
+    saved_functions = {}
+    saved_methods = {}
+    for name, fn in list(namespace.items()):
+        if name.startswith("_") or isinstance(fn, type) or not callable(fn) or type(fn).__name__ == "module":
+            continue
+        saved_functions[name] = fn
+        namespace[name] = wrap(name, fn)
+    for name in dir(tensor):
+        if name.startswith("_") and name not in _OPERATOR_DUNDERS:
+            continue
+        fn = tensor.__dict__.get(name)
+        if fn is None or isinstance(fn, (property, type, staticmethod, classmethod)) or not callable(fn):
+            continue
+        saved_methods[name] = fn
+        setattr(tensor, name, wrap(name, fn))
+
+    def restore() -> None:
+        namespace.update(saved_functions)
+        for name, fn in saved_methods.items():
+            setattr(tensor, name, fn)
+
+    return restore
+
+
+_OPERATOR_DUNDERS = frozenset(
+    f"__{op}__"
+    for base in (
+        "add",
+        "sub",
+        "mul",
+        "truediv",
+        "floordiv",
+        "mod",
+        "pow",
+        "matmul",
+        "and",
+        "or",
+        "xor",
+        "lshift",
+        "rshift",
+    )
+    for op in (base, "r" + base, "i" + base)
+) | frozenset(
+    (
+        "__neg__",
+        "__abs__",
+        "__invert__",
+        "__getitem__",
+        "__setitem__",
+        "__eq__",
+        "__ne__",
+        "__lt__",
+        "__le__",
+        "__gt__",
+        "__ge__",
+    )
+)

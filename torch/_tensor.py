@@ -176,6 +176,9 @@ def _type(self: Tensor, dtype=None, non_blocking: bool = False):
             raise ValueError(f"invalid type: '{dtype}'")
         device = "cuda" if ".cuda." in dtype else "cpu"
         return self.to(device, BY_LEGACY_TYPE[name].dtype, non_blocking)
+    if isinstance(dtype, type) and isinstance(getattr(dtype, "dtype", None), torch.dtype):  # torch.cuda.FloatTensor
+        device = "cuda" if getattr(dtype, "is_cuda", False) else "cpu"
+        return self.to(device, dtype.dtype, non_blocking)
     return self.to(dtype, non_blocking=non_blocking)
 
 

@@ -446,3 +446,19 @@ def test_pow_gradient_of_a_zero_exponent_is_zero_also_at_zero():
     (x**e).sum().backward()
     assert x.grad.tolist() == [0.0, 0.0, 4.0]
     np.testing.assert_allclose(e.grad.numpy(), [0.0, 0.0, 4 * np.log(2)])
+
+
+def test_grad_with_respect_to_a_non_leaf_leaves_its_own_graph_usable():
+    """autograd.grad(z1, y) stops at y: y's own node neither runs nor is freed, so a later backward through y
+    still reaches x (it raised 'backward through the graph a second time')."""
+    x = torch.ones(3, requires_grad=True)
+    y = x.exp()
+    z1, z2 = (y * 2).sum(), (y * 3).sum()
+    (g,) = torch.autograd.grad(z1, y)
+    assert torch.equal(g, torch.full((3,), 2.0))
+    z2.backward()
+    np.testing.assert_allclose(x.grad.numpy(), np.full(3, 3 * np.e), rtol=1e-6)
+    a = torch.ones(2, requires_grad=True)
+    b = a * 3
+    (b**2).sum().backward(inputs=[b])
+    assert torch.equal(b.grad, torch.full((2,), 6.0)) and a.grad is None

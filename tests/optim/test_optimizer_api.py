@@ -365,3 +365,38 @@ def test_no_warning_for_a_plain_step():
         opt = torch.optim.Adam([p])
         p.grad = torch.ones(1)
         opt.step()
+
+
+def test_global_step_hooks_and_state_dict_hooks():
+    from torch.optim.optimizer import register_optimizer_step_post_hook, register_optimizer_step_pre_hook
+
+    p = torch.nn.Parameter(torch.ones(2))
+    opt = torch.optim.SGD([p], lr=0.1, momentum=0.9)
+    order = []
+    hs = [
+        register_optimizer_step_pre_hook(lambda o, a, k: order.append("global pre")),
+        register_optimizer_step_post_hook(lambda o, a, k: order.append("global post")),
+        opt.register_step_pre_hook(lambda o, a, k: order.append("pre")),
+        opt.register_step_post_hook(lambda o, a, k: order.append("post")),
+    ]
+    try:
+        p.grad = torch.ones(2)
+        opt.step()
+    finally:
+        for h in hs:
+            h.remove()
+    assert order == ["global pre", "pre", "post", "global post"]
+    events = []
+    opt.register_state_dict_pre_hook(lambda o: events.append("sd pre"))
+    opt.register_state_dict_post_hook(lambda o, sd: {**sd, "extra": 1})
+    sd = opt.state_dict()
+    assert sd["extra"] == 1 and events == ["sd pre"]
+
+    def drop_extra(o, sd):
+        events.append("load pre")
+        return {k: v for k, v in sd.items() if k != "extra"}
+
+    opt.register_load_state_dict_pre_hook(drop_extra)
+    opt.register_load_state_dict_post_hook(lambda o: events.append("load post"), prepend=True)
+    opt.load_state_dict(sd)
+    assert events == ["sd pre", "load pre", "load post"]

@@ -56,3 +56,17 @@ def test_typed_constructor_refuses_a_tensor_of_another_dtype():
 def test_bad_data():
     with pytest.raises(TypeError, match="invalid data type 'str'"):
         torch.Tensor("a")
+
+
+def test_legacy_cuda_types_on_cpu_tensors():
+    """torch.cuda.FloatTensor ... exist for isinstance and .type(); without a GPU they make nothing."""
+    assert not isinstance(torch.ones(1), torch.cuda.FloatTensor)
+    assert isinstance(torch.ones(1), torch.FloatTensor)
+    assert torch.ones(1).type(torch.DoubleTensor).dtype == torch.float64
+    if not torch.cuda.is_available():
+        with pytest.raises(TypeError, match="type torch.cuda.FloatTensor not available"):
+            torch.cuda.FloatTensor(2)
+    else:
+        t = torch.cuda.LongTensor(3)
+        assert t.is_cuda and t.dtype == torch.int64 and isinstance(t, torch.cuda.LongTensor)
+        assert torch.ones(1).type(torch.cuda.HalfTensor).dtype == torch.float16

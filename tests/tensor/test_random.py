@@ -97,3 +97,41 @@ def test_errors():
         torch.randint(5, 3, (2,))
     with pytest.raises(RuntimeError):
         torch.rand(3, dtype=torch.int64)
+
+
+def test_rng_state_is_a_byte_tensor_that_round_trips():
+    """get_rng_state is a torch.uint8 tensor (a copy: drawing afterwards leaves it as it was), as upstream."""
+    torch.manual_seed(3)
+    state = torch.get_rng_state()
+    assert state.dtype == torch.uint8 and state.dim() == 1
+    before = state.clone()
+    x = torch.rand(5)
+    assert torch.equal(state, before)
+    torch.set_rng_state(state)
+    np.testing.assert_array_equal(torch.rand(5).numpy(), x.numpy())
+    g = torch.Generator().manual_seed(5)
+    gs = g.get_state()
+    y = torch.randn(4, generator=g)
+    g.set_state(gs)
+    np.testing.assert_array_equal(torch.randn(4, generator=g).numpy(), y.numpy())
+
+
+def test_set_rng_state_refuses_what_is_no_state():
+    with pytest.raises(TypeError, match="RNG state must be a torch.ByteTensor"):
+        torch.set_rng_state(torch.zeros(16))
+    with pytest.raises(TypeError, match="expected a torch.ByteTensor, but got tuple"):
+        torch.set_rng_state((1, 2))
+    with pytest.raises(RuntimeError, match="found the input RNG state size to be 3"):
+        torch.set_rng_state(torch.zeros(3, dtype=torch.uint8))
+
+
+def test_cuda_seeding_leaves_the_cpu_stream_alone():
+    """torch.cuda.manual_seed/seed seed the GPUs' generators only (silently nothing without CUDA)."""
+    torch.manual_seed(11)
+    x = torch.rand(4)
+    torch.manual_seed(11)
+    torch.cuda.manual_seed(0)
+    torch.cuda.manual_seed_all(0)
+    torch.cuda.seed_all()
+    np.testing.assert_array_equal(torch.rand(4).numpy(), x.numpy())
+    assert len(torch.cuda.get_rng_state_all()) == torch.cuda.device_count()

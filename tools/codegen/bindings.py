@@ -109,6 +109,8 @@ def binding_param(a: Argument, is_self: bool, numbers: bool = True) -> tuple[str
         if t.optional:
             return f"std::optional<torch::IntArg> {n}", f"({n} ? std::optional<th::IntList>({n}->v) : std::nullopt)"
         return f"const torch::IntArg& {n}", f"{n}.v"
+    if t.base == "Device" and t.optional:  # a torch.device, str or GPU index; a bad string raises when read
+        return f"torch::DeviceArg {n}", f"{n}.get()"
     # a number is a ScalarArg: an int past uint64 raises OverflowError when the op reads it
     base = "torch::ScalarArg" if t.base == "Scalar" else _SIMPLE[t.base]
     return (f"std::optional<{base}> {n}" if t.optional else f"{base} {n}"), n
@@ -312,6 +314,22 @@ def call_body(f: NativeFunction, exprs: dict[str, str], method: bool, va: Argume
     return " ".join(lines)
 
 
+def autocast_prologue(f: NativeFunction, exprs: dict[str, str], method: bool, va: Argument | None) -> str:
+    """The first lines of an `autocast:` op's binding: in an autocast region, its Python arguments go to
+    torch/amp/autocast_mode.py (torch::autocast::redispatch), which casts them by the op's policy and calls
+    the op again; it returns the result, or nothing to cast (the binding then runs the op as it is)."""
+    cpu, cuda = f.autocast
+    where = 2 if method else 1 if f.python_module == "nn" else 0
+    positional = [_py_value(f, a, method, exprs, va) for a in f.schema.arguments if not a.kwarg_only]
+    keywords = [(a.name, _py_value(f, a, method, exprs, va)) for a in f.schema.arguments if a.kwarg_only]
+    kw = "".join(f' ac_kw["{n}"] = {v};' for n, v in keywords)
+    return (
+        f"if (torch::autocast::active()) {{ nb::dict ac_kw;{kw} nb::object ac = torch::autocast::redispatch("
+        f'{cpu}, {cuda}, {where}, "{f.schema.name}", nb::make_tuple({", ".join(positional)}), ac_kw); '
+        "if (ac.is_valid()) return ac; } "
+    )
+
+
 def out_body(f: NativeFunction, exprs: dict[str, str], method: bool, va: Argument | None) -> str:
     """The body of the out= overload of an `out: castable|exact` op: take out's dtype (and a factory's device)
     where dtype= was left out (a castable op), compute the result and write it into out (torch::autograd::write_out:
@@ -325,8 +343,9 @@ def out_body(f: NativeFunction, exprs: dict[str, str], method: bool, va: Argumen
             continue
         if name == "device" and "requires_grad" not in takes:  # only a factory places its result by out
             continue
+        var = f"{name}.d" if a.type.base == "Device" else name  # a DeviceArg holds its device in .d
         lines.append(
-            f"if (!{name} && nb::isinstance<th::Tensor>(out)) {name} = nb::cast<const th::Tensor&>(out).{attr}();"
+            f"if (!{var} && nb::isinstance<th::Tensor>(out)) {var} = nb::cast<const th::Tensor&>(out).{attr}();"
         )
     lines.append(f"nb::object res = [&]() -> nb::object {{ {call_body(f, exprs, method, va)} }}();")
     lines.append(f'return torch::autograd::write_out("{f.schema.name}", out, res, "{f.out_rule}");')
@@ -353,6 +372,8 @@ def binding(f: NativeFunction, method: bool, varargs: bool, rename: dict | None 
         rename = {"self": "input", **(rename or {})}
     anns = annotations(f, annotated, varargs=va is not None, rename=rename)
     body = call_body(f, exprs, method, va)
+    if any(f.autocast) and not out:
+        body = autocast_prologue(f, exprs, method, va) + body
     if out:
         params.append("nb::handle out")
         if not any(a.kwarg_only for a in annotated) and va is None:
@@ -420,7 +441,7 @@ def render_shards(ops: list[tuple], shards: int) -> dict[str, str]:
         decls = "".join(f"namespace {ns} {{\n" + "".join(f"{p}\n" for p in ps) + "}\n" for ns, ps in protos.items())
         files[f"shard_{k}.cpp"] = (
             HEADER
-            + '#include "torch/csrc/Autograd.h"\n\n'
+            + '#include "torch/csrc/Autocast.h"\n#include "torch/csrc/Autograd.h"\n\n'
             + "// entry points bound here, declared from their schemas\n"
             + decls
             + "\nnamespace torch::bindings {\n\n"

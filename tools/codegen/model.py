@@ -177,6 +177,8 @@ class NativeFunction:
     # `conj: aware`: the op takes tensors with the conjugate bit as they are (TH handles the bit: copy_, fill_,
     # clone, conj, ...); every other op's binding resolves its tensor arguments first (torch/csrc/Conj.h)
     conj_aware: bool = False
+    # `autocast:` the op's torch.autocast policy per device (AUTOCAST_POLICIES' index; 0: none), (CPU, CUDA)
+    autocast: tuple[int, int] = (0, 0)
 
     @property
     def cpp_name(self) -> str:
@@ -258,11 +260,31 @@ def check_unique(path: Path, ops: Iterable[tuple[int, str]]) -> None:
         seen[name] = line
 
 
+# torch.autocast's policies, as upstream's: cast floating inputs to the region's dtype, to float32, to the widest
+# of them, or refuse the op (its index is what the bindings pass torch/csrc/Autocast.h)
+AUTOCAST_POLICIES = ("", "lower_precision_fp", "fp32", "promote", "banned")
+
+
+def _autocast(value, loc: str) -> tuple[int, int]:
+    """`autocast: POLICY` (both devices) or `autocast: {CPU: POLICY, CUDA: POLICY}` as (CPU, CUDA) indices."""
+    if isinstance(value, str):
+        value = {"CPU": value, "CUDA": value}
+    if not isinstance(value, dict):
+        raise CodegenError(f"{loc}: 'autocast:' is a policy or a mapping of CPU/CUDA to policies")
+    value = {k: v for k, v in value.items() if k != "__line__"}
+    if not set(value) <= set(DEVICES) or not all(v in AUTOCAST_POLICIES[1:] for v in value.values()):
+        raise CodegenError(
+            f"{loc}: 'autocast:' maps {', '.join(DEVICES)} to one of {', '.join(AUTOCAST_POLICIES[1:])}, got {value}"
+        )
+    return tuple(AUTOCAST_POLICIES.index(value.get(d, "")) for d in DEVICES)
+
+
 def parse_entry(entry: dict, where: str) -> NativeFunction:
     """Validates and converts one YAML entry."""
     line = entry.pop("__line__", 0)
     loc = f"{where}:{line}"
-    unknown = set(entry) - {"func", "variants", "dispatch", "doc", "inplace", "out", "python_module", "numbers", "conj"}
+    keys = {"func", "variants", "dispatch", "doc", "inplace", "out", "python_module", "numbers", "conj", "autocast"}
+    unknown = set(entry) - keys
     if unknown:
         raise CodegenError(f"{loc}: unknown key(s) {sorted(unknown)}")
     if "func" not in entry:
@@ -308,6 +330,7 @@ def parse_entry(entry: dict, where: str) -> NativeFunction:
         python_module,
         numbers,
         conj_aware=conj == "aware",
+        autocast=_autocast(entry["autocast"], loc) if "autocast" in entry else (0, 0),
     )
 
 

@@ -82,7 +82,7 @@ _PY = {
     "bool": "bool",
     "str": "str",
     "ScalarType": "dtype",
-    "Device": "device | str",
+    "Device": "device | str | int",
     "Generator": "Generator",
     "MemoryFormat": "memory_format",
     "Layout": "layout",

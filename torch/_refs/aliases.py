@@ -9,6 +9,7 @@ from torch import _C
 from torch._C import Tensor
 from torch._dtypes import scalar_type
 from torch._registry import in_place, register
+from torch.amp.autocast_mode import autocast_policy
 
 # alias -> the op it names: torch.<alias>, Tensor.<alias> and Tensor.<alias>_ where the op has them
 _ALIASES = {
@@ -66,6 +67,7 @@ def vdot(input: Tensor, other: Tensor) -> Tensor:
 
 
 @register(method=True, numbers=False)
+@autocast_policy(cuda="fp32")
 def dist(input: Tensor, other: Tensor, p=2) -> Tensor:
     """The p-norm of input - other (broadcast)."""
     return torch.norm(input - other, p)
@@ -215,6 +217,7 @@ def _check_index_copy(input: Tensor, d: int, index: Tensor, source: Tensor) -> N
 
 
 @register(method=True, inplace=True, out="exact")
+@autocast_policy(cpu="promote", cuda="promote")
 def index_copy(input: Tensor, dim: int, index: Tensor, source: Tensor) -> Tensor:
     """input with its slices `index` (int64, in [0, size)) along dim replaced by source's slices, in order: a
     repeated index takes the last of its slices. A copy (an assignment through the index), so values are not

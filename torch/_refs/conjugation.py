@@ -11,6 +11,7 @@ import torch
 from torch import _C
 from torch._C import Tensor
 from torch._registry import register
+from torch.amp.autocast_mode import autocast_policy
 
 
 def _real(self: Tensor) -> Tensor:
@@ -66,6 +67,7 @@ def sgn_(self: Tensor) -> Tensor:
 
 
 @register(numbers=False, out="castable")
+@autocast_policy(cpu="fp32")
 def polar(abs: Tensor, angle: Tensor) -> Tensor:
     """The complex tensor with modulus abs and argument angle: abs * (cos(angle) + i sin(angle))."""
     if abs.dtype != angle.dtype:

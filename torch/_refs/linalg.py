@@ -7,6 +7,7 @@ import math
 
 from torch._C import Tensor
 from torch._registry import register
+from torch.amp.autocast_mode import autocast_policy
 
 _ELLIPSIS = "*"  # one marker per term while parsing; then one label per broadcast dim (not letters)
 
@@ -146,6 +147,7 @@ def _contract(a: Tensor, la: str, b: Tensor, lb: str, out: str) -> tuple[Tensor,
 
 
 @register
+@autocast_policy(cuda="lower_precision_fp")
 def einsum(equation: str, *operands) -> Tensor:
     """Einstein summation, e.g. einsum('bij,bjk->bik', a, b), with '...' for broadcast dims and
     repeated subscripts for diagonals ('ii->i'); reduces to diagonal views, permute, sum and bmm."""

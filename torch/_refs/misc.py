@@ -19,6 +19,7 @@ from torch._refs._dims import wrap_dim
 from torch._refs.creation import factory_result
 from torch._registry import register
 from torch._warnings import user_stacklevel
+from torch.amp.autocast_mode import autocast_policy
 from torch.autograd._stepwise import record_stepwise
 
 for _name, _value in (("e", math.e), ("pi", math.pi), ("inf", math.inf), ("nan", math.nan), ("newaxis", None)):
@@ -372,6 +373,7 @@ def nextafter(input: Tensor, other: Tensor) -> Tensor:
 
 
 @register(method=True, inplace=True, out="castable")
+@autocast_policy(cuda="fp32")
 def renorm(input: Tensor, p, dim: int, maxnorm) -> Tensor:
     """input with every slice along dim whose p-norm exceeds maxnorm scaled down to norm maxnorm."""
     if p <= 0:

@@ -13,6 +13,7 @@ from torch._C import round_ as _round_
 from torch._dtypes import scalar_type, signed_integer
 from torch._refs.promotion import cast_into, common_dtype, in_float32
 from torch._registry import in_place, register
+from torch.amp.autocast_mode import autocast_policy
 
 # ---- clamp / clip: number bounds go straight to the generated kernel; tensor bounds (PyTorch's
 # `clamp.Tensor` overload) are written with `where`, so autograd and every device come for free
@@ -159,6 +160,7 @@ def square(input: Tensor) -> Tensor:
 
 
 @register(method=True, inplace=True, out="castable")
+@autocast_policy(cuda="promote")
 def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
     """input + value * tensor1 * tensor2 (broadcast; the tensors promote, value is cast to their type,
     so an integer result truncates a float value, as in PyTorch)."""
@@ -171,6 +173,7 @@ def addcmul(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tens
 
 
 @register(method=True, inplace=True, out="castable")
+@autocast_policy(cuda="promote")
 def addcdiv(input: Tensor, tensor1: Tensor, tensor2: Tensor, *, value=1) -> Tensor:
     """input + value * tensor1 / tensor2 (true division; integer tensor1 and tensor2 are an error)."""
 

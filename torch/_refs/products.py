@@ -13,6 +13,7 @@ from torch._dtypes import scalar_type
 from torch._refs.promotion import checked_scalar, in_float32
 from torch._registry import in_place, register
 from torch._warnings import user_stacklevel
+from torch.amp.autocast_mode import autocast_policy
 
 
 def _scaled_sum(input: Tensor, product: Tensor, beta, alpha) -> Tensor:
@@ -69,6 +70,7 @@ def _dims_of(dims, a: Tensor, b: Tensor) -> tuple[list[int], list[int]]:
 
 
 @register
+@autocast_policy(cuda="promote")
 def tensordot(a: Tensor, b: Tensor, dims=2, out: Tensor | None = None) -> Tensor:
     """Sums the products of a's dims `dims[0]` with b's dims `dims[1]` (an int n: a's last n with b's first n);
     the result has a's other dims, then b's. One matrix product of the two operands laid out as matrices. A
@@ -107,6 +109,7 @@ def inner(input: Tensor, other: Tensor) -> Tensor:
 
 
 @register(method=True, inplace=True, out="exact")
+@autocast_policy(cuda="lower_precision_fp")
 def addmv(input: Tensor, mat: Tensor, vec: Tensor, *, beta=1, alpha=1) -> Tensor:
     """beta * input + alpha * (mat @ vec); the three must have one dtype."""
     if not input.dtype == mat.dtype == vec.dtype:
@@ -124,6 +127,7 @@ def _addr_scalar(dtype: torch.dtype, value, name: str) -> None:
 
 
 @register(method=True, inplace=True, out="exact")
+@autocast_policy(cuda="lower_precision_fp")
 def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta=1, alpha=1) -> Tensor:
     """beta * input + alpha * outer(vec1, vec2) in the three's promoted dtype, elementwise as upstream's kernel:
     beta and alpha converted to that dtype (an integer one takes integer scalars only), (alpha * vec1) * vec2
@@ -142,12 +146,14 @@ def addr(input: Tensor, vec1: Tensor, vec2: Tensor, *, beta=1, alpha=1) -> Tenso
 
 
 @register(method=True, inplace=True, out="exact")
+@autocast_policy(cpu="lower_precision_fp", cuda="lower_precision_fp")
 def baddbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
     """beta * input + alpha * (batch1 @ batch2), batch by batch."""
     return _wide(torch.bmm, input, batch1, batch2, beta=beta, alpha=alpha)
 
 
 @register(method=True, inplace=True, out="exact")
+@autocast_policy(cpu="lower_precision_fp", cuda="lower_precision_fp")
 def addbmm(input: Tensor, batch1: Tensor, batch2: Tensor, *, beta=1, alpha=1) -> Tensor:
     """beta * input + alpha * the sum over the batch of batch1[i] @ batch2[i]."""
     # the batch summed in the products' dtype (sum's default would widen an int8/int32 result to int64)
@@ -190,6 +196,7 @@ register(in_place(_addmm, "addmm_"), name="addmm_", function=False, method=True)
 
 
 @register(method=True, numbers=False, out="exact")
+@autocast_policy(cuda="promote")
 def cross(input: Tensor, other: Tensor, dim: int | None = None) -> Tensor:
     """The cross product of 3-vectors along dim (broadcast); without dim, the first dim of size 3 (PyTorch's
     deprecated default)."""

@@ -10,9 +10,11 @@ from torch._C import Tensor
 from torch._dtypes import scalar_type
 from torch._refs._dims import wrap_dim
 from torch._registry import register
+from torch.amp.autocast_mode import autocast_policy
 
 
 @register(method=True)
+@autocast_policy(cpu="fp32")
 def trace(input: Tensor) -> Tensor:
     """The sum of the main diagonal of a matrix (integers sum in int64)."""
     if input.dim() != 2:
@@ -146,6 +148,7 @@ def _floating(input: Tensor, dtype, dim: int, op: str) -> Tensor:
 
 
 @register(method=True, out="exact")
+@autocast_policy(cuda="fp32")
 def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     """log(softmax(input)) along dim: x - max - log(sum(exp(x - max))), one fused kernel (THNN/THCUNN)."""
     x = _floating(input, dtype, dim, "log_softmax")
@@ -153,6 +156,7 @@ def log_softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
 
 
 @register(method=True, out="exact")
+@autocast_policy(cuda="fp32")
 def softmax(input: Tensor, dim: int, dtype=None) -> Tensor:
     """exp(input) normalized to sum to 1 along dim (the max subtracted first), one fused kernel."""
     x = _floating(input, dtype, dim, "softmax")

@@ -10,6 +10,7 @@ import warnings
 import torch
 from torch._C import Tensor
 from torch._registry import register
+from torch.amp.autocast_mode import autocast_policy
 
 
 def _window(window: Tensor | None, n_fft: int, win_length: int, like: Tensor) -> Tensor:
@@ -41,6 +42,7 @@ def _lengths(n_fft: int, hop_length, win_length, fn: str) -> tuple[int, int]:
 
 
 @register(method=True)
+@autocast_policy(cpu="fp32")
 def stft(
     input: Tensor,
     n_fft: int,

@@ -13,6 +13,7 @@ from torch._C import Tensor
 from torch._dtypes import scalar_type
 from torch._refs._dims import wrap_dim
 from torch._registry import register
+from torch.amp.autocast_mode import autocast_policy
 
 _INTERPOLATIONS = ("linear", "lower", "higher", "midpoint", "nearest")
 
@@ -72,6 +73,7 @@ def _quantile(input: Tensor, q, dim, keepdim: bool, interpolation: str, ignore_n
 
 
 @register(method=True, out="castable")
+@autocast_policy(cpu="fp32")
 def quantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolation: str = "linear") -> Tensor:
     """The q-th quantiles (q a number or a 1-D tensor in [0, 1]) of input's values (along dim); q's dim comes
     first. Between two values: linear, lower, higher, midpoint or nearest (round half to even). A NaN gives NaN."""
@@ -79,6 +81,7 @@ def quantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolation
 
 
 @register(method=True, out="castable")
+@autocast_policy(cpu="fp32")
 def nanquantile(input: Tensor, q, dim=None, keepdim: bool = False, *, interpolation: str = "linear") -> Tensor:
     """quantile, ignoring NaNs (an all-NaN row gives NaN)."""
     return _quantile(input, q, dim, keepdim, interpolation, True, "nanquantile")

@@ -9,11 +9,22 @@ from __future__ import annotations
 
 from torch.autograd import anomaly_mode, graph
 from torch.autograd import functional as functional
+from torch.autograd import profiler as profiler
 from torch.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 from torch.autograd.engine import run_backward
 from torch.autograd.function import Function, FunctionCtx
-from torch.autograd.grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from torch.autograd.grad_mode import (
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    is_multithreading_enabled,
+    is_view_replay_enabled,
+    no_grad,
+    set_grad_enabled,
+    set_multithreading_enabled,
+)
 from torch.autograd.gradcheck import GradcheckError, gradcheck, gradgradcheck
+from torch.autograd.variable import Variable
 
 __all__ = [
     "backward",
@@ -25,6 +36,9 @@ __all__ = [
     "set_grad_enabled",
     "inference_mode",
     "is_grad_enabled",
+    "is_multithreading_enabled",
+    "is_view_replay_enabled",
+    "set_multithreading_enabled",
     "gradcheck",
     "gradgradcheck",
     "GradcheckError",
@@ -32,6 +46,7 @@ __all__ = [
     "anomaly_mode",
     "detect_anomaly",
     "set_detect_anomaly",
+    "Variable",
 ]
 
 

@@ -5,6 +5,8 @@ captures the gradients of given inputs (grad), and frees saved tensors unless re
 
 from __future__ import annotations
 
+import threading
+
 from torch import _C
 from torch._C import Tensor
 from torch.autograd import anomaly_mode
@@ -139,6 +141,16 @@ def _should_run(node, needed, capture: dict, accumulate: bool) -> bool:
     return True
 
 
+_running = threading.local()  # per thread: whether each backward pass in progress (innermost last) has inputs
+
+
+def backward_has_inputs() -> bool:
+    """Whether the innermost backward pass running on this thread is torch.autograd.grad or backward(inputs=...):
+    a node that backpropagates on its own (reentrant checkpoint) cannot serve those."""
+    stack = getattr(_running, "stack", None)
+    return bool(stack and stack[-1])
+
+
 def run_backward(
     outputs: list,
     grad_outputs: list | None,
@@ -150,6 +162,17 @@ def run_backward(
 ):
     """Backpropagates from `outputs`. With accumulate, sums into the .grad of leaves (only those in
     `inputs` when given); otherwise returns the gradients of `inputs` (torch.autograd.grad)."""
+    stack = getattr(_running, "stack", None)
+    if stack is None:
+        stack = _running.stack = []
+    stack.append(inputs is not None)
+    try:
+        return _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs, accumulate, allow_unused)
+    finally:
+        stack.pop()
+
+
+def _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs, accumulate, allow_unused):
     for i, out in enumerate(outputs):
         if not out._requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
@@ -170,7 +193,10 @@ def run_backward(
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
             capture[edge(t)] = i
     root_nodes = [n for n, _ in roots]
-    needed = _needed(root_nodes, {n for n, _ in capture}) if inputs is not None else None
+    needed = None
+    if inputs is not None:  # the nodes between the roots and the inputs; an input's own node runs only if an
+        reach = _needed(root_nodes, {n for n, _ in capture})  # input lies beyond it (its graph stays usable)
+        needed = {n for n in reach if type(n) is AccumulateGrad or any(nxt in reach for nxt, _ in n.next_functions)}
 
     deps = _graph(root_nodes)
     buffers: dict = {}

@@ -7,7 +7,16 @@ import functools
 
 from torch import _C
 
-__all__ = ["no_grad", "enable_grad", "set_grad_enabled", "inference_mode", "is_grad_enabled"]
+__all__ = [
+    "no_grad",
+    "enable_grad",
+    "set_grad_enabled",
+    "inference_mode",
+    "is_grad_enabled",
+    "is_multithreading_enabled",
+    "is_view_replay_enabled",
+    "set_multithreading_enabled",
+]
 
 is_grad_enabled = _C.is_grad_enabled
 
@@ -99,3 +108,61 @@ class inference_mode(_GradModeBase):
 
     def clone(self):
         return inference_mode(self._enabled)
+
+
+_multithreading = [True]
+_view_replay = [False]
+
+
+def is_multithreading_enabled() -> bool:
+    """Whether backward may run device work on its own threads (upstream's switch; this torch's engine runs
+    each backward on the calling thread either way)."""
+    return _multithreading[0]
+
+
+def is_view_replay_enabled() -> bool:
+    """Whether autograd replays views instead of as_strided (upstream's switch; views here always keep their
+    own view function)."""
+    return _view_replay[0]
+
+
+class set_multithreading_enabled(_GradModeBase):  # noqa: N801  (upstream's name)
+    """Sets the multithreaded-backward switch, at once or for a `with` block."""
+
+    def __new__(cls, mode: bool):
+        return object.__new__(cls)
+
+    def __init__(self, mode: bool) -> None:
+        self.mode = bool(mode)
+        self._prev_mt = _multithreading[0]
+        _multithreading[0] = self.mode
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _multithreading[0] = self._prev_mt
+
+    def clone(self):
+        return set_multithreading_enabled(self.mode)
+
+
+class _force_original_view_tracking(_GradModeBase):  # noqa: N801  (upstream's name)
+    """Sets the view-replay switch, at once or for a `with` block."""
+
+    def __new__(cls, mode: bool):
+        return object.__new__(cls)
+
+    def __init__(self, mode: bool) -> None:
+        self.mode = bool(mode)
+        self._prev_vr = _view_replay[0]
+        _view_replay[0] = self.mode
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _view_replay[0] = self._prev_vr
+
+    def clone(self):
+        return _force_original_view_tracking(self.mode)

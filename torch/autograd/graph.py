@@ -15,7 +15,7 @@ from torch._C import Tensor
 from torch.autograd.anomaly_mode import STATE as _ANOMALY
 from torch.autograd.anomaly_mode import record_trace
 
-__all__ = ["Node"]
+__all__ = ["Node", "disable_saved_tensors_hooks", "save_on_cpu", "saved_tensors_hooks"]
 
 _FREED = (
     "Trying to backward through the graph a second time (or directly access saved tensors after they have "
@@ -222,17 +222,24 @@ _BACKWARD_SUFFIX = re.compile(r"Backward\d*$")
 class SavedTensor:
     """A tensor saved for backward, with the version it had (in-place changes are detected)."""
 
-    __slots__ = ("tensor", "version", "output_nr", "node_ref")
+    __slots__ = ("tensor", "version", "output_nr", "node_ref", "packed", "unpack_hook", "grad_edge")
 
     def __init__(self, t: Tensor, node: Node | None = None, output_nr: int = 0) -> None:
+        self.unpack_hook = None
+        self.output_nr = output_nr
+        self.node_ref = weakref.ref(node) if node is not None else None
+        self.version = t._version
+        if _SAVED_TENSORS_HOOKS:  # torch.autograd.graph.saved_tensors_hooks: the pack hook keeps it
+            pack_hook, self.unpack_hook = _SAVED_TENSORS_HOOKS[-1]
+            # where a gradient reached the original (for double backward through the unpacked tensor)
+            self.grad_edge = edge(t) if node is None else None
+            self.tensor = None
+            self.packed = pack_hook(t)
+            return
         if node is not None:  # an output of `node`: keep a plain alias to avoid a reference cycle
             self.tensor = t._alias()
-            self.node_ref = weakref.ref(node)
         else:
             self.tensor = t
-            self.node_ref = None
-        self.version = t._version
-        self.output_nr = output_nr
 
     def _producer(self) -> str:
         """', which is output k of Op,' for a tensor some node produced (PyTorch's wording: the forward op's name,
@@ -247,6 +254,8 @@ class SavedTensor:
         return f", which is output {output_nr} of {_BACKWARD_SUFFIX.sub('', node.name())},"
 
     def unpack(self, node: Node) -> Tensor:
+        if self.unpack_hook is not None:
+            return self._unpack_hooked()
         t = self.tensor
         if t._version != self.version:
             raise RuntimeError(
@@ -263,8 +272,83 @@ class SavedTensor:
                 set_history(t, owner, self.output_nr)
         return t
 
+    def _unpack_hooked(self) -> Tensor:
+        """The unpack hook's tensor, given the original's place in the graph where a gradient of it is
+        being recorded (no version check: upstream makes none once the hooks hold the tensor)."""
+        t = self.unpack_hook(self.packed)
+        if not isinstance(t, Tensor):
+            raise TypeError(
+                f"Output of saved tensor unpack_hook expected to be a Tensor but got result of type {type(t).__name__}"
+            )
+        if not _C.is_grad_enabled():
+            return t
+        if self.node_ref is not None:
+            owner = self.node_ref()
+            if owner is not None:
+                t = t._alias()
+                set_history(t, owner, self.output_nr)
+        elif self.grad_edge[0] is not None:
+            t = t._alias()
+            set_history(t, *self.grad_edge)
+        return t
+
 
 _FREED_TENSOR = object()  # what a saved tensor becomes once its graph is freed
+
+_SAVED_TENSORS_HOOKS: list = []  # the stack of (pack_hook, unpack_hook) of saved_tensors_hooks blocks
+_HOOKS_DISABLED: list = []  # the error messages of disable_saved_tensors_hooks blocks
+
+
+class saved_tensors_hooks:  # noqa: N801  (upstream's name)
+    """`with saved_tensors_hooks(pack_hook, unpack_hook):` every tensor an op saves for backward inside the
+    block is stored as pack_hook(tensor), and backward gets unpack_hook(packed) in its place (to offload
+    activations to the CPU, compress them, or recompute them). Blocks nest; the innermost applies."""
+
+    def __init__(self, pack_hook, unpack_hook) -> None:
+        self.pack_hook = pack_hook
+        self.unpack_hook = unpack_hook
+
+    def __enter__(self):
+        if _HOOKS_DISABLED:
+            raise RuntimeError(_HOOKS_DISABLED[-1])
+        _SAVED_TENSORS_HOOKS.append((self.pack_hook, self.unpack_hook))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _SAVED_TENSORS_HOOKS.pop()
+
+
+class save_on_cpu(saved_tensors_hooks):  # noqa: N801  (upstream's name)
+    """Saved tensors go to CPU memory (pinned with pin_memory) and come back to their device for backward."""
+
+    def __init__(self, pin_memory: bool = False, device_type: str = "cuda") -> None:
+        def pack_to_cpu(tensor):
+            if not pin_memory:
+                return (tensor.device, tensor.cpu())
+            packed = _C.empty(list(tensor.shape), dtype=tensor.dtype, device="cpu", pin_memory=True)
+            packed.copy_(tensor)
+            return (tensor.device, packed)
+
+        def unpack_from_cpu(packed):
+            device, tensor = packed
+            return tensor.to(device, non_blocking=pin_memory)
+
+        super().__init__(pack_to_cpu, unpack_from_cpu)
+
+
+class disable_saved_tensors_hooks:  # noqa: N801  (upstream's name)
+    """Inside the block, entering saved_tensors_hooks raises RuntimeError(error_message) (for code whose
+    saved tensors must not be intercepted)."""
+
+    def __init__(self, error_message: str) -> None:
+        self.error_message = error_message
+
+    def __enter__(self):
+        _HOOKS_DISABLED.append(self.error_message)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        _HOOKS_DISABLED.pop()
 
 
 def saved(node: Node, value):

@@ -139,3 +139,6 @@ def get_capabilities() -> types.MappingProxyType:
     for flag in sorted(flags):
         caps["sse3" if flag == "pni" else flag] = True  # /proc/cpuinfo's name of SSE3
     return types.MappingProxyType(caps)
+
+
+from torch.cpu import amp  # noqa: E402, F401  (the deprecated torch.cpu.amp, as upstream)

@@ -20,6 +20,13 @@ void bind_device(nb::module_& m) {
             self->index = index;
           },
           "type"_a, "index"_a)
+      .def(
+          "__init__",
+          [](th::Device* self, int64_t index) {  // torch.device(1) is cuda:1, as upstream
+            if (index < 0) throw th::Error("Device index must not be negative");
+            new (self) th::Device(th::DeviceType::CUDA, static_cast<int>(index));
+          },
+          "index"_a)
       .def_prop_ro("type", [](const th::Device& d) { return std::string(th::device_type_name(d.type)); })
       .def_prop_ro("index",
                    [](const th::Device& d) -> std::optional<int> {

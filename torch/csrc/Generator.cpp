@@ -1,4 +1,5 @@
 // torch.Generator and the default generators (manual_seed, seed, initial_seed).
+#include <cstring>
 #include <random>
 
 #include "bind.h"
@@ -47,15 +48,39 @@ void bind_generator(nb::module_& m) {
       .def_prop_ro("device", &th::Generator::device)
       .def(
           "get_state",
-          [](const th::Generator& g) { return nb::make_tuple(g.impl()->seed, g.impl()->offset); },
-          "The generator's state (seed, offset) for set_state.")
+          [](const th::Generator& g) {
+            // upstream's Philox state layout (its CUDA generators'): 16 bytes, the seed then the offset
+            th::Tensor state = th::empty_tensor({16}, th::ScalarType::Byte, th::Device());
+            uint64_t words[2] = {g.impl()->seed, g.impl()->offset};
+            std::memcpy(state.data_ptr(), words, sizeof(words));
+            return state;
+          },
+          "The generator's state, a 16-byte torch.uint8 tensor (seed, offset), for set_state.")
       .def(
           "set_state",
-          [](th::Generator& g, nb::tuple state) {
-            g.impl()->seed = nb::cast<uint64_t>(state[0]);
-            g.impl()->offset = nb::cast<uint64_t>(state[1]);
+          [](th::Generator& g, nb::handle new_state) {
+            if (!nb::isinstance<th::Tensor>(new_state))
+              throw nb::type_error(("expected a torch.ByteTensor, but got " +
+                                    std::string(nb::type_name(new_state.type()).c_str()))
+                                       .c_str());
+            const th::Tensor& state = nb::cast<const th::Tensor&>(new_state);
+            if (state.dtype() != th::ScalarType::Byte)
+              throw nb::type_error("RNG state must be a torch.ByteTensor");
+            if (!state.device().is_cpu()) throw th::Error("RNG state must be a CPU tensor");
+            if (state.numel() != 16)
+              throw th::Error(
+                  "Expected a PhiloxGeneratorState of size 16 but found the input RNG state size to be " +
+                  std::to_string(state.numel()));
+            uint8_t bytes[16];
+            for (int64_t i = 0; i < 16; ++i)
+              bytes[i] = static_cast<uint8_t>(state.data_ptr()[i * state.stride(0)]);
+            uint64_t words[2];
+            std::memcpy(words, bytes, sizeof(words));
+            g.impl()->seed = words[0];
+            g.impl()->offset = words[1];
+            return nb::none();
           },
-          "state"_a, "Restores a state from get_state.");
+          "new_state"_a, "Restores a state from get_state.");
   m.def(
       "manual_seed", [](int64_t seed) { th::manual_seed(static_cast<uint64_t>(seed)); }, "seed"_a,
       "Seeds the default generators of every device.");

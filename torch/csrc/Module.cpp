@@ -9,6 +9,7 @@
 #include <TH/cpu/VecKernels.h>
 #include <torch/python_errors.h>
 
+#include "Autocast.h"
 #include "Autograd.h"
 #include "bind.h"
 
@@ -48,6 +49,7 @@ NB_MODULE(_C, m) {
   torch::bind_indexing(tensor);
   torch::bind_operators(m, tensor);
   torch::autograd::bind_autograd(m, tensor);
+  torch::autocast::bind_autocast(m);
   m.def("get_num_threads", &th::get_num_threads, "Threads used by CPU ops.");
   m.def("set_num_threads", &th::set_num_threads, "n"_a, "Sets the threads used by CPU ops.");
   m.def("_cpu_capability", &th::cpu::vec_capability, "The vector ISA the CPU kernels run with.");

@@ -48,6 +48,20 @@ struct TensorArg {
 /// torch.maximum(x, 1) is a TypeError); a TensorArg, so autograd reads it the same way.
 struct StrictTensorArg : TensorArg {};
 
+/// A `Device?` argument of a generated binding: None, a torch.device, a string ("cuda:1") or a GPU index, as
+/// upstream's parser takes. A string that names no device ("gpu", "cuda0") keeps upstream's RuntimeError,
+/// raised when the op reads the argument (a caster cannot raise, and refusing the match would make it
+/// nanobind's TypeError listing every overload).
+struct DeviceArg {
+  std::optional<th::Device> d;
+  std::string error;  ///< set for an argument that names no device; d is then empty
+  /// The device (none: the op's default), checked.
+  std::optional<th::Device> get() const {
+    if (!error.empty()) throw th::Error(error);
+    return d;
+  }
+};
+
 /// A `Scalar` argument of a generated binding: a Python number, or an int past 64 bits that raises
 /// upstream's OverflowError when the op reads it (converting to th::Scalar), as TensorArg.
 struct ScalarArg {
@@ -277,6 +291,46 @@ struct type_caster<torch::StrictTensorArg> {
   }
   static handle from_cpp(const torch::StrictTensorArg& a, rv_policy policy, cleanup_list* cleanup) noexcept {
     return make_caster<th::Tensor>::from_cpp(a.t, policy, cleanup);
+  }
+};
+
+template <>
+struct type_caster<torch::DeviceArg> {
+  NB_TYPE_CASTER(torch::DeviceArg, const_name("torch.device | str | int"))
+
+  bool from_python(handle src, uint8_t, cleanup_list*) noexcept {
+    PyObject* o = src.ptr();
+    value = torch::DeviceArg();
+    if (src.is_none()) return true;
+    if (nanobind::isinstance<th::Device>(src)) {
+      value.d = *nanobind::inst_ptr<th::Device>(src);
+      return true;
+    }
+    if (PyUnicode_Check(o)) {
+      Py_ssize_t n = 0;
+      const char* text = PyUnicode_AsUTF8AndSize(o, &n);
+      if (!text) return PyErr_Clear(), false;
+      try {
+        value.d = th::Device(std::string(text, static_cast<size_t>(n)));
+      } catch (const std::exception& e) {
+        value.error = e.what();
+      }
+      return true;
+    }
+    if (PyLong_Check(o) && !PyBool_Check(o)) {  // a GPU index, as upstream: device=1 is cuda:1
+      int overflow = 0;
+      const long long i = PyLong_AsLongLongAndOverflow(o, &overflow);
+      if (overflow || i < 0 || i > INT32_MAX)
+        value.error = "Device index must not be negative";
+      else
+        value.d = th::Device(th::DeviceType::CUDA, static_cast<int>(i));
+      return true;
+    }
+    return false;
+  }
+  static handle from_cpp(const torch::DeviceArg& a, rv_policy, cleanup_list* cleanup) noexcept {
+    if (!a.d) return none().release();
+    return make_caster<th::Device>::from_cpp(*a.d, rv_policy::copy, cleanup);
   }
 };
 

@@ -17,6 +17,17 @@ from torch.cuda.memory import (  # noqa: F401  (torch.cuda's names, as PyTorch's
     reset_max_memory_allocated,
     reset_peak_memory_stats,
 )
+from torch.cuda.random import (  # noqa: F401
+    get_rng_state,
+    get_rng_state_all,
+    initial_seed,
+    manual_seed,
+    manual_seed_all,
+    seed,
+    seed_all,
+    set_rng_state,
+    set_rng_state_all,
+)
 from torch.cuda.streams import Event, ExternalStream, Stream  # noqa: F401
 
 
@@ -95,6 +106,14 @@ def get_device_capability(device=None) -> tuple[int, int]:
     """The (major, minor) compute capability of a GPU, e.g. (9, 0) for Hopper."""
     p = get_device_properties(device)
     return p.major, p.minor
+
+
+def is_bf16_supported(including_emulation: bool = True) -> bool:
+    """Whether the current GPU computes in bfloat16: natively from compute capability 8.0 (Ampere), and
+    emulated before it when `including_emulation`; False without a GPU."""
+    if not is_available():
+        return False
+    return including_emulation or get_device_capability()[0] >= 8
 
 
 def current_device() -> int:
@@ -194,11 +213,7 @@ def stream(stream: Stream | None) -> StreamContext:
     return StreamContext(stream)
 
 
-def manual_seed(seed) -> None:
-    """Seeds the CUDA generators (here: every default generator, as torch.manual_seed does)."""
-    _C.manual_seed(int(seed))
+from torch.cuda import amp  # noqa: E402, F401  (the deprecated torch.cuda.amp, as upstream)
+from torch.cuda._legacy import TYPES as _LEGACY_TYPES  # noqa: E402
 
-
-def manual_seed_all(seed) -> None:
-    """Seeds the generators of every CUDA device."""
-    _C.manual_seed(int(seed))
+globals().update(_LEGACY_TYPES)  # torch.cuda.FloatTensor, ...

@@ -5,6 +5,7 @@ from __future__ import annotations
 import torch
 from torch._C import Tensor
 from torch._dtypes import scalar_type
+from torch.amp.autocast_mode import autocast_policy
 
 
 def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
@@ -12,6 +13,7 @@ def cross(input: Tensor, other: Tensor, *, dim: int = -1) -> Tensor:
     return torch.cross(input, other, dim=dim)
 
 
+@autocast_policy(cpu="lower_precision_fp", cuda="lower_precision_fp")
 def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
     """The dot product of the vectors along dim (broadcast), conjugating x: sum(x.conj() * y), as upstream
     (floating and complex inputs only)."""
@@ -23,6 +25,7 @@ def vecdot(x: Tensor, y: Tensor, *, dim: int = -1) -> Tensor:
     return (x.conj() * y).sum(dim)
 
 
+@autocast_policy(cuda="lower_precision_fp")
 def multi_dot(tensors) -> Tensor:
     """The product of a chain of matrices (the first may be a row vector, the last a column vector), in the
     order that multiplies the fewest numbers (the classic dynamic programme)."""

@@ -16,8 +16,9 @@ from itertools import chain
 from typing import Any
 
 import torch
+from torch.utils.hooks import RemovableHandle
 
-__all__ = ["Optimizer", "required"]
+__all__ = ["Optimizer", "register_optimizer_step_post_hook", "register_optimizer_step_pre_hook", "required"]
 
 
 class _RequiredParameter:
@@ -137,25 +138,31 @@ def _use_grad_for_differentiable(func):
     return _use_grad
 
 
-class _RemovableHandle:
-    """A handle that removes the hook it was returned for (torch.utils.hooks.RemovableHandle's role)."""
+# the optimizer's hook tables (an optimizer pickled by an older version may lack some: __setstate__ adds them)
+_HOOK_TABLES = (
+    "_optimizer_step_pre_hooks",
+    "_optimizer_step_post_hooks",
+    "_optimizer_state_dict_pre_hooks",
+    "_optimizer_state_dict_post_hooks",
+    "_optimizer_load_state_dict_pre_hooks",
+    "_optimizer_load_state_dict_post_hooks",
+)
+_global_optimizer_pre_hooks: OrderedDict = OrderedDict()
+_global_optimizer_post_hooks: OrderedDict = OrderedDict()
 
-    _next_id = 0
 
-    def __init__(self, hooks_dict: OrderedDict) -> None:
-        self._hooks = hooks_dict
-        self.id = _RemovableHandle._next_id
-        _RemovableHandle._next_id += 1
+def register_optimizer_step_pre_hook(hook) -> RemovableHandle:
+    """Registers `hook(optimizer, args, kwargs) -> None or (args, kwargs)` before every optimizer's step."""
+    handle = RemovableHandle(_global_optimizer_pre_hooks)
+    _global_optimizer_pre_hooks[handle.id] = hook
+    return handle
 
-    def remove(self) -> None:
-        """Removes the hook."""
-        self._hooks.pop(self.id, None)
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *args) -> None:
-        self.remove()
+def register_optimizer_step_post_hook(hook) -> RemovableHandle:
+    """Registers `hook(optimizer, args, kwargs) -> None` after every optimizer's step."""
+    handle = RemovableHandle(_global_optimizer_post_hooks)
+    _global_optimizer_post_hooks[handle.id] = hook
+    return handle
 
 
 class Optimizer:
@@ -174,8 +181,8 @@ class Optimizer:
 
     def __init__(self, params, defaults: dict[str, Any]) -> None:
         self.defaults = defaults
-        self._optimizer_step_pre_hooks: OrderedDict = OrderedDict()
-        self._optimizer_step_post_hooks: OrderedDict = OrderedDict()
+        for name in _HOOK_TABLES:
+            setattr(self, name, OrderedDict())
         self._patch_step_function()
 
         if isinstance(params, torch.Tensor):
@@ -200,10 +207,9 @@ class Optimizer:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        if "_optimizer_step_pre_hooks" not in self.__dict__:
-            self._optimizer_step_pre_hooks = OrderedDict()
-        if "_optimizer_step_post_hooks" not in self.__dict__:
-            self._optimizer_step_post_hooks = OrderedDict()
+        for name in _HOOK_TABLES:
+            if name not in self.__dict__:
+                setattr(self, name, OrderedDict())
         self._patch_step_function()
         self.defaults.setdefault("differentiable", False)
         for group in self.param_groups:
@@ -240,7 +246,7 @@ class Optimizer:
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
             self, *_ = args
-            for pre_hook in self._optimizer_step_pre_hooks.values():
+            for pre_hook in (*_global_optimizer_pre_hooks.values(), *self._optimizer_step_pre_hooks.values()):
                 result = pre_hook(self, args, kwargs)
                 if result is not None:
                     if isinstance(result, tuple) and len(result) == 2:
@@ -250,7 +256,7 @@ class Optimizer:
                             f"{func} must return None or a tuple of (new_args, new_kwargs), but got {result}."
                         )
             out = func(*args, **kwargs)
-            for post_hook in self._optimizer_step_post_hooks.values():
+            for post_hook in (*self._optimizer_step_post_hooks.values(), *_global_optimizer_post_hooks.values()):
                 post_hook(self, args, kwargs)
             return out
 
@@ -258,19 +264,56 @@ class Optimizer:
 
     def register_step_pre_hook(self, hook):
         """Registers `hook(optimizer, args, kwargs) -> None or (args, kwargs)`, called before each step."""
-        handle = _RemovableHandle(self._optimizer_step_pre_hooks)
+        handle = RemovableHandle(self._optimizer_step_pre_hooks)
         self._optimizer_step_pre_hooks[handle.id] = hook
         return handle
 
     def register_step_post_hook(self, hook):
         """Registers `hook(optimizer, args, kwargs) -> None`, called after each step."""
-        handle = _RemovableHandle(self._optimizer_step_post_hooks)
+        handle = RemovableHandle(self._optimizer_step_post_hooks)
         self._optimizer_step_post_hooks[handle.id] = hook
         return handle
 
+    def _register(self, table: str, hook, prepend: bool) -> RemovableHandle:
+        hooks = getattr(self, table)
+        handle = RemovableHandle(hooks)
+        hooks[handle.id] = hook
+        if prepend:
+            hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_state_dict_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        """Registers `hook(optimizer) -> None`, called before state_dict builds the dict."""
+        return self._register("_optimizer_state_dict_pre_hooks", hook, prepend)
+
+    def register_state_dict_post_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        """Registers `hook(optimizer, state_dict) -> state_dict or None`, called on the dict state_dict built (a
+        returned dict replaces it)."""
+        return self._register("_optimizer_state_dict_post_hooks", hook, prepend)
+
+    def register_load_state_dict_pre_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        """Registers `hook(optimizer, state_dict) -> state_dict or None`, called before load_state_dict loads the
+        dict (a returned dict is loaded instead)."""
+        return self._register("_optimizer_load_state_dict_pre_hooks", hook, prepend)
+
+    def register_load_state_dict_post_hook(self, hook, prepend: bool = False) -> RemovableHandle:
+        """Registers `hook(optimizer) -> None`, called after load_state_dict."""
+        return self._register("_optimizer_load_state_dict_post_hooks", hook, prepend)
+
     def state_dict(self) -> dict[str, Any]:
         """The optimizer's state as a dict: 'state' (per-parameter state keyed by the parameter's index
-        in the order of the groups) and 'param_groups' (each group's options, 'params' an index list)."""
+        in the order of the groups) and 'param_groups' (each group's options, 'params' an index list);
+        the state dict hooks run around it."""
+        for pre_hook in self._optimizer_state_dict_pre_hooks.values():
+            pre_hook(self)
+        state_dict = self._packed_state_dict()
+        for post_hook in self._optimizer_state_dict_post_hooks.values():
+            hook_result = post_hook(self, state_dict)
+            if hook_result is not None:
+                state_dict = hook_result
+        return state_dict
+
+    def _packed_state_dict(self) -> dict[str, Any]:
         param_mappings: dict[int, int] = {}
         start_index = 0
 
@@ -307,8 +350,18 @@ class Optimizer:
         return value.to(device=param.device)
 
     def load_state_dict(self, state_dict: dict[str, Any]) -> None:
-        """Loads the optimizer state (a dict returned by `state_dict`); the state is deep-copied."""
+        """Loads the optimizer state (a dict returned by `state_dict`); the state is deep-copied. The load state
+        dict hooks run around it."""
         state_dict = state_dict.copy()
+        for pre_hook in self._optimizer_load_state_dict_pre_hooks.values():
+            hook_result = pre_hook(self, state_dict)
+            if hook_result is not None:
+                state_dict = hook_result
+        self._load_packed(state_dict)
+        for post_hook in self._optimizer_load_state_dict_post_hooks.values():
+            post_hook(self)
+
+    def _load_packed(self, state_dict: dict[str, Any]) -> None:
         groups = self.param_groups
         saved_groups = deepcopy(state_dict["param_groups"])
 

@@ -10,6 +10,7 @@ import torch
 from torch._C import _nn  # the THNN/THCUNN kernels (forward and fused backward)
 from torch._dtypes import scalar_type
 from torch._out import with_out
+from torch.amp.autocast_mode import autocast_policy
 
 __all__ = [
     "celu", "celu_", "elu", "elu_", "gelu", "glu", "gumbel_softmax", "hardshrink", "hardsigmoid", "hardswish",
@@ -112,6 +113,7 @@ def leaky_relu_(input, negative_slope: float = 0.01):
     return leaky_relu(input, negative_slope, inplace=True)
 
 
+@autocast_policy(cpu="lower_precision_fp", cuda="lower_precision_fp")
 def prelu(input, weight):
     """leaky relu with a learned slope per channel (dim 1), or one shared slope."""
     if weight.numel() != 1:
@@ -246,6 +248,7 @@ def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
     return 0 if ndim in (0, 1, 3) else 1
 
 
+@autocast_policy(cuda="fp32")
 def softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None):
     """exp(input) normalized along dim (PyTorch's legacy rule, with a warning, when dim is None)."""
     if dim is None:
@@ -260,6 +263,7 @@ def softmin(input, dim: int | None = None, _stacklevel: int = 3, dtype=None):
     return torch.softmax(-input, dim, dtype=dtype)
 
 
+@autocast_policy(cuda="fp32")
 def log_softmax(input, dim: int | None = None, _stacklevel: int = 3, dtype=None):
     """log(softmax(input)) along dim, computed stably (input - logsumexp)."""
     if dim is None:

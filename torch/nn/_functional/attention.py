@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import math
+import warnings
 
 import torch
+import torch.backends.cuda as _cuda_backends
+from torch.amp.autocast_mode import autocast_policy
 from torch.nn._functional.dropout import dropout
 from torch.nn._functional.linear import linear
 
@@ -42,14 +45,31 @@ def _scaled_scores(query, key, scale: float):
 _FUSED_ATTENTION_MIN_SCORES = 1 << 26
 
 
-def _fused_pays(query, key, value, dropout_p: float) -> bool:
-    """Whether scaled_dot_product_attention takes torch._fused_attention (no dropout, equal batch dims, and a
-    score matrix big enough that not storing it matters)."""
-    if dropout_p != 0.0 or query.dim() < 2 or not (query.shape[:-2] == key.shape[:-2] == value.shape[:-2]):
-        return False
-    return query.numel() // query.shape[-1] * key.shape[-2] >= _FUSED_ATTENTION_MIN_SCORES
+def _use_fused(query, key, value, attn_mask, dropout_p: float, is_causal: bool) -> bool:
+    """Whether scaled_dot_product_attention takes torch._fused_attention: among the backends allowed
+    (torch.nn.attention.sdpa_kernel; the fused kernel is flash attention, and on a GPU memory-efficient attention
+    too), the fused kernel where it can run (no dropout, equal batch dims) and the score matrix is big enough that
+    not storing it matters, the math composite otherwise; upstream's errors when no allowed backend can run."""
+    enabled = _cuda_backends._sdp_enabled
+    fused_allowed = enabled["flash"] or (enabled["mem_efficient"] and query.is_cuda)
+    if not fused_allowed and not enabled["math"]:
+        raise RuntimeError(
+            "No viable backend for scaled_dot_product_attention was found. This is likely due to turning off both "
+            "the math kernel and the fused kernels."
+        )
+    params = _cuda_backends.SDPAParams(query, key, value, attn_mask, dropout_p, is_causal)
+    reasons = _cuda_backends._fused_reasons(params) if fused_allowed else ["the fused kernels are turned off"]
+    if not enabled["math"]:
+        if reasons:
+            warnings.warn("Flash attention kernel not used because:", stacklevel=3)
+            for r in reasons:
+                warnings.warn(r, stacklevel=3)
+            raise RuntimeError("No available kernel.  Aborting execution.")
+        return True
+    return not reasons and query.numel() // query.shape[-1] * key.shape[-2] >= _FUSED_ATTENTION_MIN_SCORES
 
 
+@autocast_policy(cpu="lower_precision_fp", cuda="lower_precision_fp")
 def scaled_dot_product_attention(
     query, key, value, attn_mask=None, dropout_p: float = 0.0, is_causal: bool = False, scale=None,
     enable_gqa: bool = False,
@@ -72,7 +92,7 @@ def scaled_dot_product_attention(
             .expand(*value.shape[:-2], rep, *value.shape[-2:])
             .reshape(*value.shape[:-3], value.shape[-3] * rep, *value.shape[-2:])
         )
-    if _fused_pays(query, key, value, dropout_p):
+    if _use_fused(query, key, value, attn_mask, dropout_p, is_causal):
         mask = _mask_to_float(attn_mask, query.dtype)
         return torch._fused_attention(query, key, value, mask, is_causal, scale_factor)[0]
     scores = _scaled_scores(query, key, scale_factor)
@@ -168,7 +188,8 @@ def multi_head_attention_forward(
         )
         kpm = kpm.reshape(bsz, 1, 1, s).expand(bsz, num_heads, 1, s).reshape(bsz * num_heads, 1, s)
         attn_mask = kpm if attn_mask is None else attn_mask + kpm
-    if not need_weights and _fused_pays(q, k, v, dropout_p if training else 0.0):  # no weights to return
+    # without weights to return, the fused kernel where scaled_dot_product_attention would take it
+    if not need_weights and _use_fused(q, k, v, attn_mask, dropout_p if training else 0.0, False):
         out = torch._fused_attention(q, k, v, attn_mask, False, 1.0 / math.sqrt(head_dim))[0]
     else:
         scores = torch.matmul(q * (1.0 / math.sqrt(head_dim)), k.transpose(-2, -1))

@@ -8,6 +8,7 @@ import warnings
 
 import torch
 from torch._dtypes import scalar_type
+from torch.amp.autocast_mode import autocast_policy
 from torch.nn._functional._layout import laid_out_like
 from torch.nn._functional._utils import _ntuple
 from torch.nn._functional.padding import _constant_pad
@@ -193,16 +194,19 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, n: int, name: 
     return out if batched else out.squeeze(0)
 
 
+@autocast_policy(cpu="lower_precision_fp", cuda="lower_precision_fp")
 def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """1D convolution over (N, C_in, L) or (C_in, L) input with weight (C_out, C_in/groups, k)."""
     return _conv(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
 
 
+@autocast_policy(cpu="lower_precision_fp", cuda="lower_precision_fp")
 def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """2D convolution over (N, C_in, H, W) or (C_in, H, W) input with weight (C_out, C_in/groups, kH, kW)."""
     return _conv(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
 
 
+@autocast_policy(cpu="lower_precision_fp", cuda="lower_precision_fp")
 def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     """3D convolution over (N, C_in, D, H, W) or (C_in, D, H, W) input."""
     return _conv(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
@@ -249,6 +253,7 @@ def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups
     return out if batched else out.squeeze(0)
 
 
+@autocast_policy(cpu="lower_precision_fp", cuda="lower_precision_fp")
 def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     """1D transposed convolution (weight (C_in, C_out/groups, k))."""
     return _conv_transpose(
@@ -256,6 +261,7 @@ def conv_transpose1d(input, weight, bias=None, stride=1, padding=0, output_paddi
     )
 
 
+@autocast_policy(cpu="lower_precision_fp", cuda="lower_precision_fp")
 def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     """2D transposed convolution (weight (C_in, C_out/groups, kH, kW))."""
     return _conv_transpose(
@@ -263,6 +269,7 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
     )
 
 
+@autocast_policy(cpu="lower_precision_fp", cuda="lower_precision_fp")
 def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
     """3D transposed convolution (weight (C_in, C_out/groups, kD, kH, kW))."""
     return _conv_transpose(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import torch
 from torch._dtypes import scalar_type
+from torch.amp.autocast_mode import autocast_policy
 from torch.autograd._stepwise import record_stepwise
 
 __all__ = ["cdist", "cosine_similarity", "normalize", "pairwise_distance", "pdist"]
@@ -23,6 +24,7 @@ def pairwise_distance(x1, x2, p: float = 2.0, eps: float = 1e-6, keepdim: bool =
     return _pnorm(x1 - x2 + eps, p, -1, keepdim)
 
 
+@autocast_policy(cuda="fp32")
 def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
     """x1 . x2 / (max(||x1||, eps) * max(||x2||, eps)) along dim."""
     x1, x2 = torch.broadcast_tensors(x1, x2)
@@ -34,6 +36,7 @@ def cosine_similarity(x1, x2, dim: int = 1, eps: float = 1e-8):
     return ((x1 / n1) * (x2 / n2)).sum(dim)
 
 
+@autocast_policy(cpu="fp32", cuda="fp32")
 def cdist(x1, x2, p: float = 2.0, compute_mode: str = "use_mm_for_euclid_dist_if_necessary"):
     """p-norm distances between each row of x1 (..., P, M) and each row of x2 (..., R, M) -> (..., P, R)."""
     if x1.dim() < 2:
@@ -58,6 +61,7 @@ def _distances(diff, p: float, *inputs):
     return _pnorm(diff, p, -1)
 
 
+@autocast_policy(cuda="fp32")
 def pdist(input, p: float = 2):
     """The upper triangle (row-major, i < j) of cdist(input, input)."""
     if input.dim() != 2:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import torch
+from torch.amp.autocast_mode import autocast_policy
 
 __all__ = ["bilinear", "linear"]
 
 
+@autocast_policy(cpu="lower_precision_fp", cuda="lower_precision_fp")
 def linear(input, weight, bias=None):
     """input @ weight.T + bias (weight: (out_features, in_features))."""
     if input.dim() == 0 or weight.dim() not in (1, 2):
@@ -29,6 +31,7 @@ def linear(input, weight, bias=None):
     return out + bias if bias is not None else out
 
 
+@autocast_policy(cuda="promote")
 def bilinear(input1, input2, weight, bias=None):
     """y_k = x1^T A_k x2 + b_k (weight: (out_features, in1_features, in2_features))."""
     if input1.shape[:-1] != input2.shape[:-1]:

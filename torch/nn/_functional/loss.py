@@ -6,6 +6,7 @@ import math
 import warnings
 
 import torch
+from torch.amp.autocast_mode import autocast_policy
 from torch.autograd import _nn_formulas as _kind  # torch._pointwise_loss's kinds: one THNN/THCUNN kernel
 from torch.nn._functional.activation import logsigmoid
 from torch.nn._functional.distance import pairwise_distance
@@ -67,6 +68,7 @@ def _pointwise(kind: int, input, target, reduction: str, p: float = 0.0, weight=
     return _reduce(torch._pointwise_loss(input, target, kind, p, 0) * weight, reduction)
 
 
+@autocast_policy(cpu="fp32", cuda="fp32")
 def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None):
     """|input - target|, reduced."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -78,6 +80,7 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mea
     return _pointwise(_kind.L1, input, target, reduction, weight=weight)
 
 
+@autocast_policy(cpu="fp32", cuda="fp32")
 def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", weight=None):
     """(input - target)^2, reduced."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -86,6 +89,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction: str = "me
     return _pointwise(_kind.MSE, input, target, reduction, weight=weight)
 
 
+@autocast_policy(cpu="fp32", cuda="fp32")
 def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weight=None):
     """0.5 d^2 where |d| < delta, else delta (|d| - 0.5 delta)."""
     _check_reduction(reduction)
@@ -95,6 +99,7 @@ def huber_loss(input, target, reduction: str = "mean", delta: float = 1.0, weigh
     return _pointwise(_kind.HUBER, input, target, reduction, float(delta), weight)
 
 
+@autocast_policy(cpu="fp32", cuda="fp32")
 def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str = "mean", beta: float = 1.0):
     """0.5 d^2 / beta where |d| < beta, else |d| - 0.5 beta (plain L1 for beta = 0)."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -108,6 +113,7 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction: str
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}  # the kernels' reduction codes (PyTorch's Reduction enum)
 
 
+@autocast_policy(cpu="fp32", cuda="fp32")
 def nll_loss(
     input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None, reduction: str = "mean"
 ):
@@ -152,6 +158,7 @@ def nll_loss(
     return out
 
 
+@autocast_policy(cpu="fp32", cuda="fp32")
 def cross_entropy(
     input, target, weight=None, size_average=None, ignore_index: int = -100, reduce=None, reduction: str = "mean",
     label_smoothing: float = 0.0,
@@ -198,6 +205,7 @@ def cross_entropy(
     return (1 - label_smoothing) * nll + label_smoothing / c * smooth_red
 
 
+@autocast_policy(cpu="fp32", cuda="banned")
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction: str = "mean"):
     """-(t log x + (1 - t) log(1 - x)) with the logs clamped at -100, weighted, reduced."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -213,6 +221,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     return _pointwise(_kind.BCE, input, target, reduction, weight=weight)
 
 
+@autocast_policy(cpu="fp32", cuda="fp32")
 def binary_cross_entropy_with_logits(
     input, target, weight=None, size_average=None, reduce=None, reduction: str = "mean", pos_weight=None
 ):
@@ -231,6 +240,7 @@ def binary_cross_entropy_with_logits(
     return _reduce(loss, reduction)
 
 
+@autocast_policy(cpu="fp32", cuda="fp32")
 def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean", log_target: bool = False):
     """target * (log target - input) pointwise (input is log-probabilities); 'batchmean' divides by batch size."""
     if size_average is not None or reduce is not None:
@@ -250,6 +260,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction: str = "mean
     return _pointwise(kind, input, target, reduction)
 
 
+@autocast_policy(cpu="fp32", cuda="fp32")
 def poisson_nll_loss(
     input, target, log_input: bool = True, full: bool = False, size_average=None, eps: float = 1e-8, reduce=None,
     reduction: str = "mean",
@@ -294,6 +305,7 @@ def gaussian_nll_loss(input, target, var, full: bool = False, eps: float = 1e-6,
     return _reduce(loss, reduction)
 
 
+@autocast_policy(cpu="fp32", cuda="fp32")
 def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: str = "mean"):
     """log(1 + exp(-target * input)), reduced: upstream's formula as written, in the input's dtype (exp overflows
     to inf where -target * input passes log of the dtype's largest value, 11.09 in float16)."""
@@ -302,6 +314,7 @@ def soft_margin_loss(input, target, size_average=None, reduce=None, reduction: s
     return _reduce(torch.log1p(torch.exp(-target * input)), reduction)
 
 
+@autocast_policy(cpu="fp32", cuda="fp32")
 def margin_ranking_loss(input1, input2, target, margin: float = 0, size_average=None, reduce=None, reduction="mean"):
     """max(0, -target * (input1 - input2) + margin)."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -315,6 +328,7 @@ def margin_ranking_loss(input1, input2, target, margin: float = 0, size_average=
     return _reduce(torch.clamp(-target * (input1 - input2) + float(margin), min=0), reduction)
 
 
+@autocast_policy(cpu="fp32", cuda="fp32")
 def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, reduce=None, reduction="mean"):
     """input where target == 1, max(0, margin - input) where target == -1."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -324,6 +338,7 @@ def hinge_embedding_loss(input, target, margin: float = 1.0, size_average=None, 
     return _reduce(margin_term + self_term, reduction)
 
 
+@autocast_policy(cpu="fp32", cuda="fp32")
 def cosine_embedding_loss(input1, input2, target, margin: float = 0, size_average=None, reduce=None, reduction="mean"):
     """1 - cos(x1, x2) where target == 1, max(0, cos(x1, x2) - margin) where target == -1."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -337,6 +352,7 @@ def cosine_embedding_loss(input1, input2, target, margin: float = 0, size_averag
     return _reduce(loss, reduction)
 
 
+@autocast_policy(cpu="fp32", cuda="fp32")
 def multi_margin_loss(
     input, target, p: int = 1, margin: float = 1.0, weight=None, size_average=None, reduce=None, reduction="mean"
 ):
@@ -363,6 +379,7 @@ def multi_margin_loss(
     return _reduce(loss, reduction)
 
 
+@autocast_policy(cpu="fp32", cuda="fp32")
 def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
     """sum over target classes j (the target's prefix before -1) and non-target i of max(0, 1 - (x[j] - x[i])) / C."""
     reduction = _legacy_reduction(size_average, reduce, reduction)
@@ -405,6 +422,7 @@ def multilabel_soft_margin_loss(input, target, weight=None, size_average=None, r
     return _reduce(loss, reduction)
 
 
+@autocast_policy(cpu="fp32", cuda="fp32")
 def triplet_margin_loss(
     anchor, positive, negative, margin: float = 1.0, p: float = 2, eps: float = 1e-6, swap: bool = False,
     size_average=None, reduce=None, reduction: str = "mean",
@@ -453,6 +471,7 @@ def _int_list(v, name: str) -> list[int]:
     return [int(x) for x in v]
 
 
+@autocast_policy(cpu="fp32")
 def ctc_loss(
     log_probs, targets, input_lengths, target_lengths, blank: int = 0, reduction: str = "mean",
     zero_infinity: bool = False,

@@ -6,6 +6,7 @@ import math
 
 import torch
 from torch._refs.promotion import in_float32
+from torch.amp.autocast_mode import autocast_policy
 from torch.nn._functional._layout import laid_out_like
 
 __all__ = ["batch_norm", "group_norm", "instance_norm", "layer_norm", "local_response_norm", "rms_norm"]
@@ -83,6 +84,7 @@ def instance_norm(
     return out.reshape(input.shape)
 
 
+@autocast_policy(cuda="fp32")
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps: float = 1e-5):
     """Normalizes over the last len(normalized_shape) dims, then scales and shifts elementwise: one fused
     kernel (THNN/THCUNN _layer_norm, with PyTorch's shape checks) and its fused backward."""
@@ -109,6 +111,7 @@ def rms_norm(input, normalized_shape, weight=None, eps: float | None = None):
     return out * weight if weight is not None else out
 
 
+@autocast_policy(cuda="fp32")
 def group_norm(input, num_groups: int, weight=None, bias=None, eps: float = 1e-5):
     """Normalizes each group of channels of each sample, then applies a per-channel affine."""
     if input.dim() < 2:

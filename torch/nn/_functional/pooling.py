@@ -8,6 +8,7 @@ import math
 
 import torch
 from torch._dtypes import scalar_type
+from torch.amp.autocast_mode import autocast_policy
 from torch.nn._functional._layout import laid_out_like
 from torch.nn._functional._utils import _ntuple
 from torch.nn._functional.conv import _windows
@@ -152,6 +153,7 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, 2, "max_pool2d")
 
 
+@autocast_policy(cpu="fp32")
 def max_pool3d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """Max over sliding windows of (N, C, D, H, W) or (C, D, H, W) input."""
     return _max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices, 3, "max_pool3d")
@@ -209,6 +211,7 @@ def avg_pool2d(
     )
 
 
+@autocast_policy(cpu="fp32")
 def avg_pool3d(
     input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor_override=None
 ):
@@ -261,6 +264,7 @@ def adaptive_avg_pool2d(input, output_size):
     return _adaptive_avg(input, output_size, 2, "adaptive_avg_pool2d")
 
 
+@autocast_policy(cpu="fp32")
 def adaptive_avg_pool3d(input, output_size):
     """Mean over adaptive bins giving spatial output `output_size`."""
     return _adaptive_avg(input, output_size, 3, "adaptive_avg_pool3d")
@@ -314,6 +318,7 @@ def adaptive_max_pool2d(input, output_size, return_indices=False):
     return _adaptive_max(input, output_size, return_indices, 2, "adaptive_max_pool2d")
 
 
+@autocast_policy(cpu="fp32")
 def adaptive_max_pool3d(input, output_size, return_indices=False):
     """Max over adaptive bins giving spatial output `output_size`."""
     return _adaptive_max(input, output_size, return_indices, 3, "adaptive_max_pool3d")
@@ -364,11 +369,13 @@ def max_unpool1d(input, indices, kernel_size, stride=None, padding=0, output_siz
     return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 1)
 
 
+@autocast_policy(cpu="fp32")
 def max_unpool2d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
     """Partial inverse of max_pool2d."""
     return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 2)
 
 
+@autocast_policy(cpu="fp32")
 def max_unpool3d(input, indices, kernel_size, stride=None, padding=0, output_size=None):
     """Partial inverse of max_pool3d."""
     return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 3)
@@ -436,6 +443,7 @@ def fractional_max_pool2d_with_indices(
     return _fractional(input, kernel_size, output_size, output_ratio, _random_samples, 2)
 
 
+@autocast_policy(cpu="fp32")
 def fractional_max_pool2d(
     input, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None
 ):
@@ -452,6 +460,7 @@ def fractional_max_pool3d_with_indices(
     return _fractional(input, kernel_size, output_size, output_ratio, _random_samples, 3)
 
 
+@autocast_policy(cpu="fp32")
 def fractional_max_pool3d(
     input, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None
 ):

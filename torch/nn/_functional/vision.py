@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import torch
+from torch.amp.autocast_mode import autocast_policy
 from torch.nn._functional._layout import laid_out_like
 from torch.nn._functional._utils import _ntuple
 
@@ -70,6 +71,7 @@ def channel_shuffle(input, groups: int):
 _INTERP_MODES = ("linear", "bilinear", "bicubic", "trilinear")
 
 
+@autocast_policy(cuda="fp32")
 def interpolate(
     input, size=None, scale_factor=None, mode: str = "nearest", align_corners=None, recompute_scale_factor=None,
     antialias: bool = False,
@@ -188,6 +190,7 @@ _GRID_MODES = {"bilinear": 0, "nearest": 1, "bicubic": 2}
 _GRID_PADDINGS = {"zeros": 0, "border": 1, "reflection": 2}
 
 
+@autocast_policy(cpu="fp32", cuda="promote")
 def grid_sample(input, grid, mode: str = "bilinear", padding_mode: str = "zeros", align_corners=None):
     """Samples the input at the grid's points on the THNN/THCUNN kernels: 4-D input (N, C, H, W) at a grid
     (N, Ho, Wo, 2) of (x, y), or 5-D input (N, C, D, H, W) at a grid (N, Do, Ho, Wo, 3) of (x, y, z), in

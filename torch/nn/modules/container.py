@@ -11,7 +11,20 @@ import torch
 from torch.nn.modules.module import Module, _addindent
 from torch.nn.parameter import Parameter
 
-__all__ = ["ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"]
+__all__ = ["Container", "ModuleDict", "ModuleList", "ParameterDict", "ParameterList", "Sequential"]
+
+
+class Container(Module):
+    """The deprecated container of named modules (`nn.Container(a=..., b=...)`); use nn.Module instead."""
+
+    def __init__(self, **kwargs) -> None:
+        import warnings
+
+        super().__init__()
+        warnings.warn("nn.Container is deprecated. All of it's functionality is now implemented in nn.Module. "
+                      "Subclass that instead.", FutureWarning, stacklevel=2)  # fmt: skip
+        for key, value in kwargs.items():
+            self.add_module(key, value)
 
 
 def _get_abs_string_index(obj, idx: int) -> str:

@@ -3,12 +3,15 @@ traversal, state_dict round trips, hooks, train/eval, device/dtype conversion an
 
 from __future__ import annotations
 
+import functools
 import itertools
+import warnings
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
 import torch
 from torch.nn.parameter import Buffer, Parameter
+from torch.utils.hooks import RemovableHandle
 
 __all__ = ["Module", "RemovableHandle"]
 
@@ -22,6 +25,9 @@ def _typename(obj) -> str:
     if not hasattr(obj, "__qualname__"):
         module = type(obj).__module__
     return qualname if module in ("", "builtins") else f"{module}.{qualname}"
+
+
+_EXTRA_STATE_KEY_SUFFIX = "_extra_state"  # the state_dict key of a module's get_extra_state()
 
 
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
@@ -45,30 +51,23 @@ def _addindent(s_: str, num_spaces: int) -> str:
     return first + "\n" + "\n".join(s)
 
 
-class RemovableHandle:
-    """A handle that removes the hook it was returned for from its dict(s) (`remove()`, or on `with` exit)."""
-
-    next_id = 0
-
-    def __init__(self, hooks_dict, *, extra_dict=None):
-        self.hooks_dicts = [hooks_dict] + ([extra_dict] if extra_dict is not None else [])
-        self.id = RemovableHandle.next_id
-        RemovableHandle.next_id += 1
-
-    def remove(self) -> None:
-        """Removes the hook; removing twice is a no-op."""
-        for d in self.hooks_dicts:
-            d.pop(self.id, None)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *args):
-        self.remove()
-
-
+# the per-module hook tables a module pickled by an older version may lack
+_HOOK_TABLES = (
+    "_forward_pre_hooks_with_kwargs",
+    "_forward_hooks_with_kwargs",
+    "_forward_hooks_always_called",
+    "_backward_pre_hooks",
+    "_backward_hooks",
+    "_state_dict_pre_hooks",
+    "_load_state_dict_post_hooks",
+)
 _global_forward_pre_hooks: dict = OrderedDict()
 _global_forward_hooks: dict = OrderedDict()
+_global_forward_hooks_always_called: dict = OrderedDict()
+_global_forward_hooks_with_kwargs: dict = OrderedDict()
+_global_backward_pre_hooks: dict = OrderedDict()
+_global_backward_hooks: dict = OrderedDict()
+_global_is_full_backward_hook: bool | None = None
 
 
 def register_module_forward_pre_hook(hook) -> RemovableHandle:
@@ -78,10 +77,54 @@ def register_module_forward_pre_hook(hook) -> RemovableHandle:
     return handle
 
 
-def register_module_forward_hook(hook) -> RemovableHandle:
-    """Registers a forward hook common to all modules."""
-    handle = RemovableHandle(_global_forward_hooks)
+def register_module_forward_hook(hook, *, with_kwargs: bool = False, always_call: bool = False) -> RemovableHandle:
+    """Registers a forward hook common to all modules (hook(module, args[, kwargs], output), always_call: run
+    even when forward raises)."""
+    handle = RemovableHandle(
+        _global_forward_hooks, extra_dict=[_global_forward_hooks_with_kwargs, _global_forward_hooks_always_called]
+    )
     _global_forward_hooks[handle.id] = hook
+    if with_kwargs:
+        _global_forward_hooks_with_kwargs[handle.id] = True
+    if always_call:
+        _global_forward_hooks_always_called[handle.id] = True
+    return handle
+
+
+def register_module_full_backward_pre_hook(hook) -> RemovableHandle:
+    """Registers hook(module, grad_output) run before every module's backward (see
+    Module.register_full_backward_pre_hook)."""
+    handle = RemovableHandle(_global_backward_pre_hooks)
+    _global_backward_pre_hooks[handle.id] = hook
+    return handle
+
+
+def register_module_full_backward_hook(hook) -> RemovableHandle:
+    """Registers hook(module, grad_input, grad_output) run after every module's backward (see
+    Module.register_full_backward_hook)."""
+    global _global_is_full_backward_hook
+    if _global_is_full_backward_hook is False:
+        raise RuntimeError(
+            "Cannot use both regular backward hooks and full backward hooks as a global Module hook. Please use "
+            "only one of them."
+        )
+    _global_is_full_backward_hook = True
+    handle = RemovableHandle(_global_backward_hooks)
+    _global_backward_hooks[handle.id] = hook
+    return handle
+
+
+def register_module_backward_hook(hook) -> RemovableHandle:
+    """Deprecated (register_module_full_backward_hook): a hook on every module's last autograd node."""
+    global _global_is_full_backward_hook
+    if _global_is_full_backward_hook is True:
+        raise RuntimeError(
+            "Cannot use both regular backward hooks and full backward hooks as a global Module hook. Please use "
+            "only one of them."
+        )
+    _global_is_full_backward_hook = False
+    handle = RemovableHandle(_global_backward_hooks)
+    _global_backward_hooks[handle.id] = hook
     return handle
 
 
@@ -115,10 +158,13 @@ class Module:
         d["_non_persistent_buffers_set"] = set()
         d["_modules"] = {}
         d["_forward_pre_hooks"] = OrderedDict()
-        d["_forward_pre_hooks_with_kwargs"] = {}
+        d["_forward_pre_hooks_with_kwargs"] = OrderedDict()
         d["_forward_hooks"] = OrderedDict()
-        d["_forward_hooks_with_kwargs"] = {}
-        d["_forward_hooks_always_called"] = {}
+        d["_forward_hooks_with_kwargs"] = OrderedDict()
+        d["_forward_hooks_always_called"] = OrderedDict()
+        d["_backward_pre_hooks"] = OrderedDict()
+        d["_backward_hooks"] = OrderedDict()
+        d["_is_full_backward_hook"] = None
         d["_state_dict_hooks"] = OrderedDict()
         d["_state_dict_pre_hooks"] = OrderedDict()
         d["_load_state_dict_pre_hooks"] = OrderedDict()
@@ -210,6 +256,21 @@ class Module:
             if not isinstance(mod, Module):
                 raise AttributeError("`" + item + "` is not an nn.Module")
         return mod
+
+    def set_submodule(self, target: str, module: Module, strict: bool = False) -> None:
+        """Puts `module` at dotted path `target` (replacing what is there, or adding it where the parent
+        exists; with strict, only replacing an existing attribute)."""
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+        atoms = target.split(".")
+        if not isinstance(module, Module):
+            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
+        parent = self if len(atoms) == 1 else self.get_submodule(".".join(atoms[:-1]))
+        if strict and not hasattr(parent, atoms[-1]):
+            raise AttributeError(parent._get_name() + " has no attribute `" + atoms[-1] + "`")
+        if hasattr(parent, atoms[-1]) and not isinstance(getattr(parent, atoms[-1]), Module):
+            raise AttributeError("`" + atoms[-1] + "` is not an nn.Module")
+        setattr(parent, atoms[-1], module)
 
     def get_parameter(self, target: str) -> torch.Tensor:
         """The parameter at dotted path `target`."""
@@ -310,8 +371,12 @@ class Module:
         return sorted(a for a in set(attrs) if not a[0].isdigit())
 
     def __setstate__(self, state):
-        """Restores a pickled/deep-copied module (re-marking its parameters, which copies lose)."""
+        """Restores a pickled/deep-copied module (re-marking its parameters, which copies lose); a module pickled
+        before a hook table existed gets an empty one."""
         self.__dict__.update(state)
+        for name in _HOOK_TABLES:
+            self.__dict__.setdefault(name, OrderedDict())
+        self.__dict__.setdefault("_is_full_backward_hook", None)
         for name, p in self.__dict__.get("_parameters", {}).items():
             if p is not None and not isinstance(p, Parameter):
                 self._parameters[name] = Parameter(p, p.requires_grad)
@@ -446,6 +511,11 @@ class Module:
                 self._buffers[key] = fn(buf)
         return self
 
+    def to_empty(self, *, device, recurse: bool = True):
+        """Moves the parameters and buffers to `device` without copying their values (uninitialized memory
+        of the same shapes and dtypes, as upstream's; initialize them after)."""
+        return self._apply(lambda t: torch.empty_like(t, device=device), recurse=recurse)
+
     def apply(self, fn):
         """Calls fn(module) on every submodule (children first) and then self; returns self."""
         for module in self.children():
@@ -494,6 +564,14 @@ class Module:
         """Moves every parameter and buffer to the GPU."""
         return self._apply(lambda t: t.cuda(device))
 
+    def compile(self, *args, **kwargs) -> None:
+        """Compiles this module's forward in place with torch.compile's arguments (upstream's Module.compile):
+        the arguments are checked as torch.compile checks them and, as everything here runs eagerly, the
+        module keeps its structure, its state_dict keys and its forward."""
+        import torch
+
+        self._compiled_call_impl = torch.compile(self.forward, *args, **kwargs)
+
     def share_memory(self):
         """Moves every parameter and buffer into shared memory (Tensor.share_memory_); returns self."""
         return self._apply(lambda t: t.share_memory_())
@@ -537,7 +615,9 @@ class Module:
 
     def register_forward_hook(self, hook, *, prepend: bool = False, with_kwargs: bool = False, always_call=False):
         """Registers hook(module, args, output) run after forward; a non-None result replaces the output."""
-        handle = RemovableHandle(self._forward_hooks, extra_dict=self._forward_hooks_with_kwargs)
+        handle = RemovableHandle(
+            self._forward_hooks, extra_dict=[self._forward_hooks_with_kwargs, self._forward_hooks_always_called]
+        )
         self._forward_hooks[handle.id] = hook
         if with_kwargs:
             self._forward_hooks_with_kwargs[handle.id] = True
@@ -547,35 +627,230 @@ class Module:
             self._forward_hooks.move_to_end(handle.id, last=False)
         return handle
 
+    def register_full_backward_pre_hook(self, hook, prepend: bool = False):
+        """Registers hook(module, grad_output) run when the gradients of the module's outputs are computed, before
+        its backward; a non-None result replaces grad_output."""
+        handle = RemovableHandle(self._backward_pre_hooks)
+        self._backward_pre_hooks[handle.id] = hook
+        if prepend:
+            self._backward_pre_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_full_backward_hook(self, hook, prepend: bool = False):
+        """Registers hook(module, grad_input, grad_output) run when the gradients of the module's inputs are
+        computed (grad_input: one entry per positional argument, None for non-tensors); a non-None result
+        replaces grad_input. The module's tensor arguments and outputs pass through identity nodes for it."""
+        if self._is_full_backward_hook is False:
+            raise RuntimeError(
+                "Cannot use both regular backward hooks and full backward hooks on a single Module. Please use only "
+                "one of them."
+            )
+        self._is_full_backward_hook = True
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        if prepend:
+            self._backward_hooks.move_to_end(handle.id, last=False)
+        return handle
+
+    def register_backward_hook(self, hook):
+        """Deprecated (register_full_backward_hook): hook(module, grad_input, grad_output) on the autograd node
+        that made the module's output, whose grad_input is that node's alone."""
+        if self._is_full_backward_hook is True:
+            raise RuntimeError(
+                "Cannot use both regular backward hooks and full backward hooks on a single Module. Please use only "
+                "one of them."
+            )
+        self._is_full_backward_hook = False
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        return handle
+
+    def _get_backward_hooks(self):
+        """(full backward hooks, non-full backward hooks) that apply to this module, the global ones first."""
+        full, non_full = [], []
+        if _global_is_full_backward_hook is True:
+            full += _global_backward_hooks.values()
+        if self._is_full_backward_hook is True:
+            full += self._backward_hooks.values()
+        if _global_is_full_backward_hook is False:
+            non_full += _global_backward_hooks.values()
+        if self._is_full_backward_hook is False:
+            non_full += self._backward_hooks.values()
+        return full, non_full
+
+    def _get_backward_pre_hooks(self):
+        return [*_global_backward_pre_hooks.values(), *self._backward_pre_hooks.values()]
+
+    def _maybe_warn_non_full_backward_hook(self, inputs, result, grad_fn) -> None:
+        """Upstream's warnings for a non-full backward hook that will not see the module's whole gradient."""
+        tensor = torch.Tensor
+        if not isinstance(result, tensor):
+            if not (isinstance(result, tuple) and all(isinstance(r, tensor) for r in result)):
+                warnings.warn(
+                    "Using non-full backward hooks on a Module that does not return a single Tensor or a tuple of "
+                    "Tensors is deprecated and will be removed in future versions. This hook will be missing some of "
+                    "the grad_output. Please use register_full_backward_hook to get the documented behavior.",
+                    FutureWarning,
+                    stacklevel=2,
+                )
+                return
+        else:
+            result = (result,)
+        if not isinstance(inputs, tensor):
+            if not (isinstance(inputs, tuple) and all(isinstance(i, tensor) for i in inputs)):
+                warnings.warn(
+                    "Using non-full backward hooks on a Module that does not take as input a single Tensor or a tuple "
+                    "of Tensors is deprecated and will be removed in future versions. This hook will be missing some "
+                    "of the grad_input. Please use register_full_backward_hook to get the documented behavior.",
+                    FutureWarning,
+                    stacklevel=2,
+                )
+                return
+        else:
+            inputs = (inputs,)
+        out_grad_fn = {r.grad_fn for r in result if r.grad_fn is not None}
+        if len(out_grad_fn) == 0 or (len(out_grad_fn) == 1 and grad_fn not in out_grad_fn):
+            message = (
+                "Using a non-full backward hook when outputs are nested in python data structure is deprecated and "
+                "will be removed in future versions. This hook will be missing some grad_output."
+            )
+        elif len(out_grad_fn) > 1:
+            message = (
+                "Using a non-full backward hook when outputs are generated by different autograd Nodes is deprecated "
+                "and will be removed in future versions. This hook will be missing some grad_output. Please use "
+                "register_full_backward_hook to get the documented behavior."
+            )
+        else:
+            inputs_grad_fn = {i.grad_fn for i in inputs if i.grad_fn is not None}
+            if inputs_grad_fn == {n for n, _ in grad_fn.next_functions}:
+                return
+            message = (
+                "Using a non-full backward hook when the forward contains multiple autograd Nodes is deprecated and "
+                "will be removed in future versions. This hook will be missing some grad_input. Please use "
+                "register_full_backward_hook to get the documented behavior."
+            )
+        warnings.warn(message, FutureWarning, stacklevel=2)
+
     def _call_impl(self, *args, **kwargs):
-        pre = list(_global_forward_pre_hooks.items()) + list(self._forward_pre_hooks.items())
-        for hook_id, hook in pre:
-            if hook_id in self._forward_pre_hooks_with_kwargs:
-                result = hook(self, args, kwargs)
-                if result is not None:
-                    if not (isinstance(result, tuple) and len(result) == 2):
-                        raise RuntimeError(
-                            f"forward pre-hook must return None or a tuple of (new_args, new_kwargs), but got {result}."
-                        )
-                    args, kwargs = result
-            else:
-                result = hook(self, args)
-                if result is not None:
-                    args = result if isinstance(result, tuple) else (result,)
-        result = self.forward(*args, **kwargs)
-        post = list(_global_forward_hooks.items()) + list(self._forward_hooks.items())
-        for hook_id, hook in post:
-            if hook_id in self._forward_hooks_with_kwargs:
-                out = hook(self, args, kwargs, result)
-            else:
-                out = hook(self, args, result)
-            if out is not None:
-                result = out
-        return result
+        if not (
+            self._forward_pre_hooks
+            or self._forward_hooks
+            or self._backward_hooks
+            or self._backward_pre_hooks
+            or _global_forward_pre_hooks
+            or _global_forward_hooks
+            or _global_backward_hooks
+            or _global_backward_pre_hooks
+        ):
+            return self.forward(*args, **kwargs)
+        result = None
+        called_always_called_hooks = set()
+        try:
+            full_backward_hooks, non_full_backward_hooks = [], []
+            backward_pre_hooks = []
+            if self._backward_pre_hooks or _global_backward_pre_hooks:
+                backward_pre_hooks = self._get_backward_pre_hooks()
+            if self._backward_hooks or _global_backward_hooks:
+                full_backward_hooks, non_full_backward_hooks = self._get_backward_hooks()
+            pre = list(_global_forward_pre_hooks.items()) + list(self._forward_pre_hooks.items())
+            for hook_id, hook in pre:
+                if hook_id in self._forward_pre_hooks_with_kwargs:
+                    hook_result = hook(self, args, kwargs)
+                    if hook_result is not None:
+                        if not (isinstance(hook_result, tuple) and len(hook_result) == 2):
+                            raise RuntimeError(
+                                "forward pre-hook must return None or a tuple of (new_args, new_kwargs), but got "
+                                f"{hook_result}."
+                            )
+                        args, kwargs = hook_result
+                else:
+                    hook_result = hook(self, args)
+                    if hook_result is not None:
+                        args = hook_result if isinstance(hook_result, tuple) else (hook_result,)
+            bw_hook = None
+            if full_backward_hooks or backward_pre_hooks:
+                from torch.utils.hooks import BackwardHook  # noqa: PLC0415
+
+                bw_hook = BackwardHook(self, full_backward_hooks, backward_pre_hooks)
+                args = bw_hook.setup_input_hook(args)
+            result = self.forward(*args, **kwargs)
+            post = [(i, h, _global_forward_hooks_with_kwargs, _global_forward_hooks_always_called)
+                    for i, h in _global_forward_hooks.items()]  # fmt: skip
+            post += [(i, h, self._forward_hooks_with_kwargs, self._forward_hooks_always_called)
+                     for i, h in self._forward_hooks.items()]  # fmt: skip
+            for hook_id, hook, with_kwargs, always in post:
+                if hook_id in always:
+                    called_always_called_hooks.add(hook_id)
+                out = hook(self, args, kwargs, result) if hook_id in with_kwargs else hook(self, args, result)
+                if out is not None:
+                    result = out
+            if bw_hook:
+                if not isinstance(result, (torch.Tensor, tuple)):
+                    warnings.warn(
+                        "For backward hooks to be called, module output should be a Tensor or a tuple of Tensors but "
+                        f"received {type(result)}",
+                        stacklevel=2,
+                    )
+                result = bw_hook.setup_output_hook(result)
+            if non_full_backward_hooks:
+                var = result
+                while not isinstance(var, torch.Tensor):
+                    var = (
+                        next(v for v in var.values() if isinstance(v, torch.Tensor))
+                        if isinstance(var, dict)
+                        else var[0]
+                    )
+                grad_fn = var.grad_fn
+                if grad_fn is not None:
+                    for hook in non_full_backward_hooks:
+                        grad_fn.register_hook(functools.partial(hook, self))
+                    self._maybe_warn_non_full_backward_hook(args, result, grad_fn)
+            return result
+        except Exception:
+            # the forward hooks registered with always_call=True still run, once, as upstream's
+            for table, with_kwargs, always, where in (
+                (_global_forward_hooks, _global_forward_hooks_with_kwargs, _global_forward_hooks_always_called,
+                 "global module forward hook"),
+                (self._forward_hooks, self._forward_hooks_with_kwargs, self._forward_hooks_always_called,
+                 "module forward hook"),
+            ):  # fmt: skip
+                for hook_id, hook in table.items():
+                    if hook_id in always and hook_id not in called_always_called_hooks:
+                        called_always_called_hooks.add(hook_id)
+                        try:
+                            out = (
+                                hook(self, args, kwargs, result) if hook_id in with_kwargs else hook(self, args, result)
+                            )
+                            if out is not None:
+                                result = out
+                        except Exception as e:
+                            warnings.warn(
+                                f"{where} with ``always_call=True`` raised an exception that was silenced as another "
+                                f"error was raised in forward: {e}",
+                                stacklevel=2,
+                            )
+            raise
 
     __call__ = _call_impl
 
     # ---- state dict
+
+    def get_extra_state(self):
+        """The module's extra state for its state_dict (under the key `_extra_state`): override it, with
+        set_extra_state, to save state that is not a parameter or buffer."""
+        raise RuntimeError(
+            "Reached a code path in Module.get_extra_state() that should never be called. "
+            "Please file an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
+            "to report this bug."
+        )
+
+    def set_extra_state(self, state) -> None:
+        """Restores what get_extra_state returned, from load_state_dict."""
+        raise RuntimeError(
+            "Reached a code path in Module.set_extra_state() that should never be called. "
+            "Please file an issue at https://github.com/pytorch/pytorch/issues/new?template=bug-report.yml "
+            "to report this bug."
+        )
 
     def _save_to_state_dict(self, destination, prefix, keep_vars):
         for name, param in self._parameters.items():
@@ -584,6 +859,8 @@ class Module:
         for name, buf in self._buffers.items():
             if buf is not None and name not in self._non_persistent_buffers_set:
                 destination[prefix + name] = buf if keep_vars else buf.detach()
+        if type(self).get_extra_state is not Module.get_extra_state:
+            destination[prefix + _EXTRA_STATE_KEY_SUFFIX] = self.get_extra_state()
 
     def state_dict(self, *args, destination=None, prefix: str = "", keep_vars: bool = False):
         """An ordered dict of every parameter and persistent buffer, keyed by dotted name (detached unless
@@ -597,8 +874,9 @@ class Module:
         if destination is None:
             destination = OrderedDict()
             destination._metadata = OrderedDict()
+        local_metadata = {"version": self._version}  # the hooks see (and may add to) what is saved
         if hasattr(destination, "_metadata"):
-            destination._metadata[prefix[:-1]] = {"version": self._version}
+            destination._metadata[prefix[:-1]] = local_metadata
         for hook in self._state_dict_pre_hooks.values():
             hook(self, prefix, keep_vars)
         self._save_to_state_dict(destination, prefix, keep_vars)
@@ -606,7 +884,7 @@ class Module:
             if module is not None:
                 module.state_dict(destination=destination, prefix=prefix + name + ".", keep_vars=keep_vars)
         for hook in self._state_dict_hooks.values():
-            result = hook(self, destination, prefix, {"version": self._version})
+            result = hook(self, destination, prefix, local_metadata)
             if result is not None:
                 destination = result
         return destination
@@ -656,9 +934,17 @@ class Module:
                     f"whose dimensions in the checkpoint are {input_param.size()}, "
                     f"an exception occurred : {ex.args}."
                 )
+        extra_state_key = prefix + _EXTRA_STATE_KEY_SUFFIX
+        if type(self).set_extra_state is not Module.set_extra_state:
+            if extra_state_key in state_dict:
+                self.set_extra_state(state_dict[extra_state_key])
+            elif strict:
+                missing_keys.append(extra_state_key)
+        elif strict and extra_state_key in state_dict:
+            unexpected_keys.append(extra_state_key)
         if strict:
             for key in state_dict:
-                if key.startswith(prefix):
+                if key.startswith(prefix) and key != extra_state_key:
                     input_name = key[len(prefix) :].split(".", 1)
                     if input_name[0] not in self._modules and input_name[0] not in local_state:
                         unexpected_keys.append(key)
@@ -717,6 +1003,29 @@ class Module:
         handle = RemovableHandle(self._state_dict_hooks)
         self._state_dict_hooks[handle.id] = hook
         return handle
+
+    def _register_state_dict_hook(self, hook):
+        """Registers hook(module, state_dict, prefix, local_metadata) run after state_dict; a dict it returns
+        replaces the state dict (upstream's private form, which spectral_norm and older libraries use)."""
+        return self.register_state_dict_post_hook(hook)
+
+    def register_state_dict_pre_hook(self, hook):
+        """Registers hook(module, prefix, keep_vars) run before state_dict."""
+        handle = RemovableHandle(self._state_dict_pre_hooks)
+        self._state_dict_pre_hooks[handle.id] = hook
+        return handle
+
+    def _register_load_state_dict_pre_hook(self, hook, with_module: bool = False):
+        """Registers hook([module,] state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+        error_msgs) run before this module loads its part of a state dict (the module first with_module)."""
+        handle = RemovableHandle(self._load_state_dict_pre_hooks)
+        self._load_state_dict_pre_hooks[handle.id] = functools.partial(hook, self) if with_module else hook
+        return handle
+
+    def register_load_state_dict_pre_hook(self, hook):
+        """Registers hook(module, state_dict, prefix, local_metadata, strict, missing_keys, unexpected_keys,
+        error_msgs) run before this module loads its part of a state dict."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
 
     # ---- repr
 

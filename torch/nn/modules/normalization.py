@@ -10,7 +10,7 @@ from torch.nn import init
 from torch.nn.modules.module import Module
 from torch.nn.parameter import Parameter
 
-__all__ = ["GroupNorm", "LayerNorm", "LocalResponseNorm", "RMSNorm"]
+__all__ = ["CrossMapLRN2d", "GroupNorm", "LayerNorm", "LocalResponseNorm", "RMSNorm"]
 
 
 class LocalResponseNorm(Module):
@@ -26,6 +26,37 @@ class LocalResponseNorm(Module):
     def forward(self, input):
         """F.local_response_norm."""
         return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self):
+        return "{size}, alpha={alpha}, beta={beta}, k={k}".format(**self.__dict__)
+
+
+class CrossMapLRN2d(Module):
+    """The legacy (Lua Torch) cross-channel LRN of 4-D input: x * (k + alpha/size * S)^-beta, where S sums the
+    squares over the legacy sliding window of channels (channel 0 stays in every window once it entered, as
+    upstream's implementation computes it; LocalResponseNorm is the symmetric, zero-padded form)."""
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1) -> None:
+        super().__init__()
+        self.size = size
+        self.alpha = alpha
+        self.beta = beta
+        self.k = k
+
+    def forward(self, input):
+        """The normalized input (a composite of cumulative sums, differentiable through autograd)."""
+        if input.dim() != 4:
+            raise ValueError(f"CrossMapLRN2d: Expected input to be 4D, got {input.dim()}D instead.")
+        channels = input.size(1)
+        pre_pad = int((self.size - 1) / 2 + 1)
+        csum = (input * input).cumsum(1)  # csum[:, j] = sum of the squares of channels 0..j
+        c = torch.arange(channels, device=input.device)
+        upper = csum.index_select(1, (c + pre_pad - 1).clamp(max=channels - 1))
+        low = c - pre_pad  # channels 1..c-pre_pad have left the window (channel 0 never does)
+        removed = csum.index_select(1, low.clamp(min=0)) - csum[:, :1]
+        removed = removed * (low >= 1).to(input.dtype).view(1, channels, 1, 1)
+        scale = (upper - removed) * (self.alpha / self.size) + self.k
+        return input * scale.pow(-self.beta)
 
     def extra_repr(self):
         return "{size}, alpha={alpha}, beta={beta}, k={k}".format(**self.__dict__)

@@ -14,9 +14,9 @@ import warnings
 
 import torch
 from torch.nn import init
+from torch.nn._packed_sequence import PackedSequence
 from torch.nn.modules.module import Module
 from torch.nn.parameter import Parameter
-from torch.nn.utils.rnn import PackedSequence
 
 __all__ = ["GRU", "LSTM", "RNN", "GRUCell", "LSTMCell", "RNNBase", "RNNCell", "RNNCellBase"]
 

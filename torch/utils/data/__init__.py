@@ -12,6 +12,7 @@ from torch.utils.data.dataset import (
     TensorDataset,
     random_split,
 )
+from torch.utils.data.distributed import DistributedSampler
 from torch.utils.data.sampler import (
     BatchSampler,
     RandomSampler,
@@ -27,6 +28,7 @@ __all__ = [
     "ConcatDataset",
     "DataLoader",
     "Dataset",
+    "DistributedSampler",
     "IterableDataset",
     "RandomSampler",
     "Sampler",
