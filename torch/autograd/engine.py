@@ -11,7 +11,7 @@ from torch import _C
 from torch._C import Tensor
 from torch.autograd import anomaly_mode
 from torch.autograd.anomaly_mode import STATE as _ANOMALY
-from torch.autograd.graph import AccumulateGrad, edge, meta
+from torch.autograd.graph import _PASSES, AccumulateGrad, BackwardPass, GradientEdge, edge, meta
 
 
 def _shape_str(t: Tensor) -> str:
@@ -23,6 +23,11 @@ def _root_grads(outputs: list, grad_outputs: list | None, create_graph: bool) ->
     grads = []
     for i, out in enumerate(outputs):
         g = None if grad_outputs is None else grad_outputs[i]
+        if isinstance(out, GradientEdge):
+            if not isinstance(g, Tensor):  # the node does not record the shape of the output it receives
+                raise RuntimeError(f"grad_outputs[{i}] must be a Tensor: output {i} is a GradientEdge")
+            grads.append(g)
+            continue
         if g is None:
             if out._requires_grad and out.numel() != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
@@ -121,14 +126,14 @@ def _capture(node, buf: dict, capture: dict, inputs, results, accumulate: bool) 
         i = capture.get((node, nr))
         if i is None:
             continue
-        if type(node) is AccumulateGrad:
+        if type(node) is AccumulateGrad and not accumulate:  # (with accumulate, AccumulateGrad runs them)
             for hook in meta(node.variable).hooks or ():
                 r = hook(g)
                 if r is not None:
                     g = r
         if results is not None:
             results[i] = g
-        if accumulate and type(node) is not AccumulateGrad:  # backward(inputs=[non-leaf])
+        if accumulate and type(node) is not AccumulateGrad and isinstance(inputs[i], Tensor):  # inputs=[non-leaf]
             m = meta(inputs[i])
             m.grad = g.detach().clone() if m.grad is None else m.grad + g
 
@@ -174,19 +179,22 @@ def run_backward(
 
 def _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs, accumulate, allow_unused):
     for i, out in enumerate(outputs):
-        if not out._requires_grad:
+        if not isinstance(out, GradientEdge) and not out._requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
     prev = _C._set_grad_enabled(create_graph)  # the backward pass records only for create_graph
     try:
         root_grads = _root_grads(outputs, grad_outputs, create_graph)
     finally:
         _C._set_grad_enabled(prev)
-    roots = [edge(o) for o in outputs]
+    roots = [(o.node, o.output_nr) if isinstance(o, GradientEdge) else edge(o) for o in outputs]
 
     # what to capture (grad) or restrict accumulation to (backward(inputs=...))
     capture: dict = {}  # (node, nr) -> index into inputs
     if inputs is not None:
         for i, t in enumerate(inputs):
+            if isinstance(t, GradientEdge):
+                capture[(t.node, t.output_nr)] = i
+                continue
             if not isinstance(t, Tensor):
                 raise TypeError("grad requires Tensor inputs")
             if not t._requires_grad:
@@ -199,6 +207,35 @@ def _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs, acc
         needed = {n for n in reach if type(n) is AccumulateGrad or any(nxt in reach for nxt, _ in n.next_functions)}
 
     deps = _graph(root_nodes)
+    stack = getattr(_PASSES, "stack", None)
+    if stack is None:
+        stack = _PASSES.stack = []
+    current = BackwardPass(reach if inputs is not None else deps.keys() | set(root_nodes))
+    stack.append(current)
+    try:
+        result = _execute(
+            roots,
+            root_grads,
+            root_nodes,
+            deps,
+            needed,
+            capture,
+            inputs,
+            retain_graph,
+            create_graph,
+            accumulate,
+            allow_unused,
+        )
+        while current.callbacks:  # queue_callback's, in order (one may queue more)
+            current.callbacks.pop(0)()
+        return result
+    finally:
+        stack.pop()
+
+
+def _execute(
+    roots, root_grads, root_nodes, deps, needed, capture, inputs, retain_graph, create_graph, accumulate, allow_unused
+):
     buffers: dict = {}
     for (node, nr), g in zip(roots, root_grads):
         buf = buffers.setdefault(node, {})

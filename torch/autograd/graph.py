@@ -6,16 +6,29 @@ classes generated from aten/derivatives.yaml into torch/autograd/_generated.py.
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
+import threading
 import weakref
+from collections import defaultdict
+from typing import NamedTuple
 
 from torch import _C
 from torch._C import Tensor
 from torch.autograd.anomaly_mode import STATE as _ANOMALY
 from torch.autograd.anomaly_mode import record_trace
 
-__all__ = ["Node", "disable_saved_tensors_hooks", "save_on_cpu", "saved_tensors_hooks"]
+__all__ = [
+    "GradientEdge",
+    "Node",
+    "disable_saved_tensors_hooks",
+    "get_gradient_edge",
+    "increment_version",
+    "register_multi_grad_hook",
+    "save_on_cpu",
+    "saved_tensors_hooks",
+]
 
 _FREED = (
     "Trying to backward through the graph a second time (or directly access saved tensors after they have "
@@ -387,3 +400,133 @@ class NotImplementedNode(Node):
 
 
 NotImplementedNode.__name__ = NotImplementedNode.__qualname__ = "NotImplemented"  # PyTorch's node name
+
+
+class GradientEdge(NamedTuple):
+    """Where a tensor's gradient is computed in the graph: ``(node, output_nr)``. ``torch.autograd.grad`` and
+    ``backward`` take one in place of a tensor (``autograd.grad(loss, get_gradient_edge(x))`` equals
+    ``autograd.grad(loss, x)``), which keeps working after the tensor itself is gone."""
+
+    node: Node
+    output_nr: int
+    ownership_token: Node | None = None  # upstream keeps C++ graphs alive with it; here `node` does
+
+
+def get_gradient_edge(tensor: Tensor) -> GradientEdge:
+    """The GradientEdge of ``tensor``: its grad_fn and output number, or a leaf's AccumulateGrad node."""
+    if not tensor._requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require gradients")
+    node, output_nr = edge(tensor)
+    return GradientEdge(node, output_nr)
+
+
+def increment_version(tensor) -> None:
+    """Marks ``tensor`` (or each tensor of an iterable) as modified in place, for a write autograd did not see
+    (a custom kernel through ``data_ptr``): backward through a graph that saved it then raises."""
+    for t in (tensor,) if isinstance(tensor, Tensor) else tensor:
+        t._bump_version()
+
+
+# The backward passes running on this thread, innermost last (the engine pushes and pops them): what
+# register_multi_grad_hook asks of the pass its hooks run in (upstream's _current_graph_task_id and
+# _will_engine_execute_node).
+_PASSES = threading.local()
+
+
+class BackwardPass:
+    """One run of the engine: an id, and the nodes it executes (those a gradient reaches and that lead to an input)."""
+
+    __slots__ = ("id", "nodes", "callbacks")
+    _next_id = 0
+
+    def __init__(self, nodes) -> None:
+        BackwardPass._next_id += 1
+        self.id = BackwardPass._next_id
+        self.nodes = nodes
+        self.callbacks = []  # Variable._execution_engine.queue_callback's: run when the pass ends
+
+
+def current_pass() -> BackwardPass | None:
+    """The innermost backward pass running on this thread, or None outside backward."""
+    stack = getattr(_PASSES, "stack", None)
+    return stack[-1] if stack else None
+
+
+def _pass_id() -> int:
+    current = current_pass()
+    if current is None:
+        raise AssertionError("expected this hook to be called inside a backward call")
+    return current.id
+
+
+def _will_execute(node) -> bool:
+    current = current_pass()
+    return current is not None and node in current.nodes
+
+
+class _MultiHandle:
+    """What register_multi_grad_hook returns: ``.remove()`` removes the hook from every tensor."""
+
+    def __init__(self, handles: tuple) -> None:
+        self.handles = handles
+
+    def remove(self) -> None:
+        for handle in self.handles:
+            handle.remove()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.remove()
+
+
+def register_multi_grad_hook(tensors, fn, *, mode: str = "all"):
+    """A backward hook over several tensors. ``mode="all"``: ``fn(grads)`` runs once per backward pass, after the
+    gradient of every tensor that the pass computes (``None`` for the others: not in the graph, or not needed
+    for the pass's ``inputs``). ``mode="any"``: ``fn(grad)`` runs once per pass, on the first of them.
+    Returns a handle whose ``remove()`` unregisters it."""
+    supported_modes = ("all", "any")
+    if mode not in supported_modes:
+        raise ValueError(f"Expects mode to be one of {supported_modes} but got {mode}")
+    lock = threading.Lock()
+    tensors = tuple(tensors)
+    if mode == "all":
+        count: dict = {}
+        expected: dict = {}
+        buffer: dict = {}
+        nodes = [edge(t)[0] for t in tensors]
+
+        def get_inner_hook(idx: int):
+            def inner_hook(grad) -> None:
+                pid = _pass_id()
+                with lock:
+                    seen = count.get(pid, 0)
+                    count[pid] = seen + 1
+                    if seen == 0:
+                        expected[pid] = sum(map(_will_execute, nodes))
+                        buffer[pid] = [None] * len(tensors)
+                    buffer[pid][idx] = grad
+                    done = seen == expected[pid] - 1
+                    grads = buffer[pid]
+                    if done:
+                        del count[pid], expected[pid], buffer[pid]
+                if done:
+                    fn(grads)
+
+            return inner_hook
+
+        handles = tuple(t.register_hook(get_inner_hook(i)) for i, t in enumerate(tensors))
+    else:
+        ran: dict = defaultdict(bool)
+
+        @functools.wraps(fn)
+        def wrapped_fn(grad) -> None:
+            pid = _pass_id()
+            with lock:
+                prev, ran[pid] = ran[pid], True
+            if not prev:
+                fn(grad)
+
+        handles = tuple(t.register_hook(wrapped_fn) for t in tensors if t._requires_grad)
+    return _MultiHandle(handles)

@@ -46,6 +46,15 @@ class _ImperativeEngine:
         )
         return tuple(res) if res is not None and not accumulate_grad else None
 
+    def queue_callback(self, callback) -> None:
+        """Runs ``callback()`` when the backward pass in progress ends (after its last node)."""
+        from torch.autograd.graph import current_pass  # noqa: PLC0415
+
+        current = current_pass()
+        if current is None:
+            raise RuntimeError("Final callbacks can only be installed during backward pass.")
+        current.callbacks.append(callback)
+
 
 _VOLATILE = "volatile was removed and now has no effect. Use `with torch.no_grad():` instead."
 

@@ -105,6 +105,9 @@ nb::handle bind_tensor(nb::module_& m) {
       .def_prop_ro("is_cuda", [](const th::Tensor& t) { return t.device().is_cuda(); })
       .def_prop_ro("ndim", &th::Tensor::dim)
       .def_prop_ro("_version", [](const th::Tensor& t) { return t.version(); })
+      // torch.autograd.graph.increment_version: a write autograd did not see (a custom kernel through
+      // data_ptr)
+      .def("_bump_version", [](const th::Tensor& t) { t.bump_version(); })
       .def("dim", &th::Tensor::dim, "Number of dimensions.")
       .def("numel", &th::Tensor::numel, "Number of elements.")
       .def("storage_offset", &th::Tensor::storage_offset, "Offset into the storage, in elements.")
