@@ -636,11 +636,21 @@ def copy_worktree(dest: Path) -> None:
             shutil.copy2(ROOT / rel, dest / rel)
 
 
+PACKAGE_FILES = ("*.py", "_data/*")
+"""What a session's package dir mirrors of torch/: the Python sources and the package data (torch/_data: the
+Sobol direction numbers)."""
+
+
+def _package_files(src: Path):
+    for pattern in PACKAGE_FILES:
+        yield from (f for f in src.rglob(pattern) if f.is_file())
+
+
 def sync_python_sources(dest: Path) -> int:
-    """Mirrors torch/**/*.py into `dest` (a session's package dir); returns files copied."""
+    """Mirrors torch/**/*.py and torch/_data into `dest` (a session's package dir); returns files copied."""
     src = ROOT / "torch"
     copied, wanted = 0, set()
-    for f in src.rglob("*.py"):
+    for f in _package_files(src):
         rel = f.relative_to(src)
         if rel.parts[0] == "csrc":
             continue
@@ -650,7 +660,7 @@ def sync_python_sources(dest: Path) -> int:
             out.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(f, out)
             copied += 1
-    for f in dest.rglob("*.py"):
+    for f in list(_package_files(dest)):
         if f.relative_to(dest) not in wanted:
             f.unlink()
     return copied

@@ -199,6 +199,24 @@ def instrument(namespace: dict, tensor: type, wrap) -> object:
     return restore
 
 
+def swap(namespace: dict, tensor: type, functions, methods, wrap) -> object:
+    """Replaces the named functions of `namespace` (torch's globals) and methods of `tensor` with wrap(name, fn);
+    returns the callable that puts the originals back (torch.utils.deterministic's filling factories)."""
+    saved_functions = {name: namespace[name] for name in functions}
+    saved_methods = {name: tensor.__dict__[name] for name in methods}
+    for name, fn in saved_functions.items():
+        namespace[name] = wrap(name, fn)
+    for name, fn in saved_methods.items():
+        setattr(tensor, name, wrap(name, fn))
+
+    def restore() -> None:
+        namespace.update(saved_functions)
+        for name, fn in saved_methods.items():
+            setattr(tensor, name, fn)
+
+    return restore
+
+
 _OPERATOR_DUNDERS = frozenset(
     f"__{op}__"
     for base in (

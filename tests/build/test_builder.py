@@ -223,3 +223,13 @@ def test_develop_into_a_package_dir_of_its_own_syncs_the_python_sources(monkeypa
     monkeypatch.setattr(builder, "ensure_pth", lambda: pytest.fail("wrote a .pth for a session's build"))
     builder.develop(builder.Config(tmp_path / "b", tmp_path / "p" / "torch"), sync_python=True, targets=["TH"])
     assert built == [["TH"]] and (tmp_path / "p" / "torch" / "__init__.py").exists()
+
+
+def test_sync_python_sources_mirrors_the_package_data(tmp_path):
+    # a session's package dir gets torch/_data too (the Sobol direction numbers); a stale file there goes
+    (tmp_path / "_data").mkdir()
+    (tmp_path / "_data" / "stale.npz").write_bytes(b"")
+    assert builder.sync_python_sources(tmp_path) > 0
+    assert (tmp_path / "_data" / "sobol_direction_numbers.npz").exists()
+    assert (tmp_path / "quasirandom.py").exists() and not (tmp_path / "_data" / "stale.npz").exists()
+    assert builder.sync_python_sources(tmp_path) == 0  # nothing changed: nothing copied

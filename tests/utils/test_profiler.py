@@ -113,3 +113,14 @@ def test_ops_are_unchanged_after_profiling():
         pass
     assert torch.add is add and torch.Tensor.add is method
     torch.testing.assert_close(torch.ones(1) + 1, torch.full((1,), 2.0))
+
+
+def test_legacy_profiler_records_the_ops():
+    import torch.autograd.profiler_legacy as profiler_legacy
+
+    x = torch.randn(8, 8)
+    with profiler_legacy.profile(record_shapes=True) as prof:
+        torch.mm(x, x).sum()
+    names = {event.key for event in prof.key_averages()}
+    assert {"aten::mm", "aten::sum"} <= names
+    assert "aten::mm" in prof.key_averages().table()

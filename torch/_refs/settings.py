@@ -10,9 +10,16 @@ import warnings
 
 import torch
 from torch import _C
+from torch._refs import deterministic_fill
 from torch._registry import register
 
-_state = {"deterministic": False, "warn_only": False, "interop_threads": 1, "warn_always": False}
+_state = {
+    "deterministic": False,
+    "warn_only": False,
+    "fill_uninitialized_memory": True,
+    "interop_threads": 1,
+    "warn_always": False,
+}
 _PRECISIONS = ("highest", "high", "medium")  # torch._C's 0, 1, 2 (TH/MatmulPrecision.h)
 _DEBUG_MODES = ("default", "warn", "error")
 
@@ -21,6 +28,18 @@ _DEBUG_MODES = ("default", "warn", "error")
 def use_deterministic_algorithms(mode: bool, *, warn_only: bool = False) -> None:
     """Asks for deterministic algorithms only (warn_only: warn instead of raising where one is not)."""
     _state["deterministic"], _state["warn_only"] = bool(mode), bool(warn_only)
+    deterministic_fill.update(_state["deterministic"] and _state["fill_uninitialized_memory"])
+
+
+def _get_fill_uninitialized_memory() -> bool:
+    return _state["fill_uninitialized_memory"]
+
+
+def _set_fill_uninitialized_memory(mode) -> None:
+    if not isinstance(mode, bool):
+        raise RuntimeError(f"expected a bool, but got {type(mode).__name__}")
+    _state["fill_uninitialized_memory"] = mode
+    deterministic_fill.update(_state["deterministic"] and mode)
 
 
 @register

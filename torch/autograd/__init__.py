@@ -7,7 +7,7 @@ run the engine (engine.py) over that graph.
 
 from __future__ import annotations
 
-from torch.autograd import anomaly_mode, graph
+from torch.autograd import anomaly_mode, forward_ad, graph
 from torch.autograd import functional as functional
 from torch.autograd import profiler as profiler
 from torch.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
@@ -43,6 +43,7 @@ __all__ = [
     "gradgradcheck",
     "GradcheckError",
     "graph",
+    "forward_ad",
     "anomaly_mode",
     "detect_anomaly",
     "set_detect_anomaly",

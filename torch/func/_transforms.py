@@ -23,6 +23,7 @@ from typing import Callable
 
 import torch
 from torch._C import Tensor
+from torch.autograd._own_leaves import OwnLeaves
 from torch.func._vmap import _check_randomness_arg, _random_error, _rng_states, _same_rng_states, _set_rng_states
 from torch.utils._pytree import tree_flatten, tree_leaves, tree_map, tree_unflatten
 
@@ -45,45 +46,9 @@ _JVP = "jvp(f, primals, tangents)"
 # ---- the graph bookkeeping shared by the transforms ----
 
 
-class _Call:
+class _Call(OwnLeaves):
     """One transform call: its own leaves (the differentiable inputs that were not part of any graph)
     and whether grad mode was on outside it."""
-
-    def __init__(self) -> None:
-        self.outer_grad = torch.is_grad_enabled()
-        self.own: list[Tensor] = []  # keeps the leaves alive, so their ids stay unique
-        self.own_ids: set[int] = set()
-
-    def differentiable(self, x):
-        """The input as this call differentiates it: a fresh leaf, or a view of x when x is in a graph."""
-        if not isinstance(x, Tensor):
-            raise ValueError(f"Thing passed to transform API must be Tensor, got {type(x)}")
-        if x.requires_grad:
-            return x.view_as(x)
-        leaf = x.detach().requires_grad_()
-        self.own.append(leaf)
-        self.own_ids.add(id(leaf))
-        return leaf
-
-    def escapes(self, t) -> bool:
-        """Whether t's graph reaches a leaf that is not this call's own (so an outer graph needs t's)."""
-        if not isinstance(t, Tensor) or not t.requires_grad:
-            return False
-        if t.grad_fn is None:
-            return id(t) not in self.own_ids
-        stack, seen = [t.grad_fn], {id(t.grad_fn)}
-        while stack:
-            node = stack.pop()
-            var = getattr(node, "variable", None)  # an AccumulateGrad: the edge to a leaf
-            if var is not None:
-                if id(var) not in self.own_ids:
-                    return True
-                continue
-            for nxt, _ in getattr(node, "next_functions", ()):
-                if nxt is not None and id(nxt) not in seen:
-                    seen.add(id(nxt))
-                    stack.append(nxt)
-        return False
 
     def needs_graph(self, *trees) -> bool:
         """Whether a backward pass over these tensors must be recorded (create_graph)."""
@@ -92,14 +57,7 @@ class _Call:
     def result(self, tree, keep: bool | None = None):
         """tree with every tensor detached but those (when keep, by default the grad mode outside the
         call) that reach leaves other than this call's own."""
-        keep = self.outer_grad if keep is None else keep
-
-        def finish(t):
-            if isinstance(t, Tensor) and t.requires_grad and not (keep and self.escapes(t)):
-                return t.detach()
-            return t
-
-        return tree_map(finish, tree)
+        return tree_map(lambda t: self.finish(t, keep), tree)
 
     def aux(self, aux):
         """The aux output of a has_aux function: tensors only (upstream's error otherwise), as result()."""
