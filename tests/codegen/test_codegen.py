@@ -131,7 +131,8 @@ def test_calls_release_the_gil_when_a_tensor_argument_is_long(tmp_path):
     )
     text = "".join(bindings.render_shards([bindings.shard_entry(f) for f in load(p)], 1).values())
     # plain tensor arguments decide (optional and list ones are not looked at); the result is cast after
-    assert "nb::cast(torch::without_gil_if_long({&(self_r)}, [&] { return th::f(self_r, w, many_r, n); }))" in text
+    assert "nb::cast(torch::without_gil_if_long({&(self_r)}, [&] { return th::f(self_r, w, many_r, n.v); }))" in text
+    assert "torch::Int n" in text  # an int argument refuses a bool (upstream: "must be int, not bool")
     assert "torch::without_gil_if_long({&(self_w.get()), &(other_r)}" in text
     p.write_text("- func: f(Tensor self) -> int\n")
     with pytest.raises(CodegenError, match="only Tensor and bool returns are supported"):

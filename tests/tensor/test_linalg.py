@@ -241,3 +241,18 @@ def test_batches_of_small_products_over_threads(threads, batch, m, k, n):
         torch.set_num_threads(old)
     np.testing.assert_allclose(got64.numpy(), a @ b, rtol=1e-10, atol=1e-10)
     np.testing.assert_allclose(got32.numpy(), 1.0 + a @ b, rtol=1e-4, atol=1e-4)
+
+
+def test_norm_string_orders_over_other_than_two_dims_are_matrix_norm_errors():
+    # 'fro' over three dims was silently a vector norm here; upstream sends it to matrix_norm, which refuses it
+    x = torch.randn(2, 3, 4, 5)
+    with pytest.raises(RuntimeError, match="linalg.matrix_norm: dim must be a 2-tuple. Got 1 2 3"):
+        torch.norm(x, p="fro", dim=(1, 2, 3))
+    with pytest.raises(RuntimeError, match="dim must be a 2-tuple. Got 0 1 2 3"):
+        torch.norm(x, "nuc")
+    with pytest.raises(RuntimeError, match="Order abc not supported"):
+        torch.norm(x[0, 0], p="abc")
+    with pytest.raises(TypeError):
+        torch.linalg.matrix_norm(x, dim=1)
+    torch.testing.assert_close(torch.norm(x, "fro"), x.pow(2).sum().sqrt())
+    torch.testing.assert_close(torch.norm(x, "fro", dim=(1, 2)), x.pow(2).sum((1, 2)).sqrt())

@@ -109,6 +109,10 @@ def binding_param(a: Argument, is_self: bool, numbers: bool = True) -> tuple[str
         if t.optional:
             return f"std::optional<torch::IntArg> {n}", f"({n} ? std::optional<th::IntList>({n}->v) : std::nullopt)"
         return f"const torch::IntArg& {n}", f"{n}.v"
+    if t.base == "int":  # a torch::Int: a bool is no int (upstream's parser refuses it)
+        if t.optional:
+            return f"std::optional<torch::Int> {n}", f"({n} ? std::optional<int64_t>({n}->v) : std::nullopt)"
+        return f"torch::Int {n}", f"{n}.v"
     if t.base == "Device" and t.optional:  # a torch.device, str or GPU index; a bad string raises when read
         return f"torch::DeviceArg {n}", f"{n}.get()"
     # a number is a ScalarArg: an int past uint64 raises OverflowError when the op reads it

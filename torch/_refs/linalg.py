@@ -173,10 +173,11 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) ->
     import torch
 
     x = input if dtype is None else input.to(dtype)
-    if p == "nuc":
-        return torch.linalg.matrix_norm(x, "nuc", (-2, -1) if dim is None else dim, keepdim)
-    ord = 2 if p is None or p == "fro" else p
-    return torch.linalg.vector_norm(x, ord, dim, keepdim)
+    if isinstance(p, str):  # 'fro' over at most two dims is a vector norm; else a matrix norm (which checks dim)
+        if p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2):
+            return torch.linalg.vector_norm(x, 2, dim, keepdim)
+        return torch.linalg.matrix_norm(x, p, tuple(range(x.dim())) if dim is None else dim, keepdim)
+    return torch.linalg.vector_norm(x, 2 if p is None else p, dim, keepdim)
 
 
 @register(out="castable")

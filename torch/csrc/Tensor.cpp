@@ -63,6 +63,12 @@ th::IntList int_list_from_args(const nb::args& args, const char* fn, const char*
   }
   th::IntList out;
   for (nb::handle h : args) {
+    int64_t index;  // a NumPy integer or a 0-dim integer tensor: its __index__ (x.view(np.int64(2), 3))
+    if (!PyLong_Check(h.ptr()) &&
+        nb::detail::load_int(h.ptr(), (uint8_t)nb::detail::cast_flags::convert, index)) {
+      out.push_back(index);
+      continue;
+    }
     if (!PyLong_Check(h.ptr()) || PyBool_Check(h.ptr()))
       throw th::TypeError(th::detail::str(fn, "(): argument '", arg,
                                           "' must be tuple of ints, but found element of type ",

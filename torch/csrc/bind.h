@@ -25,6 +25,12 @@ struct IntArg {
   th::IntList v;
 };
 
+/// An `int` argument: a Python int or an object with __index__ (a NumPy integer, a 0-dim integer tensor),
+/// never a bool or a float (upstream's parser refuses `x.topk(True)`; nanobind's int64_t took it as 1).
+struct Int {
+  int64_t v;
+};
+
 /// Raises upstream's OverflowError for a Python int no 64-bit integer holds: `message` is Python's own
 /// ("int too big to convert", or "can't convert negative int to unsigned" below int64).
 [[noreturn]] void raise_int_overflow(const char* message);
@@ -361,25 +367,39 @@ struct type_caster<th::ScalarType> {
   }
 };
 
+/// One int of an `int` or `int[]` argument: a Python int, or with conversions an object with __index__ (a
+/// NumPy integer, a 0-dim integer tensor); never a bool or a float, as upstream's parser.
+inline bool load_int(PyObject* o, uint8_t flags, int64_t& out) noexcept {
+  if (PyBool_Check(o)) return false;
+  PyObject* i = nullptr;
+  if (!PyLong_Check(o)) {
+    if (!(flags & (uint8_t)cast_flags::convert) || PyFloat_Check(o) || !PyIndex_Check(o)) return false;
+    i = PyNumber_Index(o);
+    if (!i) return PyErr_Clear(), false;
+    o = i;
+  }
+  out = PyLong_AsLongLong(o);
+  Py_XDECREF(i);
+  return !PyErr_Occurred() || (PyErr_Clear(), false);
+}
+
 template <>
 struct type_caster<torch::IntArg> {
   NB_TYPE_CASTER(torch::IntArg, const_name("Sequence[int] | int"))
 
-  bool from_python(handle src, uint8_t, cleanup_list*) noexcept {
+  bool from_python(handle src, uint8_t flags, cleanup_list*) noexcept {
     PyObject* o = src.ptr();
     value.v.clear();
-    if (PyLong_Check(o) && !PyBool_Check(o)) {
-      value.v.push_back(PyLong_AsLongLong(o));
-      return !PyErr_Occurred() || (PyErr_Clear(), false);
+    int64_t v;
+    if (!PyTuple_Check(o) && !PyList_Check(o)) {
+      if (!load_int(o, flags, v)) return false;
+      value.v.push_back(v);
+      return true;
     }
-    if (!PyTuple_Check(o) && !PyList_Check(o)) return false;
-    PyObject* seq = o;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
     for (Py_ssize_t i = 0; i < n; ++i) {
-      PyObject* item = PySequence_Fast_GET_ITEM(seq, i);
-      if (!PyLong_Check(item) || PyBool_Check(item)) return false;
-      value.v.push_back(PyLong_AsLongLong(item));
-      if (PyErr_Occurred()) return PyErr_Clear(), false;
+      if (!load_int(PySequence_Fast_GET_ITEM(o, i), flags, v)) return false;
+      value.v.push_back(v);
     }
     return true;
   }
@@ -388,6 +408,16 @@ struct type_caster<torch::IntArg> {
     for (size_t i = 0; i < a.v.size(); ++i) PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(a.v[i]));
     return t;
   }
+};
+
+template <>
+struct type_caster<torch::Int> {
+  NB_TYPE_CASTER(torch::Int, const_name("int"))
+
+  bool from_python(handle src, uint8_t flags, cleanup_list*) noexcept {
+    return load_int(src.ptr(), flags, value.v);
+  }
+  static handle from_cpp(torch::Int a, rv_policy, cleanup_list*) noexcept { return PyLong_FromLongLong(a.v); }
 };
 
 }  // namespace nanobind::detail

@@ -83,6 +83,11 @@ def matrix_norm(input: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *
     input = _floating(input, "linalg.matrix_norm", dtype)
     if input.dim() < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    if isinstance(dim, int):
+        raise TypeError("linalg_matrix_norm(): argument 'dim' must be tuple of ints, not int")
+    dim = tuple(dim)
+    if len(dim) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
     d0, d1 = (d % input.dim() for d in dim)
     if d0 == d1:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, {dim[1]})")
