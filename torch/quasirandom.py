@@ -77,14 +77,26 @@ def _scramble_state(state, ltm):
 
 
 def _combine(state, index):
-    """XOR of the direction numbers selected by each index's bits: an (len(index), dimension) int64 tensor."""
+    """XOR of the direction numbers selected by each index's bits: an (len(index), dimension) int64 tensor.
+
+    The bits are taken k at a time through a table of the 2^k XORs of k direction numbers (built by doubling),
+    so that n points cost about 30 / k gathers of (n, dimension) instead of 30 masked XORs; k is chosen so
+    that no table is larger than the result."""
     import torch
 
-    out = torch.zeros(index.shape[0], state.shape[0], dtype=torch.long)
-    for b in range(_MAXBIT):
-        take = ((index >> b) & 1).bool()
-        if bool(take.any()):
-            out ^= torch.where(take[:, None], state[:, b], 0)
+    n, dimension = index.shape[0], state.shape[0]
+    out = torch.zeros(n, dimension, dtype=torch.long)
+    if n == 0:
+        return out
+    nbits = max(int(index.max()).bit_length(), 1)
+    k = max(1, min(10, n.bit_length() - 1))
+    columns = state.t()  # (MAXBIT, dimension): one row per bit
+    for start in range(0, nbits, k):
+        width = min(k, nbits - start)
+        table = torch.zeros(1, dimension, dtype=torch.long)
+        for b in range(width):
+            table = torch.cat((table, table ^ columns[start + b]))
+        out ^= table.index_select(0, (index >> start) & ((1 << width) - 1))
     return out
 
 
@@ -92,11 +104,12 @@ def _gray(index):
     return index ^ (index >> 1)
 
 
-def _advance(quasi, n, state, position):
-    """The n points after the one at Gray-code position ``position`` (whose value is ``quasi``), as integers."""
+def _advance(quasi, n, state, position, last_only=False):
+    """The n points after the one at Gray-code position ``position`` (whose value is ``quasi``), as integers
+    (only the last of them with ``last_only``: a fast-forward)."""
     import torch
 
-    index = torch.arange(position + 1, position + n + 1)
+    index = torch.tensor([position + n]) if last_only else torch.arange(position + 1, position + n + 1)
     return quasi ^ _combine(state, _gray(index) ^ _gray(torch.tensor(position)))
 
 
@@ -220,7 +233,7 @@ class SobolEngine:
             skip = n - 1 if self.num_generated == 0 else n
             if skip > 0:
                 position = self.num_generated - 1 if self.num_generated else 0
-                self.quasi = _advance(self.quasi, skip, self.sobolstate, position)[-1].clone()
+                self.quasi = _advance(self.quasi, skip, self.sobolstate, position, last_only=True)[0]
         self.num_generated += n
         return self
 

@@ -130,3 +130,15 @@ def test_errors_and_repr():
     assert repr(SobolEngine(3)) == "SobolEngine(dimension=3)"
     assert repr(SobolEngine(3, scramble=True, seed=5)) == "SobolEngine(dimension=3, scramble=True, seed=5)"
     assert SobolEngine.MAXBIT == 30 and SobolEngine.MAXDIM == 21201
+
+
+def test_fast_forward_far_ahead_is_one_step():
+    # a fast-forward computes the state it lands on, not the points it skips
+    n = 10**7 + 3
+    engine = SobolEngine(9).fast_forward(n)
+    sampler = qmc.Sobol(9, scramble=False, bits=30)
+    sampler.fast_forward(n)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        expected = sampler.random(5)
+    np.testing.assert_array_equal(engine.draw(5, dtype=torch.float64).numpy(), expected)
