@@ -10,7 +10,7 @@ import torch
 project = "torch (TH edition)"
 author = "the torch-th contributors"
 copyright = "2026, the torch-th contributors"
-release = version = torch.__version__
+release = version = str(torch.__version__)  # a TorchVersion (a str subclass): Sphinx wants a plain str
 
 extensions = ["sphinx.ext.autodoc", "sphinx.ext.napoleon", "sphinx.ext.viewcode", "myst_parser"]
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
