@@ -46,6 +46,7 @@ from torch.linalg import _legacy  # noqa: E402, F401
 
 _registry.install(globals(), Tensor)
 _recording.install()
+_refs.deterministic_fill.install(globals(), Tensor)  # torch.empty & co. fill under use_deterministic_algorithms
 
 from torch import (  # noqa: E402
     __config__,

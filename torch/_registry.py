@@ -55,6 +55,7 @@ def register(
         own = name or (obj.fget if isinstance(obj, property) else obj).__name__
         if not numbers:
             obj = tensors_only(obj, own)
+        obj = ints_only(obj, own)
         plain = numpy_names(obj)  # the method and the in-place form: no out=
         if out is not None:
             from torch._out import with_out  # noqa: PLC0415
@@ -129,6 +130,39 @@ def tensors_only(fn, name: str):
         return fn(*args, **kwargs)
 
     return taking_tensors
+
+
+_NOT_INTS = ("bool", "float", "Number", "Scalar", "Any", "complex", "Tensor", "object")
+
+
+def ints_only(fn, name: str):
+    """fn, raising upstream's TypeError ("diagonal(): argument 'offset' (position 2) must be int, not bool") when
+    a parameter annotated as an int (`int`, `int | None`, `int | Sequence[int]`, ...) gets a bool, as the
+    generated bindings' torch::Int does; fn itself where it has no such parameter."""
+    import functools  # noqa: PLC0415
+    import inspect  # noqa: PLC0415
+
+    if not inspect.isfunction(fn):
+        return fn
+    checked = [
+        (i, p.name)
+        for i, p in enumerate(inspect.signature(fn).parameters.values())
+        if isinstance(p.annotation, str)
+        and "int" in p.annotation.replace("Sequence[int]", "int").split(" | ")
+        and not any(t in p.annotation for t in _NOT_INTS)
+    ]
+    if not checked:
+        return fn
+
+    @functools.wraps(fn)
+    def taking_ints(*args, **kwargs):
+        for i, n in checked:
+            v = args[i] if i < len(args) else kwargs.get(n)
+            if v is True or v is False:
+                raise TypeError(f"{name}(): argument '{n}' (position {i + 1}) must be int, not bool")
+        return fn(*args, **kwargs)
+
+    return taking_ints
 
 
 def in_place(fn, name: str):

@@ -150,3 +150,16 @@ def test_make_dual_errors():
             fwAD.make_dual(torch.arange(3), torch.randn(3))
         with pytest.raises(ValueError, match="Expected tangent to be floating point or complex, but got: torch.int64"):
             fwAD.make_dual(torch.randn(3), torch.arange(3))
+
+
+def test_outer_no_grad_keeps_results_out_of_the_callers_graph():
+    w = torch.ones(3, requires_grad=True)
+    with torch.no_grad(), fwAD.dual_level():
+        primal, tangent = fwAD.unpack_dual(fwAD.make_dual(torch.ones(3), torch.full((3,), 2.0)) * w)
+    assert not primal.requires_grad and not tangent.requires_grad
+    torch.testing.assert_close(tangent, torch.full((3,), 2.0))
+
+
+def test_exit_without_a_level_raises():
+    with pytest.raises(RuntimeError, match="Dual level must be a positive number"):
+        fwAD.exit_dual_level()

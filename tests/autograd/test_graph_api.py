@@ -144,3 +144,41 @@ def test_leaf_hook_runs_once_under_backward_with_inputs():
     (x * 3).sum().backward(inputs=[x])
     assert len(calls) == 1
     torch.testing.assert_close(x.grad, torch.full((2,), 6.0))
+
+
+def test_hooks_run_only_where_the_pass_computes_the_gradient():
+    # b's node is not needed for grad(..., a): neither b's hook nor the multi-grad hook's second call runs
+    x = torch.tensor([2.0], requires_grad=True)
+    a, b = x * 2, x * 3
+    calls, b_calls = [], []
+    register_multi_grad_hook((a, b), calls.append)
+    b.register_hook(b_calls.append)
+    torch.autograd.grad((a * b).sum(), a)
+    assert len(calls) == 1 and calls[0][1] is None
+    torch.testing.assert_close(calls[0][0], torch.tensor([6.0]))
+    assert b_calls == []
+
+
+def test_leaves_run_first_in_their_edges_order():
+    x, y, z = (torch.ones(1, requires_grad=True) for _ in range(3))
+    order = []
+    for t, name in ((x, "x"), (y, "y"), (z, "z")):
+        t.register_hook(lambda g, name=name: order.append(name))
+    (x * y).sum().backward()
+    assert order == ["x", "y"]
+    order.clear()
+    (x + y + z).sum().backward()
+    assert order == ["z", "x", "y"]
+
+
+def test_gradient_edge_output_checks_its_grad_outputs():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="Mismatch in shape"):
+        torch.autograd.grad(get_gradient_edge(x.exp()), x, grad_outputs=torch.ones(2, 2))
+    with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar outputs"):
+        torch.autograd.grad(get_gradient_edge(x.exp()), x)
+    (g,) = torch.autograd.grad(get_gradient_edge(x.sum()), x)
+    torch.testing.assert_close(g, torch.ones(2))
+    y = torch.ones(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match="materialize_grads cannot be used when the given input is a GradientEdge"):
+        torch.autograd.grad(x.sum(), [x, get_gradient_edge(y)], materialize_grads=True)

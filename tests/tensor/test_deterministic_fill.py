@@ -84,3 +84,17 @@ def test_requires_grad_and_off_switches(deterministic_mode):
     assert _all(torch.empty(3), float("nan"))
     torch.use_deterministic_algorithms(False)
     assert torch.empty(3).shape == (3,)
+
+
+def test_a_profile_around_the_switch_keeps_the_fill_right():
+    prev = torch.are_deterministic_algorithms_enabled()
+    try:
+        with torch.profiler.profile():
+            torch.use_deterministic_algorithms(True)
+        assert _all(torch.empty(3, dtype=torch.int64), 2**63 - 1)
+        with torch.profiler.profile():
+            torch.use_deterministic_algorithms(False)
+        torch.use_deterministic_algorithms(True)
+        assert _all(torch.empty(3), float("nan"))
+    finally:
+        torch.use_deterministic_algorithms(prev)

@@ -45,3 +45,9 @@ def test_numpy_integers_and_0_dim_tensors_are_ints():
     assert torch.zeros((np.int64(2), 3)).shape == (2, 3)
     assert x.flatten(torch.tensor(0)).shape == (6,)
     assert x.narrow(1, 1, np.int64(2)).tolist() == [[1.0, 2.0], [4.0, 5.0]]
+
+
+def test_a_bool_tensor_is_not_an_int():
+    with pytest.raises((TypeError, RuntimeError)):  # upstream: an internal assert (RuntimeError)
+        torch.ones(3).topk(torch.tensor(True))
+    assert torch.ones(3).topk(torch.tensor(2)).values.shape == (2,)

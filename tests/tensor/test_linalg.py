@@ -256,3 +256,24 @@ def test_norm_string_orders_over_other_than_two_dims_are_matrix_norm_errors():
         torch.linalg.matrix_norm(x, dim=1)
     torch.testing.assert_close(torch.norm(x, "fro"), x.pow(2).sum().sqrt())
     torch.testing.assert_close(torch.norm(x, "fro", dim=(1, 2)), x.pow(2).sum((1, 2)).sqrt())
+
+
+def test_linalg_norm_string_orders_are_matrix_norms():
+    x3, v, m = torch.randn(2, 3, 4), torch.randn(5), torch.randn(3, 4)
+    with pytest.raises(RuntimeError, match=r"If dim is specified, it must be of length 1 or 2. Got \[0, 1, 2\]"):
+        torch.linalg.norm(x3, "fro", dim=(0, 1, 2))
+    with pytest.raises(RuntimeError, match="The input tensor A must have at least 2 dimensions"):
+        torch.linalg.norm(v, "fro")
+    with pytest.raises(RuntimeError, match="dim must be a 2-tuple. Got 1"):
+        torch.linalg.norm(m, "nuc", dim=1)
+    with pytest.raises(RuntimeError, match="dim must be a 2-tuple. Got 1"):
+        torch.norm(m, "nuc", dim=1)
+    with pytest.raises(RuntimeError, match="If dim is not specified but ord is, the input must be 1D or 2D. Got 3D"):
+        torch.linalg.norm(x3, 2)
+    a = m.numpy().astype(np.float64)
+    np.testing.assert_allclose(torch.linalg.norm(m, "nuc").item(), np.linalg.norm(a, "nuc"), rtol=1e-5)
+    np.testing.assert_allclose(torch.linalg.norm(m, "fro").item(), np.linalg.norm(a, "fro"), rtol=1e-5)
+    np.testing.assert_allclose(torch.linalg.norm(m, 2).item(), np.linalg.norm(a, 2), rtol=1e-5)
+    np.testing.assert_allclose(
+        torch.linalg.norm(x3, "fro", dim=(1, 2)).numpy(), np.linalg.norm(x3.numpy(), "fro", axis=(1, 2)), rtol=1e-5
+    )

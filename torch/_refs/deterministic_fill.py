@@ -2,9 +2,9 @@
 ``torch.utils.deterministic.fill_uninitialized_memory`` is True (its default), the tensors that ``torch.empty``,
 ``empty_like``, ``empty_strided``, ``empty_permuted``, ``Tensor.new_empty``/``new_empty_strided`` return, and the
 memory ``resize_``/``resize_as_`` add, hold NaN (floating and complex: NaN + 0j), the dtype's largest value
-(integers) or True (bool), as upstream. The wrappers are swapped in only while the mode is on (torch._registry.
-swap), so ``torch.empty`` costs nothing extra otherwise; tensors that ops allocate inside C++ are written by
-those ops, never returned uninitialized.
+(integers) or True (bool), as upstream. The wrappers are installed once (torch._registry.swap, at import) and
+check the mode at each call; tensors that ops allocate inside C++ are written by those ops, never returned
+uninitialized.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from torch import _C, _registry
 _FUNCTIONS = ("empty", "empty_like", "empty_strided", "empty_permuted")
 _METHODS = ("new_empty", "new_empty_strided")
 _RESIZES = ("resize_", "resize_as_")
-_restore = None
 
 
 def _value(dtype):
@@ -45,7 +44,8 @@ def _fill(t, start: int = 0):
 def _filling(name, fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
-        return _fill(fn(*args, **kwargs))
+        result = fn(*args, **kwargs)
+        return _fill(result) if _ON[0] else result
 
     return wrapper
 
@@ -53,6 +53,8 @@ def _filling(name, fn):
 def _filling_resize(name, fn):
     @functools.wraps(fn)
     def wrapper(self, *args, **kwargs):
+        if not _ON[0]:
+            return fn(self, *args, **kwargs)
         capacity = self.untyped_storage().nbytes() // self.element_size() - self.storage_offset()
         result = fn(self, *args, **kwargs)
         if result.numel() > max(capacity, 0) and result.is_contiguous():
@@ -62,20 +64,16 @@ def _filling_resize(name, fn):
     return wrapper
 
 
+_ON = [False]  # whether the factories fill (set by update)
+
+
+def install(namespace: dict, tensor: type) -> None:
+    """Wraps the factories once, at import (torch/__init__.py): the wrappers fill only while update(True) holds,
+    so that nothing another swap saves and restores (torch.profiler's instrument) can drop or keep them."""
+    _registry.swap(namespace, tensor, _FUNCTIONS, _METHODS, _filling)
+    _registry.swap(namespace, tensor, (), _RESIZES, _filling_resize)
+
+
 def update(enabled: bool) -> None:
-    """Swaps the filling wrappers in (enabled) or the originals back."""
-    global _restore
-    import torch  # noqa: PLC0415
-
-    if enabled and _restore is None:
-        plain = _registry.swap(vars(torch), torch.Tensor, _FUNCTIONS, _METHODS, _filling)
-        resizes = _registry.swap(vars(torch), torch.Tensor, (), _RESIZES, _filling_resize)
-
-        def restore() -> None:
-            resizes()
-            plain()
-
-        _restore = restore
-    elif not enabled and _restore is not None:
-        _restore()
-        _restore = None
+    """Turns the fill on or off."""
+    _ON[0] = bool(enabled)

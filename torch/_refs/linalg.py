@@ -176,7 +176,8 @@ def norm(input: Tensor, p="fro", dim=None, keepdim: bool = False, dtype=None) ->
     if isinstance(p, str):  # 'fro' over at most two dims is a vector norm; else a matrix norm (which checks dim)
         if p == "fro" and (dim is None or isinstance(dim, int) or len(dim) <= 2):
             return torch.linalg.vector_norm(x, 2, dim, keepdim)
-        return torch.linalg.matrix_norm(x, p, tuple(range(x.dim())) if dim is None else dim, keepdim)
+        dims = tuple(range(x.dim())) if dim is None else (dim,) if isinstance(dim, int) else dim
+        return torch.linalg.matrix_norm(x, p, dims, keepdim)
     return torch.linalg.vector_norm(x, 2 if p is None else p, dim, keepdim)
 
 

@@ -118,17 +118,10 @@ def grad(
     if materialize_grads:
         import torch  # noqa: PLC0415
 
-        res = [torch.zeros_like(_edge_tensor(i)) if r is None else r for r, i in zip(res, ins)]
+        if any(r is None and isinstance(i, graph.GradientEdge) for r, i in zip(res, ins)):
+            raise RuntimeError("materialize_grads cannot be used when the given input is a GradientEdge")
+        res = [torch.zeros_like(i) if r is None else r for r, i in zip(res, ins)]
     return tuple(res)
-
-
-def _edge_tensor(i):
-    """The tensor an input stands for (a GradientEdge's leaf), for materialize_grads' zeros."""
-    if not isinstance(i, graph.GradientEdge):
-        return i
-    if isinstance(i.node, graph.AccumulateGrad):
-        return i.node.variable
-    raise RuntimeError("materialize_grads=True needs each input's shape: a GradientEdge of a non-leaf has none here")
 
 
 def _batched_grad(outs, ins, grad_outputs, retain_graph, create_graph, allow_unused, materialize_grads) -> tuple:

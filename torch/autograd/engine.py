@@ -5,13 +5,15 @@ captures the gradients of given inputs (grad), and frees saved tensors unless re
 
 from __future__ import annotations
 
+import math
 import threading
+from collections import deque
 
 from torch import _C
 from torch._C import Tensor
 from torch.autograd import anomaly_mode
 from torch.autograd.anomaly_mode import STATE as _ANOMALY
-from torch.autograd.graph import _PASSES, AccumulateGrad, BackwardPass, GradientEdge, edge, meta
+from torch.autograd.graph import _PASSES, AccumulateGrad, BackwardPass, GradientEdge, edge, edge_metadata, meta
 
 
 def _shape_str(t: Tensor) -> str:
@@ -24,9 +26,7 @@ def _root_grads(outputs: list, grad_outputs: list | None, create_graph: bool) ->
     for i, out in enumerate(outputs):
         g = None if grad_outputs is None else grad_outputs[i]
         if isinstance(out, GradientEdge):
-            if not isinstance(g, Tensor):  # the node does not record the shape of the output it receives
-                raise RuntimeError(f"grad_outputs[{i}] must be a Tensor: output {i} is a GradientEdge")
-            grads.append(g)
+            grads.append(_edge_root_grad(i, out, g))
             continue
         if g is None:
             if out._requires_grad and out.numel() != 1:
@@ -44,6 +44,33 @@ def _root_grads(outputs: list, grad_outputs: list | None, create_graph: bool) ->
             g = _C.full_like(out, g)
         grads.append(g)
     return grads
+
+
+def _edge_root_grad(i: int, out: GradientEdge, g):
+    """The gradient a GradientEdge output starts with, checked against the metadata of its tensor where known
+    (a leaf's, or get_gradient_edge's record; an edge built by hand has none: its grad_outputs must be given)."""
+    metadata = edge_metadata(out.node, out.output_nr)
+    if metadata is None:
+        if not isinstance(g, Tensor):
+            raise RuntimeError(
+                f"grad_outputs[{i}] must be a Tensor: the shape of output {i} (a GradientEdge) is unknown"
+            )
+        return g
+    shape, dtype, device = metadata
+    if g is None:
+        if math.prod(shape) != 1:
+            raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        if not dtype.is_floating_point:
+            raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {dtype}")
+        return _C.ones(list(shape), dtype=dtype, device=device)
+    if not isinstance(g, Tensor):
+        return _C.full(list(shape), g, dtype=dtype, device=device)
+    if tuple(g.shape) != shape:
+        raise RuntimeError(
+            f"Mismatch in shape: grad_output[{i}] has a shape of {_shape_str(g)} and output[{i}] has a "
+            f"shape of torch.Size([{', '.join(map(str, shape))}])."
+        )
+    return g
 
 
 def _graph(roots: list) -> dict:
@@ -201,7 +228,7 @@ def _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs, acc
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
             capture[edge(t)] = i
     root_nodes = [n for n, _ in roots]
-    needed = None
+    needed = reach = None
     if inputs is not None:  # the nodes between the roots and the inputs; an input's own node runs only if an
         reach = _needed(root_nodes, {n for n, _ in capture})  # input lies beyond it (its graph stays usable)
         needed = {n for n in reach if type(n) is AccumulateGrad or any(nxt in reach for nxt, _ in n.next_functions)}
@@ -219,6 +246,7 @@ def _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs, acc
             root_nodes,
             deps,
             needed,
+            reach,
             capture,
             inputs,
             retain_graph,
@@ -234,7 +262,18 @@ def _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs, acc
 
 
 def _execute(
-    roots, root_grads, root_nodes, deps, needed, capture, inputs, retain_graph, create_graph, accumulate, allow_unused
+    roots,
+    root_grads,
+    root_nodes,
+    deps,
+    needed,
+    reach,
+    capture,
+    inputs,
+    retain_graph,
+    create_graph,
+    accumulate,
+    allow_unused,
 ):
     buffers: dict = {}
     for (node, nr), g in zip(roots, root_grads):
@@ -245,12 +284,13 @@ def _execute(
     prev = _C._set_grad_enabled(create_graph)
     try:
         ready = [n for n in dict.fromkeys(root_nodes) if n not in deps]
-        while ready:
-            node = ready.pop()
+        leaves: deque = deque()  # ready AccumulateGrads: first, in their edges' order (upstream runs them first)
+        while ready or leaves:
+            node = leaves.popleft() if leaves else ready.pop()
             buf = buffers.pop(node, None)
             grads_in = ()
             if buf:
-                if node._pre_hooks:
+                if node._pre_hooks and (reach is None or node in reach):  # a tensor's hooks: where it is computed
                     _tensor_pre_hooks(node, buf)
                 if capture:
                     _capture(node, buf, capture, inputs, results, accumulate)
@@ -286,7 +326,7 @@ def _execute(
                     left = deps[nxt] - 1
                     deps[nxt] = left
                     if left == 0:
-                        ready.append(nxt)
+                        (leaves if type(nxt) is AccumulateGrad else ready).append(nxt)
                 k += 1
             g = None  # no stray reference: AccumulateGrad steals gradients only the engine holds
     finally:

@@ -33,8 +33,7 @@ class _Level:
     """One dual level: the transform call whose leaves are its dual tensors, and each dual's tangent."""
 
     def __init__(self) -> None:
-        self.call = OwnLeaves()
-        self.call.outer_grad = True  # differentiable through the caller's graphs whatever the mode at entry
+        self.call = OwnLeaves()  # outer_grad: the mode at entry (results join the caller's graphs only under it)
         self.duals: list = []  # (dual tensor, tangent, primal)
         self.index: dict = {}  # id(dual tensor) -> position in duals
         self.prev_grad_mode = _C._set_grad_enabled(True)  # the tape must record what the level computes
@@ -59,6 +58,8 @@ def exit_dual_level(*, level=None) -> None:
         raise RuntimeError(
             "Trying to exit a forward AD level that was not the last one that was created. This is not supported."
         )
+    if level < 0 or not _LEVELS:
+        raise RuntimeError("Dual level must be a positive number.")
     if _LEVELS:
         _C._set_grad_enabled(_LEVELS.pop().prev_grad_mode)
     _current_level = level - 1
@@ -133,7 +134,7 @@ def _tangent(state: _Level, tensor: Tensor):
         linear = [(g, t) for g, t in used if g.requires_grad]
         if not linear:  # J^T u does not depend on u: J is zero
             return torch.zeros_like(tensor)
-        need = any(state.call.escapes(t) for _, t in linear) or state.call.escapes(tensor)
+        need = state.call.outer_grad and (any(state.call.escapes(t) for _, t in linear) or state.call.escapes(tensor))
         (jv,) = torch.autograd.grad(
             [g for g, _ in linear],
             [u],

@@ -7,6 +7,7 @@ classes generated from aten/derivatives.yaml into torch/autograd/_generated.py.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import sys
 import threading
@@ -417,7 +418,21 @@ def get_gradient_edge(tensor: Tensor) -> GradientEdge:
     if not tensor._requires_grad:
         raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does not require gradients")
     node, output_nr = edge(tensor)
+    if type(node) is not AccumulateGrad:  # what grad(edge, ...) checks its grad_outputs against
+        _EDGE_METADATA.setdefault(node, {})[output_nr] = (tuple(tensor.shape), tensor.dtype, tensor.device)
     return GradientEdge(node, output_nr)
+
+
+_EDGE_METADATA: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # node -> {output_nr: metadata}
+
+
+def edge_metadata(node, output_nr: int):
+    """(shape, dtype, device) of the tensor whose gradient edge is (node, output_nr), where known: a leaf's, or
+    one get_gradient_edge recorded; else None."""
+    if type(node) is AccumulateGrad:
+        v = node.variable
+        return tuple(v.shape), v.dtype, v.device
+    return _EDGE_METADATA.get(node, {}).get(output_nr)
 
 
 def increment_version(tensor) -> None:
@@ -437,11 +452,10 @@ class BackwardPass:
     """One run of the engine: an id, and the nodes it executes (those a gradient reaches and that lead to an input)."""
 
     __slots__ = ("id", "nodes", "callbacks")
-    _next_id = 0
+    _ids = itertools.count(1)  # next() is atomic: two threads' passes never share an id
 
     def __init__(self, nodes) -> None:
-        BackwardPass._next_id += 1
-        self.id = BackwardPass._next_id
+        self.id = next(BackwardPass._ids)
         self.nodes = nodes
         self.callbacks = []  # Variable._execution_engine.queue_callback's: run when the pass ends
 
@@ -471,6 +485,7 @@ class _MultiHandle:
         self.handles = handles
 
     def remove(self) -> None:
+        """Removes the hook from every tensor."""
         for handle in self.handles:
             handle.remove()
 

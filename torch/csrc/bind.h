@@ -374,6 +374,9 @@ inline bool load_int(PyObject* o, uint8_t flags, int64_t& out) noexcept {
   PyObject* i = nullptr;
   if (!PyLong_Check(o)) {
     if (!(flags & (uint8_t)cast_flags::convert) || PyFloat_Check(o) || !PyIndex_Check(o)) return false;
+    if (nanobind::isinstance<th::Tensor>(handle(o)) &&
+        nanobind::inst_ptr<th::Tensor>(handle(o))->dtype() == th::ScalarType::Bool)
+      return false;  // a bool tensor is no int either
     i = PyNumber_Index(o);
     if (!i) return PyErr_Clear(), false;
     o = i;

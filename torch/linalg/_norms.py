@@ -124,12 +124,19 @@ def norm(input: Tensor, ord=None, dim=None, keepdim: bool = False, *, dtype=None
     ord and no dim), the 2-norm of all of A without ord or dim, else a vector norm."""
     if isinstance(dim, int):
         dim = (dim,)
-    if dim is not None and len(dim) == 2 or (dim is None and ord is not None and input.dim() == 2):
-        return matrix_norm(input, "fro" if ord is None else ord, (-2, -1) if dim is None else dim, keepdim, dtype=dtype)
-    if ord is not None and dim is None and input.dim() != 1:
+    if dim is not None:
+        if len(dim) not in (1, 2):
+            raise RuntimeError(
+                f"linalg.norm: If dim is specified, it must be of length 1 or 2. Got [{', '.join(map(str, dim))}]"
+            )
+    elif ord is not None and input.dim() not in (1, 2):
         raise RuntimeError(
             f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got {input.dim()}D."
         )
+    if isinstance(ord, str):  # a matrix norm, over dim or (0, 1): matrix_norm refuses what is not a matrix
+        return matrix_norm(input, ord, (0, 1) if dim is None else dim, keepdim, dtype=dtype)
+    if ord is not None and (dim is not None and len(dim) == 2 or dim is None and input.dim() == 2):
+        return matrix_norm(input, ord, (0, 1) if dim is None else dim, keepdim, dtype=dtype)
     return vector_norm(input, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
 
 
