@@ -359,3 +359,60 @@ def test_logaddexp_gradient_at_equal_infinities_is_split():
         ga, gb = grad(f(a, b).sum(), [a, b])
         torch.testing.assert_close(ga, torch.full((2,), 0.5, dtype=D))
         torch.testing.assert_close(gb, torch.full((2,), 0.5, dtype=D))
+
+
+_BAG_INDICES = torch.tensor([1, 2, 4, 5, 4, 3, 2, 0])
+_BAG_OFFSETS = torch.tensor([0, 2, 2, 5])  # bag 1 is empty
+
+
+def _bag_cases():
+    for mode in ("sum", "mean", "max"):
+        for padding_idx in (None, 2):
+            for freq in (False, True) if mode != "max" else (False,):
+                yield mode, padding_idx, freq
+
+
+@pytest.mark.parametrize("mode, padding_idx, freq", list(_bag_cases()))
+def test_embedding_bag_first_derivative_recorded_equals_the_kernels(mode, padding_idx, freq):
+    # under create_graph the gradient is computed in torch ops: it must equal the kernel's
+    weight = torch.randn(6, 3, dtype=torch.float64, requires_grad=True)
+    out = F.embedding_bag(
+        _BAG_INDICES, weight, _BAG_OFFSETS, mode=mode, padding_idx=padding_idx, scale_grad_by_freq=freq
+    )
+    g = torch.randn_like(out)
+    (kernel,) = torch.autograd.grad(out, weight, g, retain_graph=True)
+    (recorded,) = torch.autograd.grad(out, weight, g, create_graph=True)
+    torch.testing.assert_close(recorded, kernel, rtol=1e-12, atol=1e-12)
+
+
+def test_embedding_bag_per_sample_weights_recorded_equals_the_kernels():
+    weight = torch.randn(6, 3, dtype=torch.float64, requires_grad=True)
+    psw = torch.randn(8, dtype=torch.float64, requires_grad=True)
+    out = F.embedding_bag(_BAG_INDICES, weight, _BAG_OFFSETS, mode="sum", per_sample_weights=psw, padding_idx=2)
+    g = torch.randn_like(out)
+    kernel = torch.autograd.grad(out, (weight, psw), g, retain_graph=True)
+    recorded = torch.autograd.grad(out, (weight, psw), g, create_graph=True)
+    for r, k in zip(recorded, kernel):
+        torch.testing.assert_close(r, k, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.skipif("TORCH_REFERENCE" in os.environ, reason="upstream has no derivative of _embedding_bag_backward")
+@pytest.mark.parametrize("mode, padding_idx, freq", list(_bag_cases()))
+def test_embedding_bag_gradgradcheck(mode, padding_idx, freq):
+    weight = torch.randn(6, 3, dtype=torch.float64, requires_grad=True)
+    assert gradgradcheck(
+        lambda w: F.embedding_bag(
+            _BAG_INDICES, w, _BAG_OFFSETS, mode=mode, padding_idx=padding_idx, scale_grad_by_freq=freq
+        ),
+        (weight,),
+    )
+
+
+@pytest.mark.skipif("TORCH_REFERENCE" in os.environ, reason="upstream has no derivative of _embedding_bag_backward")
+def test_embedding_bag_per_sample_weights_gradgradcheck():
+    weight = torch.randn(6, 3, dtype=torch.float64, requires_grad=True)
+    psw = torch.randn(8, dtype=torch.float64, requires_grad=True)
+    assert gradgradcheck(
+        lambda w, p: F.embedding_bag(_BAG_INDICES, w, _BAG_OFFSETS, mode="sum", per_sample_weights=p, padding_idx=2),
+        (weight, psw),
+    )

@@ -133,3 +133,10 @@ def test_embedding_bag_per_sample_weights_and_2d_input(device):
     np.testing.assert_allclose(out.detach().cpu().numpy(), want, rtol=1e-12)
     assert torch.autograd.gradcheck(lambda t, p: F.embedding_bag(idx, t, mode="sum", per_sample_weights=p), (w, psw))
     assert F.embedding_bag(idx, w, mode="mean").shape == (2, 3)
+
+
+def test_embedding_bag_max_refuses_frequency_scaling_and_sparse():
+    with pytest.raises(ValueError, match="max mode does not support scaling the gradient by the frequency"):
+        F.embedding_bag(torch.tensor([0, 1]), torch.randn(3, 2), torch.tensor([0]), mode="max", scale_grad_by_freq=True)
+    with pytest.raises(ValueError, match="max mode does not support sparse weights"):
+        F.embedding_bag(torch.tensor([0, 1]), torch.randn(3, 2), torch.tensor([0]), mode="max", sparse=True)

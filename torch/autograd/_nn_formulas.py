@@ -170,6 +170,47 @@ def embedding_double_backward(grad: Tensor, indices: Tensor, padding_idx: int) -
     return out
 
 
+_BAG_SUM, _BAG_MEAN, _BAG_MAX = range(3)  # embedding_bag's mode codes (torch.nn.functional.embedding_bag)
+
+
+def embedding_bag_backward(
+    grad, weight, indices, offset2bag, bag_size, max_indices, mode, per_sample_weights, padding_idx, scale_grad_by_freq,
+    mask,
+) -> tuple:  # fmt: skip
+    """_embedding_bag's gradients (weight, per_sample_weights): its kernel, or (recorded, create_graph) the same
+    scatter-adds in torch ops, differentiable again (a gradient penalty or a Hessian-vector product through an
+    EmbeddingBag)."""
+    if not torch.is_grad_enabled():
+        return torch._embedding_bag_backward(
+            grad, weight, indices, offset2bag, bag_size, max_indices, mode, per_sample_weights, padding_idx,
+            scale_grad_by_freq, *mask,
+        )  # fmt: skip
+    kept = (indices != padding_idx).unsqueeze(1)  # padding_idx < 0: none
+    grad_weight = grad_psw = None
+    if mode == _BAG_MAX:
+        if mask[0]:  # each (bag, column)'s gradient to the row that held the max (-1: an empty bag, none)
+            found = max_indices >= 0
+            columns = torch.arange(grad.shape[1], device=grad.device).expand_as(max_indices)
+            grad_weight = torch.zeros_like(weight).index_put(
+                (max_indices.clamp(min=0), columns), grad * found, accumulate=True
+            )
+        return grad_weight, grad_psw
+    rows = grad.index_select(0, offset2bag)  # the gradient of each index's row
+    if mask[0]:
+        scaled = rows
+        if mode == _BAG_MEAN:
+            scaled = scaled / bag_size.index_select(0, offset2bag).clamp(min=1).unsqueeze(1).to(grad.dtype)
+        if per_sample_weights is not None:
+            scaled = scaled * per_sample_weights.unsqueeze(1)
+        if scale_grad_by_freq:
+            counts = torch.bincount(indices, minlength=weight.shape[0])
+            scaled = scaled / counts.index_select(0, indices).unsqueeze(1).to(grad.dtype)
+        grad_weight = torch.zeros_like(weight).index_add(0, indices, scaled * kept)
+    if mask[1] and per_sample_weights is not None:
+        grad_psw = (rows * weight.index_select(0, indices) * kept).sum(1)
+    return grad_weight, grad_psw
+
+
 # ---- grid_sample: its first derivative in torch ops where it is recorded -----------------------------------
 
 _BILINEAR, _NEAREST, _BICUBIC = range(3)  # math::GridMode
