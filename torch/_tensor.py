@@ -222,12 +222,12 @@ def is_pinned(self: Tensor, device=None) -> bool:
 
 
 @register(function=False, method=True)
-def record_stream(self: Tensor, stream) -> None:
-    """Marks this CUDA tensor's memory as used by `stream`: once freed, it is not reused until the work
-    queued on `stream` by then has finished (for tensors made on one stream and used on another)."""
+def record_stream(self: Tensor, s) -> None:
+    """Marks this CUDA tensor's memory as used by stream `s`: once freed, it is not reused until the work
+    queued on `s` by then has finished (for tensors made on one stream and used on another)."""
     if self.device.type != "cuda":
         raise RuntimeError(f"record_stream expects a CUDA tensor, got one on {self.device}")
-    _C._cuda_record_stream(self, stream.cuda_stream)
+    _C._cuda_record_stream(self, s.cuda_stream)
 
 
 _numpy = Tensor.numpy  # the binding (a view of the memory), before numpy() below replaces it

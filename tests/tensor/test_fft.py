@@ -181,3 +181,20 @@ def test_stft_gradcheck():
         lambda t: torch.istft(torch.stft(t, 8, 2, window=window, return_complex=True) * 2, 8, 2, window=window),
         (x,),
     )
+
+
+def test_stft_align_to_window_starts_the_windows_at_the_hops():
+    # upstream's semantics: the window stays centered in its n_fft frame; the frames move so that each window
+    # starts at a multiple of hop_length (1 + (length - win_length) // hop_length of them)
+    x = torch.arange(20.0, dtype=torch.float64)
+    n_fft, hop, win = 8, 4, 4
+    window = torch.hann_window(win, dtype=torch.float64)
+    got = torch.stft(x, n_fft, hop, win, window, center=False, return_complex=True, align_to_window=True)
+    left = (n_fft - win) // 2
+    frames = np.stack([np.pad(x.numpy()[k * hop : k * hop + win] * window.numpy(), (left, n_fft - win - left))
+                       for k in range(1 + (20 - win) // hop)])  # fmt: skip
+    np.testing.assert_allclose(got.numpy(), np.fft.rfft(frames).T, atol=1e-12)
+    plain = torch.stft(x, n_fft, hop, win, window, center=False, return_complex=True, align_to_window=False)
+    assert plain.shape == (5, 4)
+    with pytest.raises(RuntimeError, match="align_to_window should only be set when center = false"):
+        torch.stft(x, n_fft, hop, win, window, center=True, return_complex=True, align_to_window=False)

@@ -54,9 +54,14 @@ def stft(
     normalized: bool = False,
     onesided: bool | None = None,
     return_complex: bool | None = None,
+    align_to_window: bool | None = None,
 ) -> Tensor:
     """The short-time Fourier transform of a 1-D signal or a batch of them: [(B,) n_fft // 2 + 1 (or n_fft),
-    frames] complex coefficients of the windowed frames hop_length apart."""
+    frames] complex coefficients of the windowed frames hop_length apart. align_to_window=True (with
+    center=False): the windows (centered in their n_fft frames as always) start at multiples of hop_length,
+    rather than the frames: 1 + (length - win_length) // hop_length frames."""
+    if center and align_to_window is not None:
+        raise RuntimeError("stft align_to_window should only be set when center = false")
     if return_complex is None:
         if not (input.is_complex() or (window is not None and window.is_complex())):
             raise RuntimeError(
@@ -72,9 +77,16 @@ def stft(
         pad = n_fft // 2
         x = torch.nn.functional.pad(x.unsqueeze(1), (pad, pad), mode=pad_mode).squeeze(1)
     length = x.shape[-1]
-    if not 0 < n_fft <= length:
-        raise RuntimeError(f"stft: expected 0 < n_fft <= {length}, but got n_fft={n_fft}")
-    frames = x.unfold(-1, n_fft, hop) * _window(window, n_fft, win, x)  # [B, frames, n_fft]
+    if align_to_window:  # each window starts at a multiple of hop_length: the frames start (n_fft - win) // 2 before
+        if not win <= length:
+            raise RuntimeError(f"stft: expected 0 < win_length <= {length}, but got win_length={win}")
+        left = (n_fft - win) // 2
+        x = torch.nn.functional.pad(x, (left, n_fft - win - left))  # samples the (zero) window's ends multiply
+        frames = x.unfold(-1, n_fft, hop) * _window(window, n_fft, win, x)
+    else:
+        if not 0 < n_fft <= length:
+            raise RuntimeError(f"stft: expected 0 < n_fft <= {length}, but got n_fft={n_fft}")
+        frames = x.unfold(-1, n_fft, hop) * _window(window, n_fft, win, x)  # [B, frames, n_fft]
     complex_input = frames.is_complex()
     if onesided is None:
         onesided = not complex_input
