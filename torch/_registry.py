@@ -55,14 +55,14 @@ def register(
         own = name or (obj.fget if isinstance(obj, property) else obj).__name__
         if not numbers:
             obj = tensors_only(obj, own)
+        plain = numpy_names(ints_only(obj, own, first=0))  # the method and the in-place form: no out=
         obj = ints_only(obj, own)
-        plain = numpy_names(obj)  # the method and the in-place form: no out=
         if out is not None:
             from torch._out import with_out  # noqa: PLC0415
 
             obj = numpy_names(with_out(own, out)(obj))
         else:
-            obj = plain
+            obj = numpy_names(obj)
         for n in (own, *aliases):
             if function:
                 _put(FUNCTIONS, n, obj)
@@ -135,10 +135,11 @@ def tensors_only(fn, name: str):
 _NOT_INTS = ("bool", "float", "Number", "Scalar", "Any", "complex", "Tensor", "object")
 
 
-def ints_only(fn, name: str):
+def ints_only(fn, name: str, first: int = 1):
     """fn, raising upstream's TypeError ("diagonal(): argument 'offset' (position 2) must be int, not bool") when
     a parameter annotated as an int (`int`, `int | None`, `int | Sequence[int]`, ...) gets a bool, as the
-    generated bindings' torch::Int does; fn itself where it has no such parameter."""
+    generated bindings' torch::Int does; fn itself where it has no such parameter. `first`: the position the
+    message gives the first parameter (0 for a method, whose self upstream does not count)."""
     import functools  # noqa: PLC0415
     import inspect  # noqa: PLC0415
 
@@ -159,7 +160,7 @@ def ints_only(fn, name: str):
         for i, n in checked:
             v = args[i] if i < len(args) else kwargs.get(n)
             if v is True or v is False:
-                raise TypeError(f"{name}(): argument '{n}' (position {i + 1}) must be int, not bool")
+                raise TypeError(f"{name}(): argument '{n}' (position {i + first}) must be int, not bool")
         return fn(*args, **kwargs)
 
     return taking_ints

@@ -51,3 +51,20 @@ def test_a_bool_tensor_is_not_an_int():
     with pytest.raises((TypeError, RuntimeError)):  # upstream: an internal assert (RuntimeError)
         torch.ones(3).topk(torch.tensor(True))
     assert torch.ones(3).topk(torch.tensor(2)).values.shape == (2,)
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda x: x.diagonal(True), "diagonal(): argument 'offset' (position 1) must be int, not bool"),
+        (lambda x: torch.diagonal(x, True), "diagonal(): argument 'offset' (position 2) must be int, not bool"),
+        (lambda x: torch.kthvalue(x[0], True), "kthvalue(): argument 'k' (position 2) must be int, not bool"),
+        (
+            lambda x: torch.hann_window(True),
+            "hann_window(): argument 'window_length' (position 1) must be int, not bool",
+        ),
+    ],
+)
+def test_python_level_ops_refuse_a_bool_for_an_int_as_upstream(call, message):
+    with pytest.raises(TypeError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        call(torch.ones(4, 4))
