@@ -416,3 +416,38 @@ def test_embedding_bag_per_sample_weights_gradgradcheck():
         lambda w, p: F.embedding_bag(_BAG_INDICES, w, _BAG_OFFSETS, mode="sum", per_sample_weights=p, padding_idx=2),
         (weight, psw),
     )
+
+
+_CTC_TARGETS = torch.tensor([[1, 2, 2], [3, 1, 0], [2, 0, 0]])  # lengths 3, 2, 0 (an empty target)
+_CTC_INPUT_LENGTHS, _CTC_TARGET_LENGTHS = [6, 5, 4], [3, 2, 0]
+
+
+@pytest.mark.parametrize("reduction", ["none", "sum", "mean"])
+@pytest.mark.parametrize("flat_targets", [False, True])
+def test_ctc_loss_first_derivative_recorded_equals_the_kernels(reduction, flat_targets):
+    log_probs = torch.randn(6, 3, 4, dtype=torch.float64).log_softmax(2).detach().requires_grad_()
+    targets = torch.tensor([1, 2, 2, 3, 1]) if flat_targets else _CTC_TARGETS
+    out = F.ctc_loss(log_probs, targets, _CTC_INPUT_LENGTHS, _CTC_TARGET_LENGTHS, reduction=reduction)
+    g = torch.randn_like(out)
+    (kernel,) = torch.autograd.grad(out, log_probs, g, retain_graph=True)
+    (recorded,) = torch.autograd.grad(out, log_probs, g, create_graph=True)
+    torch.testing.assert_close(recorded, kernel, rtol=1e-10, atol=1e-12)
+
+
+def test_ctc_loss_zero_infinity_recorded_equals_the_kernels():
+    # the first sample cannot align (2 frames for 3 labels): its loss and gradient are zeroed
+    log_probs = torch.randn(6, 3, 4, dtype=torch.float64).log_softmax(2).detach().requires_grad_()
+    out = F.ctc_loss(log_probs, _CTC_TARGETS, [2, 5, 4], _CTC_TARGET_LENGTHS, reduction="sum", zero_infinity=True)
+    (kernel,) = torch.autograd.grad(out, log_probs, retain_graph=True)
+    (recorded,) = torch.autograd.grad(out, log_probs, create_graph=True)
+    torch.testing.assert_close(recorded, kernel, rtol=1e-10, atol=1e-12)
+    assert kernel[:, 0].abs().max() == 0
+
+
+@pytest.mark.skipif("TORCH_REFERENCE" in os.environ, reason="upstream has no derivative of _ctc_loss_backward")
+def test_ctc_loss_gradgradcheck_through_log_softmax():
+    logits = torch.randn(6, 3, 4, dtype=torch.float64, requires_grad=True)
+    assert gradgradcheck(
+        lambda x: F.ctc_loss(x.log_softmax(2), _CTC_TARGETS, _CTC_INPUT_LENGTHS, _CTC_TARGET_LENGTHS, reduction="sum"),
+        (logits,),
+    )

@@ -24,6 +24,7 @@ from torch.autograd._linalg_formulas import (  # the factorizations' gradients
 from torch.autograd._nn_formulas import (  # the NN kernels' second derivatives
     batch_norm_backward,
     convolution_double_backward,
+    ctc_loss_backward,
     elu_double_backward,
     embedding_bag_backward,
     embedding_double_backward,
@@ -90,6 +91,7 @@ __all__ = [
     "svd_backward",
     "batch_norm_backward",
     "convolution_double_backward",
+    "ctc_loss_backward",
     "elu_double_backward",
     "embedding_bag_backward",
     "embedding_double_backward",

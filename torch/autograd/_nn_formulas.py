@@ -211,6 +211,72 @@ def embedding_bag_backward(
     return grad_weight, grad_psw
 
 
+def _logsumexp0(x: Tensor) -> Tensor:
+    """logsumexp over dim 0, -inf where every term is -inf, with a gradient of 0 there (not NaN), so that a
+    state no alignment reaches passes no NaN back through the recursion."""
+    dead = (x == -math.inf).all(0)
+    safe = torch.where(dead, torch.zeros_like(x), x)
+    return torch.where(dead, torch.full_like(dead, -math.inf, dtype=x.dtype), torch.logsumexp(safe, 0))
+
+
+def _ctc_nll(log_probs: Tensor, targets: Tensor, input_lengths, target_lengths, blank: int) -> Tensor:
+    """-log p(targets | log_probs) of each batch element, by the CTC forward (alpha) recursion in torch ops:
+    differentiable to any order, the composite of THNN's _ctc_loss."""
+    steps, batch, _ = log_probs.shape
+    device = log_probs.device
+    longest = max(target_lengths, default=0)
+    padded = torch.full((batch, longest), blank, dtype=torch.long, device=device)
+    start = 0
+    for n, length in enumerate(target_lengths):  # 2-D (padded) or 1-D (concatenated) targets
+        row = targets[n, :length] if targets.dim() == 2 else targets[start : start + length]
+        padded[n, :length] = row.long()
+        start += length
+    states = 2 * longest + 1
+    ext = torch.full((batch, states), blank, dtype=torch.long, device=device)
+    ext[:, 1::2] = padded
+    skip = torch.zeros(batch, states, dtype=torch.bool, device=device)
+    skip[:, 2:] = (ext[:, 2:] != blank) & (ext[:, 2:] != ext[:, :-2])
+    lengths = torch.tensor(list(target_lengths), dtype=torch.long, device=device)
+    emit = log_probs.gather(2, ext.unsqueeze(0).expand(steps, batch, states))  # [T, N, 2S+1]
+    neg = torch.full((batch, 1), -math.inf, dtype=log_probs.dtype, device=device)
+    first = torch.arange(states, device=device) < torch.where(lengths > 0, 2, 1).unsqueeze(1)
+    alpha = torch.where(first, emit[0], neg)
+    alphas = [alpha]
+    for t in range(1, steps):
+        one = torch.cat((neg, alpha[:, :-1]), 1)
+        two = torch.where(skip, torch.cat((neg, neg, alpha[:, :-2]), 1)[:, :states], neg)
+        alpha = _logsumexp0(torch.stack((alpha, one, two))) + emit[t]
+        alphas.append(alpha)
+    at_end = torch.stack(alphas)[
+        torch.tensor(list(input_lengths), device=device) - 1, torch.arange(batch, device=device)
+    ]
+    last = at_end.gather(1, (2 * lengths).unsqueeze(1))
+    before = torch.where((lengths > 0).unsqueeze(1), at_end.gather(1, (2 * lengths - 1).clamp(min=0).unsqueeze(1)), neg)
+    return -_logsumexp0(torch.cat((last, before), 1).t())
+
+
+def ctc_loss_backward(
+    grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank, zero_infinity
+) -> Tensor:
+    """_ctc_loss's gradient: its kernel, or (recorded, create_graph) the same from the alpha recursion written in
+    torch ops (_ctc_nll), which is differentiable again."""
+    if not torch.is_grad_enabled():
+        return torch._ctc_loss_backward(
+            grad, log_probs, targets, input_lengths, target_lengths, neg_log_likelihood, log_alpha, blank,
+            zero_infinity,
+        )  # fmt: skip
+    nll = _ctc_nll(log_probs, targets, input_lengths, target_lengths, blank)
+    if zero_infinity:  # an impossible alignment's loss is 0, and so is its gradient
+        grad = torch.where(neg_log_likelihood == math.inf, torch.zeros_like(grad), grad)
+    true = torch.autograd.grad(nll, log_probs, grad, create_graph=True)[0]
+    # the kernel's (upstream's) gradient is not d nll / d log_probs but that plus exp(log_probs) * grad within each
+    # input length: what a log_softmax in front turns into the logits' true gradient (each frame's true gradient
+    # sums to -grad), so the two agree there; this one is the kernel's, to any order
+    steps = torch.arange(log_probs.shape[0], device=log_probs.device).unsqueeze(1)
+    inside = steps < torch.tensor(list(input_lengths), device=log_probs.device).unsqueeze(0)
+    return true + log_probs.exp() * (grad.unsqueeze(0) * inside).unsqueeze(2)
+
+
 # ---- grid_sample: its first derivative in torch ops where it is recorded -----------------------------------
 
 _BILINEAR, _NEAREST, _BICUBIC = range(3)  # math::GridMode
