@@ -89,7 +89,7 @@ def _combine(state, index):
     if n == 0:
         return out
     nbits = max(int(index.max()).bit_length(), 1)
-    k = max(1, min(10, n.bit_length() - 1))
+    k = max(1, min(15, n.bit_length() - 1))
     columns = state.t()  # (MAXBIT, dimension): one row per bit
     for start in range(0, nbits, k):
         width = min(k, nbits - start)
