@@ -74,7 +74,7 @@ class LOBPCGAutogradFunction(Function):
         return _symeig_backward(D_grad, U_grad, A, D, U), None, None
 
 
-@register
+@register(ints=False)  # upstream's is Python: no parser refuses a bool
 def lobpcg(
     A: Tensor,
     k: int | None = None,

@@ -33,7 +33,7 @@ def get_approximate_basis(A: Tensor, q: int, niter: int | None = 2, M: Tensor | 
     return Q
 
 
-@register
+@register(ints=False)  # upstream's is Python: no parser refuses a bool
 def svd_lowrank(
     A: Tensor, q: int | None = 6, niter: int | None = 2, M: Tensor | None = None
 ) -> tuple[Tensor, Tensor, Tensor]:
@@ -65,7 +65,7 @@ def svd_lowrank(
     return (V, S, U) if m < n else (U, S, V)
 
 
-@register
+@register(ints=False)  # upstream's is Python: no parser refuses a bool
 def pca_lowrank(A: Tensor, q: int | None = None, center: bool = True, niter: int = 2) -> tuple[Tensor, Tensor, Tensor]:
     """Principal component analysis of a low-rank matrix or a batch of them: the `(U, S, V)` of
     torch.svd_lowrank for A with its column means subtracted (center=True) or for A as it is (center=False).

@@ -41,13 +41,25 @@ _DECORATOR = object()  # register's obj when it is used as a decorator with argu
 
 
 def register(
-    obj=_DECORATOR, /, *, name=None, function=True, method=False, inplace=False, aliases=(), numbers=True, out=None
+    obj=_DECORATOR,
+    /,
+    *,
+    name=None,
+    function=True,
+    method=False,
+    inplace=False,
+    aliases=(),
+    numbers=True,
+    out=None,
+    ints=True,
 ):
     """Registers obj (a function, class, property or value) under its __name__ (or `name`) and each of
     `aliases`: as torch.<name> unless function=False, as the method Tensor.<name> with method=True, and
     with inplace=True also as Tensor.<name>_, its checked in-place form (in_place). numbers=False: the
     parameters annotated `Tensor` take tensors only (upstream has no Scalar overload: a number is its
-    TypeError), as `numbers: False` in native_functions.yaml. out="castable" or "exact": the function also
+    TypeError), as `numbers: False` in native_functions.yaml. ints=False: its int-annotated parameters take a
+    bool too (upstream's Python-level functions: ints_only is for those upstream's parser checks). out="castable"
+    or "exact": the function also
     takes upstream's keyword out= (torch/_out.py's rules; the method and the in-place form do not). Returns
     obj: a decorator with or without arguments."""
 
@@ -55,8 +67,8 @@ def register(
         own = name or (obj.fget if isinstance(obj, property) else obj).__name__
         if not numbers:
             obj = tensors_only(obj, own)
-        plain = numpy_names(ints_only(obj, own, first=0))  # the method and the in-place form: no out=
-        obj = ints_only(obj, own)
+        plain = numpy_names(ints_only(obj, own, first=0) if ints else obj)  # the method and in-place form: no out=
+        obj = ints_only(obj, own) if ints else obj
         if out is not None:
             from torch._out import with_out  # noqa: PLC0415
 
@@ -158,9 +170,11 @@ def ints_only(fn, name: str, first: int = 1):
     @functools.wraps(fn)
     def taking_ints(*args, **kwargs):
         for i, n in checked:
-            v = args[i] if i < len(args) else kwargs.get(n)
-            if v is True or v is False:
-                raise TypeError(f"{name}(): argument '{n}' (position {i + first}) must be int, not bool")
+            positional = i < len(args)
+            v = args[i] if positional else kwargs.get(n)
+            if v is True or v is False:  # (upstream names the position of a positional argument only)
+                where = f" (position {i + first})" if positional else ""
+                raise TypeError(f"{name}(): argument '{n}'{where} must be int, not bool")
         return fn(*args, **kwargs)
 
     return taking_ints

@@ -451,3 +451,11 @@ def test_ctc_loss_gradgradcheck_through_log_softmax():
         lambda x: F.ctc_loss(x.log_softmax(2), _CTC_TARGETS, _CTC_INPUT_LENGTHS, _CTC_TARGET_LENGTHS, reduction="sum"),
         (logits,),
     )
+
+
+def test_ctc_loss_impossible_alignment_recorded_gradient_is_nan_as_the_kernels():
+    log_probs = torch.randn(1, 1, 4, dtype=torch.float64).log_softmax(2).requires_grad_()
+    out = F.ctc_loss(log_probs, torch.tensor([[1, 0, 2]]), [1], [3], blank=3, reduction="sum")
+    (kernel,) = torch.autograd.grad(out, log_probs, retain_graph=True)
+    (recorded,) = torch.autograd.grad(out, log_probs, create_graph=True)
+    assert kernel.isnan().all() and recorded.isnan().all()

@@ -182,3 +182,22 @@ def test_gradient_edge_output_checks_its_grad_outputs():
     y = torch.ones(2, requires_grad=True)
     with pytest.raises(RuntimeError, match="materialize_grads cannot be used when the given input is a GradientEdge"):
         torch.autograd.grad(x.sum(), [x, get_gradient_edge(y)], materialize_grads=True)
+
+
+def test_retained_non_leaf_given_as_input_accumulates_once():
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    c = a * 2
+    c.retain_grad()
+    (c * c).sum().backward(inputs=[c])
+    torch.testing.assert_close(c.grad, torch.tensor([4.0, 8.0]))  # was counted twice: [8, 16]
+
+
+def test_non_leaf_grad_keeps_its_graph_under_create_graph():
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    c = a * 2
+    c.retain_grad()
+    (c * c).sum().backward(create_graph=True)
+    assert c.grad.requires_grad and c.grad.grad_fn is not None
+    d = a * 2
+    (d * d).sum().backward(inputs=[d], create_graph=True)
+    assert d.grad.requires_grad

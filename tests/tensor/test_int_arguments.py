@@ -68,3 +68,9 @@ def test_a_bool_tensor_is_not_an_int():
 def test_python_level_ops_refuse_a_bool_for_an_int_as_upstream(call, message):
     with pytest.raises(TypeError, match=message.replace("(", r"\(").replace(")", r"\)")):
         call(torch.ones(4, 4))
+
+
+def test_keyword_bool_message_names_no_position_and_a_bool_tensor_is_a_dim():
+    with pytest.raises(TypeError, match=r"diagonal\(\): argument 'offset' must be int, not bool"):
+        torch.ones(3, 3).diagonal(offset=True)
+    assert torch.ones(2, 3).sum(torch.tensor(True)).shape == (2,)  # an int[] element may be a 0-dim bool tensor

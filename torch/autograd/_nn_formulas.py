@@ -274,7 +274,11 @@ def ctc_loss_backward(
     # sums to -grad), so the two agree there; this one is the kernel's, to any order
     steps = torch.arange(log_probs.shape[0], device=log_probs.device).unsqueeze(1)
     inside = steps < torch.tensor(list(input_lengths), device=log_probs.device).unsqueeze(0)
-    return true + log_probs.exp() * (grad.unsqueeze(0) * inside).unsqueeze(2)
+    result = true + log_probs.exp() * (grad.unsqueeze(0) * inside).unsqueeze(2)
+    if not zero_infinity:  # an impossible alignment: the kernel's gradient is NaN within the input length
+        impossible = (neg_log_likelihood == math.inf).unsqueeze(0) & inside
+        result = torch.where(impossible.unsqueeze(2), torch.full_like(result, math.nan), result)
+    return result
 
 
 # ---- grid_sample: its first derivative in torch ops where it is recorded -----------------------------------

@@ -162,7 +162,12 @@ def _capture(node, buf: dict, capture: dict, inputs, results, accumulate: bool) 
             results[i] = g
         if accumulate and type(node) is not AccumulateGrad and isinstance(inputs[i], Tensor):  # inputs=[non-leaf]
             m = meta(inputs[i])
-            m.grad = g.detach().clone() if m.grad is None else m.grad + g
+            if m.retains_grad:  # its retain_grad hook (run before this) has accumulated it already
+                continue
+            if m.grad is None:
+                m.grad = g.clone() if _C.is_grad_enabled() else g.detach().clone()
+            else:
+                m.grad = m.grad + g
 
 
 def _should_run(node, needed, capture: dict, accumulate: bool) -> bool:

@@ -369,14 +369,14 @@ struct type_caster<th::ScalarType> {
 
 /// One int of an `int` or `int[]` argument: a Python int, or with conversions an object with __index__ (a
 /// NumPy integer, a 0-dim integer tensor); never a bool or a float, as upstream's parser.
-inline bool load_int(PyObject* o, uint8_t flags, int64_t& out) noexcept {
+inline bool load_int(PyObject* o, uint8_t flags, int64_t& out, bool bool_tensor = false) noexcept {
   if (PyBool_Check(o)) return false;
   PyObject* i = nullptr;
   if (!PyLong_Check(o)) {
     if (!(flags & (uint8_t)cast_flags::convert) || PyFloat_Check(o) || !PyIndex_Check(o)) return false;
-    if (nanobind::isinstance<th::Tensor>(handle(o)) &&
+    if (!bool_tensor && nanobind::isinstance<th::Tensor>(handle(o)) &&
         nanobind::inst_ptr<th::Tensor>(handle(o))->dtype() == th::ScalarType::Bool)
-      return false;  // a bool tensor is no int either
+      return false;  // a bool tensor is no int either (an int[]'s element may be one, as upstream's parser)
     i = PyNumber_Index(o);
     if (!i) return PyErr_Clear(), false;
     o = i;
@@ -395,13 +395,13 @@ struct type_caster<torch::IntArg> {
     value.v.clear();
     int64_t v;
     if (!PyTuple_Check(o) && !PyList_Check(o)) {
-      if (!load_int(o, flags, v)) return false;
+      if (!load_int(o, flags, v, true)) return false;
       value.v.push_back(v);
       return true;
     }
     Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
     for (Py_ssize_t i = 0; i < n; ++i) {
-      if (!load_int(PySequence_Fast_GET_ITEM(o, i), flags, v)) return false;
+      if (!load_int(PySequence_Fast_GET_ITEM(o, i), flags, v, true)) return false;
       value.v.push_back(v);
     }
     return true;
