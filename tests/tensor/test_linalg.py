@@ -277,3 +277,18 @@ def test_linalg_norm_string_orders_are_matrix_norms():
     np.testing.assert_allclose(
         torch.linalg.norm(x3, "fro", dim=(1, 2)).numpy(), np.linalg.norm(x3.numpy(), "fro", axis=(1, 2)), rtol=1e-5
     )
+
+
+def test_matrix_norm_dim_out_of_range_is_an_index_error():
+    # dim=(0, 3) of a 2-D input was wrapped to (0, 1) and silently computed
+    m = torch.randn(3, 4)
+    for dim in ((0, 3), (0, 2), (-3, 1)):
+        with pytest.raises(IndexError, match="Dimension out of range"):
+            torch.linalg.matrix_norm(m, dim=dim)
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        torch.linalg.norm(m, "nuc", dim=(0, 2))
+
+
+def test_tensorsolve_dims_out_of_range_is_an_index_error():
+    with pytest.raises(IndexError, match="Dimension out of range"):
+        torch.linalg.tensorsolve(torch.randn(2, 3, 6), torch.randn(2, 3), dims=(5,))

@@ -9,6 +9,7 @@ import torch
 from torch import _C
 from torch._C import Tensor
 from torch._dtypes import scalar_type
+from torch._refs._dims import wrap_dim
 from torch._refs.promotion import in_float32
 from torch.autograd._stepwise import record_stepwise
 from torch.linalg._decompositions import _result
@@ -88,7 +89,7 @@ def matrix_norm(input: Tensor, ord="fro", dim=(-2, -1), keepdim: bool = False, *
     dim = tuple(dim)
     if len(dim) != 2:
         raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
-    d0, d1 = (d % input.dim() for d in dim)
+    d0, d1 = (wrap_dim(d, input.dim()) for d in dim)  # out of range: IndexError (d % ndim was another dim)
     if d0 == d1:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, {dim[1]})")
     if ord == "fro":

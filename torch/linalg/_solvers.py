@@ -9,6 +9,7 @@ import torch
 from torch import _C
 from torch._C import Tensor
 from torch._dtypes import scalar_type
+from torch._refs._dims import wrap_dim
 from torch.autograd._linalg_formulas import pinv_backward
 from torch.autograd._stepwise import record_stepwise
 from torch.autograd.function import Function
@@ -250,7 +251,7 @@ def tensorinv(input: Tensor, ind: int = 2) -> Tensor:
 def tensorsolve(input: Tensor, other: Tensor, dims=None) -> Tensor:
     """The X with tensordot(A, X, X.ndim) == B (A's dims in `dims` moved to the end first)."""
     if dims is not None:
-        dims = [d % input.dim() for d in dims]
+        dims = [wrap_dim(d, input.dim()) for d in dims]
         input = input.permute([d for d in range(input.dim()) if d not in dims] + dims)
     rows = other.numel()
     x_shape = input.shape[other.dim() :]
