@@ -248,22 +248,13 @@ def instrument(namespace: dict, tensor: type, wrap) -> object:
     return restore
 
 
-def swap(namespace: dict, tensor: type, functions, methods, wrap) -> object:
-    """Replaces the named functions of `namespace` (torch's globals) and methods of `tensor` with wrap(name, fn);
-    returns the callable that puts the originals back (torch.utils.deterministic's filling factories)."""
-    saved_functions = {name: namespace[name] for name in functions}
-    saved_methods = {name: tensor.__dict__[name] for name in methods}
-    for name, fn in saved_functions.items():
-        namespace[name] = wrap(name, fn)
-    for name, fn in saved_methods.items():
-        setattr(tensor, name, wrap(name, fn))
-
-    def restore() -> None:
-        namespace.update(saved_functions)
-        for name, fn in saved_methods.items():
-            setattr(tensor, name, fn)
-
-    return restore
+def wrap(namespace: dict, tensor: type, functions, methods, wrapper) -> None:
+    """Replaces the named functions of `namespace` (torch's globals) and methods of `tensor` with
+    wrapper(name, fn), for good (torch/_refs/deterministic_fill.py's factories, at import)."""
+    for name in functions:
+        namespace[name] = wrapper(name, namespace[name])
+    for name in methods:
+        setattr(tensor, name, wrapper(name, tensor.__dict__[name]))
 
 
 _OPERATOR_DUNDERS = frozenset(

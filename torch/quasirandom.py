@@ -110,7 +110,7 @@ def _advance(quasi, n, state, position, last_only=False):
     import torch
 
     index = torch.tensor([position + n]) if last_only else torch.arange(position + 1, position + n + 1)
-    return quasi ^ _combine(state, _gray(index) ^ _gray(torch.tensor(position)))
+    return quasi ^ _combine(state, _gray(index) ^ _gray(position))
 
 
 class SobolEngine:

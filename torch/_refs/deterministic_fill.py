@@ -2,7 +2,7 @@
 ``torch.utils.deterministic.fill_uninitialized_memory`` is True (its default), the tensors that ``torch.empty``,
 ``empty_like``, ``empty_strided``, ``empty_permuted``, ``Tensor.new_empty``/``new_empty_strided`` return, and the
 memory ``resize_``/``resize_as_`` add, hold NaN (floating and complex: NaN + 0j), the dtype's largest value
-(integers) or True (bool), as upstream. The wrappers are installed once (torch._registry.swap, at import) and
+(integers) or True (bool), as upstream. The wrappers are installed once (torch._registry.wrap, at import) and
 check the mode at each call; tensors that ops allocate inside C++ are written by those ops, never returned
 uninitialized.
 """
@@ -45,7 +45,7 @@ def _filling(name, fn):
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
         result = fn(*args, **kwargs)
-        return _fill(result) if _ON[0] else result
+        return _fill(result) if _on else result
 
     return wrapper
 
@@ -53,7 +53,7 @@ def _filling(name, fn):
 def _filling_resize(name, fn):
     @functools.wraps(fn)
     def wrapper(self, *args, **kwargs):
-        if not _ON[0]:
+        if not _on:
             return fn(self, *args, **kwargs)
         capacity = self.untyped_storage().nbytes() // self.element_size() - self.storage_offset()
         result = fn(self, *args, **kwargs)
@@ -64,16 +64,17 @@ def _filling_resize(name, fn):
     return wrapper
 
 
-_ON = [False]  # whether the factories fill (set by update)
+_on = False  # whether the factories fill (set by update)
 
 
 def install(namespace: dict, tensor: type) -> None:
     """Wraps the factories once, at import (torch/__init__.py): the wrappers fill only while update(True) holds,
-    so that nothing another swap saves and restores (torch.profiler's instrument) can drop or keep them."""
-    _registry.swap(namespace, tensor, _FUNCTIONS, _METHODS, _filling)
-    _registry.swap(namespace, tensor, (), _RESIZES, _filling_resize)
+    so that what saves and restores the namespace (torch.profiler's instrument) can neither drop nor keep them."""
+    _registry.wrap(namespace, tensor, _FUNCTIONS, _METHODS, _filling)
+    _registry.wrap(namespace, tensor, (), _RESIZES, _filling_resize)
 
 
 def update(enabled: bool) -> None:
     """Turns the fill on or off."""
-    _ON[0] = bool(enabled)
+    global _on
+    _on = bool(enabled)

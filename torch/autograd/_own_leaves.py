@@ -7,6 +7,30 @@ from torch import _C
 from torch._C import Tensor
 
 
+def reaches(t, leaf_hit, node_hit=None) -> bool:
+    """Whether t's graph reaches a leaf (t itself, or one behind an AccumulateGrad) for which leaf_hit holds, or a
+    node for which node_hit does; False for a t that requires no grad."""
+    if not isinstance(t, Tensor) or not t.requires_grad:
+        return False
+    if t.grad_fn is None:
+        return leaf_hit(t)
+    stack, seen = [t.grad_fn], {id(t.grad_fn)}
+    while stack:
+        node = stack.pop()
+        if node_hit is not None and node_hit(node):
+            return True
+        var = getattr(node, "variable", None)  # an AccumulateGrad: the edge to a leaf
+        if var is not None:
+            if leaf_hit(var):
+                return True
+            continue
+        for nxt, _ in getattr(node, "next_functions", ()):
+            if nxt is not None and id(nxt) not in seen:
+                seen.add(id(nxt))
+                stack.append(nxt)
+    return False
+
+
 class OwnLeaves:
     """The differentiable inputs of one transform call that were not part of any graph, as fresh leaves."""
 
@@ -28,23 +52,7 @@ class OwnLeaves:
 
     def escapes(self, t) -> bool:
         """Whether t's graph reaches a leaf that is not this call's own (so an outer graph needs t's)."""
-        if not isinstance(t, Tensor) or not t.requires_grad:
-            return False
-        if t.grad_fn is None:
-            return id(t) not in self.own_ids
-        stack, seen = [t.grad_fn], {id(t.grad_fn)}
-        while stack:
-            node = stack.pop()
-            var = getattr(node, "variable", None)  # an AccumulateGrad: the edge to a leaf
-            if var is not None:
-                if id(var) not in self.own_ids:
-                    return True
-                continue
-            for nxt, _ in getattr(node, "next_functions", ()):
-                if nxt is not None and id(nxt) not in seen:
-                    seen.add(id(nxt))
-                    stack.append(nxt)
-        return False
+        return reaches(t, lambda leaf: id(leaf) not in self.own_ids)
 
     def finish(self, t, keep: bool | None = None):
         """t detached, unless (when keep, by default the grad mode outside the call) it reaches other leaves."""

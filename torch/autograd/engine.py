@@ -6,71 +6,72 @@ captures the gradients of given inputs (grad), and frees saved tensors unless re
 from __future__ import annotations
 
 import math
-import threading
 from collections import deque
 
 from torch import _C
 from torch._C import Tensor
 from torch.autograd import anomaly_mode
 from torch.autograd.anomaly_mode import STATE as _ANOMALY
-from torch.autograd.graph import _PASSES, AccumulateGrad, BackwardPass, GradientEdge, edge, edge_metadata, meta
+from torch.autograd.graph import (
+    _PASSES,
+    AccumulateGrad,
+    BackwardPass,
+    GradientEdge,
+    current_pass,
+    edge,
+    edge_metadata,
+    grad_copy,
+    meta,
+)
 
 
-def _shape_str(t: Tensor) -> str:
-    return f"torch.Size([{', '.join(map(str, t.shape))}])"
+def _shape_str(shape) -> str:
+    return f"torch.Size([{', '.join(map(str, shape))}])"
+
+
+def _check_root_grad(i: int, g, shape: tuple, dtype, requires_grad: bool = True) -> None:
+    """PyTorch's checks of the gradient output i starts with: an implicit one only for a real scalar, a given
+    one of the output's shape."""
+    if g is None:
+        if requires_grad and math.prod(shape) != 1:
+            raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        if requires_grad and not dtype.is_floating_point:
+            raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {dtype}")
+    elif isinstance(g, Tensor) and tuple(g.shape) != shape:
+        raise RuntimeError(
+            f"Mismatch in shape: grad_output[{i}] has a shape of {_shape_str(g.shape)} and output[{i}] has a "
+            f"shape of {_shape_str(shape)}."
+        )
 
 
 def _root_grads(outputs: list, grad_outputs: list | None, create_graph: bool) -> list:
-    """The gradient each output starts with (ones for scalars), checked like PyTorch."""
+    """The gradient each output starts with (ones for scalars), checked like PyTorch. A GradientEdge output is
+    checked against the metadata of its tensor where known (a leaf's, or get_gradient_edge's record); one built
+    by hand has none, and its grad_outputs must be given."""
     grads = []
     for i, out in enumerate(outputs):
         g = None if grad_outputs is None else grad_outputs[i]
         if isinstance(out, GradientEdge):
-            grads.append(_edge_root_grad(i, out, g))
+            metadata = edge_metadata(out.node, out.output_nr)
+            if metadata is None:
+                if not isinstance(g, Tensor):
+                    raise RuntimeError(
+                        f"grad_outputs[{i}] must be a Tensor: the shape of output {i} (a GradientEdge) is unknown"
+                    )
+            else:
+                shape, dtype, device = metadata
+                _check_root_grad(i, g, shape, dtype)
+                if not isinstance(g, Tensor):
+                    g = _C.full(list(shape), 1 if g is None else g, dtype=dtype, device=device)
+            grads.append(g)
             continue
+        _check_root_grad(i, g, tuple(out.shape), out.dtype, out._requires_grad)
         if g is None:
-            if out._requires_grad and out.numel() != 1:
-                raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            if out._requires_grad and not out.dtype.is_floating_point:
-                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
             g = _C.ones_like(out)
-        elif isinstance(g, Tensor):
-            if tuple(g.shape) != tuple(out.shape):
-                raise RuntimeError(
-                    f"Mismatch in shape: grad_output[{i}] has a shape of {_shape_str(g)} and output[{i}] has a "
-                    f"shape of {_shape_str(out)}."
-                )
-        else:
+        elif not isinstance(g, Tensor):
             g = _C.full_like(out, g)
         grads.append(g)
     return grads
-
-
-def _edge_root_grad(i: int, out: GradientEdge, g):
-    """The gradient a GradientEdge output starts with, checked against the metadata of its tensor where known
-    (a leaf's, or get_gradient_edge's record; an edge built by hand has none: its grad_outputs must be given)."""
-    metadata = edge_metadata(out.node, out.output_nr)
-    if metadata is None:
-        if not isinstance(g, Tensor):
-            raise RuntimeError(
-                f"grad_outputs[{i}] must be a Tensor: the shape of output {i} (a GradientEdge) is unknown"
-            )
-        return g
-    shape, dtype, device = metadata
-    if g is None:
-        if math.prod(shape) != 1:
-            raise RuntimeError("grad can be implicitly created only for scalar outputs")
-        if not dtype.is_floating_point:
-            raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {dtype}")
-        return _C.ones(list(shape), dtype=dtype, device=device)
-    if not isinstance(g, Tensor):
-        return _C.full(list(shape), g, dtype=dtype, device=device)
-    if tuple(g.shape) != shape:
-        raise RuntimeError(
-            f"Mismatch in shape: grad_output[{i}] has a shape of {_shape_str(g)} and output[{i}] has a "
-            f"shape of torch.Size([{', '.join(map(str, shape))}])."
-        )
-    return g
 
 
 def _graph(roots: list) -> dict:
@@ -164,10 +165,7 @@ def _capture(node, buf: dict, capture: dict, inputs, results, accumulate: bool) 
             m = meta(inputs[i])
             if m.retains_grad:  # its retain_grad hook (run before this) has accumulated it already
                 continue
-            if m.grad is None:
-                m.grad = g.clone() if _C.is_grad_enabled() else g.detach().clone()
-            else:
-                m.grad = m.grad + g
+            m.grad = grad_copy(g) if m.grad is None else m.grad + g
 
 
 def _should_run(node, needed, capture: dict, accumulate: bool) -> bool:
@@ -178,14 +176,11 @@ def _should_run(node, needed, capture: dict, accumulate: bool) -> bool:
     return True
 
 
-_running = threading.local()  # per thread: whether each backward pass in progress (innermost last) has inputs
-
-
 def backward_has_inputs() -> bool:
     """Whether the innermost backward pass running on this thread is torch.autograd.grad or backward(inputs=...):
     a node that backpropagates on its own (reentrant checkpoint) cannot serve those."""
-    stack = getattr(_running, "stack", None)
-    return bool(stack and stack[-1])
+    current = current_pass()
+    return current is not None and current.has_inputs
 
 
 def run_backward(
@@ -198,18 +193,24 @@ def run_backward(
     allow_unused: bool = False,
 ):
     """Backpropagates from `outputs`. With accumulate, sums into the .grad of leaves (only those in
-    `inputs` when given); otherwise returns the gradients of `inputs` (torch.autograd.grad)."""
-    stack = getattr(_running, "stack", None)
+    `inputs` when given); otherwise returns the gradients of `inputs` (torch.autograd.grad). The pass is on
+    this thread's stack of passes (graph.current_pass) while it runs, and its queued callbacks run at its end."""
+    stack = getattr(_PASSES, "stack", None)
     if stack is None:
-        stack = _running.stack = []
-    stack.append(inputs is not None)
+        stack = _PASSES.stack = []
+    current = BackwardPass(inputs is not None)
+    stack.append(current)
     try:
-        return _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs, accumulate, allow_unused)
+        result = _run_backward(current, outputs, grad_outputs, retain_graph, create_graph, inputs, accumulate,
+                               allow_unused)  # fmt: skip
+        while current.callbacks:  # queue_callback's, in order (one may queue more)
+            current.callbacks.pop(0)()
+        return result
     finally:
         stack.pop()
 
 
-def _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs, accumulate, allow_unused):
+def _run_backward(current, outputs, grad_outputs, retain_graph, create_graph, inputs, accumulate, allow_unused):
     for i, out in enumerate(outputs):
         if not isinstance(out, GradientEdge) and not out._requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
@@ -239,47 +240,7 @@ def _run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs, acc
         needed = {n for n in reach if type(n) is AccumulateGrad or any(nxt in reach for nxt, _ in n.next_functions)}
 
     deps = _graph(root_nodes)
-    stack = getattr(_PASSES, "stack", None)
-    if stack is None:
-        stack = _PASSES.stack = []
-    current = BackwardPass(reach if inputs is not None else deps.keys() | set(root_nodes))
-    stack.append(current)
-    try:
-        result = _execute(
-            roots,
-            root_grads,
-            root_nodes,
-            deps,
-            needed,
-            reach,
-            capture,
-            inputs,
-            retain_graph,
-            create_graph,
-            accumulate,
-            allow_unused,
-        )
-        while current.callbacks:  # queue_callback's, in order (one may queue more)
-            current.callbacks.pop(0)()
-        return result
-    finally:
-        stack.pop()
-
-
-def _execute(
-    roots,
-    root_grads,
-    root_nodes,
-    deps,
-    needed,
-    reach,
-    capture,
-    inputs,
-    retain_graph,
-    create_graph,
-    accumulate,
-    allow_unused,
-):
+    current.nodes = reach if inputs is not None else deps.keys() | set(root_nodes)  # what the pass executes
     buffers: dict = {}
     for (node, nr), g in zip(roots, root_grads):
         buf = buffers.setdefault(node, {})

@@ -449,14 +449,16 @@ _PASSES = threading.local()
 
 
 class BackwardPass:
-    """One run of the engine: an id, and the nodes it executes (those a gradient reaches and that lead to an input)."""
+    """One run of the engine: an id, whether it has inputs (grad, backward(inputs=)), and the nodes it executes
+    (those a gradient reaches and that lead to an input; set once the engine has walked the graph)."""
 
-    __slots__ = ("id", "nodes", "callbacks")
+    __slots__ = ("id", "has_inputs", "nodes", "callbacks")
     _ids = itertools.count(1)  # next() is atomic: two threads' passes never share an id
 
-    def __init__(self, nodes) -> None:
+    def __init__(self, has_inputs: bool) -> None:
         self.id = next(BackwardPass._ids)
-        self.nodes = nodes
+        self.has_inputs = has_inputs
+        self.nodes = frozenset()
         self.callbacks = []  # Variable._execution_engine.queue_callback's: run when the pass ends
 
 
@@ -464,6 +466,12 @@ def current_pass() -> BackwardPass | None:
     """The innermost backward pass running on this thread, or None outside backward."""
     stack = getattr(_PASSES, "stack", None)
     return stack[-1] if stack else None
+
+
+def grad_copy(g: Tensor) -> Tensor:
+    """A non-leaf's first .grad (retain_grad, backward(inputs=[non-leaf])): a copy of the gradient, which keeps
+    its graph under create_graph (grad mode is on in such a pass), as upstream's."""
+    return g.clone() if _C.is_grad_enabled() else g.detach().clone()
 
 
 def _pass_id() -> int:

@@ -3,12 +3,11 @@ detach (PyTorch's names, semantics and errors)."""
 
 from __future__ import annotations
 
-from torch import _C
 from torch._C import Tensor
 from torch._C import dtype as _dtype
 from torch._registry import register
 from torch.autograd.engine import run_backward
-from torch.autograd.graph import SAME_DTYPE, _RemovableHandle, meta
+from torch.autograd.graph import SAME_DTYPE, _RemovableHandle, grad_copy, meta
 
 
 def _get_requires_grad(self: Tensor) -> bool:
@@ -116,10 +115,7 @@ def retain_grad(self: Tensor) -> None:
     node, nr = m.grad_fn, m.output_nr
 
     def hook(g, m=m):
-        if m.grad is None:  # under create_graph (grad mode on in the pass) .grad keeps its graph, as upstream's
-            m.grad = g.clone() if _C.is_grad_enabled() else g.detach().clone()
-        else:
-            m.grad = m.grad + g
+        m.grad = grad_copy(g) if m.grad is None else m.grad + g
         return None
 
     hook._retains_grad = True

@@ -23,7 +23,7 @@ from typing import Callable
 
 import torch
 from torch._C import Tensor
-from torch.autograd._own_leaves import OwnLeaves
+from torch.autograd._own_leaves import OwnLeaves, reaches
 from torch.func._vmap import _check_randomness_arg, _random_error, _rng_states, _same_rng_states, _set_rng_states
 from torch.utils._pytree import tree_flatten, tree_leaves, tree_map, tree_unflatten
 
@@ -69,27 +69,9 @@ class _Call(OwnLeaves):
 
 def _reaches(t: Tensor, targets: list[Tensor]) -> bool:
     """Whether t's graph reaches one of `targets` (leaves through their AccumulateGrad, others by grad_fn)."""
-    if not isinstance(t, Tensor) or not t.requires_grad:
-        return False
     leaf_ids = {id(x) for x in targets if x.grad_fn is None}
     node_ids = {id(x.grad_fn) for x in targets if x.grad_fn is not None}
-    if t.grad_fn is None:
-        return id(t) in leaf_ids
-    stack, seen = [t.grad_fn], {id(t.grad_fn)}
-    while stack:
-        node = stack.pop()
-        if id(node) in node_ids:
-            return True
-        var = getattr(node, "variable", None)
-        if var is not None:
-            if id(var) in leaf_ids:
-                return True
-            continue
-        for nxt, _ in getattr(node, "next_functions", ()):
-            if nxt is not None and id(nxt) not in seen:
-                seen.add(id(nxt))
-                stack.append(nxt)
-    return False
+    return reaches(t, lambda leaf: id(leaf) in leaf_ids, lambda node: id(node) in node_ids)
 
 
 def _autograd_grad(outputs, inputs, grad_outputs=None, *, create_graph: bool, retain_graph: bool = True):
